@@ -1,0 +1,193 @@
+"""Typed syntax tree of the effect language, each node with its source span.
+
+The parser builds these from Lark's parse tree; the compiler checks names
+against a vocabulary and turns them into :mod:`wonders.dsl.effects`.  Spans are
+0-based ``[start, end)`` offsets into the effect string, so the loader can put
+a diagnostic on the exact column inside the YAML file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str
+    span: Span
+
+
+# --- amounts -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CountCards:
+    colours: tuple[Name, ...]  # empty: cards of every colour
+    span: Span
+
+
+@dataclass(frozen=True)
+class CountStages:
+    span: Span
+
+
+@dataclass(frozen=True)
+class CountTokens:
+    kind: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class CountCoins:
+    span: Span
+
+
+Countable = Union[CountCards, CountStages, CountTokens, CountCoins]
+
+
+@dataclass(frozen=True)
+class Fixed:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class Per:
+    """``value per [divisor] countable [in places]``."""
+
+    value: int
+    divisor: int
+    counted: Countable
+    places: tuple[Name, ...]  # empty: the default place (self)
+    span: Span
+
+
+Term = Union[Fixed, Per]
+
+
+@dataclass(frozen=True)
+class Amount:
+    terms: tuple[Term, ...]
+    span: Span
+
+
+# --- effects -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Produce:
+    quantity: int
+    choices: tuple[Name, ...]  # alternatives; one of them each turn
+    any_of: Name | None  # "any raw": a category of resources
+    unbuyable: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class Points:
+    amount: Amount
+    span: Span
+
+
+@dataclass(frozen=True)
+class Coins:
+    amount: Amount
+    span: Span
+
+
+@dataclass(frozen=True)
+class Shields:
+    count: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class Science:
+    symbols: tuple[Name, ...]  # empty with any=True: a wildcard
+    any: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class Trade:
+    resources: tuple[Name, ...]
+    places: tuple[Name, ...]
+    price: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class Ability:
+    name: Name
+    once: bool
+    per: Name | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Copy:
+    colours: tuple[Name, ...]
+    places: tuple[Name, ...]
+    span: Span
+
+
+Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy]
+
+
+@dataclass(frozen=True)
+class Clause:
+    timing: str | None  # "now", "end" or None (the effect's default)
+    timing_span: Span | None
+    effect: Effect
+    span: Span
+
+
+@dataclass(frozen=True)
+class Effects:
+    clauses: tuple[Clause, ...]
+    span: Span
+
+
+# --- costs ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CostItem:
+    count: int
+    resource: Name | None  # None: coins
+    span: Span
+
+
+@dataclass(frozen=True)
+class Cost:
+    items: tuple[CostItem, ...]  # empty: free
+    span: Span
+
+
+# --- formulas ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Number:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class BinaryOp:
+    op: str
+    left: "Expression"
+    right: "Expression"
+    span: Span
+
+
+Expression = Union[Number, Variable, BinaryOp]

@@ -1,0 +1,248 @@
+"""Check an effect AST against a vocabulary and compile it to effect objects.
+
+The compiler is where a card meets a game: every name is looked up in the rule
+set's vocabulary (with a "did you mean" for near misses), and every timing is
+checked against what the effect can do (``now: produce wood`` has no meaning).
+All problems of one string are collected, not just the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast
+from . import effects as fx
+from .errors import EffectSyntaxError, Problem, closest
+from .parser import parse_cost, parse_effects, parse_formula
+from .vocabulary import Vocabulary
+
+# Which timings each effect accepts, the first being its default.
+_TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
+    ast.Produce: (fx.Timing.ONGOING,),
+    ast.Shields: (fx.Timing.ONGOING,),
+    ast.Science: (fx.Timing.ONGOING,),
+    ast.Trade: (fx.Timing.ONGOING,),
+    ast.Ability: (fx.Timing.ONGOING,),
+    ast.Points: (fx.Timing.END,),
+    ast.Coins: (fx.Timing.NOW,),
+    ast.Copy: (fx.Timing.END,),
+}
+
+_EFFECT_WORD = {
+    ast.Produce: "produce", ast.Shields: "shields", ast.Science: "science", ast.Trade: "buy",
+    ast.Ability: "ability", ast.Points: "points", ast.Coins: "coins", ast.Copy: "copy",
+}
+
+_TIMING_WORD = {
+    fx.Timing.ONGOING: "ongoing (written without a timing)",
+    fx.Timing.NOW: "'now:' (once, when built)",
+    fx.Timing.END: "'end:' (at final scoring)",
+}
+
+
+@dataclass
+class _Checker:
+    vocabulary: Vocabulary
+    problems: list[Problem] = field(default_factory=list)
+
+    def problem(self, code: str, message: str, span: ast.Span,
+                suggestion: str | None = None) -> None:
+        self.problems.append(Problem(code, message, span.start, span.end, suggestion))
+
+    def known(self, name: ast.Name, known: tuple[str, ...], code: str, what: str,
+              extra: tuple[str, ...] = ()) -> bool:
+        if name.text in known or name.text in extra:
+            return True
+        choices = known + extra
+        listing = ", ".join(choices) if len(choices) <= 12 else ", ".join(choices[:12]) + ", …"
+        hint = f"; the rule set declares: {listing}" if choices else "; the rule set declares none"
+        self.problem(code, f"unknown {what} '{name.text}'{hint}", name.span,
+                     closest(name.text, choices))
+        return False
+
+    def unique(self, names: tuple[ast.Name, ...], what: str) -> None:
+        seen: set[str] = set()
+        for name in names:
+            if name.text in seen:
+                self.problem("T404", f"{what} '{name.text}' is listed twice", name.span)
+            seen.add(name.text)
+
+    # --- names -----------------------------------------------------------------
+
+    def resources(self, names: tuple[ast.Name, ...], categories: bool) -> tuple[str, ...]:
+        result: list[str] = []
+        extra = tuple(self.vocabulary.resource_categories) if categories else ()
+        for name in names:
+            if self.known(name, self.vocabulary.resources, "N301", "resource", extra):
+                for resource in self.vocabulary.expand_resources(name.text) or ():
+                    if resource not in result:
+                        result.append(resource)
+        return tuple(result)
+
+    def colours(self, names: tuple[ast.Name, ...]) -> frozenset[str]:
+        self.unique(names, "colour")
+        return frozenset(n.text for n in names
+                         if self.known(n, self.vocabulary.colours, "N302", "colour"))
+
+    def places(self, names: tuple[ast.Name, ...]) -> tuple[str, ...]:
+        self.unique(names, "place")
+        return tuple(n.text for n in names
+                     if self.known(n, self.vocabulary.places, "N304", "place"))
+
+    # --- amounts ---------------------------------------------------------------
+
+    def amount(self, node: ast.Amount) -> fx.Amount:
+        fixed = 0
+        terms: list[fx.PerTerm] = []
+        for term in node.terms:
+            if isinstance(term, ast.Fixed):
+                fixed += term.value
+                continue
+            if term.divisor == 0:
+                self.problem("T403", "cannot count 'per 0' of anything", term.span)
+            places = self.places(term.places) if term.places else ("self",)
+            terms.append(fx.PerTerm(term.value, max(term.divisor, 1),
+                                    self.counted(term.counted), places))
+        return fx.Amount(fixed, tuple(terms))
+
+    def counted(self, node: ast.Countable) -> fx.Counted:
+        if isinstance(node, ast.CountCards):
+            return fx.CountCards(self.colours(node.colours) if node.colours else None)
+        if isinstance(node, ast.CountStages):
+            return fx.CountStages()
+        if isinstance(node, ast.CountTokens):
+            self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
+            return fx.CountTokens(node.kind.text)
+        return fx.CountCoins()
+
+    # --- effects ---------------------------------------------------------------
+
+    def effect(self, node: ast.Effect) -> fx.Effect:
+        if isinstance(node, ast.Produce):
+            if node.any_of is not None:
+                known = tuple(self.vocabulary.resource_categories)
+                resources: tuple[str, ...] = ()
+                if self.known(node.any_of, known, "N301", "resource category"):
+                    resources = self.vocabulary.resource_categories[node.any_of.text]
+            else:
+                self.unique(node.choices, "resource")
+                resources = self.resources(node.choices, categories=False)
+                if node.quantity > 1 and len(node.choices) > 1:
+                    self.problem("T402", f"'produce {node.quantity}' needs a single resource; "
+                                 "a choice produces one unit of one of them", node.span)
+            if node.quantity == 0:
+                self.problem("T403", "producing 0 of something has no effect", node.span)
+            return fx.Produce(resources, node.quantity, not node.unbuyable)
+        if isinstance(node, ast.Points):
+            return fx.Points(self.amount(node.amount))
+        if isinstance(node, ast.Coins):
+            return fx.Coins(self.amount(node.amount))
+        if isinstance(node, ast.Shields):
+            if node.count == 0:
+                self.problem("T403", "0 shields has no effect", node.span)
+            return fx.Shields(node.count)
+        if isinstance(node, ast.Science):
+            if node.any:
+                return fx.Science(self.vocabulary.science)
+            self.unique(node.symbols, "science symbol")
+            return fx.Science(tuple(
+                s.text for s in node.symbols
+                if self.known(s, self.vocabulary.science, "N303", "science symbol")))
+        if isinstance(node, ast.Trade):
+            self.unique(node.resources, "resource")
+            return fx.TradePrice(frozenset(self.resources(node.resources, categories=True)),
+                                 self.places(node.places), node.price)
+        if isinstance(node, ast.Ability):
+            self.known(node.name, self.vocabulary.abilities, "N306", "ability")
+            once_per = None
+            if node.per is not None:
+                if self.known(node.per, self.vocabulary.periods, "N308", "period"):
+                    once_per = node.per.text
+            elif node.once:
+                once_per = "game"
+            return fx.Ability(node.name.text, once_per)
+        assert isinstance(node, ast.Copy)
+        return fx.CopyCard(self.colours(node.colours), self.places(node.places))
+
+    def clause(self, node: ast.Clause) -> fx.Clause:
+        allowed = _TIMINGS[type(node.effect)]
+        timing = allowed[0]
+        if node.timing is not None:
+            wanted = fx.Timing(node.timing)
+            if wanted in allowed:
+                timing = wanted
+            else:
+                word = _EFFECT_WORD[type(node.effect)]
+                can = " or ".join(_TIMING_WORD[t] for t in allowed)
+                assert node.timing_span is not None
+                self.problem("T401", f"'{node.timing}:' does not apply to '{word}': it is "
+                             f"always {can}", node.timing_span)
+        return fx.Clause(timing, self.effect(node.effect))
+
+
+@dataclass
+class Compiled:
+    """The result of compiling one string: a value (possibly partial) and its problems."""
+
+    value: object
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _syntax_problem(exc: EffectSyntaxError) -> Problem:
+    return Problem(exc.code, exc.message, exc.offset, exc.offset + 1, exc.suggestion)
+
+
+def compile_effects(text: str, vocabulary: Vocabulary) -> tuple[fx.Effects, list[Problem]]:
+    """Parse and compile an effect string; problems carry offsets into ``text``."""
+    try:
+        tree = parse_effects(text)
+    except EffectSyntaxError as exc:
+        return fx.NO_EFFECTS, [_syntax_problem(exc)]
+    checker = _Checker(vocabulary)
+    clauses = tuple(checker.clause(c) for c in tree.clauses)
+    return fx.Effects(clauses, text.strip()), checker.problems
+
+
+def compile_cost(text: str, vocabulary: Vocabulary) -> tuple[fx.Cost, list[Problem]]:
+    """Parse and compile a cost string (``2 stone, 1 loom``, ``1 coin``, ``free``)."""
+    try:
+        tree = parse_cost(text)
+    except EffectSyntaxError as exc:
+        return fx.FREE, [_syntax_problem(exc)]
+    checker = _Checker(vocabulary)
+    coins = 0
+    counts: dict[str, int] = {}
+    for item in tree.items:
+        if item.count == 0:
+            checker.problem("T403", "a cost of 0 is not a cost; leave the item out", item.span)
+        if item.resource is None:
+            coins += item.count
+        elif checker.known(item.resource, vocabulary.resources, "N301", "resource"):
+            if item.resource.text in counts:
+                checker.problem("T404", f"resource '{item.resource.text}' is listed twice; "
+                                "write the total once", item.resource.span)
+            counts[item.resource.text] = counts.get(item.resource.text, 0) + item.count
+    return fx.Cost(coins, tuple(sorted(counts.items()))), checker.problems
+
+
+def compile_formula(text: str, vocabulary: Vocabulary) -> tuple[fx.Formula, list[Problem]]:
+    """Parse a formula (``players + 2``) and check its variables."""
+    try:
+        tree = parse_formula(text)
+    except EffectSyntaxError as exc:
+        return fx.Formula(text, 0), [_syntax_problem(exc)]
+    checker = _Checker(vocabulary)
+
+    def convert(node: ast.Expression) -> fx.FormulaNode:
+        if isinstance(node, ast.Number):
+            return node.value
+        if isinstance(node, ast.Variable):
+            checker.known(node.name, vocabulary.variables, "N307", "variable")
+            return node.name.text
+        return (node.op, convert(node.left), convert(node.right))
+
+    return fx.Formula(text.strip(), convert(tree)), checker.problems

@@ -1,0 +1,186 @@
+"""Compiled effects: small frozen values the engine evaluates.
+
+These are what the engine sees; it never sees YAML, Lark trees or source
+positions.  Each effect keeps only what it needs to act, and ``Effects.text``
+keeps the source string for display.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Union
+
+
+class Timing(str, Enum):
+    """When an effect acts: all the time, once when built, or at final scoring."""
+
+    ONGOING = "ongoing"
+    NOW = "now"
+    END = "end"
+
+
+@dataclass(frozen=True, slots=True)
+class CountCards:
+    colours: frozenset[str] | None  # None: every colour
+
+
+@dataclass(frozen=True, slots=True)
+class CountStages:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CountTokens:
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class CountCoins:
+    pass
+
+
+Counted = Union[CountCards, CountStages, CountTokens, CountCoins]
+
+
+@dataclass(frozen=True, slots=True)
+class PerTerm:
+    """``value`` for every ``divisor`` of ``counted`` summed over ``places``."""
+
+    value: int
+    divisor: int
+    counted: Counted
+    places: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    fixed: int
+    terms: tuple[PerTerm, ...] = ()
+
+    @property
+    def is_fixed(self) -> bool:
+        return not self.terms
+
+
+@dataclass(frozen=True, slots=True)
+class Produce:
+    """Produces ``amount`` of one of ``resources`` each turn (a choice if several)."""
+
+    resources: tuple[str, ...]
+    amount: int = 1
+    buyable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class Coins:
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class Shields:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Science:
+    """One science symbol; several mean a choice made for the best score."""
+
+    symbols: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TradePrice:
+    """Buy ``resources`` from ``places`` at ``price`` coins each."""
+
+    resources: frozenset[str]
+    places: tuple[str, ...]
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """A named power the engine implements (``free_build``, ``play_last_card`` …)."""
+
+    name: str
+    once_per: str | None = None  # "age": once per age; "game": once
+    
+
+@dataclass(frozen=True, slots=True)
+class CopyCard:
+    """Copy one card of ``colours`` built in one of ``places`` (scored as your own)."""
+
+    colours: frozenset[str]
+    places: tuple[str, ...]
+
+
+Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard]
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    timing: Timing
+    effect: Effect
+
+
+@dataclass(frozen=True, slots=True)
+class Effects:
+    clauses: tuple[Clause, ...]
+    text: str = ""
+
+    def of_type(self, kind: type) -> tuple[Effect, ...]:
+        return tuple(c.effect for c in self.clauses if isinstance(c.effect, kind))
+
+
+NO_EFFECTS = Effects(())
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    coins: int
+    resources: tuple[tuple[str, int], ...]  # sorted by name, merged
+
+    @property
+    def is_free(self) -> bool:
+        return self.coins == 0 and not self.resources
+
+    def resource_count(self) -> int:
+        return sum(n for _, n in self.resources)
+
+
+FREE = Cost(0, ())
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """A number computed from variables (``players + 2``); kept as its expression."""
+
+    text: str
+    expression: "FormulaNode"
+
+    def evaluate(self, variables: dict[str, int]) -> int:
+        return _evaluate(self.expression, variables)
+
+
+FormulaNode = Union[int, str, tuple[str, "FormulaNode", "FormulaNode"]]
+
+
+def _evaluate(node: FormulaNode, variables: dict[str, int]) -> int:
+    if isinstance(node, int):
+        return node
+    if isinstance(node, str):
+        return variables[node]
+    op, left, right = node
+    a, b = _evaluate(left, variables), _evaluate(right, variables)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    return a // b if b else 0

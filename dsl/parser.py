@@ -1,0 +1,377 @@
+"""Parse effect, cost and formula strings into the typed AST of :mod:`wonders.dsl.ast`.
+
+One LALR parser (Lark) is built once per process from ``effects.lark`` and
+shared; parse errors become :class:`EffectSyntaxError` with a stable code, the
+offending text, what was expected in words a designer reads, and a "did you
+mean" when a misspelt keyword is close to an expected one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable, TypeVar
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .errors import EffectSyntaxError, closest
+
+START_RULES = ("effects", "cost", "formula")
+
+# How terminals defined by a regular expression are named in messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "CARDS": "'card'",
+    "STAGES": "'stage'",
+    "TOKENS": "'token'",
+    "COINS": "'coin'",
+    "$END": "the end of the text",
+}
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return resources.files(__package__).joinpath("effects.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_text(), parser="lalr", start=list(START_RULES),
+                propagate_positions=True, maybe_placeholders=False)
+
+
+def keywords() -> list[str]:
+    """Every reserved word of the language (they cannot be used as names)."""
+    words = set()
+    for terminal in _lark().terminals:
+        if terminal.pattern.type == "str" and terminal.pattern.value.isalpha():
+            words.add(terminal.pattern.value)
+    words.update({"card", "cards", "stage", "stages", "token", "tokens", "coin", "coins"})
+    return sorted(words)
+
+
+def _span(item: Any) -> ast.Span:
+    if isinstance(item, Token):
+        start = item.start_pos or 0
+        return ast.Span(start, item.end_pos if item.end_pos is not None else start)
+    meta = item
+    if getattr(meta, "empty", False):
+        return ast.Span(0, 0)
+    return ast.Span(meta.start_pos, meta.end_pos)
+
+
+def _name(token: Token) -> ast.Name:
+    return ast.Name(str(token), _span(token))
+
+
+def _names(tree: Tree[Any]) -> tuple[ast.Name, ...]:
+    return tuple(_name(t) for t in tree.children if isinstance(t, Token))
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _meta(fn: F) -> F:
+    return v_args(meta=True)(fn)  # type: ignore[no-any-return]
+
+
+class _ToAst(Transformer[Token, Any]):
+    """Lark tree → typed AST, in the style of Lark's ``create_ast`` example."""
+
+    # lists of names are kept as trees until their parent decides what they are
+    def name_alternatives(self, children: list[Token]) -> tuple[ast.Name, ...]:
+        return tuple(_name(t) for t in children)
+
+    name_list = name_alternatives
+    place_list = name_alternatives
+
+    def place_clause(self, children: list[Any]) -> tuple[ast.Name, ...]:
+        return children[0]  # type: ignore[no-any-return]
+
+    @_meta
+    def effects(self, meta: Any, children: list[ast.Clause]) -> ast.Effects:
+        return ast.Effects(tuple(children), _span(meta))
+
+    @_meta
+    def clause(self, meta: Any, children: list[Any]) -> ast.Clause:
+        if len(children) == 2:
+            (timing, timing_span), effect = children
+            return ast.Clause(timing, timing_span, effect, _span(meta))
+        return ast.Clause(None, None, children[0], _span(meta))
+
+    @_meta
+    def timing_now(self, meta: Any, children: list[Token]) -> tuple[str, ast.Span]:
+        return "now", _span(meta)
+
+    @_meta
+    def timing_end(self, meta: Any, children: list[Token]) -> tuple[str, ast.Span]:
+        return "end", _span(meta)
+
+    @_meta
+    def produce(self, meta: Any, children: list[Any]) -> ast.Produce:
+        quantity = 1
+        unbuyable = False
+        choices: tuple[ast.Name, ...] = ()
+        any_of = None
+        for child in children:
+            if isinstance(child, Token) and child.type == "INT":
+                quantity = int(child)
+            elif isinstance(child, Token) and child.type == "UNBUYABLE":
+                unbuyable = True
+            elif isinstance(child, ast.Name):
+                any_of = child
+            else:
+                choices = child
+        return ast.Produce(quantity, choices, any_of, unbuyable, _span(meta))
+
+    def choice_names(self, children: list[Any]) -> tuple[ast.Name, ...]:
+        return children[0]  # type: ignore[no-any-return]
+
+    def choice_any(self, children: list[Token]) -> ast.Name:
+        return _name(children[1])
+
+    @_meta
+    def points(self, meta: Any, children: list[Any]) -> ast.Points:
+        return ast.Points(children[0], _span(meta))
+
+    @_meta
+    def coins(self, meta: Any, children: list[Any]) -> ast.Coins:
+        return ast.Coins(children[0], _span(meta))
+
+    @_meta
+    def shields(self, meta: Any, children: list[Token]) -> ast.Shields:
+        return ast.Shields(int(children[0]), _span(meta))
+
+    @_meta
+    def science_symbols(self, meta: Any, children: list[Any]) -> ast.Science:
+        return ast.Science(children[0], False, _span(meta))
+
+    @_meta
+    def science_any(self, meta: Any, children: list[Any]) -> ast.Science:
+        return ast.Science((), True, _span(meta))
+
+    @_meta
+    def trade(self, meta: Any, children: list[Any]) -> ast.Trade:
+        return ast.Trade(children[0], children[1], int(children[2]), _span(meta))
+
+    @_meta
+    def ability(self, meta: Any, children: list[Any]) -> ast.Ability:
+        name = _name(children[0])
+        if len(children) == 1:
+            return ast.Ability(name, False, None, _span(meta))
+        once, per = children[1]
+        return ast.Ability(name, once, per, _span(meta))
+
+    def once_per(self, children: list[Token]) -> tuple[bool, ast.Name]:
+        return True, _name(children[0])
+
+    def once(self, children: list[Token]) -> tuple[bool, None]:
+        return True, None
+
+    @_meta
+    def copy(self, meta: Any, children: list[Any]) -> ast.Copy:
+        return ast.Copy(children[0], children[2], _span(meta))
+
+    @_meta
+    def amount(self, meta: Any, children: list[Any]) -> ast.Amount:
+        return ast.Amount(tuple(children), _span(meta))
+
+    @_meta
+    def fixed(self, meta: Any, children: list[Token]) -> ast.Fixed:
+        return ast.Fixed(int(children[0]), _span(meta))
+
+    @_meta
+    def per(self, meta: Any, children: list[Any]) -> ast.Per:
+        value = int(children[0])
+        rest = children[1:]
+        divisor = 1
+        if isinstance(rest[0], Token):
+            divisor = int(rest[0])
+            rest = rest[1:]
+        places: tuple[ast.Name, ...] = rest[1] if len(rest) > 1 else ()
+        return ast.Per(value, divisor, rest[0], places, _span(meta))
+
+    @_meta
+    def count_cards(self, meta: Any, children: list[Any]) -> ast.CountCards:
+        return ast.CountCards(children[0], _span(meta))
+
+    @_meta
+    def count_all_cards(self, meta: Any, children: list[Any]) -> ast.CountCards:
+        return ast.CountCards((), _span(meta))
+
+    @_meta
+    def count_stages(self, meta: Any, children: list[Any]) -> ast.CountStages:
+        return ast.CountStages(_span(meta))
+
+    @_meta
+    def count_tokens(self, meta: Any, children: list[Token]) -> ast.CountTokens:
+        return ast.CountTokens(_name(children[0]), _span(meta))
+
+    @_meta
+    def count_coins(self, meta: Any, children: list[Any]) -> ast.CountCoins:
+        return ast.CountCoins(_span(meta))
+
+    @_meta
+    def cost_free(self, meta: Any, children: list[Any]) -> ast.Cost:
+        return ast.Cost((), _span(meta))
+
+    @_meta
+    def cost_items(self, meta: Any, children: list[ast.CostItem]) -> ast.Cost:
+        return ast.Cost(tuple(children), _span(meta))
+
+    @_meta
+    def cost_resource(self, meta: Any, children: list[Token]) -> ast.CostItem:
+        count = int(children[0]) if len(children) == 2 else 1
+        return ast.CostItem(count, _name(children[-1]), _span(meta))
+
+    @_meta
+    def cost_coins(self, meta: Any, children: list[Token]) -> ast.CostItem:
+        return ast.CostItem(int(children[0]), None, _span(meta))
+
+    def formula(self, children: list[ast.Expression]) -> ast.Expression:
+        return children[0]
+
+    @_meta
+    def number(self, meta: Any, children: list[Token]) -> ast.Number:
+        return ast.Number(int(children[0]), _span(meta))
+
+    @_meta
+    def variable(self, meta: Any, children: list[Token]) -> ast.Variable:
+        return ast.Variable(_name(children[0]), _span(meta))
+
+    def _binary(self, op: str, meta: Any, children: list[Any]) -> ast.BinaryOp:
+        return ast.BinaryOp(op, children[0], children[1], _span(meta))
+
+    @_meta
+    def add(self, meta: Any, children: list[Any]) -> ast.BinaryOp:
+        return self._binary("+", meta, children)
+
+    @_meta
+    def sub(self, meta: Any, children: list[Any]) -> ast.BinaryOp:
+        return self._binary("-", meta, children)
+
+    @_meta
+    def mul(self, meta: Any, children: list[Any]) -> ast.BinaryOp:
+        return self._binary("*", meta, children)
+
+    @_meta
+    def div(self, meta: Any, children: list[Any]) -> ast.BinaryOp:
+        return self._binary("/", meta, children)
+
+
+_TO_AST = _ToAst()
+
+
+def _describe_expected(expected: set[str]) -> list[str]:
+    lark = _lark()
+    words = set()
+    for name in expected:
+        if name in _TERMINAL_WORDS:
+            words.add(_TERMINAL_WORDS[name])
+            continue
+        try:
+            pattern = lark.get_terminal(name).pattern
+        except KeyError:
+            words.add(name.lower())
+            continue
+        words.add(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
+    return sorted(words)
+
+
+def _keyword_suggestion(word: str, expected: set[str]) -> str | None:
+    lark = _lark()
+    literal = []
+    for name in expected:
+        try:
+            pattern = lark.get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str" and pattern.value.isalpha():
+            literal.append(pattern.value)
+        elif name in _TERMINAL_WORDS and name not in ("NAME", "INT", "$END"):
+            literal.append(_TERMINAL_WORDS[name].strip("'"))
+    return closest(word, literal) if literal else None
+
+
+def _acceptable(exc: UnexpectedInput, fallback: Any) -> set[str]:
+    """The terminals truly acceptable at the error (LALR's merged states over-report)."""
+    parser = getattr(exc, "interactive_parser", None)
+    if parser is not None:
+        try:
+            return set(parser.accepts())
+        except Exception:  # pragma: no cover - fall back to Lark's own list
+            pass
+    return set(fallback or ())
+
+
+def _syntax_error(exc: UnexpectedInput, text: str) -> EffectSyntaxError:
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
+        expected = _acceptable(exc, getattr(exc, "expected", ()))
+        wanted = ", ".join(_describe_expected(expected))
+        offset = len(text.rstrip())
+        return EffectSyntaxError("E203", f"the text ends too early: expected {wanted}",
+                                 offset, text)
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        offset = token.start_pos or 0
+        expected = _acceptable(exc, exc.expected)
+        wanted = ", ".join(_describe_expected(expected))
+        suggestion = _keyword_suggestion(str(token), expected) if token.type == "NAME" else None
+        return EffectSyntaxError("E202", f"unexpected '{token}': expected {wanted}",
+                                 offset, text, suggestion)
+    assert isinstance(exc, UnexpectedCharacters)
+    offset = exc.pos_in_stream
+    char = text[offset] if offset < len(text) else ""
+    expected = set(exc.allowed or ())
+    wanted = ", ".join(_describe_expected(expected))
+    message = f"unexpected character '{char}'"
+    suggestion = None
+    if char.isalpha() and char.isupper():
+        message += " (names are written in lower case)"
+        word = char
+        for follower in text[offset + 1:]:
+            if not (follower.isalnum() or follower == "_"):
+                break
+            word += follower
+        suggestion = _keyword_suggestion(word.lower(), expected)
+        if suggestion is None and "NAME" in expected:
+            suggestion = word.lower()
+    if wanted:
+        message += f": expected {wanted}"
+    return EffectSyntaxError("E201", message, offset, text, suggestion)
+
+
+def _parse(text: str, start: str) -> Any:
+    try:
+        tree = _lark().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text) from None
+    return _TO_AST.transform(tree)
+
+
+def parse_effects(text: str) -> ast.Effects:
+    """Parse an ``effect:`` string; raises :class:`EffectSyntaxError`."""
+    if not text.strip():
+        raise EffectSyntaxError("E203", "the effect is empty", 0, text)
+    result = _parse(text, "effects")
+    assert isinstance(result, ast.Effects)
+    return result
+
+
+def parse_cost(text: str) -> ast.Cost:
+    """Parse a ``cost:`` string such as ``2 stone, 1 loom`` or ``free``."""
+    if not text.strip():
+        raise EffectSyntaxError("E203", "the cost is empty (write 'free' for no cost)", 0, text)
+    result = _parse(text, "cost")
+    assert isinstance(result, ast.Cost)
+    return result
+
+
+def parse_formula(text: str) -> ast.Expression:
+    """Parse a rule-set formula such as ``players + 2``."""
+    if not text.strip():
+        raise EffectSyntaxError("E203", "the formula is empty", 0, text)
+    return _parse(text, "formula")  # type: ignore[no-any-return]

@@ -1,0 +1,315 @@
+"""Safe YAML loading that remembers where every value came from.
+
+PyYAML's *composer* gives a node graph with start marks and never constructs
+objects, so nothing in a card file can run code.  We build plain values (str,
+int, float, bool, None, list, dict) from the nodes ourselves, refusing every
+tag outside that set, and keep the position of each value and key by its path
+(``("cards", 3, "cost")``).  Positions inside a string (an effect's bad word)
+are found by aligning the parsed string with its source text, which handles
+plain, quoted, folded and literal block scalars alike.
+
+Hostile input is stopped early with a diagnostic, never a traceback: files over
+:data:`MAX_BYTES`, text that is not UTF-8, alias bombs (expansion is capped at
+:data:`MAX_NODES`) and absurd nesting.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+import yaml
+
+from .errors import Diagnostic, Location, Severity
+
+Key = Union[str, int]
+PathKey = tuple[Key, ...]
+
+MAX_BYTES = 2 * 1024 * 1024
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+
+try:  # libyaml is much faster; both composers are safe (they build no objects)
+    _LOADER: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _LOADER = yaml.SafeLoader
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_SCALARS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP}
+
+_constructor = yaml.constructor.SafeConstructor()
+
+
+class SourceText:
+    """The text of one file with a line index, to turn offsets into line:col."""
+
+    def __init__(self, name: str, text: str) -> None:
+        self.name = name
+        self.text = text
+        self._line_starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self._line_starts.append(i + 1)
+
+    def index(self, line0: int, col0: int) -> int:
+        if line0 >= len(self._line_starts):
+            return len(self.text)
+        return min(self._line_starts[line0] + col0, len(self.text))
+
+    def location(self, index: int) -> Location:
+        line0 = bisect.bisect_right(self._line_starts, index) - 1
+        return Location(self.name, line0 + 1, index - self._line_starts[line0] + 1)
+
+
+@dataclass
+class _Scalar:
+    """What is needed to place an offset inside a string value."""
+
+    start: int  # index in the source text of the node's first character
+    end: int
+    style: str | None
+
+
+@dataclass
+class Document:
+    """A loaded YAML document: plain data plus the position of every part of it."""
+
+    source: SourceText
+    data: Any
+    value_at: dict[PathKey, int] = field(default_factory=dict)
+    key_at: dict[PathKey, int] = field(default_factory=dict)
+    scalars: dict[PathKey, _Scalar] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+    def location(self, path: PathKey, *, key: bool = False) -> Location:
+        """Where the value (or its key) at ``path`` starts; nearest ancestor if unknown."""
+        probe = tuple(path)
+        while True:
+            table = self.key_at if key else self.value_at
+            if probe in table:
+                return self.source.location(table[probe])
+            if key and probe in self.value_at:
+                return self.source.location(self.value_at[probe])
+            if not probe:
+                return Location(self.name, 1, 1)
+            probe = probe[:-1]
+            key = False
+
+    def string_location(self, path: PathKey, offset: int) -> Location:
+        """Where character ``offset`` of the string value at ``path`` is in the file."""
+        scalar = self.scalars.get(tuple(path))
+        value = self.get(path)
+        if scalar is None or not isinstance(value, str):
+            return self.location(path)
+        return self.source.location(_align(self.source.text, scalar, value, offset))
+
+    def get(self, path: PathKey) -> Any:
+        node: Any = self.data
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+
+def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
+    """Source index of ``value[offset]``, walking the scalar's source greedily.
+
+    Each character of the value is matched with the next source character equal
+    to it; what does not match (quotes, indentation, escapes' backslashes, the
+    block header) is skipped, and a folded line break matches a space.
+    """
+    pos = scalar.start
+    end = max(scalar.end, pos)
+    if scalar.style in ("|", ">"):
+        newline = text.find("\n", pos)
+        pos = end if newline < 0 else newline + 1
+    elif scalar.style in ("'", '"'):
+        pos += 1
+    offset = max(0, min(offset, len(value)))
+    for i, ch in enumerate(value):
+        while pos < end:
+            src = text[pos]
+            if src == ch or (ch == " " and src == "\n"):
+                break
+            if scalar.style == '"' and src == "\\" and pos + 1 < end:
+                pos += 2 if text[pos + 1] != ch else 1
+                if text[pos - 1] == ch and i == offset:
+                    return pos - 1
+                continue
+            pos += 1
+        if i == offset:
+            return min(pos, len(text))
+        if scalar.style == "'" and ch == "'" and text[pos:pos + 2] == "''":
+            pos += 1
+        pos += 1
+    return min(pos, len(text))
+
+
+class _Builder:
+    """Turns composed nodes into plain values, recording positions; collects problems."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self.doc = Document(source, None)
+        self.problems: list[Diagnostic] = []
+        self.nodes = 0
+        self.too_big = False
+
+    def _index(self, node: yaml.Node) -> int:
+        mark = node.start_mark
+        return self.source.index(mark.line, mark.column)
+
+    def problem(self, code: str, message: str, node: yaml.Node, text: str | None = None) -> None:
+        self.problems.append(
+            Diagnostic(code, message, self.source.location(self._index(node)), text=text)
+        )
+
+    def build(self, node: yaml.Node, path: PathKey, depth: int) -> Any:
+        if self.too_big:
+            return None
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            self.too_big = True
+            self.problem("Y004", f"the document expands to more than {MAX_NODES} values "
+                         "(an alias bomb, or far too large for a card file)", node)
+            return None
+        if depth > MAX_DEPTH:
+            self.too_big = True
+            self.problem("Y004", f"values are nested more than {MAX_DEPTH} levels deep", node)
+            return None
+        self.doc.value_at.setdefault(path, self._index(node))
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                self.problem("Y005", f"the tag '{node.tag}' is not allowed; "
+                             "card files hold plain lists, maps and scalars", node, node.tag)
+            return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path, depth)
+        self.problem("Y005", "unsupported YAML node", node)  # pragma: no cover
+        return None
+
+    def _scalar(self, node: yaml.ScalarNode, path: PathKey) -> Any:
+        if node.tag not in _SCALARS:
+            self.problem("Y005", f"the tag '{node.tag}' is not allowed; card files hold "
+                         "plain lists, maps and scalars (nothing can build objects)",
+                         node, node.tag)
+            return node.value
+        if node.tag == _STR or node.tag == _TIMESTAMP:
+            value: Any = node.value
+            self.doc.scalars[path] = _Scalar(
+                self._index(node),
+                self.source.index(node.end_mark.line, node.end_mark.column),
+                node.style,
+            )
+            return value
+        try:
+            if node.tag == _INT:
+                return _constructor.construct_yaml_int(node)
+            if node.tag == _FLOAT:
+                number = _constructor.construct_yaml_float(node)
+                return number if math.isfinite(number) else node.value
+            if node.tag == _BOOL:
+                return _constructor.construct_yaml_bool(node)
+            return None
+        except (ValueError, yaml.YAMLError):
+            return node.value
+
+    def _mapping(self, node: yaml.MappingNode, path: PathKey, depth: int) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                what = "merge keys (<<)" if getattr(key_node, "tag", "").endswith(":merge") \
+                    else "keys that are lists or maps"
+                self.problem("Y005", f"{what} are not supported; write the key as plain text",
+                             key_node)
+                continue
+            key = str(key_node.value)
+            if key in result:
+                self.problem("Y006", f"duplicate key '{key}' (YAML would silently keep only one)", key_node, key)
+                continue
+            self.doc.key_at[path + (key,)] = self._index(key_node)
+            result[key] = self.build(value_node, path + (key,), depth + 1)
+        return result
+
+
+def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Load one YAML document from text; return it (or None) and the problems found."""
+    source = SourceText(name, text)
+    try:
+        nodes = list(yaml.compose_all(text, Loader=_LOADER))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        location = (source.location(source.index(mark.line, mark.column)) if mark
+                    else Location(name, 1, 1))
+        message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        return None, [Diagnostic("Y002", f"YAML syntax error: {message}", location)]
+    except yaml.YAMLError as exc:
+        return None, [Diagnostic("Y002", f"YAML syntax error: {exc}", Location(name, 1, 1))]
+    except RecursionError:
+        return None, [Diagnostic("Y004", f"values are nested too deeply", Location(name, 1, 1))]
+    nodes = [n for n in nodes if n is not None]
+    if not nodes:
+        return None, [Diagnostic("Y007", "the file is empty: expected a map with a 'kind' key",
+                                 Location(name, 1, 1))]
+    builder = _Builder(source)
+    if len(nodes) > 1:
+        second = nodes[1]
+        builder.problem("Y007", "more than one YAML document in the file (only one per file "
+                        "is read)", second)
+    try:
+        builder.doc.data = builder.build(nodes[0], (), 0)
+    except RecursionError:
+        builder.problem("Y004", "values are nested too deeply", nodes[0])
+        return None, builder.problems
+    if builder.too_big:
+        return None, builder.problems
+    return builder.doc, builder.problems
+
+
+def load_file(path: Path, display: str | None = None) -> tuple[Document | None, list[Diagnostic]]:
+    """Read and load one YAML file, refusing oversized, binary or non-UTF-8 input."""
+    name = display or str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            return None, [Diagnostic(
+                "Y003", f"the file is {size / 1048576:.1f} MB; card files are limited to "
+                f"{MAX_BYTES // 1048576} MB", Location(name, 1, 1))]
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Diagnostic("Y001", f"cannot read the file: {exc.strerror or exc}",
+                                 Location(name))]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        return None, [Diagnostic("Y001", f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+                                 Location(name, line, column))]
+    if "\x00" in text:
+        index = text.index("\x00")
+        source = SourceText(name, text)
+        return None, [Diagnostic("Y001", "the file contains NUL bytes: it looks binary, not YAML",
+                                 source.location(index))]
+    return load_text(name, text)
+
+
+__all__ = ["Document", "SourceText", "load_file", "load_text", "Severity"]
