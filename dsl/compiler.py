@@ -226,7 +226,7 @@ def compile_cost(text: str, vocabulary: Vocabulary) -> tuple[fx.Cost, list[Probl
                 checker.problem("T404", f"resource '{item.resource.text}' is listed twice; "
                                 "write the total once", item.resource.span)
             counts[item.resource.text] = counts.get(item.resource.text, 0) + item.count
-    return fx.Cost(coins, tuple(sorted(counts.items()))), checker.problems
+    return fx.Cost(coins, tuple(counts.items())), checker.problems
 
 
 def compile_formula(text: str, vocabulary: Vocabulary) -> tuple[fx.Formula, list[Problem]]:

@@ -143,7 +143,7 @@ NO_EFFECTS = Effects(())
 @dataclass(frozen=True, slots=True)
 class Cost:
     coins: int
-    resources: tuple[tuple[str, int], ...]  # sorted by name, merged
+    resources: tuple[tuple[str, int], ...]  # in the order written, each name once
 
     @property
     def is_free(self) -> bool:

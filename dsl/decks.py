@@ -1,0 +1,70 @@
+"""Deck checks: for every supported player count, each age deals exactly a hand per player.
+
+For the base game: Age I and II hold 7 × N cards at N players (counted from the
+cards' player markers), Age III holds its non-guild cards plus N+2 guilds drawn
+at random.  A mismatch names the age, the player count and the numbers.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable
+
+from .errors import Diagnostic, Location, Severity
+from .model import Card, Game
+
+
+def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Location],
+                ) -> list[Diagnostic]:
+    rules = game.rules
+    found: list[Diagnostic] = []
+    deck = game.deck_cards()
+    by_age: dict[int, list[Card]] = defaultdict(list)
+    for card in deck:
+        by_age[card.age].append(card)
+
+    pools = {(pool.age, pool.colour) for pool in rules.draws}
+    for card in deck:
+        if card.age > rules.ages:
+            found.append(Diagnostic("D603", f"'{card.name}' is in age {card.age}, but the rule "
+                                    f"set has {rules.ages} ages", card.location))
+        if card.drawn and (card.age, card.colour) not in pools:
+            found.append(Diagnostic(
+                "D602", f"'{card.name}' has no 'players' markers, but the rule set draws no "
+                f"{card.colour} cards into age {card.age}: add players: [3+] (or similar)",
+                card.location))
+        for marker in card.players:
+            if marker > rules.max_players:
+                found.append(Diagnostic(
+                    "D604", f"'{card.name}' has a copy marked {marker}+, but the game is for at "
+                    f"most {rules.max_players} players: that copy is never used",
+                    card.location, severity=Severity.WARNING))
+                break
+
+    if rules.hand is None:
+        return found
+    for age in range(1, rules.ages + 1):
+        cards = by_age.get(age, [])
+        where = cards[-1].location if cards else rules_location(("ages",))
+        for players in rules.player_counts:
+            dealt = sum(card.copies(players) for card in cards if not card.drawn)
+            drawn = 0
+            for pool in rules.draws:
+                if pool.age != age:
+                    continue
+                wanted = pool.count.evaluate({"players": players})
+                available = sum(1 for c in cards if c.drawn and c.colour == pool.colour)
+                if available < wanted:
+                    found.append(Diagnostic(
+                        "D602", f"age {age} at {players} players draws {wanted} {pool.colour} "
+                        f"cards ({pool.count.text}), but only {available} exist",
+                        rules_location(("ages", "draw")) if not cards else where))
+                drawn += wanted
+            expected = rules.hand * players
+            if dealt + drawn != expected:
+                detail = f"{dealt} by player markers" + (f" + {drawn} drawn" if drawn else "")
+                found.append(Diagnostic(
+                    "D601", f"age {age} at {players} players has {dealt + drawn} cards "
+                    f"({detail}), but needs {expected} ({rules.hand} cards × {players} players)",
+                    where))
+    return found

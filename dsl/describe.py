@@ -1,0 +1,112 @@
+"""Plain-English rendering of compiled effects and costs, for listings and the terminal.
+
+Written from the compiled objects (not the source text), so it shows what the
+engine will actually do: a designer reads it to confirm the card means what
+they meant.
+"""
+
+from __future__ import annotations
+
+from . import effects as fx
+
+_CITY = {"self": "your city", "left": "your left neighbour's city",
+         "right": "your right neighbour's city", "neighbours": "your neighbours' cities",
+         "opponent": "your opponent's city", "all": "every city", "others": "every other city"}
+
+
+def _plural(word: str, n: int) -> str:
+    return word if n == 1 else word + "s"
+
+
+def _cities(places: tuple[str, ...], joiner: str = "and") -> str:
+    names = list(places)
+    if "left" in names and "right" in names:
+        names[names.index("left")] = "neighbours"
+        names.remove("right")
+    words = [_CITY.get(p, p) for p in names]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
+
+
+def _places(places: tuple[str, ...]) -> str:
+    return "in " + _cities(places)
+
+
+def _counted(counted: fx.Counted, divisor: int) -> str:
+    unit = ""
+    if isinstance(counted, fx.CountCards):
+        colours = " or ".join(sorted(counted.colours)) if counted.colours else ""
+        unit = f"{colours} card".strip()
+    elif isinstance(counted, fx.CountStages):
+        unit = "built wonder stage"
+    elif isinstance(counted, fx.CountTokens):
+        unit = f"{counted.kind} token"
+    else:
+        unit = "coin"
+    if divisor == 1:
+        return unit
+    return f"{divisor} {_plural(unit, divisor)}"
+
+
+def amount(value: fx.Amount, unit: str) -> str:
+    parts = []
+    if value.fixed or not value.terms:
+        parts.append(f"{value.fixed} {_plural(unit, value.fixed)}")
+    for term in value.terms:
+        parts.append(f"{term.value} {_plural(unit, term.value)} per "
+                     f"{_counted(term.counted, term.divisor)} {_places(term.places)}")
+    return " plus ".join(parts)
+
+
+def effect(item: fx.Effect) -> str:
+    if isinstance(item, fx.Produce):
+        what = " or ".join(item.resources)
+        text = f"produces {item.amount} {what}" if item.amount > 1 else (
+            f"produces one of {what} each turn" if len(item.resources) > 1 else f"produces {what}")
+        return text + ("" if item.buyable else " (neighbours cannot buy it)")
+    if isinstance(item, fx.Points):
+        return amount(item.amount, "victory point")
+    if isinstance(item, fx.Coins):
+        return amount(item.amount, "coin")
+    if isinstance(item, fx.Shields):
+        return f"{item.count} {_plural('shield', item.count)}"
+    if isinstance(item, fx.Science):
+        if len(item.symbols) == 1:
+            return f"science symbol {item.symbols[0]}"
+        return f"one science symbol of your choice ({', '.join(item.symbols)}), chosen at scoring"
+    if isinstance(item, fx.TradePrice):
+        who = _cities(item.places).replace("city", "").replace("cities", "").strip()
+        who = who.replace("'s", "").replace("' ", " ").rstrip("'")
+        return f"buy {', '.join(sorted(item.resources))} from {who} for {item.price} " \
+               f"{_plural('coin', item.price)} each"
+    if isinstance(item, fx.Ability):
+        name = item.name.replace("_", " ")
+        if item.once_per == "game":
+            return f"ability: {name} (once)"
+        return f"ability: {name}" + (f" (once per {item.once_per})" if item.once_per else "")
+    assert isinstance(item, fx.CopyCard)
+    colours = " or ".join(sorted(item.colours))
+    return f"copy one {colours} card from {_cities(item.places, 'or')} (scored as your own)"
+
+
+def clause(item: fx.Clause) -> str:
+    text = effect(item.effect)
+    if item.timing is fx.Timing.NOW:
+        return f"when built: {text}"
+    if item.timing is fx.Timing.END and not (isinstance(item.effect, fx.Points)
+                                            and item.effect.amount.is_fixed):
+        return f"at game end: {text}"
+    return text
+
+
+def effects(value: fx.Effects) -> str:
+    return "; ".join(clause(c) for c in value.clauses) or "no effect"
+
+
+def cost(value: fx.Cost) -> str:
+    if value.is_free:
+        return "free"
+    parts = [f"{value.coins} {_plural('coin', value.coins)}"] if value.coins else []
+    parts += [f"{n} {name}" for name, n in value.resources]
+    return ", ".join(parts)

@@ -1,0 +1,522 @@
+"""Load files into a validated, compiled :class:`~wonders.dsl.model.Game`.
+
+The pipeline, each step collecting diagnostics rather than stopping:
+
+1. gather YAML files from paths and/or a shipped game (``--game base``);
+2. load each safely, with positions (:mod:`.source`);
+3. check its shape against the shipped JSON Schema of its ``kind`` (:mod:`.schema`);
+4. pick the rule set (a card file's ``game:`` brings in the shipped game when
+   no rule set is given) and build its vocabulary;
+5. compile every cost and effect string against that vocabulary (:mod:`.compiler`);
+6. check chains (:mod:`.chains`) and decks (:mod:`.decks`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import networkx as nx
+import yaml
+
+from . import effects as fx
+from .chains import check_chains, links_of
+from .compiler import compile_cost, compile_effects, compile_formula
+from .decks import check_decks
+from .errors import DataError, Diagnostic, Location, Report, Severity, closest
+from .model import Card, DrawPool, Game, RuleSet, Stage, Wonder, WonderSide
+from .schema import detect_kind, validate
+from .source import Document, PathKey, load_file
+from .vocabulary import Vocabulary
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def _package_dir(package: str) -> Path | None:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        if os.path.isdir(location):
+            return Path(location)
+    return None
+
+
+def games_dir() -> Path | None:
+    """Where the shipped games (``cards/``) are installed."""
+    return _package_dir("wonders.cards")
+
+
+def expansions_dir() -> Path | None:
+    """Where the shipped expansions and examples (``expansions/``) are installed."""
+    return _package_dir("wonders.expansions")
+
+
+def shipped_games() -> dict[str, Path]:
+    """Shipped games by name: each folder of ``cards/`` with a ``rules.yaml``."""
+    root = games_dir()
+    if root is None:
+        return {}
+    return {p.name: p for p in sorted(root.iterdir()) if (p / "rules.yaml").is_file()}
+
+
+def shipped_expansions() -> dict[str, Path]:
+    root = expansions_dir()
+    if root is None:
+        return {}
+    return {p.name: p for p in sorted(root.iterdir()) if p.is_dir()
+            and any(p.glob("*.yaml"))}
+
+
+def yaml_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
+
+
+def display_name(path: Path) -> str:
+    """A path as people want to read it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class LoadResult:
+    """What a load produced: the game (None when the data has errors) and the diagnostics."""
+
+    game: Game | None
+    report: Report
+    graph: "nx.DiGraph[str] | None" = None
+    files: list[str] = field(default_factory=list)
+    partial: Game | None = None  # what could be built even with errors (for listing)
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok
+
+
+@dataclass
+class _Doc:
+    doc: Document
+    kind: str
+
+
+class _Compiler:
+    """Compiles strings of documents, placing each problem in its file."""
+
+    def __init__(self, vocabulary: Vocabulary, report: Report) -> None:
+        self.vocabulary = vocabulary
+        self.report = report
+        self._effects: dict[str, tuple[fx.Effects, list[Any]]] = {}
+        self._costs: dict[str, tuple[fx.Cost, list[Any]]] = {}
+
+    def _place(self, doc: Document, path: PathKey, text: str, problems: Iterable[Any]) -> None:
+        for p in problems:
+            self.report.add(Diagnostic(
+                p.code, p.message, doc.string_location(path, p.start), severity=p.severity,
+                text=text[p.start:p.end] or None, suggestion=p.suggestion))
+
+    def effects(self, doc: Document, path: PathKey) -> fx.Effects | None:
+        text = doc.get(path)
+        if not isinstance(text, str):
+            return None
+        if text not in self._effects:
+            self._effects[text] = compile_effects(text, self.vocabulary)
+        value, problems = self._effects[text]
+        self._place(doc, path, text, problems)
+        return None if problems else value
+
+    def cost(self, doc: Document, path: PathKey) -> fx.Cost | None:
+        text = doc.get(path)
+        if not isinstance(text, str):
+            return None
+        if text not in self._costs:
+            self._costs[text] = compile_cost(text, self.vocabulary)
+        value, problems = self._costs[text]
+        self._place(doc, path, text, problems)
+        return None if problems else value
+
+    def formula(self, doc: Document, path: PathKey) -> fx.Formula | None:
+        raw = doc.get(path)
+        if isinstance(raw, bool) or not isinstance(raw, (str, int)):
+            return None
+        text = str(raw)
+        value, problems = compile_formula(text, self.vocabulary)
+        self._place(doc, path, text, problems)
+        return None if problems else value
+
+
+class _Load:
+    def __init__(self) -> None:
+        self.report = Report()
+        self.docs: list[_Doc] = []
+        self.seen: set[Path] = set()
+
+    # --- files -------------------------------------------------------------------
+
+    def add_path(self, path: Path) -> None:
+        if path.is_dir():
+            files = yaml_files(path)
+            if not files:
+                self.report.add(Diagnostic("L701", "the folder holds no .yaml files",
+                                           Location(display_name(path))))
+            for file in files:
+                self.add_file(file)
+        elif path.is_file():
+            self.add_file(path)
+        else:
+            self.report.add(Diagnostic("L701", "no such file or folder",
+                                       Location(display_name(path))))
+
+    def add_file(self, path: Path) -> None:
+        resolved = path.resolve()
+        if resolved in self.seen:
+            return
+        self.seen.add(resolved)
+        doc, problems = load_file(path, display_name(path))
+        self.report.extend(problems)
+        if doc is None:
+            return
+        kind, problems = detect_kind(doc)
+        self.report.extend(problems)
+        if kind is None:
+            return
+        self.report.extend(validate(doc, kind))
+        self.docs.append(_Doc(doc, kind))
+
+    # --- the rule set --------------------------------------------------------------
+
+    def choose_rules(self) -> _Doc | None:
+        rules = [d for d in self.docs if d.kind == "rules"]
+        if not rules:
+            wanted = {d.doc.data.get("game") for d in self.docs if d.kind != "rules"}
+            wanted.discard(None)
+            games = shipped_games()
+            for name in sorted(str(w) for w in wanted):
+                if name in games:
+                    self.add_path(games[name])
+            rules = [d for d in self.docs if d.kind == "rules"]
+        if not rules:
+            doc = next((d for d in self.docs if d.kind != "rules"), None)
+            games = shipped_games()
+            if doc is not None and isinstance(doc.doc.data.get("game"), str):
+                name = doc.doc.data["game"]
+                self.report.add(Diagnostic(
+                    "L702", f"no rule set named '{name}' is loaded or shipped (shipped: "
+                    f"{', '.join(games) or 'none'})", doc.doc.location(("game",)), text=name,
+                    suggestion=closest(name, games)))
+            elif self.docs:
+                self.report.add(Diagnostic(
+                    "L702", "no rule set: load a rules file or name a shipped game with --game",
+                    Location(self.docs[0].doc.name)))
+            return None
+        for extra in rules[1:]:
+            self.report.add(Diagnostic(
+                "L703", f"a second rule set '{extra.doc.data.get('name')}': a game has one "
+                f"(the first is {rules[0].doc.name})", extra.doc.location(("kind",))))
+        return rules[0]
+
+    def build_rules(self, entry: _Doc) -> RuleSet | None:
+        doc = entry.doc
+        data = doc.data
+        vocab_data = data.get("vocabulary")
+        if not isinstance(vocab_data, dict):
+            return None
+        vocabulary = Vocabulary.from_data(vocab_data)
+        compiler = _Compiler(vocabulary, self.report)
+        self.compiler = compiler
+        players = data.get("players") if isinstance(data.get("players"), dict) else {}
+        low, high = players.get("min", 3), players.get("max", 7)
+        if not isinstance(low, int) or not isinstance(high, int):
+            return None
+        if low > high:
+            self.report.add(Diagnostic("R801", f"players min ({low}) is above max ({high})",
+                                       doc.location(("players",))))
+        ages = data.get("ages") if isinstance(data.get("ages"), dict) else {}
+        count = ages.get("count", 3) if isinstance(ages.get("count"), int) else 3
+        passes = ages.get("pass")
+        if isinstance(passes, list) and len(passes) != count:
+            self.report.add(Diagnostic(
+                "R802", f"'pass' gives {len(passes)} directions for {count} ages",
+                doc.location(("ages", "pass"))))
+        military = data.get("military") if isinstance(data.get("military"), dict) else {}
+        victory = military.get("victory")
+        if isinstance(victory, list) and len(victory) != count:
+            self.report.add(Diagnostic(
+                "R802", f"'victory' gives {len(victory)} values for {count} ages",
+                doc.location(("military", "victory"))))
+        draws: list[DrawPool] = []
+        for i, draw in enumerate(ages.get("draw") or []):
+            if not isinstance(draw, dict):
+                continue
+            colour = draw.get("colour")
+            if isinstance(colour, str) and colour not in vocabulary.colours:
+                self.report.add(Diagnostic(
+                    "N302", f"unknown colour '{colour}'", doc.location(("ages", "draw", i, "colour")),
+                    text=colour, suggestion=closest(colour, vocabulary.colours)))
+            formula = compiler.formula(doc, ("ages", "draw", i, "count"))
+            if formula is not None and isinstance(draw.get("age"), int) and isinstance(colour, str):
+                draws.append(DrawPool(draw["age"], colour, formula))
+        trade = data.get("trade") if isinstance(data.get("trade"), dict) else {}
+        for i, name in enumerate(trade.get("buyable") or []):
+            if name != "start" and name not in vocabulary.colours:
+                known = ("start",) + vocabulary.colours
+                self.report.add(Diagnostic(
+                    "N302", f"'{name}' in trade.buyable is neither 'start' nor a colour",
+                    doc.location(("trade", "buyable", i)), text=str(name),
+                    suggestion=closest(str(name), known)))
+        score = data.get("score") if isinstance(data.get("score"), dict) else {}
+        order = score.get("order") or []
+        for colour, line in (score.get("colours") or {}).items():
+            if colour not in vocabulary.colours:
+                self.report.add(Diagnostic(
+                    "N302", f"unknown colour '{colour}' in score.colours",
+                    doc.location(("score", "colours", colour), key=True), text=colour,
+                    suggestion=closest(colour, vocabulary.colours)))
+            if order and line not in order:
+                self.report.add(Diagnostic(
+                    "R803", f"score line '{line}' is not in score.order",
+                    doc.location(("score", "colours", colour)), text=str(line),
+                    suggestion=closest(str(line), [str(o) for o in order])))
+        sell = compiler.effects(doc, ("sell",)) if "sell" in data else None
+        treasury = compiler.effects(doc, ("treasury",)) if "treasury" in data else None
+        hand = ages.get("hand") if isinstance(ages.get("hand"), int) else None
+        return RuleSet(
+            name=str(data.get("name", "")), title=str(data.get("title", data.get("name", ""))),
+            min_players=low, max_players=high, vocabulary=vocabulary, ages=count, hand=hand,
+            draws=tuple(draws), sell=sell, treasury=treasury, parameters=data,
+            location=doc.location(()))
+
+    # --- cards and wonders -----------------------------------------------------------
+
+    def build_cards(self, entry: _Doc, rules: RuleSet,
+                    located: list[tuple[Card, Callable[[str, int], Location]]]) -> None:
+        doc = entry.doc
+        set_name = str(doc.data.get("set", ""))
+        items = doc.data.get("cards")
+        if not isinstance(items, list):
+            return
+        vocabulary = rules.vocabulary
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            path: PathKey = ("cards", i)
+            cost = self.compiler.cost(doc, path + ("cost",))
+            effects = self.compiler.effects(doc, path + ("effect",))
+            colour = item.get("colour")
+            if isinstance(colour, str) and colour not in vocabulary.colours:
+                self.report.add(Diagnostic(
+                    "N302", f"unknown colour '{colour}'; the rule set declares: "
+                    f"{', '.join(vocabulary.colours)}", doc.location(path + ("colour",)),
+                    text=colour, suggestion=closest(colour, vocabulary.colours)))
+                continue
+            players = _markers(item.get("players"))
+            name, age = item.get("name"), item.get("age")
+            if (not isinstance(name, str) or not isinstance(age, int) or isinstance(age, bool)
+                    or not isinstance(colour, str) or players is None):
+                continue
+            card = Card(name=name, age=age, colour=colour, players=players,
+                        cost=cost or fx.FREE, effects=effects or fx.NO_EFFECTS,
+                        free_if_built=_names(item.get("free_if_built")),
+                        makes_free=_names(item.get("makes_free")), set=set_name,
+                        location=doc.location(path + ("name",)))
+
+            def locate(field: str, index: int, _path: PathKey = path) -> Location:
+                return doc.location(_path + (field, index))
+
+            located.append((card, locate))
+
+    def build_wonders(self, entry: _Doc, wonders: list[Wonder]) -> None:
+        doc = entry.doc
+        items = doc.data.get("wonders")
+        if not isinstance(items, list):
+            return
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("sides"), dict):
+                continue
+            sides: dict[str, WonderSide] = {}
+            for side, side_data in item["sides"].items():
+                path: PathKey = ("wonders", i, "sides", side)
+                if not isinstance(side_data, dict):
+                    continue
+                start = self.compiler.effects(doc, path + ("start",))
+                stages = []
+                for j, stage in enumerate(side_data.get("stages") or []):
+                    if not isinstance(stage, dict):
+                        continue
+                    cost = self.compiler.cost(doc, path + ("stages", j, "cost"))
+                    effects = self.compiler.effects(doc, path + ("stages", j, "effect"))
+                    stages.append(Stage(cost or fx.FREE, effects or fx.NO_EFFECTS))
+                sides[side] = WonderSide(side, start or fx.NO_EFFECTS, tuple(stages))
+            name = item.get("name")
+            if isinstance(name, str):
+                wonders.append(Wonder(name, sides, str(doc.data.get("set", "")),
+                                      doc.location(("wonders", i, "name"))))
+
+    def check_sets(self, rules: RuleSet) -> tuple[list[str], set[str]]:
+        """Set names, ``game:`` agreement, ``requires:`` and ``remove:`` lists."""
+        sets: list[str] = []
+        for entry in self.docs:
+            if entry.kind == "rules":
+                continue
+            name = entry.doc.data.get("set")
+            if isinstance(name, str) and name not in sets:
+                sets.append(name)
+            game = entry.doc.data.get("game")
+            if isinstance(game, str) and game != rules.name:
+                self.report.add(Diagnostic(
+                    "L704", f"these cards are written for game '{game}', but the rule set "
+                    f"loaded is '{rules.name}'", entry.doc.location(("game",)), text=game))
+        removed: set[str] = set()
+        for entry in self.docs:
+            if entry.kind == "rules":
+                continue
+            for i, required in enumerate(entry.doc.data.get("requires") or []):
+                if required not in sets:
+                    self.report.add(Diagnostic(
+                        "L705", f"requires set '{required}', which is not loaded",
+                        entry.doc.location(("requires", i)), text=str(required),
+                        suggestion=closest(str(required), sets)))
+            for name in entry.doc.data.get("remove") or []:
+                removed.add(str(name))
+        return sets, removed
+
+    def check_unique(self, cards: Sequence[Card], wonders: Sequence[Wonder],
+                     removed: set[str], remove_locations: list[tuple[str, Location]]) -> None:
+        seen: dict[tuple[str, int], Card] = {}
+        for card in cards:
+            key = (card.name, card.age)
+            if key in seen:
+                self.report.add(Diagnostic(
+                    "D605", f"card '{card.name}' of age {card.age} is defined twice (first at "
+                    f"{seen[key].location})", card.location, text=card.name))
+            else:
+                seen[key] = card
+        names = {c.name for c in cards}
+        for name, location in remove_locations:
+            if name not in names:
+                self.report.add(Diagnostic(
+                    "D607", f"cannot remove '{name}': no loaded card has that name", location,
+                    text=name, suggestion=closest(name, names)))
+        wonder_seen: dict[str, Wonder] = {}
+        for wonder in wonders:
+            if wonder.name in wonder_seen:
+                self.report.add(Diagnostic(
+                    "D606", f"wonder '{wonder.name}' is defined twice (first at "
+                    f"{wonder_seen[wonder.name].location})", wonder.location, text=wonder.name))
+            wonder_seen[wonder.name] = wonder
+
+
+def _markers(value: Any) -> tuple[int, ...] | None:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        return None
+    result = []
+    for item in value:
+        if isinstance(item, bool):
+            return None
+        if isinstance(item, int):
+            result.append(item)
+        elif isinstance(item, str) and item.endswith("+") and item[:-1].isdigit():
+            result.append(int(item[:-1]))
+        else:
+            return None
+    return tuple(sorted(result))
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(v for v in value if isinstance(v, str))
+
+
+@lru_cache(maxsize=1)
+def _shipped_card_sets() -> dict[str, tuple[str, str]]:
+    """Card name → (set, folder) for every shipped file; used to explain unknown chain links."""
+    catalog: dict[str, tuple[str, str]] = {}
+    for root in (games_dir(), expansions_dir()):
+        if root is None:
+            continue
+        for path in yaml_files(root):
+            try:
+                data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            except (OSError, yaml.YAMLError, UnicodeDecodeError):
+                continue
+            if isinstance(data, dict) and isinstance(data.get("cards"), list):
+                for card in data["cards"]:
+                    if isinstance(card, dict) and isinstance(card.get("name"), str):
+                        catalog.setdefault(card["name"], (str(data.get("set")), path.parent.name))
+    return catalog
+
+
+def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResult:
+    """Load a shipped game and/or files and folders; never raises for bad data.
+
+    ``game`` names a shipped game (``base``); ``paths`` add files or folders (an
+    expansion, custom cards).  When no rule set is among them, the shipped game
+    named by the cards' ``game:`` key is loaded with them.
+    """
+    state = _Load()
+    if game is not None:
+        games = shipped_games()
+        if game not in games:
+            state.report.add(Diagnostic(
+                "L702", f"no shipped game named '{game}' (shipped: {', '.join(games) or 'none'})",
+                Location(game), suggestion=closest(game, games)))
+            return LoadResult(None, state.report)
+        state.add_path(games[game])
+    for path in paths:
+        state.add_path(Path(path))
+    files = [d.doc.name for d in state.docs]
+    entry = state.choose_rules()
+    files = [d.doc.name for d in state.docs]
+    if entry is None:
+        return LoadResult(None, state.report, files=files)
+    rules = state.build_rules(entry)
+    if rules is None:
+        return LoadResult(None, state.report, files=files)
+    sets, removed = state.check_sets(rules)
+    located: list[tuple[Card, Callable[[str, int], Location]]] = []
+    wonders: list[Wonder] = []
+    remove_locations: list[tuple[str, Location]] = []
+    for item in state.docs:
+        if item.kind == "cards":
+            state.build_cards(item, rules, located)
+            for i, name in enumerate(item.doc.data.get("remove") or []):
+                remove_locations.append((str(name), item.doc.location(("remove", i))))
+        elif item.kind == "wonders":
+            state.build_wonders(item, wonders)
+    cards = [card for card, _ in located]
+    state.check_unique(cards, wonders, removed, remove_locations)
+    loaded = set(sets)
+
+    def unloaded_set(name: str) -> str | None:
+        found = _shipped_card_sets().get(name)
+        return found[0] if found and found[0] not in loaded else None
+
+    graph, chain_problems = check_chains(cards, links_of(located), unloaded_set)
+    state.report.extend(chain_problems)
+    built = Game(rules=rules, cards=tuple(cards), wonders=tuple(wonders), sets=tuple(sets),
+                 removed=frozenset(removed), files=tuple(files))
+    rules_doc = entry.doc
+    state.report.extend(check_decks(built, lambda path: rules_doc.location(path)))
+    ok = state.report.ok
+    return LoadResult(built if ok else None, state.report, graph, files, partial=built)
+
+
+def load_game(paths: Sequence[str | Path] = (), game: str | None = None) -> Game:
+    """Load and return a valid game, or raise :class:`DataError` with every diagnostic."""
+    result = load(paths, game)
+    if result.game is None:
+        raise DataError(result.report.sorted() or [Diagnostic(
+            "L702", "nothing to load", Location("<arguments>"))])
+    return result.game
+
+
+__all__ = ["LoadResult", "load", "load_game", "shipped_games", "shipped_expansions",
+           "Severity"]

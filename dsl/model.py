@@ -1,0 +1,120 @@
+"""The validated, compiled data the engine plays with: rules, cards, wonders.
+
+Everything here is immutable and free of YAML and Lark: effects and costs are
+compiled (:mod:`wonders.dsl.effects`), names are checked, positions are kept
+only as a :class:`Location` for messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .effects import Cost, Effects, Formula
+from .errors import Location
+from .vocabulary import Vocabulary
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    age: int
+    colour: str
+    players: tuple[int, ...]  # one entry per physical copy: the smallest player count; () = drawn
+    cost: Cost
+    effects: Effects
+    free_if_built: tuple[str, ...] = ()
+    makes_free: tuple[str, ...] = ()
+    set: str = ""
+    location: Location = field(default=Location(""), compare=False)
+
+    @property
+    def drawn(self) -> bool:
+        """Cards without player markers are drawn at random (the base game's guilds)."""
+        return not self.players
+
+    def copies(self, players: int) -> int:
+        return sum(1 for p in self.players if p <= players)
+
+    @property
+    def key(self) -> str:
+        """A unique id: the name, with the age when the name recurs in another age."""
+        return f"{self.name} ({self.age})"
+
+
+@dataclass(frozen=True)
+class Stage:
+    cost: Cost
+    effects: Effects
+
+
+@dataclass(frozen=True)
+class WonderSide:
+    side: str
+    start: Effects
+    stages: tuple[Stage, ...]
+
+
+@dataclass(frozen=True)
+class Wonder:
+    name: str
+    sides: dict[str, WonderSide]
+    set: str = ""
+    location: Location = field(default=Location(""), compare=False)
+
+
+@dataclass(frozen=True)
+class DrawPool:
+    """``count`` cards of ``colour`` drawn at random into ``age``'s deck."""
+
+    age: int
+    colour: str
+    count: Formula
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    vocabulary: Vocabulary
+    ages: int
+    hand: int | None
+    draws: tuple[DrawPool, ...]
+    sell: Effects | None
+    treasury: Effects | None
+    parameters: dict[str, Any]  # the whole (schema-valid) document, for the engine's mechanisms
+    location: Location = field(default=Location(""), compare=False)
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A rule set with the card sets loaded for it."""
+
+    rules: RuleSet
+    cards: tuple[Card, ...]
+    wonders: tuple[Wonder, ...]
+    sets: tuple[str, ...]
+    removed: frozenset[str] = frozenset()
+    files: tuple[str, ...] = ()
+
+    def deck_cards(self) -> tuple[Card, ...]:
+        """The cards that go into the decks (those named by a ``remove:`` list are out)."""
+        return tuple(c for c in self.cards if c.name not in self.removed)
+
+    def card(self, name: str) -> Card | None:
+        for card in self.cards:
+            if card.name == name:
+                return card
+        return None
+
+    def wonder(self, name: str) -> Wonder | None:
+        for wonder in self.wonders:
+            if wonder.name == name:
+                return wonder
+        return None
