@@ -1,0 +1,221 @@
+"""Commands that read data: ``validate``, ``schema``, ``graph``, ``cards``, ``games``.
+
+Every command that reads data takes the same choice: ``--game NAME`` for a
+shipped game, and/or ``PATH…`` for files and folders (an expansion is checked
+together with the shipped game its cards name).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from wonders.dsl import describe
+from wonders.dsl.chains import to_dot, to_text
+from wonders.dsl.errors import closest
+from wonders.dsl.loader import LoadResult, load, shipped_expansions, shipped_games
+from wonders.dsl.model import Card, Game
+from wonders.dsl.schema import KINDS, schema
+
+from .render import print_json, print_text, summary
+
+PATHS_HELP = "Card, wonder or rule files, or folders of them."
+GAME_HELP = "A shipped game by name (see 'wonders games'), e.g. base."
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class GraphFormat(str, Enum):
+    text = "text"
+    dot = "dot"
+    png = "png"
+
+
+class SchemaKind(str, Enum):
+    cards = "cards"
+    wonders = "wonders"
+    rules = "rules"
+
+
+def _load(paths: Optional[list[Path]], game: Optional[str]) -> LoadResult:
+    """Load what the user named, turning a bad choice of input into a usage error."""
+    if not paths and not game:
+        raise typer.BadParameter("give --game NAME or one or more PATHs", param_hint="PATH…")
+    if game is not None:
+        games = shipped_games()
+        if game not in games:
+            hint = closest(game, games)
+            raise typer.BadParameter(
+                f"no shipped game '{game}'" + (f" (did you mean '{hint}'?)" if hint else "")
+                + f"; shipped: {', '.join(games) or 'none'}", param_hint="--game")
+    for path in paths or []:
+        if not path.exists():
+            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
+    return load(paths or [], game)
+
+
+def _require_game(result: LoadResult) -> Game:
+    if result.game is None:
+        print_text(result.report.sorted(), sys.stderr)
+        sys.stderr.write(summary(len(result.files), result.report.sorted()) + "\n")
+        raise typer.Exit(1)
+    if result.report.warnings:
+        print_text(result.report.warnings, sys.stderr)
+    return result.game
+
+
+def validate(
+    paths: Optional[list[Path]] = typer.Argument(None, help=PATHS_HELP, show_default=False),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help=GAME_HELP),
+    output: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f",
+                                        help="text for people, json for tools."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the diagnostics."),
+) -> None:
+    """Check card sets, wonders and rule sets: every error, located as file:line:col.
+
+    Exit 0 when valid, 1 when there are errors, 2 on a usage error.
+    """
+    result = _load(paths, game)
+    diagnostics = result.report.sorted()
+    if output is OutputFormat.json:
+        print_json(result.files, diagnostics, sys.stdout)
+    else:
+        print_text(diagnostics, sys.stdout)
+        if not quiet:
+            sys.stdout.write(summary(len(result.files), diagnostics) + "\n")
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def schema_command(
+    kind: SchemaKind = typer.Argument(..., help="Which file kind: cards, wonders or rules."),
+) -> None:
+    """Print the JSON Schema (draft-07) of a file kind, for editors.
+
+    Point yaml-language-server at it with a first line such as
+    '# yaml-language-server: $schema=cards.schema.json'.
+    """
+    json.dump(schema(kind.value), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def graph(
+    paths: Optional[list[Path]] = typer.Argument(None, help=PATHS_HELP, show_default=False),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help=GAME_HELP),
+    output_format: GraphFormat = typer.Option(GraphFormat.text, "--format", "-f",
+                                              help="text (chains, one per line), dot, or png."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write to this file (needed for png)."),
+) -> None:
+    """Show the chain graph (free builds): as text, as Graphviz DOT, or as a PNG."""
+    result = _load(paths, game)
+    _require_game(result)
+    assert result.graph is not None
+    if output_format is GraphFormat.text:
+        text = "\n".join(to_text(result.graph)) + "\n"
+    elif output_format is GraphFormat.dot:
+        text = to_dot(result.graph)
+    else:
+        if output is None:
+            raise typer.BadParameter("a PNG needs --output FILE", param_hint="--output")
+        if shutil.which("dot") is None:
+            sys.stderr.write("wonders: PNG output needs Graphviz's 'dot' program, which is not "
+                             "installed (e.g. apt-get install graphviz); --format dot works "
+                             "without it\n")
+            raise typer.Exit(1)
+        import pydot
+
+        (dot_graph,) = pydot.graph_from_dot_data(to_dot(result.graph))
+        dot_graph.write_png(str(output))
+        sys.stdout.write(f"wrote {output}\n")
+        return
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+        sys.stdout.write(f"wrote {output}\n")
+    else:
+        sys.stdout.write(text)
+
+
+def card_record(card: Card, game: Game) -> dict[str, Any]:
+    """Everything ``wonders cards --json`` says about one card."""
+    counts = game.rules.player_counts
+    return {
+        "name": card.name,
+        "set": card.set,
+        "age": card.age,
+        "colour": card.colour,
+        "copies": None if card.drawn else {str(p): card.copies(p) for p in counts},
+        "drawn": card.drawn,
+        "cost": {"coins": card.cost.coins, "resources": dict(card.cost.resources)},
+        "cost_text": describe.cost(card.cost),
+        "free_if_built": list(card.free_if_built),
+        "makes_free": list(card.makes_free),
+        "effect": card.effects.text,
+        "description": describe.effects(card.effects),
+    }
+
+
+def cards(
+    paths: Optional[list[Path]] = typer.Argument(None, help=PATHS_HELP, show_default=False),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help=GAME_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON for tools."),
+    age: Optional[int] = typer.Option(None, "--age", help="Only cards of this age."),
+    colour: Optional[str] = typer.Option(None, "--colour", "--color", help="Only this colour."),
+    search: Optional[str] = typer.Option(None, "--search", "-s",
+                                         help="Only cards whose name or effect contains this."),
+) -> None:
+    """List the cards of a set: age, colour, copies per player count, cost, chains, effect."""
+    result = _load(paths, game)
+    loaded = _require_game(result)
+    selected = [c for c in loaded.cards
+                if (age is None or c.age == age) and (colour is None or c.colour == colour)
+                and (search is None or search.lower() in c.name.lower()
+                     or search.lower() in c.effects.text.lower())]
+    if as_json:
+        json.dump([card_record(c, loaded) for c in selected], sys.stdout, indent=2,
+                  ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    counts = list(loaded.rules.player_counts)
+    table = Table(title=f"{loaded.rules.title}: {len(selected)} cards", show_lines=False)
+    for header in ("Card", "Age", "Colour", "Copies " + "/".join(str(p) for p in counts),
+                   "Cost", "Chains", "Effect"):
+        table.add_column(header, overflow="fold")
+    for card in selected:
+        copies = "drawn" if card.drawn else "/".join(str(card.copies(p)) for p in counts)
+        chains = ", ".join([f"← {n}" for n in card.free_if_built] +
+                           [f"→ {n}" for n in card.makes_free])
+        table.add_row(card.name, str(card.age), card.colour, copies,
+                      describe.cost(card.cost), chains,
+                      f"{card.effects.text}\n[dim]{describe.effects(card.effects)}[/dim]")
+    Console().print(table)
+
+
+def games() -> None:
+    """List the shipped games and expansions."""
+    for name, path in shipped_games().items():
+        sys.stdout.write(f"game       {name:<12} {path}\n")
+    for name, path in shipped_expansions().items():
+        sys.stdout.write(f"expansion  {name:<12} {path}\n")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(validate)
+    app.command("schema")(schema_command)
+    app.command()(graph)
+    app.command()(cards)
+    app.command()(games)
+
+
+__all__ = ["register", "KINDS"]
