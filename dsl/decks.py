@@ -56,7 +56,7 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                 available = sum(1 for c in cards if c.drawn and c.colour == pool.colour)
                 if available < wanted:
                     found.append(Diagnostic(
-                        "D602", f"age {age} at {players} players draws {wanted} {pool.colour} "
+                        "D608", f"age {age} at {players} players draws {wanted} {pool.colour} "
                         f"cards ({pool.count.text}), but only {available} exist",
                         rules_location(("ages", "draw")) if not cards else where))
                 drawn += wanted

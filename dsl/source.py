@@ -259,6 +259,8 @@ def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
         location = (source.location(source.index(mark.line, mark.column)) if mark
                     else Location(name, 1, 1))
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        if "mapping values are not allowed" in message:
+            message += " (a value containing ': ' must be quoted, e.g. effect: \"now: coins 5\")"
         return None, [Diagnostic("Y002", f"YAML syntax error: {message}", location)]
     except yaml.YAMLError as exc:
         return None, [Diagnostic("Y002", f"YAML syntax error: {exc}", Location(name, 1, 1))]

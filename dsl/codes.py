@@ -1,0 +1,70 @@
+"""Every diagnostic code, with a one-line meaning.
+
+Codes are stable: tools may match on them.  ``docs/errors.md`` documents each
+one with an example, and the test suite triggers each one.  The first letter
+says which step found the problem.
+"""
+
+from __future__ import annotations
+
+CODES: dict[str, str] = {
+    # Y: reading the file as YAML
+    "Y001": "the file cannot be read, or is not UTF-8 text (binary, NUL bytes)",
+    "Y002": "YAML syntax error",
+    "Y003": "the file is too large",
+    "Y004": "the document is too large or too deeply nested once aliases are expanded",
+    "Y005": "a YAML tag or construct that could build objects, or a non-text key",
+    "Y006": "a key appears twice in one map",
+    "Y007": "the file is empty, or holds more than one YAML document",
+    # S: the shape of the document (JSON Schema)
+    "S100": "the document does not match its schema (other cases)",
+    "S101": "a value has the wrong type",
+    "S102": "a required key is missing",
+    "S103": "an unknown key",
+    "S104": "a value that is not one of the allowed values",
+    "S105": "a value in the wrong format",
+    "S106": "a value out of range, too short or too long, or a list with a repeated item",
+    # E: effect, cost and formula syntax
+    "E201": "an unexpected character",
+    "E202": "an unexpected word or symbol",
+    "E203": "the text ends too early (or is empty)",
+    # N: names checked against the rule set's vocabulary
+    "N301": "unknown resource (or resource category)",
+    "N302": "unknown colour",
+    "N303": "unknown science symbol",
+    "N304": "unknown place",
+    "N305": "unknown token kind",
+    "N306": "unknown ability",
+    "N307": "unknown variable in a formula",
+    "N308": "unknown period in 'once per …'",
+    # T: meaning of effects
+    "T401": "a timing ('now:', 'end:') the effect does not have",
+    "T402": "a quantity above 1 with a choice of resources",
+    "T403": "a zero that makes no sense (0 shields, per 0, a cost of 0)",
+    "T404": "the same name listed twice",
+    # C: chains (free builds)
+    "C501": "a chain link to a card that is not loaded (a misspelt name)",
+    "C502": "a chain link that does not lead to a later age",
+    "C503": "chain links that form a cycle",
+    "C504": "two cards of one set declare a chain link differently",
+    "C505": "a chain link to a card of a set that is not loaded",
+    # D: decks and card sets
+    "D601": "an age does not deal exactly a hand to every player at some player count",
+    "D602": "a card without player markers that no draw rule draws",
+    "D603": "a card in an age the rule set does not have",
+    "D604": "a player marker above the game's maximum (warning: that copy is never used)",
+    "D605": "a card defined twice (same name and age)",
+    "D606": "a wonder defined twice",
+    "D607": "'remove' names a card that is not loaded",
+    "D608": "a draw rule draws more cards than exist",
+    # L: loading files and sets
+    "L701": "no such file or folder, or a folder without YAML files",
+    "L702": "no rule set is loaded, or an unknown game is named",
+    "L703": "more than one rule set is loaded",
+    "L704": "cards written for another game than the loaded rule set",
+    "L705": "a required set is not loaded",
+    # R: rule sets
+    "R801": "the minimum player count is above the maximum",
+    "R802": "a per-age list whose length differs from the number of ages",
+    "R803": "a score line that is not in the score sheet's order",
+}
