@@ -15,8 +15,10 @@ from .errors import Location
 from .vocabulary import Vocabulary
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Card:
+    """One card of a set; physical copies in a game are the same object (identity = card)."""
+
     name: str
     age: int
     colour: str

@@ -1,1 +1,19 @@
+"""The rules engine: play games defined by a rule set and card sets.
 
+A game in five lines::
+
+    from wonders.engine import Game
+    game = Game.new("base", players=4, seed=1)
+    while not game.over:
+        game.play({seat: game.legal_actions(seat)[0] for seat in game.to_move()})
+    print(game.score_sheet().to_json())
+"""
+
+from .actions import Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from .errors import IllegalActionError, RuleError
+from .game import Game, Phase
+from .payment import Payment
+from .scoring import ScoreSheet
+
+__all__ = ["Action", "Build", "BuildFromDiscard", "BuildStage", "Game", "IllegalActionError",
+           "Payment", "Phase", "RuleError", "ScoreSheet", "Sell", "Skip"]

@@ -1,0 +1,176 @@
+"""A player's city: wonder board, built cards, stages, coins and tokens.
+
+The city also answers the questions the rules ask of it, with caches that are
+dropped whenever the city changes: what it produces (for itself and for sale),
+at what price it buys from each neighbour, and how many of a thing it has.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from wonders.dsl import effects as fx
+from wonders.dsl.model import Card, Wonder, WonderSide
+
+from .production import Production
+from .rules import Parameters
+
+START = "start"
+CARD = "card"
+STAGE = "stage"
+
+
+@dataclass
+class City:
+    seat: int
+    wonder: Wonder
+    side: WonderSide
+    coins: int
+    built: list[Card] = field(default_factory=list)
+    stages: int = 0
+    tokens: list[tuple[str, int]] = field(default_factory=list)  # (kind, points)
+    free_build_ages: set[int] = field(default_factory=set)  # ages the once-per-age power was used
+    stage_cards: list[Card] = field(default_factory=list)  # cards tucked under built stages
+    _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+
+    # --- changes -----------------------------------------------------------------
+
+    def changed(self) -> None:
+        self._cache.clear()
+
+    def add_card(self, card: Card) -> None:
+        self.built.append(card)
+        self.changed()
+
+    def add_stage(self, card: Card) -> None:
+        self.stages += 1
+        self.stage_cards.append(card)
+        self.changed()
+
+    # --- what the city holds ----------------------------------------------------------
+
+    @property
+    def names(self) -> frozenset[str]:
+        cached = self._cache.get("names")
+        if cached is None:
+            cached = frozenset(c.name for c in self.built)
+            self._cache["names"] = cached
+        return cached  # type: ignore[return-value]
+
+    def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
+        """Every effect source of the city: (kind, what, effects)."""
+        yield START, self.side, self.side.start
+        for card in self.built:
+            yield CARD, card, card.effects
+        for index in range(self.stages):
+            yield STAGE, index, self.side.stages[index].effects
+
+    def clauses(self, timing: fx.Timing) -> Iterator[tuple[str, object, fx.Effect]]:
+        for kind, what, effects in self.sources():
+            for clause in effects.clauses:
+                if clause.timing is timing:
+                    yield kind, what, clause.effect
+
+    def abilities(self) -> list[fx.Ability]:
+        cached = self._cache.get("abilities")
+        if cached is None:
+            cached = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+                      if isinstance(e, fx.Ability)]
+            self._cache["abilities"] = cached
+        return cached  # type: ignore[return-value]
+
+    def has_ability(self, name: str) -> bool:
+        return any(a.name == name for a in self.abilities())
+
+    def shields(self) -> int:
+        return sum(e.count for _, _, e in self.clauses(fx.Timing.ONGOING)
+                   if isinstance(e, fx.Shields))
+
+    # --- production and prices ---------------------------------------------------
+
+    def production(self, params: Parameters) -> tuple[Production, Production]:
+        """(everything the city can use, what neighbours may buy from it)."""
+        cached = self._cache.get("production")
+        if cached is None:
+            own_units: Counter[str] = Counter()
+            own_choices: list[tuple[str, ...]] = []
+            sale_units: Counter[str] = Counter()
+            sale_choices: list[tuple[str, ...]] = []
+            for kind, what, effect in self.clauses(fx.Timing.ONGOING):
+                if not isinstance(effect, fx.Produce):
+                    continue
+                sellable = effect.buyable and (
+                    (kind == START and START in params.buyable)
+                    or (kind == CARD and isinstance(what, Card) and what.colour in params.buyable))
+                if len(effect.resources) == 1:
+                    own_units[effect.resources[0]] += effect.amount
+                    if sellable:
+                        sale_units[effect.resources[0]] += effect.amount
+                else:
+                    own_choices.append(effect.resources)
+                    if sellable:
+                        sale_choices.append(effect.resources)
+            cached = (Production.build(own_units, own_choices),
+                      Production.build(sale_units, sale_choices))
+            self._cache["production"] = cached
+        return cached  # type: ignore[return-value]
+
+    def prices(self, params: Parameters) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Price per resource (vocabulary order) when buying from the left and the right."""
+        cached = self._cache.get("prices")
+        if cached is None:
+            left = [params.trade_price] * len(params.resources)
+            right = list(left)
+            for _, _, effect in self.clauses(fx.Timing.ONGOING):
+                if not isinstance(effect, fx.TradePrice):
+                    continue
+                for i, resource in enumerate(params.resources):
+                    if resource not in effect.resources:
+                        continue
+                    for place in effect.places:
+                        if place in ("left", "neighbours"):
+                            left[i] = min(left[i], effect.price)
+                        if place in ("right", "neighbours"):
+                            right[i] = min(right[i], effect.price)
+            cached = (tuple(left), tuple(right))
+            self._cache["prices"] = cached
+        return cached  # type: ignore[return-value]
+
+    # --- counting ------------------------------------------------------------------
+
+    def count(self, counted: fx.Counted) -> int:
+        if isinstance(counted, fx.CountCards):
+            if counted.colours is None:
+                return len(self.built)
+            return sum(1 for c in self.built if c.colour in counted.colours)
+        if isinstance(counted, fx.CountStages):
+            return self.stages
+        if isinstance(counted, fx.CountTokens):
+            return sum(1 for kind, _ in self.tokens if kind == counted.kind)
+        return self.coins
+
+    def science_symbols(self) -> tuple[Counter[str], list[tuple[str, ...]]]:
+        """Fixed symbols and wildcard choices."""
+        fixed: Counter[str] = Counter()
+        choices: list[tuple[str, ...]] = []
+        for _, _, effect in self.clauses(fx.Timing.ONGOING):
+            if isinstance(effect, fx.Science):
+                if len(effect.symbols) == 1:
+                    fixed[effect.symbols[0]] += 1
+                else:
+                    choices.append(effect.symbols)
+        return fixed, choices
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "wonder": self.wonder.name,
+            "side": self.side.side,
+            "coins": self.coins,
+            "stages": self.stages,
+            "built": [c.name for c in self.built],
+            "tokens": [list(t) for t in self.tokens],
+            "shields": self.shields(),
+        }

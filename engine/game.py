@@ -1,0 +1,433 @@
+"""The 7 Wonders game loop: setup, simultaneous drafting, wonder powers, military, scoring.
+
+A game is a function of (rule set + card sets, number of players, seed, the
+actions taken): all randomness comes from one ``random.Random(seed)``.  Players
+act in *decision points*: a regular turn (everyone at once), the last card of an
+age (players with that power), and building from the discard pile (one player
+at a time).  ``to_move()`` says who acts, ``legal_actions(seat)`` lists what they
+may do with every payment option, and ``play({seat: action})`` resolves.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import Enum
+from typing import Any, Iterable, Mapping, Sequence
+
+from wonders.dsl import effects as fx
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Card, Game as GameData, Wonder
+
+from .actions import CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from .city import City
+from .errors import IllegalActionError, RuleError
+from .payment import FREE, Market, Payment, payment_options
+from .rules import Parameters, parameters
+from .scoring import ScoreSheet, amount, score
+from .table import left_of, right_of
+
+FREE_BUILD_ABILITY = "free_build"
+DISCARD_BUILD_ABILITY = "build_from_discard"
+LAST_CARD_ABILITY = "play_last_card"
+
+
+class Phase(str, Enum):
+    TURN = "turn"
+    LAST_CARD = "last_card"
+    DISCARD_BUILD = "discard_build"
+    OVER = "over"
+
+
+class Game:
+    """One game of 7 Wonders for 3–7 players, driven by the rule set and card data."""
+
+    def __init__(self, data: GameData, players: int, seed: int = 0, *,
+                 sides: str | Sequence[str] | None = None,
+                 wonders: Sequence[str] | None = None) -> None:
+        rules = data.rules
+        if not rules.min_players <= players <= rules.max_players:
+            raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
+                            f"players, not {players}")
+        self.data = data
+        self.params: Parameters = parameters(rules)
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.science = rules.vocabulary.science
+        self.cities = self._deal_wonders(wonders, sides)
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.discard: list[Card] = []
+        self.age = 0
+        self.turn = 0
+        self.phase = Phase.TURN
+        self.movers: list[int] = []
+        self.pending_discard_builds: list[int] = []
+        self.history: list[dict[str, Any]] = []
+        self.bank_paid = 0  # coins the bank received (costs)
+        self.bank_gave = 0  # coins the bank gave (selling, effects)
+        self.start_coins = sum(c.coins for c in self.cities)
+        self._last_card_done = False
+        self._score: ScoreSheet | None = None
+        self._start_age(1)
+
+    @classmethod
+    def new(cls, game: str = "base", players: int = 3, seed: int = 0,
+            paths: Sequence[str] = (), **options: Any) -> "Game":
+        """Load a shipped game (plus optional files) and set up a game."""
+        return cls(load_game(paths, game), players, seed, **options)
+
+    # --- setup -----------------------------------------------------------------------
+
+    def _deal_wonders(self, names: Sequence[str] | None,
+                      sides: str | Sequence[str] | None) -> list[City]:
+        boards = sorted(self.data.wonders, key=lambda w: w.name)
+        if names is not None:
+            chosen: list[Wonder] = []
+            for name in names:
+                wonder = self.data.wonder(name)
+                if wonder is None:
+                    raise RuleError(f"no wonder named '{name}'")
+                chosen.append(wonder)
+            if len(chosen) != self.players:
+                raise RuleError(f"{len(chosen)} wonders named for {self.players} players")
+        else:
+            if len(boards) < self.players:
+                raise RuleError(f"{len(boards)} wonder boards for {self.players} players")
+            chosen = self.rng.sample(boards, self.players)
+        if sides is None or isinstance(sides, str):
+            mode = sides or self.params.wonder_side
+            side_names = [self._pick_side(w, mode) for w in chosen]
+        else:
+            side_names = list(sides)
+            if len(side_names) != self.players:
+                raise RuleError(f"{len(side_names)} sides named for {self.players} players")
+        cities = []
+        for seat, (wonder, side) in enumerate(zip(chosen, side_names)):
+            if side not in wonder.sides:
+                raise RuleError(f"{wonder.name} has no side '{side}' "
+                                f"(sides: {', '.join(sorted(wonder.sides))})")
+            cities.append(City(seat, wonder, wonder.sides[side], self.params.start_coins))
+        return cities
+
+    def _pick_side(self, wonder: Wonder, mode: str) -> str:
+        if mode in wonder.sides:
+            return mode
+        return self.rng.choice(sorted(wonder.sides))  # random, or "choose" without a choice
+
+    def _deck(self, age: int) -> list[Card]:
+        cards = [c for c in self.data.deck_cards() if c.age == age]
+        deck = [c for c in cards if not c.drawn for _ in range(c.copies(self.players))]
+        for pool in self.data.rules.draws:
+            if pool.age != age:
+                continue
+            candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
+            deck += self.rng.sample(candidates, pool.count.evaluate({"players": self.players}))
+        wanted = self.params.hand * self.players
+        if len(deck) != wanted:
+            raise RuleError(f"age {age} has {len(deck)} cards for {self.players} players, "
+                            f"needs {wanted}")
+        return deck
+
+    def _start_age(self, age: int) -> None:
+        self.age = age
+        self.turn = 1
+        self._last_card_done = False
+        deck = self._deck(age)
+        self.rng.shuffle(deck)
+        hand = self.params.hand
+        self.hands = [deck[i * hand:(i + 1) * hand] for i in range(self.players)]
+        self.phase = Phase.TURN
+        self.movers = list(range(self.players))
+
+    # --- questions -----------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def to_move(self) -> list[int]:
+        """The seats that must act at this decision point."""
+        return [] if self.over else list(self.movers)
+
+    def market(self, seat: int) -> Market:
+        """What ``seat`` can buy from its neighbours this turn, at its prices."""
+        city = self.cities[seat]
+        left = self.cities[left_of(seat, self.players)]
+        right = self.cities[right_of(seat, self.players)]
+        left_prices, right_prices = city.prices(self.params)
+        return Market(self.params.resources, left.production(self.params)[1],
+                      right.production(self.params)[1], left_prices, right_prices)
+
+    def chained(self, seat: int, card: Card) -> bool:
+        """Whether ``seat`` may build ``card`` for free thanks to a card already built."""
+        city = self.cities[seat]
+        if any(name in city.names for name in card.free_if_built):
+            return True
+        return any(card.name in built.makes_free for built in city.built)
+
+    def free_build_available(self, seat: int) -> bool:
+        city = self.cities[seat]
+        for ability in city.abilities():
+            if ability.name == FREE_BUILD_ABILITY:
+                if ability.once_per == "age" and self.age in city.free_build_ages:
+                    continue
+                if ability.once_per == "game" and city.free_build_ages:
+                    continue
+                return True
+        return False
+
+    def build_options(self, seat: int, card: Card) -> list[Build]:
+        """Every way ``seat`` can build ``card`` now ([] if it cannot)."""
+        city = self.cities[seat]
+        if card.name in city.names:
+            return []
+        if self.chained(seat, card):
+            return [Build(card, FREE, CHAIN)]
+        own = city.production(self.params)[0]
+        options = [Build(card, p) for p in payment_options(card.cost, own, city.coins,
+                                                           self.market(seat))]
+        if self.free_build_available(seat) and not card.cost.is_free:
+            options.append(Build(card, FREE, FREE_BUILD))
+        return options
+
+    def stage_options(self, seat: int, card: Card) -> list[BuildStage]:
+        city = self.cities[seat]
+        if city.stages >= len(city.side.stages):
+            return []
+        cost = city.side.stages[city.stages].cost
+        own = city.production(self.params)[0]
+        return [BuildStage(card, p) for p in payment_options(cost, own, city.coins,
+                                                             self.market(seat))]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Everything ``seat`` may do now, each build with every Pareto-optimal payment."""
+        if seat not in self.to_move():
+            return []
+        if self.phase is Phase.DISCARD_BUILD:
+            return [*self._discard_build_options(seat), Skip()]
+        actions: list[Action] = []
+        for card in _unique(self.hands[seat]):
+            actions.extend(self.build_options(seat, card))
+            actions.extend(self.stage_options(seat, card))
+            actions.append(Sell(card))
+        return actions
+
+    def _discard_build_options(self, seat: int) -> list[BuildFromDiscard]:
+        names = self.cities[seat].names
+        return [BuildFromDiscard(c) for c in _unique(self.discard) if c.name not in names]
+
+    # --- checking an action ---------------------------------------------------------------
+
+    def check(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
+        if seat not in self.to_move():
+            raise IllegalActionError(seat, action, f"it is not this player's move "
+                                     f"(waiting for {self.to_move() or 'nobody: the game is over'})")
+        if self.phase is Phase.DISCARD_BUILD:
+            if isinstance(action, Skip):
+                return
+            if not isinstance(action, BuildFromDiscard):
+                raise IllegalActionError(seat, action, "the player is choosing a card from the "
+                                         "discard pile (or skip)")
+            if action.card not in self.discard:
+                raise IllegalActionError(seat, action, "that card is not in the discard pile")
+            if action.card.name in self.cities[seat].names:
+                raise IllegalActionError(seat, action, f"the city already has {action.card.name}")
+            return
+        if isinstance(action, (BuildFromDiscard, Skip)):
+            raise IllegalActionError(seat, action, "only possible when building from the "
+                                     "discard pile")
+        if not any(c is action.card for c in self.hands[seat]):
+            raise IllegalActionError(seat, action, f"{action.card.name} is not in the hand")
+        if isinstance(action, Sell):
+            return
+        city = self.cities[seat]
+        if isinstance(action, Build):
+            if action.card.name in city.names:
+                raise IllegalActionError(seat, action, f"the city already has "
+                                         f"{action.card.name} (no two identical buildings)")
+            options = self.build_options(seat, action.card)
+            what = f"{action.card.name}"
+        else:
+            if city.stages >= len(city.side.stages):
+                raise IllegalActionError(seat, action, "every wonder stage is already built")
+            options = self.stage_options(seat, action.card)  # type: ignore[assignment]
+            what = f"stage {city.stages + 1}"
+        if action not in options:
+            if not options:
+                raise IllegalActionError(seat, action, f"{what} cannot be paid for with "
+                                         f"{city.coins} coins and this production")
+            listed = "; ".join(str(o) for o in options)
+            raise IllegalActionError(seat, action, f"not a valid way to build {what}; "
+                                     f"the options are: {listed}")
+
+    # --- playing --------------------------------------------------------------------------
+
+    def play(self, actions: Mapping[int, Action]) -> None:
+        """Resolve one decision point: every seat in ``to_move()`` gives exactly one action."""
+        if self.over:
+            raise RuleError("the game is over")
+        expected = set(self.to_move())
+        if set(actions) != expected:
+            missing, extra = expected - set(actions), set(actions) - expected
+            raise RuleError(f"expected one action from each of seats {sorted(expected)}"
+                            + (f"; missing {sorted(missing)}" if missing else "")
+                            + (f"; not expected from {sorted(extra)}" if extra else ""))
+        for seat, action in actions.items():
+            self.check(seat, action)
+        self.history.append({"age": self.age, "turn": self.turn, "phase": self.phase.value,
+                             "actions": {str(s): a.to_json() for s, a in sorted(actions.items())}})
+        if self.phase is Phase.DISCARD_BUILD:
+            self._resolve_discard_build(actions)
+        else:
+            self._resolve_turn(actions)
+        self._continue()
+
+    def _resolve_turn(self, actions: Mapping[int, Action]) -> None:
+        credits = [0] * self.players
+        built: list[tuple[int, fx.Effects]] = []
+        for seat, action in sorted(actions.items()):
+            city = self.cities[seat]
+            hand = self.hands[seat]
+            hand.pop(next(i for i, c in enumerate(hand) if c is action.card))
+            if isinstance(action, Sell):
+                self.discard.append(action.card)
+                continue
+            assert isinstance(action, (Build, BuildStage))
+            self._pay(seat, action.payment, credits)
+            if isinstance(action, Build):
+                if action.method == FREE_BUILD:
+                    city.free_build_ages.add(self.age)
+                city.add_card(action.card)
+                built.append((seat, action.card.effects))
+            else:
+                stage = city.side.stages[city.stages]
+                city.add_stage(action.card)
+                built.append((seat, stage.effects))
+                if any(isinstance(c.effect, fx.Ability) and c.effect.name == DISCARD_BUILD_ABILITY
+                       for c in stage.effects.clauses):
+                    self.pending_discard_builds.append(seat)
+        # immediate effects see every card built this turn, then coins arrive all at once
+        for seat, effects in built:
+            credits[seat] += self._immediate_coins(seat, effects)
+        for seat, action in sorted(actions.items()):
+            if isinstance(action, Sell) and self.params.sell is not None:
+                credits[seat] += self._immediate_coins(seat, self.params.sell, always=True)
+        for seat, coins in enumerate(credits):
+            self.cities[seat].coins += coins
+            self.cities[seat].changed()
+
+    def _pay(self, seat: int, payment: Payment, credits: list[int]) -> None:
+        city = self.cities[seat]
+        city.coins -= payment.total
+        self.bank_paid += payment.bank
+        credits[left_of(seat, self.players)] += payment.left
+        credits[right_of(seat, self.players)] += payment.right
+
+    def _immediate_coins(self, seat: int, effects: fx.Effects, always: bool = False) -> int:
+        total = 0
+        for clause in effects.clauses:
+            if isinstance(clause.effect, fx.Coins) and (always or clause.timing is fx.Timing.NOW):
+                total += amount(clause.effect.amount, seat, self.cities)
+        self.bank_gave += total
+        return total
+
+    def _resolve_discard_build(self, actions: Mapping[int, Action]) -> None:
+        (seat, action), = actions.items()
+        self.pending_discard_builds.remove(seat)
+        if isinstance(action, BuildFromDiscard):
+            self.discard.remove(action.card)
+            self.cities[seat].add_card(action.card)
+            coins = self._immediate_coins(seat, action.card.effects)
+            self.cities[seat].coins += coins
+            self.cities[seat].changed()
+
+    def _continue(self) -> None:
+        """Move to the next decision point: last cards, discard builds, next turn or age."""
+        longest = max(len(h) for h in self.hands)
+        if longest == 1 and not self._last_card_done:
+            self._last_card_done = True
+            holders = [s for s in range(self.players) if self.hands[s] and (
+                self.params.last_card == "play"
+                or self.cities[s].has_ability(LAST_CARD_ABILITY))]
+            if holders:
+                self.phase, self.movers = Phase.LAST_CARD, holders
+                return
+        if longest == 1 and self._last_card_done:
+            for hand in self.hands:
+                self.discard.extend(hand)
+                hand.clear()
+        while self.pending_discard_builds:
+            seat = self.pending_discard_builds[0]
+            if self._discard_build_options(seat):
+                self.phase, self.movers = Phase.DISCARD_BUILD, [seat]
+                return
+            self.pending_discard_builds.pop(0)
+        if all(not hand for hand in self.hands):
+            self._military()
+            if self.age >= self.data.rules.ages:
+                self.phase, self.movers = Phase.OVER, []
+                return
+            self._start_age(self.age + 1)
+            return
+        self._pass_hands()
+        self.turn += 1
+        self.phase, self.movers = Phase.TURN, list(range(self.players))
+
+    def _pass_hands(self) -> None:
+        direction = self.params.passes[(self.age - 1) % len(self.params.passes)]
+        n = self.players
+        passed: list[list[Card]] = [[] for _ in range(n)]
+        for seat, hand in enumerate(self.hands):
+            target = left_of(seat, n) if direction == "left" else right_of(seat, n)
+            passed[target] = hand
+        self.hands = passed
+
+    def _military(self) -> None:
+        victory = self.params.victory[min(self.age, len(self.params.victory)) - 1]
+        shields = [city.shields() for city in self.cities]
+        for seat, city in enumerate(self.cities):
+            for other in (left_of(seat, self.players), right_of(seat, self.players)):
+                if shields[seat] > shields[other]:
+                    city.tokens.append(("victory", victory))
+                elif shields[seat] < shields[other]:
+                    city.tokens.append(("defeat", self.params.defeat))
+            city.changed()
+
+    # --- results -------------------------------------------------------------------------
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score sheet (final once the game is over; the standing so far before)."""
+        if self.over and self._score is not None:
+            return self._score
+        sheet = score(self.cities, self.params, self.science)
+        if self.over:
+            self._score = sheet
+        return sheet
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What the player at ``seat`` may see: their hand, every city, hand sizes."""
+        return {
+            "seat": seat,
+            "age": self.age,
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "to_move": self.to_move(),
+            "hand": [c.name for c in self.hands[seat]],
+            "hand_sizes": [len(h) for h in self.hands],
+            "discard_pile": len(self.discard),
+            "discard_cards": ([c.name for c in self.discard]
+                              if self.phase is Phase.DISCARD_BUILD and seat in self.movers
+                              else None),
+            "cities": [city.to_json() for city in self.cities],
+        }
+
+
+def _unique(cards: Iterable[Card]) -> list[Card]:
+    seen: set[int] = set()
+    result = []
+    for card in cards:
+        if id(card) not in seen:
+            seen.add(id(card))
+            result.append(card)
+    return result

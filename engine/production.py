@@ -1,0 +1,63 @@
+"""What a city produces each turn, split into what it may use and what neighbours may buy.
+
+Production is a multiset of fixed units (``produce 2 ore``) plus a list of
+choices (``produce wood | clay``: one unit of one of them per turn).  Values are
+immutable and hashable so payment searches can be cached by them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True, slots=True)
+class Production:
+    fixed: tuple[tuple[str, int], ...] = ()  # sorted (resource, units)
+    choices: tuple[tuple[str, ...], ...] = ()  # sorted; each tuple sorted
+
+    @staticmethod
+    def build(units: Counter[str], choices: Iterable[tuple[str, ...]]) -> "Production":
+        return Production(
+            tuple(sorted((r, n) for r, n in units.items() if n > 0)),
+            tuple(sorted(tuple(sorted(c)) for c in choices)),
+        )
+
+    def units(self) -> dict[str, int]:
+        return dict(self.fixed)
+
+    def can_supply(self, need: dict[str, int]) -> bool:
+        """Whether this production covers ``need`` (one unit per choice, assigned freely)."""
+        fixed = dict(self.fixed)
+        rest: list[str] = []
+        for resource, count in need.items():
+            short = count - fixed.get(resource, 0)
+            rest.extend([resource] * max(short, 0))
+        if not rest:
+            return True
+        if len(rest) > len(self.choices):
+            return False
+        return _match(tuple(sorted(rest)), self.choices)
+
+    def __add__(self, other: "Production") -> "Production":
+        units: Counter[str] = Counter(dict(self.fixed))
+        units.update(dict(other.fixed))
+        return Production.build(units, self.choices + other.choices)
+
+
+def _match(rest: tuple[str, ...], choices: tuple[tuple[str, ...], ...]) -> bool:
+    """Can each needed unit get its own choice producer that offers it? (tiny bipartite matching)"""
+    if not rest:
+        return True
+    first, others = rest[0], rest[1:]
+    tried: set[tuple[str, ...]] = set()
+    for i, choice in enumerate(choices):
+        if first in choice and choice not in tried:
+            tried.add(choice)
+            if _match(others, choices[:i] + choices[i + 1:]):
+                return True
+    return False
+
+
+EMPTY = Production()

@@ -1,0 +1,157 @@
+"""Final scoring: the score sheet in the rule set's categories, and the winners.
+
+Each line says where points came from, so a reader sees why someone won:
+military tokens, treasury (coins), wonder stages, card points by colour
+(civilian, commercial, guilds), science (identical symbols squared plus a bonus
+per complete set, wildcards chosen for the best score), and copied cards
+(scored as the copier's own, on the line of the card's colour, once).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Sequence
+
+from wonders.dsl import effects as fx
+from wonders.dsl.model import Card
+
+from .city import CARD, STAGE, City
+from .rules import Parameters
+from .table import at
+
+DEFAULT_COLOUR_LINES = {"blue": "civilian", "yellow": "commercial", "purple": "guilds",
+                        "green": "science", "red": "military"}
+
+
+def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
+    """Evaluate an amount for the city at ``seat`` (``1 per brown card in left, right``)."""
+    total = value.fixed
+    for term in value.terms:
+        counted = sum(city.count(term.counted) for city in at(cities, seat, term.places))
+        total += term.value * (counted // term.divisor)
+    return total
+
+
+def science_points(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
+                   symbols: Sequence[str], set_points: int) -> int:
+    """Best science score: each symbol's count squared + ``set_points`` per complete set."""
+    best = 0
+    for picks in product(*choices) if choices else [()]:
+        counts = Counter(fixed)
+        counts.update(picks)
+        score = sum(n * n for n in counts.values())
+        if symbols:
+            score += set_points * min(counts.get(s, 0) for s in symbols)
+        best = max(best, score)
+    return best
+
+
+@dataclass
+class ScoreSheet:
+    """One row per player: the lines in order and the total; winners share first place."""
+
+    order: tuple[str, ...]
+    lines: list[dict[str, int]]
+    coins: list[int]
+    copied: list[list[str]] = field(default_factory=list)
+
+    def total(self, seat: int) -> int:
+        return sum(self.lines[seat].values())
+
+    @property
+    def totals(self) -> list[int]:
+        return [self.total(s) for s in range(len(self.lines))]
+
+    def ranking(self) -> list[int]:
+        """Seats from first to last: points, then coins."""
+        return sorted(range(len(self.lines)), key=lambda s: (-self.total(s), -self.coins[s], s))
+
+    @property
+    def winners(self) -> list[int]:
+        best = max((self.total(s), self.coins[s]) for s in range(len(self.lines)))
+        return [s for s in range(len(self.lines)) if (self.total(s), self.coins[s]) == best]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "order": list(self.order),
+            "players": [
+                {"seat": s, "lines": dict(self.lines[s]), "total": self.total(s),
+                 "coins": self.coins[s], "copied": self.copied[s] if self.copied else []}
+                for s in range(len(self.lines))
+            ],
+            "winners": self.winners,
+        }
+
+
+def _city_lines(city: City, cities: Sequence[City], params: Parameters, science: Sequence[str],
+                extra: Sequence[Card]) -> dict[str, int]:
+    lines: Counter[str] = Counter({name: 0 for name in params.score_order})
+    colour_lines = params.colour_lines or DEFAULT_COLOUR_LINES
+    lines["military"] += sum(points for _, points in city.tokens)
+    if params.treasury is not None:
+        for clause in params.treasury.clauses:
+            if isinstance(clause.effect, fx.Points):
+                lines["treasury"] += amount(clause.effect.amount, city.seat, cities)
+    sources: list[tuple[str, object, fx.Effects]] = list(city.sources())
+    sources += [(CARD, card, card.effects) for card in extra]
+    fixed, choices = city.science_symbols()
+    for card in extra:
+        for clause in card.effects.clauses:
+            if isinstance(clause.effect, fx.Science):
+                if len(clause.effect.symbols) == 1:
+                    fixed[clause.effect.symbols[0]] += 1
+                else:
+                    choices.append(clause.effect.symbols)
+    for kind, what, effects in sources:
+        for clause in effects.clauses:
+            if clause.timing is not fx.Timing.END or not isinstance(clause.effect, fx.Points):
+                continue
+            points = amount(clause.effect.amount, city.seat, cities)
+            if kind == STAGE:
+                lines["wonder"] += points
+            elif kind == CARD and isinstance(what, Card):
+                lines[colour_lines.get(what.colour, what.colour)] += points
+            else:
+                lines["wonder"] += points
+    lines["science"] += science_points(fixed, choices, science, params.science_set)
+    return dict(lines)
+
+
+def score_city(city: City, cities: Sequence[City], params: Parameters,
+               science: Sequence[str]) -> tuple[dict[str, int], list[str]]:
+    """A city's lines, with copy effects resolved to the best choice; and what was copied."""
+    copies = [e for _, _, e in city.clauses(fx.Timing.END) if isinstance(e, fx.CopyCard)]
+    if not copies:
+        return _city_lines(city, cities, params, science, ()), []
+    options: list[list[Card]] = []
+    for copy in copies:
+        candidates = {c.name: c for other in at(cities, city.seat, copy.places)
+                      for c in other.built if c.colour in copy.colours}
+        options.append([candidates[n] for n in sorted(candidates)])
+    best: tuple[int, dict[str, int], list[str]] | None = None
+    for picks in product(*[o or [None] for o in options]):
+        chosen = [c for c in picks if c is not None]
+        if len({c.name for c in chosen}) < len(chosen):
+            continue
+        lines = _city_lines(city, cities, params, science, chosen)
+        total = sum(lines.values())
+        if best is None or total > best[0]:
+            best = (total, lines, [c.name for c in chosen])
+    assert best is not None
+    return best[1], best[2]
+
+
+def score(cities: Sequence[City], params: Parameters, science: Sequence[str]) -> ScoreSheet:
+    lines, copied = [], []
+    extra_lines: list[str] = []
+    for city in cities:
+        city_lines, city_copied = score_city(city, cities, params, science)
+        lines.append(city_lines)
+        copied.append(city_copied)
+        extra_lines += [k for k in city_lines if k not in params.score_order
+                        and k not in extra_lines]
+    order = params.score_order + tuple(extra_lines)
+    ordered = [{name: row.get(name, 0) for name in order} for row in lines]
+    return ScoreSheet(order, ordered, [c.coins for c in cities], copied)
