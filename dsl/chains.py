@@ -103,6 +103,8 @@ def check_chains(cards: Sequence[Card], links: Sequence[Link],
     for cycle in sorted(nx.simple_cycles(graph), key=lambda c: sorted(c)):
         if len(cycle) == 1:
             continue  # a self-link is already an age error
+        first = cycle.index(min(cycle))  # start at the same card on every run
+        cycle = cycle[first:] + cycle[:first]
         link = graph.edges[cycle[0], cycle[1 % len(cycle)]]["declared"][0]
         path = " → ".join(cycle + [cycle[0]])
         found.append(Diagnostic("C503", f"chain links form a cycle: {path}", link.location,

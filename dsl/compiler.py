@@ -8,6 +8,7 @@ All problems of one string are collected, not just the first.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import ast
@@ -192,8 +193,17 @@ class Compiled:
         return not self.problems
 
 
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
 def _syntax_problem(exc: EffectSyntaxError) -> Problem:
-    return Problem(exc.code, exc.message, exc.offset, exc.offset + 1, exc.suggestion)
+    """The problem spans the unexpected word (E202), else the one character at the error."""
+    end = exc.offset + 1
+    if exc.code == "E202":
+        word = _WORD.match(exc.text, exc.offset)
+        if word is not None:
+            end = word.end()
+    return Problem(exc.code, exc.message, exc.offset, end, exc.suggestion)
 
 
 def compile_effects(text: str, vocabulary: Vocabulary) -> tuple[fx.Effects, list[Problem]]:

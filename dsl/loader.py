@@ -193,12 +193,18 @@ class _Load:
     def choose_rules(self) -> _Doc | None:
         rules = [d for d in self.docs if d.kind == "rules"]
         if not rules:
-            wanted = {d.doc.data.get("game") for d in self.docs if d.kind != "rules"}
+            wanted = {d.doc.data.get("game") for d in self.docs if d.kind != "rules"
+                      and isinstance(d.doc.data.get("game"), str)}
             wanted.discard(None)
             games = shipped_games()
+            named = self.docs
+            self.docs = []
             for name in sorted(str(w) for w in wanted):
                 if name in games:
                     self.add_path(games[name])
+            # the game comes first, as with --game: an expansion's cards follow it, so
+            # deck and duplicate errors point at the expansion, not at the shipped files
+            self.docs += named
             rules = [d for d in self.docs if d.kind == "rules"]
         if not rules:
             doc = next((d for d in self.docs if d.kind != "rules"), None)
@@ -250,7 +256,7 @@ class _Load:
                 "R802", f"'victory' gives {len(victory)} values for {count} ages",
                 doc.location(("military", "victory"))))
         draws: list[DrawPool] = []
-        for i, draw in enumerate(ages.get("draw") or []):
+        for i, draw in enumerate(_list(ages.get("draw"))):
             if not isinstance(draw, dict):
                 continue
             colour = draw.get("colour")
@@ -262,7 +268,7 @@ class _Load:
             if formula is not None and isinstance(draw.get("age"), int) and isinstance(colour, str):
                 draws.append(DrawPool(draw["age"], colour, formula))
         trade = data.get("trade") if isinstance(data.get("trade"), dict) else {}
-        for i, name in enumerate(trade.get("buyable") or []):
+        for i, name in enumerate(_list(trade.get("buyable"))):
             if name != "start" and name not in vocabulary.colours:
                 known = ("start",) + vocabulary.colours
                 self.report.add(Diagnostic(
@@ -270,8 +276,8 @@ class _Load:
                     doc.location(("trade", "buyable", i)), text=str(name),
                     suggestion=closest(str(name), known)))
         score = data.get("score") if isinstance(data.get("score"), dict) else {}
-        order = score.get("order") or []
-        for colour, line in (score.get("colours") or {}).items():
+        order = _list(score.get("order"))
+        for colour, line in _map(score.get("colours")).items():
             if colour not in vocabulary.colours:
                 self.report.add(Diagnostic(
                     "N302", f"unknown colour '{colour}' in score.colours",
@@ -313,7 +319,7 @@ class _Load:
                     "N302", f"unknown colour '{colour}'; the rule set declares: "
                     f"{', '.join(vocabulary.colours)}", doc.location(path + ("colour",)),
                     text=colour, suggestion=closest(colour, vocabulary.colours)))
-                continue
+                # keep the card: its chain links and name still get checked in this run
             players = _markers(item.get("players"))
             name, age = item.get("name"), item.get("age")
             if (not isinstance(name, str) or not isinstance(age, int) or isinstance(age, bool)
@@ -345,7 +351,7 @@ class _Load:
                     continue
                 start = self.compiler.effects(doc, path + ("start",))
                 stages = []
-                for j, stage in enumerate(side_data.get("stages") or []):
+                for j, stage in enumerate(_list(side_data.get("stages"))):
                     if not isinstance(stage, dict):
                         continue
                     cost = self.compiler.cost(doc, path + ("stages", j, "cost"))
@@ -375,13 +381,13 @@ class _Load:
         for entry in self.docs:
             if entry.kind == "rules":
                 continue
-            for i, required in enumerate(entry.doc.data.get("requires") or []):
+            for i, required in enumerate(_list(entry.doc.data.get("requires"))):
                 if required not in sets:
                     self.report.add(Diagnostic(
                         "L705", f"requires set '{required}', which is not loaded",
                         entry.doc.location(("requires", i)), text=str(required),
                         suggestion=closest(str(required), sets)))
-            for name in entry.doc.data.get("remove") or []:
+            for name in _list(entry.doc.data.get("remove")):
                 removed.add(str(name))
         return sets, removed
 
@@ -409,6 +415,16 @@ class _Load:
                     "D606", f"wonder '{wonder.name}' is defined twice (first at "
                     f"{wonder_seen[wonder.name].location})", wonder.location, text=wonder.name))
             wonder_seen[wonder.name] = wonder
+
+
+def _list(value: Any) -> list[Any]:
+    """A list value, or [] when the data has something else there (already a schema error)."""
+    return value if isinstance(value, list) else []
+
+
+def _map(value: Any) -> dict[str, Any]:
+    """A map value, or {} when the data has something else there (already a schema error)."""
+    return value if isinstance(value, dict) else {}
 
 
 def _markers(value: Any) -> tuple[int, ...] | None:
@@ -487,7 +503,7 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
     for item in state.docs:
         if item.kind == "cards":
             state.build_cards(item, rules, located)
-            for i, name in enumerate(item.doc.data.get("remove") or []):
+            for i, name in enumerate(_list(item.doc.data.get("remove"))):
                 remove_locations.append((str(name), item.doc.location(("remove", i))))
         elif item.kind == "wonders":
             state.build_wonders(item, wonders)

@@ -349,7 +349,11 @@ def _parse(text: str, start: str) -> Any:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text) from None
-    return _TO_AST.transform(tree)
+    try:
+        return _TO_AST.transform(tree)
+    except RecursionError:  # e.g. a formula of thousands of terms: too deep to build
+        raise EffectSyntaxError("E202", "the text is too long or nested too deeply to read; "
+                                "simplify it", 0, text) from None
 
 
 def parse_effects(text: str) -> ast.Effects:

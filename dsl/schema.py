@@ -20,6 +20,7 @@ from .errors import Diagnostic, closest
 from .source import Document, PathKey
 
 KINDS = ("cards", "wonders", "rules")
+ALL_SCHEMAS = KINDS + ("scenario",)
 
 
 @lru_cache(maxsize=None)
@@ -149,9 +150,11 @@ def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
             "minProperties": "a map of at least {} entries",
             "maxProperties": "a map of at most {} entries",
         }
-        yield Diagnostic("S106", f"{_field(path)} must be "
-                         f"{limits[str(validator)].format(error.validator_value)}",
-                         location, text=text)
+        limit = limits[str(validator)].format(error.validator_value)
+        if error.validator_value == 1:  # "at least 1 item", not "1 items"
+            limit = limit.replace("characters", "character").replace("items", "item").replace(
+                "entries", "entry")
+        yield Diagnostic("S106", f"{_field(path)} must be {limit}", location, text=text)
         return
     yield Diagnostic("S100", f"{_field(path)}: {error.message}", location, text=text)
 

@@ -126,15 +126,45 @@ class Document:
         return node
 
 
+_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v",
+    "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
+    "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+
+
+def _escape(text: str, pos: int) -> tuple[str | None, int]:
+    """The character a double-quoted escape at ``text[pos]`` stands for, and its length.
+
+    An escaped line break stands for nothing (None); so does a malformed escape.
+    """
+    code = text[pos + 1] if pos + 1 < len(text) else ""
+    if code in _ESCAPES:
+        return _ESCAPES[code], 2
+    if code in _HEX_ESCAPES:
+        digits = text[pos + 2:pos + 2 + _HEX_ESCAPES[code]]
+        try:
+            return chr(int(digits, 16)), 2 + len(digits)
+        except (ValueError, OverflowError):
+            return None, 2
+    if code == "\r" and text[pos + 2:pos + 3] == "\n":
+        return None, 3
+    return None, 2 if code else 1
+
+
 def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
     """Source index of ``value[offset]``, walking the scalar's source greedily.
 
     Each character of the value is matched with the next source character equal
-    to it; what does not match (quotes, indentation, escapes' backslashes, the
-    block header) is skipped, and a folded line break matches a space.
+    to it; what does not match (quotes, indentation, the block header) is
+    skipped, and a folded line break matches a space.  In double-quoted strings
+    an escape (``\\t``, ``\\x62``, ``\\"``) matches the character it stands for,
+    and the position is that of its backslash.
     """
     pos = scalar.start
     end = max(scalar.end, pos)
+    double = scalar.style == '"'
     if scalar.style in ("|", ">"):
         newline = text.find("\n", pos)
         pos = end if newline < 0 else newline + 1
@@ -142,21 +172,24 @@ def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
         pos += 1
     offset = max(0, min(offset, len(value)))
     for i, ch in enumerate(value):
+        width = 1
         while pos < end:
             src = text[pos]
+            if double and src == "\\":
+                produced, width = _escape(text, pos)
+                if produced == ch:
+                    break
+                pos += width
+                width = 1
+                continue
             if src == ch or (ch == " " and src == "\n"):
                 break
-            if scalar.style == '"' and src == "\\" and pos + 1 < end:
-                pos += 2 if text[pos + 1] != ch else 1
-                if text[pos - 1] == ch and i == offset:
-                    return pos - 1
-                continue
             pos += 1
         if i == offset:
             return min(pos, len(text))
         if scalar.style == "'" and ch == "'" and text[pos:pos + 2] == "''":
             pos += 1
-        pos += 1
+        pos += width
     return min(pos, len(text))
 
 
@@ -201,6 +234,9 @@ class _Builder:
                              "card files hold plain lists, maps and scalars", node, node.tag)
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
+            if node.tag != _MAP:
+                self.problem("Y005", f"the tag '{node.tag}' is not allowed; "
+                             "card files hold plain lists, maps and scalars", node, node.tag)
             return self._mapping(node, path, depth)
         self.problem("Y005", "unsupported YAML node", node)  # pragma: no cover
         return None

@@ -35,6 +35,10 @@ class City:
     stage_cards: list[Card] = field(default_factory=list)  # cards tucked under built stages
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
+    def clone(self) -> "City":
+        return City(self.seat, self.wonder, self.side, self.coins, list(self.built), self.stages,
+                    list(self.tokens), set(self.free_build_ages), list(self.stage_cards))
+
     # --- changes -----------------------------------------------------------------
 
     def changed(self) -> None:

@@ -139,6 +139,20 @@ class Game:
         self.phase = Phase.TURN
         self.movers = list(range(self.players))
 
+    def clone(self) -> "Game":
+        """An independent copy of the game state (cards and data are shared, never copied)."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.cities = [city.clone() for city in self.cities]
+        other.hands = [list(hand) for hand in self.hands]
+        other.discard = list(self.discard)
+        other.movers = list(self.movers)
+        other.pending_discard_builds = list(self.pending_discard_builds)
+        other.history = list(self.history)
+        return other
+
     # --- questions -----------------------------------------------------------------------
 
     @property

@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from . import data_commands
+from . import data_commands, play_commands
 
 app = typer.Typer(
     name="wonders",
@@ -24,6 +24,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 data_commands.register(app)
+play_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

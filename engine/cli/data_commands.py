@@ -21,7 +21,7 @@ from wonders.dsl.chains import to_dot, to_text
 from wonders.dsl.errors import closest
 from wonders.dsl.loader import LoadResult, load, shipped_expansions, shipped_games
 from wonders.dsl.model import Card, Game
-from wonders.dsl.schema import KINDS, schema
+from wonders.dsl.schema import ALL_SCHEMAS, KINDS, schema
 
 from .render import print_json, print_text, summary
 
@@ -44,6 +44,7 @@ class SchemaKind(str, Enum):
     cards = "cards"
     wonders = "wonders"
     rules = "rules"
+    scenario = "scenario"
 
 
 def _load(paths: Optional[list[Path]], game: Optional[str]) -> LoadResult:
@@ -96,7 +97,7 @@ def validate(
 
 
 def schema_command(
-    kind: SchemaKind = typer.Argument(..., help="Which file kind: cards, wonders or rules."),
+    kind: SchemaKind = typer.Argument(..., help="Which file kind: cards, wonders, rules or scenario."),
 ) -> None:
     """Print the JSON Schema (draft-07) of a file kind, for editors.
 
@@ -218,4 +219,4 @@ def register(app: typer.Typer) -> None:
     app.command()(games)
 
 
-__all__ = ["register", "KINDS"]
+__all__ = ["register", "KINDS", "ALL_SCHEMAS"]

@@ -1,0 +1,121 @@
+"""Commands that play: ``play`` (one game with bots) and ``check`` (rule scenarios)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from wonders.dsl.errors import closest
+from wonders.dsl.loader import load, shipped_games
+
+from ..bots import RandomBot
+from ..errors import RuleError
+from ..game import Game
+from ..scenario import check_file
+from .render import print_text
+
+
+def play(
+    game: str = typer.Option("base", "--game", "-g", help="A shipped game by name."),
+    paths: Optional[list[Path]] = typer.Argument(None, help="Extra card files or folders.",
+                                                 show_default=False),
+    players: int = typer.Option(3, "--players", "-n", help="Number of players."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Random seed: same seed, same game."),
+    side: str = typer.Option("random", "--side", help="Wonder sides: random, A or B."),
+    as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
+) -> None:
+    """Play one game with random bots and print the score sheet."""
+    games = shipped_games()
+    if game not in games:
+        hint = closest(game, games)
+        raise typer.BadParameter(f"no shipped game '{game}'" + (
+            f" (did you mean '{hint}'?)" if hint else ""), param_hint="--game")
+    if side not in ("random", "A", "B"):
+        raise typer.BadParameter("use random, A or B", param_hint="--side")
+    for path in paths or []:
+        if not path.exists():
+            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
+    result = load(paths or [], game)
+    if result.game is None:
+        print_text(result.report.sorted(), sys.stderr)
+        raise typer.Exit(1)
+    rules = result.game.rules
+    if not rules.min_players <= players <= rules.max_players:
+        raise typer.BadParameter(f"{rules.title} is for {rules.min_players} to "
+                                 f"{rules.max_players} players", param_hint="--players")
+    try:
+        match = Game(result.game, players, seed, sides=side)
+    except RuleError as exc:
+        sys.stderr.write(f"wonders: {exc}\n")
+        raise typer.Exit(1) from None
+    bots = [RandomBot(seed * 1000 + seat) for seat in range(players)]
+    while not match.over:
+        match.play({seat: bots[seat].choose(match, seat) for seat in match.to_move()})
+    sheet = match.score_sheet()
+    if as_json:
+        record = {"game": game, "player_count": players, "seed": seed}
+        record.update(sheet.to_json())
+        for row, city in zip(record["players"], match.cities):  # type: ignore[arg-type]
+            row.update({"wonder": city.wonder.name, "side": city.side.side})
+        json.dump(record, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{rules.title} — {players} players, seed {seed}")
+    table.add_column("")
+    for city in match.cities:
+        table.add_column(f"{city.seat}: {city.wonder.name} {city.side.side}", justify="right")
+    for line in sheet.order:
+        table.add_row(line, *[str(row[line]) for row in sheet.lines])
+    table.add_row("[bold]total[/bold]", *[f"[bold]{t}[/bold]" for t in sheet.totals])
+    table.add_row("coins", *[str(c) for c in sheet.coins])
+    Console().print(table)
+    names = ", ".join(f"{s}: {match.cities[s].wonder.name}" for s in sheet.winners)
+    sys.stdout.write(f"winner{'s' if len(sheet.winners) > 1 else ''}: {names}\n")
+
+
+def check(
+    files: list[Path] = typer.Argument(..., help="Scenario files or folders of them."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List every scenario."),
+) -> None:
+    """Run rule scenarios and report every expectation that fails, located in its file."""
+    paths: list[Path] = []
+    for item in files:
+        if item.is_dir():
+            paths += sorted(p for p in item.rglob("*.yaml"))
+        elif item.exists():
+            paths.append(item)
+        else:
+            raise typer.BadParameter(f"no such file or folder: {item}", param_hint="FILES")
+    total = failed = 0
+    ok = True
+    for path in paths:
+        result = check_file(path)
+        if not result.report.ok:
+            ok = False
+        print_text(result.report.sorted(), sys.stdout)
+        for outcome in result.outcomes:
+            total += 1
+            if outcome.passed:
+                if verbose:
+                    sys.stdout.write(f"{outcome.location}: ok {outcome.name} "
+                                     f"({outcome.checked} checks)\n")
+                continue
+            failed += 1
+            ok = False
+            sys.stdout.write(f"{outcome.location}: FAILED {outcome.name}\n")
+            print_text(outcome.failures, sys.stdout)
+    sys.stdout.write(f"{total} scenarios in {len(paths)} files: {total - failed} passed, "
+                     f"{failed} failed\n")
+    raise typer.Exit(0 if ok else 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(play)
+    app.command()(check)

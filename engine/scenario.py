@@ -1,0 +1,422 @@
+"""Rule scenarios as data: a position and what the rules say must follow from it.
+
+A scenario file (``kind: scenarios``, schema ``scenario.schema.json``) lists
+positions written like a rulebook example (each player's wonder, side, stages,
+built cards, coins, tokens, hand; the discard pile) and expectations: score
+sheet lines, payment options or the cheapest cost, legal and illegal actions,
+military tokens, and the state after resolving a turn.  ``wonders check``
+runs them and reports each expectation that fails at its place in the file,
+so the engine's own rule tests and a designer's tests of custom cards are
+written the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from wonders.dsl.errors import Diagnostic, Location, Report, closest
+from wonders.dsl.loader import display_name, load
+from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.schema import validate
+from wonders.dsl.source import Document, PathKey, load_file
+
+from .actions import CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from .errors import RuleError
+from .game import Game, Phase
+from .payment import Payment
+
+FAILED = "X901"
+BAD_SCENARIO = "X902"
+
+
+class _ScenarioDataError(Exception):
+    def __init__(self, message: str, path: PathKey, suggestion: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.suggestion = suggestion
+
+
+@dataclass
+class Outcome:
+    """How one scenario went: the expectations checked and the failures found."""
+
+    name: str
+    location: Location
+    checked: int = 0
+    failures: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+@dataclass
+class CheckResult:
+    report: Report
+    outcomes: list[Outcome]
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok and all(o.passed for o in self.outcomes)
+
+
+class _Runner:
+    def __init__(self, doc: Document, data: GameData) -> None:
+        self.doc = doc
+        self.data = data
+
+    # --- building a position -----------------------------------------------------------
+
+    def card(self, name: Any, path: PathKey) -> Card:
+        if not isinstance(name, str):
+            raise _ScenarioDataError("a card name is expected", path)
+        wanted_age = None
+        text = name
+        if name.endswith(")") and " (" in name:
+            text, _, age = name[:-1].rpartition(" (")
+            wanted_age = int(age) if age.isdigit() else None
+        matches = sorted((c for c in self.data.cards if c.name == text
+                          and (wanted_age is None or c.age == wanted_age)), key=lambda c: c.age)
+        if not matches:
+            names = sorted({c.name for c in self.data.cards})
+            raise _ScenarioDataError(f"no card named '{name}'", path, closest(text, names))
+        return matches[0]
+
+    def cards(self, names: Any, path: PathKey) -> list[Card]:
+        return [self.card(n, path + (i,)) for i, n in enumerate(names or [])]
+
+    def position(self, spec: dict[str, Any], path: PathKey) -> Game:
+        players = spec["players"]
+        wonders, sides = [], []
+        for i, player in enumerate(players):
+            wonder = self.data.wonder(player["wonder"])
+            if wonder is None:
+                raise _ScenarioDataError(
+                    f"no wonder named '{player['wonder']}'", path + ("players", i, "wonder"),
+                    closest(player["wonder"], [w.name for w in self.data.wonders]))
+            side = player.get("side", "A")
+            if side not in wonder.sides:
+                raise _ScenarioDataError(f"{wonder.name} has no side {side}",
+                                         path + ("players", i, "side"))
+            wonders.append(wonder.name)
+            sides.append(side)
+        try:
+            game = Game(self.data, len(players), 0, wonders=wonders, sides=sides)
+        except RuleError as exc:
+            raise _ScenarioDataError(str(exc), path + ("players",)) from None
+        game.age = int(spec.get("age", 1))
+        game.turn = 1
+        game.discard = self.cards(spec.get("discard"), path + ("discard",))
+        for i, player in enumerate(players):
+            city = game.cities[i]
+            ppath = path + ("players", i)
+            city.built = self.cards(player.get("cards"), ppath + ("cards",))
+            stages = int(player.get("stages", 0))
+            if stages > len(city.side.stages):
+                raise _ScenarioDataError(f"{city.wonder.name} {city.side.side} has only "
+                                         f"{len(city.side.stages)} stages", ppath + ("stages",))
+            city.stages = stages
+            city.coins = int(player.get("coins", game.params.start_coins))
+            city.tokens = [self.token(t, game, ppath + ("tokens", j))
+                           for j, t in enumerate(player.get("tokens") or [])]
+            if player.get("free_build_used"):
+                city.free_build_ages.add(game.age)
+            city.changed()
+            game.hands[i] = self.cards(player.get("hand"), ppath + ("hand",))
+        game.phase = Phase.TURN
+        game.movers = list(range(len(players)))
+        return game
+
+    def token(self, text: str, game: Game, path: PathKey) -> tuple[str, int]:
+        kind, _, value = text.partition(" ")
+        if kind not in game.data.rules.vocabulary.tokens:
+            raise _ScenarioDataError(f"unknown token kind '{kind}'", path,
+                                     closest(kind, game.data.rules.vocabulary.tokens))
+        if value:
+            return kind, int(value)
+        if kind == "defeat":
+            return kind, game.params.defeat
+        return kind, game.params.victory[min(game.age, len(game.params.victory)) - 1]
+
+    def action(self, game: Game, seat: int, spec: dict[str, Any], path: PathKey) -> Action:
+        if spec.get("skip"):
+            return Skip()
+        if "discard_build" in spec:
+            return BuildFromDiscard(self.card(spec["discard_build"], path + ("discard_build",)))
+        for verb in ("build", "stage", "sell"):
+            if verb in spec:
+                card = self.card(spec[verb], path + (verb,))
+                in_hand = next((c for c in game.hands[seat] if c.name == card.name), None)
+                card = in_hand or card
+                break
+        else:
+            raise _ScenarioDataError("an action needs build, stage, sell, discard_build or skip",
+                                     path)
+        if verb == "sell":
+            return Sell(card)
+        pay = spec.get("pay")
+        if verb == "build":
+            if spec.get("free"):
+                return Build(card, Payment(), FREE_BUILD)
+            options = game.build_options(seat, card) if card.name not in game.cities[
+                seat].names else []
+            if pay is not None:
+                payment = Payment(pay.get("left", 0), pay.get("right", 0),
+                                  pay.get("bank", card.cost.coins))
+                return Build(card, payment)
+            return options[0] if options else Build(card, Payment(0, 0, card.cost.coins))
+        options_stage = game.stage_options(seat, card)
+        if pay is not None:
+            city = game.cities[seat]
+            cost = city.side.stages[min(city.stages, len(city.side.stages) - 1)].cost
+            return BuildStage(card, Payment(pay.get("left", 0), pay.get("right", 0),
+                                            pay.get("bank", cost.coins)))
+        return options_stage[0] if options_stage else BuildStage(card, Payment())
+
+    # --- expectations -------------------------------------------------------------------
+
+    def fail(self, outcome: Outcome, path: PathKey, message: str) -> None:
+        outcome.failures.append(Diagnostic(FAILED, message, self.doc.location(path)))
+
+    def seat(self, game: Game, value: Any, path: PathKey) -> int:
+        if not isinstance(value, int) or not 0 <= value < game.players:
+            raise _ScenarioDataError(f"player must be a seat from 0 to {game.players - 1}", path)
+        return value
+
+    def expect(self, game: Game, items: list[dict[str, Any]], path: PathKey,
+               outcome: Outcome) -> None:
+        for i, item in enumerate(items):
+            ipath = path + (i,)
+            (kind, spec), = item.items()
+            outcome.checked += 1
+            try:
+                getattr(self, f"_expect_{kind}")(game, spec, ipath + (kind,), outcome)
+            except _ScenarioDataError as exc:
+                outcome.failures.append(Diagnostic(
+                    BAD_SCENARIO, str(exc), self.doc.location(exc.path), suggestion=exc.suggestion))
+
+    def _expect_score(self, game: Game, spec: dict[str, Any], path: PathKey,
+                      outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        sheet = game.score_sheet()
+        lines = dict(sheet.lines[seat])
+        lines["total"] = sheet.total(seat)
+        for key, wanted in spec.items():
+            if key == "player":
+                continue
+            if key not in lines:
+                raise _ScenarioDataError(f"no score line '{key}' (lines: {', '.join(lines)})",
+                                         path + (key,), closest(key, list(lines)))
+            if lines[key] != wanted:
+                self.fail(outcome, path + (key,), f"player {seat} scores {lines[key]} for {key}, "
+                          f"expected {wanted} (sheet: {_sheet(lines)})")
+
+    def _expect_winners(self, game: Game, spec: list[int], path: PathKey,
+                        outcome: Outcome) -> None:
+        winners = game.score_sheet().winners
+        if sorted(winners) != sorted(spec):
+            self.fail(outcome, path, f"winners are {winners}, expected {spec} "
+                      f"(totals {game.score_sheet().totals})")
+
+    def _expect_payments(self, game: Game, spec: dict[str, Any], path: PathKey,
+                         outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        if "build" in spec:
+            card = self.card(spec["build"], path + ("build",))
+            builds = game.build_options(seat, card)
+            what = card.name
+            chain = bool(builds) and builds[0].method == CHAIN
+            payments = [b.payment for b in builds if b.method not in (FREE_BUILD,)]
+            cost_free = card.cost.is_free
+        elif spec.get("stage"):
+            payments = [s.payment for s in game.stage_options(seat, game.data.cards[0])]
+            what = f"stage {game.cities[seat].stages + 1}"
+            chain = False
+            city = game.cities[seat]
+            cost_free = (city.stages < len(city.side.stages)
+                         and city.side.stages[city.stages].cost.is_free)
+        else:
+            raise _ScenarioDataError("payments needs 'build: CARD' or 'stage: true'", path)
+        shown = ", ".join(_payment(p) for p in payments) or "none"
+        if spec.get("impossible") and payments:
+            self.fail(outcome, path + ("impossible",), f"player {seat} can pay for {what}: "
+                      f"{shown}")
+        if spec.get("impossible") is False and not payments:
+            self.fail(outcome, path + ("impossible",), f"player {seat} cannot pay for {what}")
+        if "cheapest" in spec:
+            cheapest = min((p.total for p in payments), default=None)
+            if cheapest != spec["cheapest"]:
+                self.fail(outcome, path + ("cheapest",), f"cheapest payment for {what} is "
+                          f"{'impossible' if cheapest is None else cheapest}, expected "
+                          f"{spec['cheapest']} (options: {shown})")
+        if "options" in spec:
+            wanted = sorted(_payment_of(p, payments) for p in spec["options"])
+            got = sorted((p.left, p.right, p.bank) for p in payments)
+            if wanted != got:
+                self.fail(outcome, path + ("options",), f"payment options for {what} are "
+                          f"{shown}; expected "
+                          f"{', '.join(_payment(Payment(*w)) for w in wanted) or 'none'}")
+        if "free" in spec:
+            how = "chain" if chain else ("cost" if cost_free else None)
+            if how != spec["free"]:
+                self.fail(outcome, path + ("free",), f"{what} is "
+                          f"{'free by ' + how if how else 'not free'} for player {seat}, expected"
+                          f" free by {spec['free']}")
+
+    def _legality(self, game: Game, spec: dict[str, Any], path: PathKey) -> tuple[int, str | None]:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        action = self.action(game, seat, {k: v for k, v in spec.items()
+                                          if k not in ("player", "reason")}, path)
+        try:
+            game.check(seat, action)
+        except RuleError as exc:
+            return seat, str(exc)
+        return seat, None
+
+    def _expect_legal(self, game: Game, spec: dict[str, Any], path: PathKey,
+                      outcome: Outcome) -> None:
+        seat, error = self._legality(game, spec, path)
+        if error is not None:
+            self.fail(outcome, path, f"expected a legal action, but {error}")
+
+    def _expect_illegal(self, game: Game, spec: dict[str, Any], path: PathKey,
+                        outcome: Outcome) -> None:
+        seat, error = self._legality(game, spec, path)
+        if error is None:
+            self.fail(outcome, path, f"expected an illegal action, but player {seat} may do it")
+        elif "reason" in spec and spec["reason"].lower() not in error.lower():
+            self.fail(outcome, path + ("reason",), f"the action is illegal, but the reason "
+                      f"'{error}' does not mention '{spec['reason']}'")
+
+    def _expect_military(self, game: Game, spec: dict[str, Any], path: PathKey,
+                         outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        after = game.clone()
+        before = len(after.cities[seat].tokens)
+        after._military()
+        gained = [f"{k} {v}" for k, v in after.cities[seat].tokens[before:]]
+        wanted = [self._token_text(t, game, path + ("tokens", i))
+                  for i, t in enumerate(spec["tokens"])]
+        if sorted(gained) != sorted(wanted):
+            self.fail(outcome, path + ("tokens",), f"player {seat} gains "
+                      f"{gained or 'no tokens'}, expected {wanted or 'no tokens'}")
+
+    def _token_text(self, text: str, game: Game, path: PathKey) -> str:
+        kind, value = self.token(text, game, path)
+        return f"{kind} {value}"
+
+    def _expect_state(self, game: Game, spec: dict[str, Any], path: PathKey,
+                      outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        city = game.cities[seat]
+        if "coins" in spec and city.coins != spec["coins"]:
+            self.fail(outcome, path + ("coins",), f"player {seat} has {city.coins} coins, "
+                      f"expected {spec['coins']}")
+        if "stages" in spec and city.stages != spec["stages"]:
+            self.fail(outcome, path + ("stages",), f"player {seat} has {city.stages} stages, "
+                      f"expected {spec['stages']}")
+        for i, name in enumerate(spec.get("built") or []):
+            card = self.card(name, path + ("built", i))
+            if card.name not in city.names:
+                self.fail(outcome, path + ("built", i), f"player {seat} has not built "
+                          f"{card.name} (built: {', '.join(c.name for c in city.built) or 'none'})")
+        for i, name in enumerate(spec.get("not_built") or []):
+            card = self.card(name, path + ("not_built", i))
+            if card.name in city.names:
+                self.fail(outcome, path + ("not_built", i), f"player {seat} has built {card.name}")
+        if "hand" in spec:
+            wanted = sorted(self.card(n, path + ("hand", i)).name
+                            for i, n in enumerate(spec["hand"]))
+            got = sorted(c.name for c in game.hands[seat])
+            if wanted != got:
+                self.fail(outcome, path + ("hand",), f"player {seat} holds {got}, expected "
+                          f"{wanted}")
+
+    def _expect_discard(self, game: Game, spec: list[str], path: PathKey,
+                        outcome: Outcome) -> None:
+        names = [c.name for c in game.discard]
+        for i, name in enumerate(spec):
+            card = self.card(name, path + (i,))
+            if card.name not in names:
+                self.fail(outcome, path + (i,), f"{card.name} is not in the discard pile "
+                          f"({', '.join(names) or 'empty'})")
+
+    def _expect_to_move(self, game: Game, spec: list[int], path: PathKey,
+                        outcome: Outcome) -> None:
+        if sorted(game.to_move()) != sorted(spec):
+            self.fail(outcome, path, f"seats to move are {game.to_move()}, expected {spec}")
+
+    def _expect_phase(self, game: Game, spec: str, path: PathKey, outcome: Outcome) -> None:
+        if game.phase.value != spec:
+            self.fail(outcome, path, f"the phase is {game.phase.value}, expected {spec}")
+
+    def _expect_age(self, game: Game, spec: int, path: PathKey, outcome: Outcome) -> None:
+        if game.age != spec:
+            self.fail(outcome, path, f"the age is {game.age}, expected {spec}")
+
+    def _expect_turn(self, game: Game, spec: dict[str, Any], path: PathKey,
+                     outcome: Outcome) -> None:
+        after = game.clone()
+        actions: dict[int, Action] = {}
+        for key, action_spec in spec["actions"].items():
+            seat = self.seat(after, int(key), path + ("actions", key))
+            actions[seat] = self.action(after, seat, action_spec, path + ("actions", key))
+        try:
+            after.play(actions)
+        except RuleError as exc:
+            self.fail(outcome, path + ("actions",), f"the turn cannot be played: {exc}")
+            return
+        self.expect(after, spec.get("expect") or [], path + ("expect",), outcome)
+
+    def run(self, index: int, spec: dict[str, Any]) -> Outcome:
+        path: PathKey = ("scenarios", index)
+        outcome = Outcome(str(spec.get("name", f"scenario {index + 1}")),
+                          self.doc.location(path + ("name",)))
+        try:
+            game = self.position(spec["position"], path + ("position",))
+        except _ScenarioDataError as exc:
+            outcome.failures.append(Diagnostic(BAD_SCENARIO, str(exc), self.doc.location(exc.path),
+                                               suggestion=exc.suggestion))
+            return outcome
+        self.expect(game, spec["expect"], path + ("expect",), outcome)
+        return outcome
+
+
+def _payment(payment: Payment) -> str:
+    parts = [f"{payment.left} left" if payment.left else "",
+             f"{payment.right} right" if payment.right else "",
+             f"{payment.bank} bank" if payment.bank else ""]
+    return "{" + ", ".join(p for p in parts if p) + "}" if any(parts) else "{free}"
+
+
+def _payment_of(spec: dict[str, int], payments: Sequence[Payment]) -> tuple[int, int, int]:
+    bank = spec.get("bank", payments[0].bank if payments else 0)
+    return spec.get("left", 0), spec.get("right", 0), bank
+
+
+def _sheet(lines: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in lines.items())
+
+
+def check_file(path: Path) -> CheckResult:
+    """Run every scenario of one file; never raises for bad input."""
+    report = Report()
+    doc, problems = load_file(path, display_name(path))
+    report.extend(problems)
+    if doc is None:
+        return CheckResult(report, [])
+    report.extend(validate(doc, "scenario"))
+    if not report.ok:
+        return CheckResult(report, [])
+    extra = [str((path.parent / p)) for p in doc.data.get("load") or []]
+    loaded = load(extra, doc.data["game"]) if doc.data["game"] else load(extra)
+    if loaded.game is None:
+        report.extend(loaded.report.diagnostics)
+        if not loaded.report.diagnostics:
+            report.add(Diagnostic("L702", "no game could be loaded", doc.location(("game",))))
+        return CheckResult(report, [])
+    runner = _Runner(doc, loaded.game)
+    outcomes = [runner.run(i, s) for i, s in enumerate(doc.data["scenarios"])]
+    return CheckResult(report, outcomes)
