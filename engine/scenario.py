@@ -366,7 +366,15 @@ class _Runner:
         try:
             after.play(actions)
         except RuleError as exc:
-            self.fail(outcome, path + ("actions",), f"the turn cannot be played: {exc}")
+            if "rejected" not in spec:
+                self.fail(outcome, path + ("actions",), f"the turn cannot be played: {exc}")
+            elif str(spec["rejected"]).lower() not in str(exc).lower():
+                self.fail(outcome, path + ("rejected",), f"the turn is rejected, but the reason "
+                          f"'{exc}' does not mention '{spec['rejected']}'")
+            return
+        if "rejected" in spec:
+            self.fail(outcome, path + ("rejected",), "expected the turn to be rejected, but it "
+                      "was played")
             return
         self.expect(after, spec.get("expect") or [], path + ("expect",), outcome)
 
