@@ -47,7 +47,7 @@ def test_a_wrong_expectation_fails(tmp_path: Path) -> None:
     assert "scores 10 for science, expected 11" in messages[0][3]
     assert messages[1][:3] == ("X901", 12, 58)
     assert "cheapest payment for Stockade is impossible, expected 1" in messages[1][3]
-    assert messages[2][:3] == ("X901", 13, 9)
+    assert messages[2][:3] == ("X901", 13, 16)
     assert "Aqueduct is not in the hand" in messages[2][3]
 
 
