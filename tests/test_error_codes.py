@@ -1,0 +1,457 @@
+"""Every diagnostic code, triggered by bad input, at its exact line and column.
+
+Each case builds a small broken input, loads it, and checks that the code is
+reported once at the expected place, with the offending text and, where a
+known name is close, the expected "did you mean".  The last test makes sure
+every code in ``dsl/codes.py`` has a case here, so a new code cannot ship
+untested.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import jsonschema
+import pytest
+
+from wonders.dsl import schema as schema_module
+from wonders.dsl.codes import CODES
+from wonders.dsl.errors import Diagnostic, Severity
+from wonders.dsl.source import MAX_BYTES, load_text
+
+from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file
+
+# A rule set with deck sizes: one age, a hand of one card, and players - 2
+# purple cards drawn at random.  With DECK_CARDS it deals exactly 3 cards at 3
+# players (2 + 1 drawn) and 4 at 4 players (2 + 2 drawn).
+DECK_RULES = MINI_RULES.replace(
+    "  count: 3\n",
+    "  count: 1\n  hand: 1\n  draw:\n    - {age: 1, colour: purple, count: players - 2}\n")
+GUILDS = card("Guild One", colour="purple", players="") + card("Guild Two", colour="purple",
+                                                               players="")
+# Line numbers in a file made by card_file(): the header takes lines 1-4, then
+# each card() entry takes name, age, colour, players, cost, [extra...], effect.
+
+
+def with_header(extra: str) -> str:
+    """The cards header with extra top-level lines before 'cards:'."""
+    return CARDS_HEADER.replace("cards:\n", extra + "cards:\n")
+
+
+WONDERS_HEADER = "kind: wonders\nset: mini\ngame: mini\nwonders:\n"
+
+
+def wonder(name: str, start: str = "produce wood", cost: str = "2 wood",
+           effect: str = "points 3") -> str:
+    return (f"  - name: {name}\n    sides:\n      A:\n        start: {start}\n"
+            f"        stages:\n          - cost: {cost}\n            effect: {effect}\n")
+
+
+@dataclass
+class Case:
+    """One way to trigger ``code``; ``run(ws, monkeypatch)`` returns the diagnostics."""
+
+    id: str
+    code: str
+    run: Callable[[Workspace, pytest.MonkeyPatch], list[Diagnostic]]
+    line: int
+    column: int
+    file: str = "cards.yaml"
+    suggestion: str | None = None
+    text: str | None = None
+    message: tuple[str, ...] = ()  # substrings the message must contain
+    severity: Severity = Severity.ERROR
+    count: int = 1  # how many diagnostics of this code the input gives
+    others: frozenset[str] = field(default_factory=frozenset)  # other codes that may come too
+
+
+def cards_case(id: str, code: str, yaml: str, line: int, column: int, **kw: object) -> Case:
+    """A case that loads the mini rule set with one cards file."""
+    return Case(id, code, lambda ws, mp: ws.diagnose(yaml), line, column, **kw)  # type: ignore
+
+
+def rules_case(id: str, code: str, yaml: str, line: int, column: int, **kw: object) -> Case:
+    """A case that loads only a rules file (written as rules.yaml)."""
+    return Case(id, code, lambda ws, mp: ws.diagnose(yaml, "rules.yaml", rules=None), line,
+                column, file="rules.yaml", **kw)  # type: ignore
+
+
+def deck_case(id: str, code: str, yaml: str, line: int, column: int, **kw: object) -> Case:
+    """A case that loads DECK_RULES (which has deck sizes) with one cards file."""
+    return Case(id, code, lambda ws, mp: ws.diagnose(yaml, rules=DECK_RULES), line, column,
+                **kw)  # type: ignore
+
+
+# --- cases that need more than one file ---------------------------------------------
+
+def _too_large(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    path = ws.write("cards.yaml", "# padding\n" + "#" * MAX_BYTES + "\n")
+    assert path.stat().st_size > MAX_BYTES
+    return ws.load(ws.rules(), path).report.sorted()
+
+
+def _missing_path(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    return ws.load(ws.rules(), ws.root / "cards.yaml").report.sorted()
+
+
+def _empty_folder(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    folder = ws.root / "cards.yaml"  # a folder, named so the case's file matches
+    folder.mkdir()
+    (folder / "notes.txt").write_text("no yaml here\n")
+    return ws.load(ws.rules(), folder).report.sorted()
+
+
+def _second_rules(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    first = ws.rules()
+    second = ws.write("rules2.yaml", MINI_RULES.replace("name: mini", "name: other"))
+    return ws.load(first, second).report.sorted()
+
+
+def _no_rules(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    text = card_file(card(), header=CARDS_HEADER.replace("game: mini", "game: bsae"))
+    return ws.diagnose(text, rules=None)
+
+
+def _duplicate_wonder(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    return ws.diagnose(WONDERS_HEADER + wonder("Colossus") + wonder("Colossus"), "wonders.yaml")
+
+
+def _other_schema_case(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    # No shipped schema uses a keyword that falls through to S100, so check the
+    # translation with a schema that does ('multipleOf').
+    custom = {"type": "object", "properties": {"age": {"type": "integer", "multipleOf": 2}}}
+    mp.setattr(schema_module, "_validator",
+               lambda kind: jsonschema.Draft7Validator(custom))
+    doc, problems = load_text("cards.yaml", "kind: cards\nage: 3\n")
+    assert doc is not None and not problems
+    return schema_module.validate(doc, "cards")
+
+
+CASES: list[Case] = [
+    # Y: reading the file
+    Case("not-utf8", "Y001", lambda ws, mp: ws.diagnose(b"kind: cards\nset: caf\xe9\n"), 2, 9,
+         message=("not UTF-8", "0xe9")),
+    cards_case("unquoted-colon", "Y002", card_file(card(effect="now: coins 2")), 10, 16,
+               message=("mapping values are not allowed", "must be quoted")),
+    Case("too-large", "Y003", _too_large, 1, 1, message=("2.0 MB", "limited to 2 MB")),
+    cards_case("too-deep", "Y004", "kind: cards\nx: " + "[" * 100 + "]" * 100 + "\n", 2, 68,
+               message=("nested more than 64 levels",)),
+    cards_case("python-tag", "Y005",
+               "kind: cards\nset: !!python/object/apply:os.system ['true']\n", 2, 6,
+               text="tag:yaml.org,2002:python/object/apply:os.system",
+               message=("is not allowed",), others=frozenset({"S101", "S102"})),
+    cards_case("duplicate-key", "Y006", card_file(card(extra="age: 2\n")), 10, 5, text="age",
+               message=("duplicate key 'age'",)),
+    cards_case("empty-file", "Y007", "", 1, 1, message=("the file is empty",)),
+    # S: shape
+    Case("other-schema-error", "S100", _other_schema_case, 2, 6, message=("multiple of 2",)),
+    cards_case("wrong-type", "S101", card_file(card(age='"one"')), 6, 10, text="one",
+               message=("'age' must be a whole number, not text",)),
+    cards_case("missing-key", "S102",
+               CARDS_HEADER + "  - name: Well\n    age: 1\n    colour: blue\n    players: [3+]\n"
+               "    cost: free\n",
+               5, 5, message=("missing required key 'effect' in 'cards'",)),
+    cards_case("unknown-key", "S103", card_file(card(extra="colur: blue\n")), 10, 5,
+               suggestion="colour", text="colur", message=("unknown key 'colur'",)),
+    cards_case("bad-kind", "S104", "kind: card\n", 1, 7, suggestion="cards", text="card",
+               message=("'kind' is 'card', not one of: cards, wonders, rules",)),
+    cards_case("bad-marker", "S105", card_file(card(players="[3+, three]")), 8, 19,
+               text="three", message=("a player marker is written like 3+",)),
+    cards_case("age-zero", "S106", card_file(card(age=0)), 6, 10, text="0",
+               message=("'age' must be at least 1",)),
+    # E: effect syntax
+    cards_case("bad-character", "E201", card_file(card(effect="points 3 @ 2")), 10, 22,
+               text="@", message=("unexpected character '@'",)),
+    cards_case("misspelt-keyword", "E202", card_file(card(effect="prodce wood")), 10, 13,
+               suggestion="produce", text="prodce", message=("unexpected 'prodce'",)),
+    cards_case("ends-early", "E203", card_file(card(effect="produce")), 10, 20,
+               message=("ends too early",)),
+    # N: names
+    cards_case("unknown-resource", "N301", card_file(card(effect="produce wod | clay")), 10, 21,
+               suggestion="wood", text="wod", message=("unknown resource 'wod'",)),
+    cards_case("unknown-colour", "N302", card_file(card(colour="bleu")), 7, 13,
+               suggestion="blue", text="bleu", message=("unknown colour 'bleu'",)),
+    cards_case("unknown-science", "N303", card_file(card(effect="science compas")), 10, 21,
+               suggestion="compass", text="compas", message=("unknown science symbol",)),
+    cards_case("unknown-place", "N304",
+               card_file(card(effect='"end: points 1 per blue card in lefft"')), 10, 45,
+               suggestion="left", text="lefft", message=("unknown place 'lefft'",)),
+    cards_case("unknown-token", "N305",
+               card_file(card(effect='"end: points 1 per victroy token in self"')), 10, 32,
+               suggestion="victory", text="victroy", message=("unknown token kind",)),
+    cards_case("unknown-ability", "N306",
+               card_file(card(effect="ability free_buld once per age")), 10, 21,
+               suggestion="free_build", text="free_buld", message=("unknown ability",)),
+    rules_case("unknown-variable", "N307",
+               MINI_RULES.replace("  count: 3\n", "  count: 3\n  draw:\n"
+                                  "    - {age: 3, colour: purple, count: playrs + 2}\n"),
+               18, 39, suggestion="players", text="playrs",
+               message=("unknown variable 'playrs'",)),
+    cards_case("unknown-period", "N308",
+               card_file(card(effect="ability free_build once per agee")), 10, 41,
+               suggestion="age", text="agee", message=("unknown period 'agee'",)),
+    # T: meaning
+    cards_case("bad-timing", "T401", card_file(card(effect='"now: produce wood"')), 10, 14,
+               text="now:", message=("'now:' does not apply to 'produce'",)),
+    cards_case("quantity-with-choice", "T402", card_file(card(effect="produce 2 wood | clay")),
+               10, 13, text="produce 2 wood | clay", message=("'produce 2' needs a single",)),
+    cards_case("zero-shields", "T403", card_file(card(effect="shields 0")), 10, 13,
+               text="shields 0", message=("0 shields",)),
+    cards_case("listed-twice", "T404", card_file(card(effect="science wheel | wheel")), 10, 29,
+               text="wheel", message=("'wheel' is listed twice",)),
+    # C: chains
+    cards_case("misspelt-chain", "C501",
+               card_file(card("Baths", extra="makes_free: [Aquaduct]\n"),
+                         card("Aqueduct", age=2)), 10, 18, suggestion="Aqueduct",
+               text="Aquaduct", message=("'Baths' chains to 'Aquaduct'",)),
+    cards_case("same-age-chain", "C502",
+               card_file(card("Baths", age=2, extra="makes_free: [Aqueduct]\n"),
+                         card("Aqueduct", age=2)), 10, 18, text="Aqueduct",
+               message=("'Baths' (age 2) cannot make 'Aqueduct' (age 2) free",)),
+    cards_case("cycle", "C503",
+               card_file(card("Altar", extra="makes_free: [Temple]\n"),
+                         card("Temple", age=2, extra="makes_free: [Altar]\n")), 10, 18,
+               text="Temple", message=("cycle: Altar → Temple → Altar",),
+               others=frozenset({"C502"})),
+    cards_case("disagreeing-chain", "C504",
+               card_file(card("Altar", extra="makes_free: [Temple]\n"),
+                         card("Temple", age=2, extra="free_if_built: [Baths]\n"),
+                         card("Baths")), 10, 18, text="Temple",
+               message=("'Altar' says makes_free: Temple, but 'Temple' does not list 'Altar'",)),
+    cards_case("chain-to-unloaded-set", "C505",
+               card_file(card("Aqueduct", age=2, extra="free_if_built: [Baths]\n")), 10, 21,
+               text="Baths", message=("a card of set 'base', which is not loaded",)),
+    # D: decks
+    deck_case("deck-short", "D601", card_file(card("Well", players="[3+]"), GUILDS), 16, 11,
+              count=2, message=("age 1 at 3 players has 2 cards (1 by player markers + 1 drawn)"
+                                ", but needs 3 (1 cards × 3 players)",)),
+    deck_case("not-drawn", "D602",
+              card_file(card("Well", players="[3+, 3+]"), GUILDS, card("Altar", players="")),
+              21, 11, message=("'Altar' has no 'players' markers",
+                               "draws no blue cards into age 1")),
+    deck_case("age-missing", "D603",
+              card_file(card("Well", players="[3+, 3+]"), GUILDS, card("Temple", age=2)),
+              21, 11, message=("'Temple' is in age 2, but the rule set has 1 ages",)),
+    deck_case("marker-too-high", "D604", card_file(card("Well", players="[3+, 3+, 5+]"), GUILDS),
+              5, 11, severity=Severity.WARNING,
+              message=("'Well' has a copy marked 5+", "at most 4 players")),
+    cards_case("card-twice", "D605", card_file(card("Well"), card("Well")), 11, 11, text="Well",
+               message=("card 'Well' of age 1 is defined twice",)),
+    Case("wonder-twice", "D606", _duplicate_wonder, 12, 11, file="wonders.yaml", text="Colossus",
+         message=("wonder 'Colossus' is defined twice",)),
+    cards_case("remove-unknown", "D607", card_file(card("Well"), header=with_header(
+        "remove: [Wel]\n")), 4, 10, text="Wel", suggestion="Well",
+        message=("cannot remove 'Wel'",)),
+    deck_case("draw-too-many", "D608",
+              card_file(card("Well", players="[3+, 3+]"), card("Guild One", colour="purple",
+                                                                players="")), 11, 11,
+              message=("age 1 at 4 players draws 2 purple cards (players - 2), but only 1 "
+                       "exist",), others=frozenset({"D601"})),
+    # L: loading
+    Case("missing-file", "L701", _missing_path, 0, 0, message=("no such file or folder",)),
+    Case("no-rule-set", "L702", _no_rules, 3, 7, suggestion="base", text="bsae",
+         message=("no rule set named 'bsae'",)),
+    Case("two-rule-sets", "L703", _second_rules, 1, 7, file="rules2.yaml",
+         message=("a second rule set 'other'",)),
+    cards_case("other-game", "L704", card_file(card(), header=CARDS_HEADER.replace(
+        "game: mini", "game: base")), 3, 7, text="base",
+        message=("written for game 'base', but the rule set loaded is 'mini'",)),
+    cards_case("requires-missing", "L705", card_file(card(), header=with_header(
+        "requires: [mni]\n")), 4, 12, suggestion="mini", text="mni",
+        message=("requires set 'mni', which is not loaded",)),
+    # R: rule sets
+    rules_case("min-above-max", "R801", MINI_RULES.replace("min: 3, max: 4", "min: 5, max: 4"),
+               4, 10, message=("players min (5) is above max (4)",)),
+    rules_case("pass-per-age", "R802",
+               MINI_RULES.replace("  count: 3\n", "  count: 3\n  pass: [left, right]\n"), 17, 9,
+               message=("'pass' gives 2 directions for 3 ages",)),
+    rules_case("score-line", "R803", MINI_RULES + "score:\n  order: [military, civilian]\n"
+               "  colours: {blue: civilan}\n", 19, 19, suggestion="civilian", text="civilan",
+               message=("score line 'civilan' is not in score.order",)),
+]
+
+# Further cases for codes with several distinct triggers.
+EXTRA_CASES: list[Case] = [
+    cards_case("nul-bytes", "Y001", "kind: cards\nset: a\x00b\n", 2, 7,
+               message=("NUL bytes",)),
+    Case("binary", "Y001", lambda ws, mp: ws.diagnose(b"kind: cards\n\xff\xfe\x00\x01"), 2, 1,
+         message=("0xff",)),
+    cards_case("unclosed-list", "Y002", "kind: cards\nset: [a\n", 3, 1,
+               message=("did not find expected ',' or ']'",)),
+    cards_case("alias-bomb", "Y004",
+               "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+               + "".join(f"{n}: &{n} [{', '.join(['*' + p] * 10)}]\n"
+                         for p, n in zip("abcdefgh", "bcdefghi")), 1, 32,
+               message=("more than 200000 values",)),
+    cards_case("merge-key", "Y005", "kind: cards\nbase: &b {a: 1}\nx:\n  <<: *b\n", 4, 3,
+               message=("merge keys (<<) are not supported",), others=frozenset({"S102", "S103"})),
+    cards_case("set-tag-on-map", "Y005", "kind: cards\nset: !!set {a, b}\n", 2, 6,
+               text="tag:yaml.org,2002:set", others=frozenset({"S101", "S102"})),
+    cards_case("two-documents", "Y007", card_file(card()) + "---\nkind: cards\n", 12, 1,
+               message=("more than one YAML document",)),
+    cards_case("not-a-map", "S101", "- kind: cards\n", 1, 1,
+               message=("must be a map with a 'kind' key",)),
+    cards_case("no-kind", "S102", "set: mini\n", 1, 1, message=("missing required key 'kind'",)),
+    Case("side-name", "S105", lambda ws, mp: ws.diagnose(
+        WONDERS_HEADER + wonder("Colossus").replace("      A:", "      a:"), "wonders.yaml"),
+        7, 7, file="wonders.yaml", text="a", message=("a side is named by one capital letter",)),
+    cards_case("repeated-marker-list", "S106", card_file(card(extra="makes_free: [A, A]\n")),
+               10, 17, message=("'makes_free' lists the same item twice",),
+               others=frozenset({"C501"})),
+    cards_case("empty-effect", "E203", card_file(card(effect='""')), 10, 14,
+               message=("the effect is empty",)),
+    cards_case("cost-resource", "N301", card_file(card(cost="1 wod")), 9, 13, suggestion="wood",
+               text="wod"),
+    Case("wonder-stage-resource", "N301", lambda ws, mp: ws.diagnose(
+        WONDERS_HEADER + wonder("Colossus", cost="2 wod"), "wonders.yaml"), 10, 21,
+        file="wonders.yaml", suggestion="wood", text="wod"),
+    cards_case("colour-in-effect", "N302",
+               card_file(card(effect='"end: points 1 per bleu card in left"')), 10, 32,
+               suggestion="blue", text="bleu"),
+    cards_case("zero-cost", "T403", card_file(card(cost="0 wood")), 9, 11, text="0 wood",
+               message=("a cost of 0",)),
+    cards_case("cost-twice", "T404", card_file(card(cost="1 wood, 1 wood")), 9, 21, text="wood",
+               message=("resource 'wood' is listed twice",)),
+    cards_case("earlier-age-chain", "C502",
+               card_file(card("Aqueduct", age=2, extra="free_if_built: [Baths]\n"),
+                         card("Baths", age=3)), 10, 21, text="Baths",
+               message=("'Baths' (age 3) cannot make 'Aqueduct' (age 2) free",)),
+    Case("empty-folder", "L701", _empty_folder, 0, 0, message=("holds no .yaml files",)),
+    rules_case("victory-per-age", "R802",
+               MINI_RULES + "military: {victory: [1, 3], defeat: -1}\n", 17, 21,
+               message=("'victory' gives 2 values for 3 ages",)),
+]
+
+
+def _check(case: Case, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    diagnostics = case.run(ws, monkeypatch)
+    found = [d for d in diagnostics if d.code == case.code]
+    rendered = "\n".join(d.render() for d in diagnostics)
+    assert len(found) == case.count, f"expected {case.count} × {case.code}, got:\n{rendered}"
+    unexpected = {d.code for d in diagnostics} - {case.code} - case.others
+    assert not unexpected, f"other codes reported too:\n{rendered}"
+    first = found[0]
+    assert Path(first.location.file).name == case.file
+    assert (first.location.line, first.location.column) == (case.line, case.column), rendered
+    assert first.suggestion == case.suggestion
+    if case.text is not None:
+        assert first.text == case.text
+    for part in case.message:
+        assert part in first.message, first.message
+    assert first.severity is case.severity
+    if case.suggestion:
+        assert first.render().endswith(f"(did you mean '{case.suggestion}'?)")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.code}-{c.id}" for c in CASES])
+def test_code(case: Case, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    _check(case, ws, monkeypatch)
+
+
+@pytest.mark.parametrize("case", EXTRA_CASES, ids=[f"{c.code}-{c.id}" for c in EXTRA_CASES])
+def test_more_triggers(case: Case, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    _check(case, ws, monkeypatch)
+
+
+def test_every_code_has_a_case() -> None:
+    exercised = {case.code for case in CASES}
+    assert exercised == set(CODES), (
+        f"codes without a test: {sorted(set(CODES) - exercised)}; "
+        f"tested codes that do not exist: {sorted(exercised - set(CODES))}")
+
+
+def test_codes_are_well_formed() -> None:
+    prefixes = {"Y": range(1, 100), "S": range(100, 200), "E": range(200, 300),
+                "N": range(300, 400), "T": range(400, 500), "C": range(500, 600),
+                "D": range(600, 700), "L": range(700, 800), "R": range(800, 900)}
+    for code, meaning in CODES.items():
+        assert len(code) == 4 and code[0] in prefixes and int(code[1:]) in prefixes[code[0]]
+        assert meaning and meaning == meaning.strip()
+
+
+def test_valid_mini_game_has_no_diagnostics(ws: Workspace) -> None:
+    assert ws.diagnose(card_file(card())) == []
+    assert ws.diagnose(card_file(card("Well", players="[3+, 3+]"), GUILDS), rules=DECK_RULES) == []
+
+
+def test_all_mistakes_of_a_file_in_one_run(ws: Workspace) -> None:
+    text = with_header("requires: [mni]\n") + (
+        "  - name: Baths\n"                                  # 6
+        "    age: 1\n"                                       # 7
+        "    colour: bleu\n"                                 # 8
+        "    players: [3+]\n"                                # 9
+        "    cost: 1 wod\n"                                  # 10
+        "    makes_free: [Aquaduct]\n"                       # 11
+        "    effect: points 3\n"                             # 12
+        "  - name: Aqueduct\n"                               # 13
+        "    age: 2\n"                                       # 14
+        "    colur: blue\n"                                  # 15
+        "    colour: blue\n"                                 # 16
+        "    players: [3+]\n"                                # 17
+        "    cost: 3 stone\n"                                # 18
+        "    effect: 'prodce wood; points 5'\n"              # 19
+        "  - name: Altar\n"                                  # 20
+        "    age: 1\n"                                       # 21
+        "    colour: blue\n"                                 # 22
+        "    players: [3+]\n"                                # 23
+        "    cost: free\n"                                   # 24
+        "    effect: >\n"                                    # 25
+        "      end: points 1 per blue card\n"                # 26
+        "      in lefft; now: shields 2\n"                   # 27
+    )
+    rules = MINI_RULES.replace("min: 3, max: 4", "min: 5, max: 4")
+    found = {(d.code, Path(d.location.file).name, d.location.line, d.location.column, d.suggestion)
+             for d in ws.diagnose(text, rules=rules)}
+    assert found == {
+        ("R801", "rules.yaml", 4, 10, None),
+        ("L705", "cards.yaml", 4, 12, "mini"),
+        ("N302", "cards.yaml", 8, 13, "blue"),
+        ("N301", "cards.yaml", 10, 13, "wood"),
+        ("C501", "cards.yaml", 11, 18, "Aqueduct"),
+        ("S103", "cards.yaml", 15, 5, "colour"),
+        ("E202", "cards.yaml", 19, 14, "produce"),
+        ("N304", "cards.yaml", 27, 10, "left"),
+        ("T401", "cards.yaml", 27, 17, None),
+    }
+
+
+def test_mistakes_in_several_files_in_one_run(ws: Workspace) -> None:
+    rules = ws.rules()
+    cards = ws.write("cards.yaml", card_file(card(effect="produce wod")))
+    wonders = ws.write("wonders.yaml", WONDERS_HEADER + wonder("Colossus", start="produce stne"))
+    broken = ws.write("broken.yaml", "kind: cards\nset: [a\n")
+    found = {(d.code, Path(d.location.file).name, d.location.line, d.location.column)
+             for d in ws.load(rules, cards, wonders, broken).report.sorted()}
+    assert found == {("N301", "cards.yaml", 10, 21), ("N301", "wonders.yaml", 8, 24),
+                     ("Y002", "broken.yaml", 3, 1)}
+
+
+def test_diagnostics_are_sorted_by_place(ws: Workspace) -> None:
+    text = card_file(card("Well", effect="produce wod"), card("Altar", colour="bleu"))
+    diagnostics = ws.diagnose(text)
+    places = [(d.location.line, d.location.column) for d in diagnostics]
+    assert places == sorted(places) == [(10, 21), (13, 13)]
+
+
+def test_render_format(ws: Workspace) -> None:
+    (diagnostic,) = ws.diagnose(card_file(card(effect="produce wod")))
+    path = diagnostic.location.file
+    assert diagnostic.render() == (
+        f"{path}:10:21: N301 unknown resource 'wod'; the rule set declares: wood, stone, ore, "
+        "clay, glass, papyrus, loom (did you mean 'wood'?)")
+    assert diagnostic.to_json() == {
+        "file": path, "line": 10, "column": 21, "code": "N301", "severity": "error",
+        "message": "unknown resource 'wod'; the rule set declares: wood, stone, ore, clay, "
+                   "glass, papyrus, loom",
+        "text": "wod", "suggestion": "wood"}
+
+
+def test_warning_render_and_valid(ws: Workspace) -> None:
+    result = ws.load(ws.rules(DECK_RULES), ws.write("cards.yaml", card_file(
+        card("Well", players="[3+, 3+, 5+]"), GUILDS)))
+    (warning,) = result.report.sorted()
+    assert warning.code == "D604" and warning.severity is Severity.WARNING
+    assert ": D604 warning: 'Well' has a copy marked 5+" in warning.render()
+    assert result.ok and result.game is not None
