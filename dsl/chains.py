@@ -158,7 +158,7 @@ def to_dot(graph: "nx.DiGraph[str]") -> str:
         for name in sorted(by_age[age]):
             colour = graph.nodes[name].get("colour", "")
             cluster.add_node(pydot.Node(_quote(name), fillcolor=palette.get(colour, "white")))
-        dot.add_subgraph(cluster)
+        dot.add_subgraph(cluster)  # type: ignore[arg-type]  # a Cluster is a subgraph
     for before, after in sorted(graph.edges):
         dot.add_edge(pydot.Edge(_quote(before), _quote(after)))
     return str(dot.to_string())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -75,7 +75,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _meta(fn: F) -> F:
-    return v_args(meta=True)(fn)  # type: ignore[no-any-return]
+    return cast(F, v_args(meta=True)(fn))
 
 
 class _ToAst(Transformer[Token, Any]):
@@ -323,7 +323,7 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> EffectSyntaxError:
         return EffectSyntaxError("E202", f"unexpected '{token}': expected {wanted}",
                                  offset, text, suggestion)
     assert isinstance(exc, UnexpectedCharacters)
-    offset = exc.pos_in_stream
+    offset = exc.pos_in_stream or 0
     char = text[offset] if offset < len(text) else ""
     expected = set(exc.allowed or ())
     wanted = ", ".join(_describe_expected(expected))

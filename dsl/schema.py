@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from .errors import Diagnostic, closest
+from .errors import Diagnostic, Location, closest
 from .source import Document, PathKey
 
 KINDS = ("cards", "wonders", "rules")
@@ -74,7 +74,8 @@ def _show(value: Any) -> str:
 
 def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
     """For anyOf/oneOf, report the error of the best alternative unless a message is given."""
-    if error.validator in ("anyOf", "oneOf") and error.context and "errorMessage" not in error.schema:
+    if (error.validator in ("anyOf", "oneOf") and error.context
+            and "errorMessage" not in _schema_of(error)):
         best = jsonschema.exceptions.best_match(error.context)
         if best is not None:
             yield from _leaf_errors(best)
@@ -82,21 +83,27 @@ def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
     yield error
 
 
+def _schema_of(error: ValidationError) -> dict[str, Any]:
+    return error.schema if isinstance(error.schema, dict) else {}
+
+
 def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
     path: PathKey = tuple(error.absolute_path)
     instance = error.instance
-    custom = error.schema.get("errorMessage") if isinstance(error.schema, dict) else None
+    schema_map = _schema_of(error)
+    custom = schema_map.get("errorMessage")
     validator = error.validator
+    validator_value: Any = error.validator_value
     location = doc.location(path)
     text = _show(instance) if not isinstance(instance, (dict, list)) else None
 
     if validator == "additionalProperties" and isinstance(instance, dict):
-        known = list(error.schema.get("properties", {}))
+        known = list(schema_map.get("properties", {}))
         for key in instance:
             if key in known:
                 continue
-            if error.schema.get("patternProperties") or isinstance(
-                    error.schema.get("additionalProperties"), dict):
+            if schema_map.get("patternProperties") or isinstance(
+                    schema_map.get("additionalProperties"), dict):
                 continue
             yield Diagnostic("S103", f"unknown key '{key}'" + (
                 f"; allowed here: {', '.join(known)}" if known else ""),
@@ -104,9 +111,9 @@ def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
                 suggestion=closest(key, known))
         return
     if validator == "required" and isinstance(instance, dict):
-        for key in error.validator_value:
+        for key in validator_value:
             if key not in instance:
-                close = closest(key, [k for k in instance if k not in error.schema.get(
+                close = closest(key, [k for k in instance if k not in schema_map.get(
                     "properties", {})])
                 where = _field(path) if path else "the file"
                 message = f"missing required key '{key}'" + (f" in {where}" if path else "")
@@ -120,14 +127,14 @@ def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
                          doc.location(path + (key,), key=True), text=key)
         return
     if validator == "type":
-        expected = error.validator_value
-        wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in (
+        expected = validator_value
+        wanted = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in (
             expected if isinstance(expected, list) else [expected]))
         yield Diagnostic("S101", f"{_field(path)} must be {wanted}, not {_type_word(instance)}",
                          location, text=text)
         return
     if validator == "enum":
-        options = [str(o) for o in error.validator_value]
+        options = [str(o) for o in validator_value]
         yield Diagnostic("S104", f"{_field(path)} is '{_show(instance)}', not one of: "
                          f"{', '.join(options)}", location, text=text,
                          suggestion=closest(str(instance), options))
@@ -150,8 +157,8 @@ def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
             "minProperties": "a map of at least {} entries",
             "maxProperties": "a map of at most {} entries",
         }
-        limit = limits[str(validator)].format(error.validator_value)
-        if error.validator_value == 1:  # "at least 1 item", not "1 items"
+        limit = limits[str(validator)].format(validator_value)
+        if validator_value == 1:  # "at least 1 item", not "1 items"
             limit = limit.replace("characters", "character").replace("items", "item").replace(
                 "entries", "entry")
         yield Diagnostic("S106", f"{_field(path)} must be {limit}", location, text=text)
@@ -162,7 +169,7 @@ def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
 def validate(doc: Document, kind: str) -> list[Diagnostic]:
     """Every schema error of a document of the given kind, located in its file."""
     found: list[Diagnostic] = []
-    seen: set[tuple[str, object]] = set()
+    seen: set[tuple[str, Location, str]] = set()
     for error in _validator(kind).iter_errors(doc.data):
         for leaf in _leaf_errors(error):
             for diagnostic in _diagnostics(leaf, doc):

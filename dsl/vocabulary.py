@@ -42,9 +42,9 @@ class Vocabulary:
         categories_raw = data.get("resources", {})
         categories: dict[str, tuple[str, ...]] = {}
         if isinstance(categories_raw, dict):
-            for category, names in categories_raw.items():
-                if isinstance(names, list):
-                    categories[str(category)] = tuple(str(n) for n in names)
+            for category, members in categories_raw.items():
+                if isinstance(members, list):
+                    categories[str(category)] = tuple(str(n) for n in members)
 
         def names(key: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
             value = data.get(key)

@@ -303,6 +303,7 @@ class Game:
         for seat, action in sorted(actions.items()):
             city = self.cities[seat]
             hand = self.hands[seat]
+            assert isinstance(action, (Build, BuildStage, Sell))
             hand.pop(next(i for i, c in enumerate(hand) if c is action.card))
             if isinstance(action, Sell):
                 self.discard.append(action.card)

@@ -125,13 +125,13 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
     copies = [e for _, _, e in city.clauses(fx.Timing.END) if isinstance(e, fx.CopyCard)]
     if not copies:
         return _city_lines(city, cities, params, science, ()), []
-    options: list[list[Card]] = []
+    options: list[list[Card | None]] = []
     for copy in copies:
         candidates = {c.name: c for other in at(cities, city.seat, copy.places)
                       for c in other.built if c.colour in copy.colours}
-        options.append([candidates[n] for n in sorted(candidates)])
+        options.append([candidates[n] for n in sorted(candidates)] or [None])
     best: tuple[int, dict[str, int], list[str]] | None = None
-    for picks in product(*[o or [None] for o in options]):
+    for picks in product(*options):
         chosen = [c for c in picks if c is not None]
         if len({c.name for c in chosen}) < len(chosen):
             continue

@@ -134,8 +134,9 @@ def graph(
             raise typer.Exit(1)
         import pydot
 
-        (dot_graph,) = pydot.graph_from_dot_data(to_dot(result.graph))
-        dot_graph.write_png(str(output))
+        graphs = pydot.graph_from_dot_data(to_dot(result.graph)) or []
+        for dot_graph in graphs[:1]:
+            dot_graph.write(str(output), format="png")
         sys.stdout.write(f"wrote {output}\n")
         return
     if output is not None:

@@ -57,10 +57,13 @@ def play(
         match.play({seat: bots[seat].choose(match, seat) for seat in match.to_move()})
     sheet = match.score_sheet()
     if as_json:
-        record = {"game": game, "player_count": players, "seed": seed}
-        record.update(sheet.to_json())
-        for row, city in zip(record["players"], match.cities):  # type: ignore[arg-type]
+        record: dict[str, object] = {"game": game, "player_count": players, "seed": seed}
+        sheet_json = sheet.to_json()
+        rows = sheet_json["players"]
+        assert isinstance(rows, list)
+        for row, city in zip(rows, match.cities):
             row.update({"wonder": city.wonder.name, "side": city.side.side})
+        record.update(sheet_json)
         json.dump(record, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
