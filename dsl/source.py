@@ -285,10 +285,42 @@ class _Builder:
         return result
 
 
+def _too_deep(text: str) -> Any:
+    """Where (a YAML mark) a value first sits more than MAX_DEPTH levels deep, or None.
+
+    Checked before composing: libyaml's composer recurses once per level (tens of
+    thousands of '[' crash the process) and slows down quadratically, while the
+    event parser can stop at the first value that is too deep.  The rule is the
+    builder's: a value inside more than MAX_DEPTH lists or maps.
+    """
+    stack: list[list[bool]] = []  # per open list or map: [is a map, next node is a key]
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.CollectionEndEvent):
+            stack.pop()
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        is_key = False
+        if stack and stack[-1][0]:
+            is_key = stack[-1][1]
+            stack[-1][1] = not is_key
+        # text keys are not values (the builder never descends into them)
+        if len(stack) > MAX_DEPTH and not (is_key and isinstance(event, yaml.ScalarEvent)):
+            return event.start_mark
+        if isinstance(event, yaml.CollectionStartEvent):
+            stack.append([isinstance(event, yaml.MappingStartEvent), True])
+    return None
+
+
 def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
     """Load one YAML document from text; return it (or None) and the problems found."""
     source = SourceText(name, text)
     try:
+        deep = _too_deep(text)
+        if deep is not None:
+            return None, [Diagnostic(
+                "Y004", f"values are nested more than {MAX_DEPTH} levels deep",
+                source.location(source.index(deep.line, deep.column)))]
         nodes = list(yaml.compose_all(text, Loader=_LOADER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
