@@ -14,6 +14,7 @@ from typing import Iterator
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Wonder, WonderSide
 
+from .payment import intern
 from .production import Production
 from .rules import Parameters
 
@@ -119,6 +120,24 @@ class City:
             cached = (Production.build(own_units, own_choices),
                       Production.build(sale_units, sale_choices))
             self._cache["production"] = cached
+        return cached  # type: ignore[return-value]
+
+    def trade_ids(self, params: Parameters) -> tuple[int, int, int]:
+        """Interned ids of (own production, production for sale, prices), for payment caches."""
+        cached = self._cache.get("ids")
+        if cached is None:
+            own, sale = self.production(params)
+            cached = (intern(own), intern(sale), intern(self.prices(params)))
+            self._cache["ids"] = cached
+        return cached  # type: ignore[return-value]
+
+    @property
+    def made_free(self) -> frozenset[str]:
+        """Names of cards this city may build free by chain (its cards' ``makes_free``)."""
+        cached = self._cache.get("made_free")
+        if cached is None:
+            cached = frozenset(name for card in self.built for name in card.makes_free)
+            self._cache["made_free"] = cached
         return cached  # type: ignore[return-value]
 
     def prices(self, params: Parameters) -> tuple[tuple[int, ...], tuple[int, ...]]:

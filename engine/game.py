@@ -21,7 +21,7 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 from .actions import CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
 from .city import City
 from .errors import IllegalActionError, RuleError
-from .payment import FREE, Market, Payment, payment_options
+from .payment import FREE, Market, Payment, TradeContext, intern
 from .rules import Parameters, parameters
 from .scoring import ScoreSheet, amount, score
 from .table import left_of, right_of
@@ -68,6 +68,10 @@ class Game:
         self.start_coins = sum(c.coins for c in self.cities)
         self._last_card_done = False
         self._score: ScoreSheet | None = None
+        self._trade: dict[int, TradeContext] = {}
+        self._names_id = intern(self.params.resources)
+        self._legal: dict[int, list[Action]] = {}
+        self._legal_ids: dict[int, set[int]] = {}
         self._start_age(1)
 
     @classmethod
@@ -151,6 +155,9 @@ class Game:
         other.movers = list(self.movers)
         other.pending_discard_builds = list(self.pending_discard_builds)
         other.history = list(self.history)
+        other._trade = {}
+        other._legal = {}
+        other._legal_ids = {}
         return other
 
     # --- questions -----------------------------------------------------------------------
@@ -165,19 +172,43 @@ class Game:
 
     def market(self, seat: int) -> Market:
         """What ``seat`` can buy from its neighbours this turn, at its prices."""
-        city = self.cities[seat]
-        left = self.cities[left_of(seat, self.players)]
-        right = self.cities[right_of(seat, self.players)]
-        left_prices, right_prices = city.prices(self.params)
-        return Market(self.params.resources, left.production(self.params)[1],
-                      right.production(self.params)[1], left_prices, right_prices)
+        trade = self.trade(seat)
+        return Market(trade.resources, trade.left, trade.right, trade.prices[0],
+                      trade.prices[1])
+
+    def trade(self, seat: int) -> TradeContext:
+        """What the payment search of ``seat`` depends on now (cached until the state changes)."""
+        found = self._trade.get(seat)
+        if found is None:
+            params = self.params
+            city = self.cities[seat]
+            left = self.cities[left_of(seat, self.players)]
+            right = self.cities[right_of(seat, self.players)]
+            own_id, _, prices_id = city.trade_ids(params)
+            left_id, right_id = left.trade_ids(params)[1], right.trade_ids(params)[1]
+            found = TradeContext(city.production(params)[0], own_id,
+                                 left.production(params)[1], left_id,
+                                 right.production(params)[1], right_id,
+                                 city.prices(params), prices_id, params.resources,
+                                 self._names_id)
+            self._trade[seat] = found
+        return found
+
+    def invalidate(self) -> None:
+        """Drop cached answers; call after changing cities or hands by hand (scenarios)."""
+        self._trade = {}
+        self._legal = {}
+        self._legal_ids = {}
+        for city in self.cities:
+            city.changed()
 
     def chained(self, seat: int, card: Card) -> bool:
         """Whether ``seat`` may build ``card`` for free thanks to a card already built."""
         city = self.cities[seat]
-        if any(name in city.names for name in card.free_if_built):
+        if card.name in city.made_free:
             return True
-        return any(card.name in built.makes_free for built in city.built)
+        names = city.names
+        return any(name in names for name in card.free_if_built)
 
     def free_build_available(self, seat: int) -> bool:
         city = self.cities[seat]
@@ -197,10 +228,8 @@ class Game:
             return []
         if self.chained(seat, card):
             return [Build(card, FREE, CHAIN)]
-        own = city.production(self.params)[0]
-        options = [Build(card, p) for p in payment_options(card.cost, own, city.coins,
-                                                           self.market(seat))]
-        if self.free_build_available(seat) and not card.cost.is_free:
+        options = [Build(card, p) for p in self.trade(seat).payments(card.cost, city.coins)]
+        if not card.cost.is_free and self.free_build_available(seat):
             options.append(Build(card, FREE, FREE_BUILD))
         return options
 
@@ -209,20 +238,54 @@ class Game:
         if city.stages >= len(city.side.stages):
             return []
         cost = city.side.stages[city.stages].cost
-        own = city.production(self.params)[0]
-        return [BuildStage(card, p) for p in payment_options(cost, own, city.coins,
-                                                             self.market(seat))]
+        return [BuildStage(card, p) for p in self.trade(seat).payments(cost, city.coins)]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Everything ``seat`` may do now, each build with every Pareto-optimal payment."""
-        if seat not in self.to_move():
+        """Everything ``seat`` may do now, each build with every Pareto-optimal payment.
+
+        The list is computed once per decision point and shared: treat it as read-only.
+        """
+        found = self._legal.get(seat)
+        if found is not None:
+            return found
+        if seat not in self.movers or self.phase is Phase.OVER:
             return []
+        actions: list[Action]
         if self.phase is Phase.DISCARD_BUILD:
-            return [*self._discard_build_options(seat), Skip()]
+            actions = [*self._discard_build_options(seat), Skip()]
+        else:
+            actions = self._play_options(seat)
+        self._legal[seat] = actions
+        self._legal_ids[seat] = {id(a) for a in actions}
+        return actions
+
+    def _play_options(self, seat: int) -> list[Action]:
+        """The hot path: every build, stage and sale for one hand, with shared lookups."""
+        city = self.cities[seat]
+        coins = city.coins
+        names = city.names
+        made_free = city.made_free
+        trade = self.trade(seat)
+        free_build = self.free_build_available(seat)
+        stage_payments: list[Payment] = []
+        if city.stages < len(city.side.stages):
+            stage_payments = trade.payments(city.side.stages[city.stages].cost, coins)
         actions: list[Action] = []
-        for card in _unique(self.hands[seat]):
-            actions.extend(self.build_options(seat, card))
-            actions.extend(self.stage_options(seat, card))
+        seen: set[int] = set()
+        for card in self.hands[seat]:
+            if id(card) in seen:
+                continue
+            seen.add(id(card))
+            if card.name not in names:
+                if card.name in made_free or any(n in names for n in card.free_if_built):
+                    actions.append(Build(card, FREE, CHAIN))
+                else:
+                    for payment in trade.payments(card.cost, coins):
+                        actions.append(Build(card, payment))
+                    if free_build and not card.cost.is_free:
+                        actions.append(Build(card, FREE, FREE_BUILD))
+            for payment in stage_payments:
+                actions.append(BuildStage(card, payment))
             actions.append(Sell(card))
         return actions
 
@@ -234,6 +297,8 @@ class Game:
 
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
+        if id(action) in self._legal_ids.get(seat, ()):
+            return  # one of the very objects legal_actions returned
         if seat not in self.to_move():
             raise IllegalActionError(seat, action, f"it is not this player's move "
                                      f"(waiting for {self.to_move() or 'nobody: the game is over'})")
@@ -295,6 +360,9 @@ class Game:
             self._resolve_discard_build(actions)
         else:
             self._resolve_turn(actions)
+        self._trade = {}
+        self._legal = {}
+        self._legal_ids = {}
         self._continue()
 
     def _resolve_turn(self, actions: Mapping[int, Action]) -> None:
@@ -330,7 +398,6 @@ class Game:
                 credits[seat] += self._immediate_coins(seat, self.params.sell, always=True)
         for seat, coins in enumerate(credits):
             self.cities[seat].coins += coins
-            self.cities[seat].changed()
 
     def _pay(self, seat: int, payment: Payment, credits: list[int]) -> None:
         city = self.cities[seat]
@@ -353,9 +420,7 @@ class Game:
         if isinstance(action, BuildFromDiscard):
             self.discard.remove(action.card)
             self.cities[seat].add_card(action.card)
-            coins = self._immediate_coins(seat, action.card.effects)
-            self.cities[seat].coins += coins
-            self.cities[seat].changed()
+            self.cities[seat].coins += self._immediate_coins(seat, action.card.effects)
 
     def _continue(self) -> None:
         """Move to the next decision point: last cards, discard builds, next turn or age."""
@@ -407,7 +472,6 @@ class Game:
                     city.tokens.append(("victory", victory))
                 elif shields[seat] < shields[other]:
                     city.tokens.append(("defeat", self.params.defeat))
-            city.changed()
 
     # --- results -------------------------------------------------------------------------
 

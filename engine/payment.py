@@ -9,19 +9,25 @@ a neighbour produces can be bought once per turn.  The result lists every
 non-dominated split of coins between the two neighbours: no option pays both
 neighbours at least as much as another option.
 
-Results are cached by (cost, productions, prices): during a game the same
-questions repeat constantly.
+How it is fast: resources are counted as vectors over the vocabulary's
+resources; a production's choices are folded into the few *maximal supply
+vectors* it can reach; own production turns a need into the few *minimal
+residual needs* left to buy.  Each step is cached by small interned ids, so
+the same question (a card, a city's production, its neighbours' and its
+prices) is answered from a dictionary after the first time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import product
 
 from wonders.dsl.effects import Cost
 
 from .production import Production
+
+Vector = tuple[int, ...]
+Pairs = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +48,6 @@ class Payment:
 
 FREE = Payment()
 
-Prices = tuple[tuple[int, ...], tuple[int, ...]]  # per resource index: (left prices, right prices)
-
 
 @dataclass(frozen=True, slots=True)
 class Market:
@@ -60,70 +64,182 @@ class Market:
         return (self.left_prices if side == "left" else self.right_prices)[index]
 
 
-def payment_options(cost: Cost, own: Production, coins: int, market: Market) -> list[Payment]:
-    """Every affordable Pareto-optimal payment of ``cost``, cheapest total first ([] if none)."""
-    if cost.coins > coins:
-        return []
-    options = _options(cost.resources, own, market)
-    result = [Payment(left, right, cost.coins) for left, right in options
-              if left + right + cost.coins <= coins]
-    return result
+# --- interning and caches ------------------------------------------------------------------
+
+_IDS: dict[object, int] = {}
+_VALUES: list[object] = []
+_CACHE_LIMIT = 400_000
+_PAIRS: dict[tuple[object, ...], Pairs] = {}
+_BUY: dict[tuple[Vector, int, int, int], Pairs] = {}
+_BUY_SHORT: dict[tuple[object, ...], Pairs] = {}
+_RESIDUALS: dict[tuple[Vector, int, int], tuple[Vector, ...]] = {}
+_SUPPLY: dict[tuple[int, int], tuple[Vector, ...]] = {}
+_NEEDS: dict[tuple[tuple[tuple[str, int], ...], int], Vector] = {}
 
 
-def cheapest(cost: Cost, own: Production, coins: int, market: Market) -> Payment | None:
-    options = payment_options(cost, own, coins, market)
-    return options[0] if options else None
+def intern(value: object) -> int:
+    """A small integer standing for a hashable value (a production, a price list).
+
+    Cities cache these ids, so the hot path looks payments up by tuples of ints
+    instead of hashing nested tuples again and again.  Ids are never reused.
+    """
+    found = _IDS.get(value)
+    if found is None:
+        found = len(_VALUES)
+        _IDS[value] = found
+        _VALUES.append(value)
+    return found
 
 
-@lru_cache(maxsize=200_000)
-def _options(resources: tuple[tuple[str, int], ...], own: Production,
-             market: Market) -> tuple[tuple[int, int], ...]:
-    need = {r: n for r, n in resources}
-    fixed = dict(own.fixed)
-    for resource in list(need):
-        need[resource] -= fixed.get(resource, 0)
-        if need[resource] <= 0:
-            del need[resource]
-    if not need:
-        return ((0, 0),)
-    # own choices that can help, each assigned to one needed resource or left unused
-    useful = [tuple(r for r in choice if r in need) for choice in own.choices]
-    useful = [u for u in useful if u]
-    best: set[tuple[int, int]] = set()
-    seen: set[tuple[tuple[str, int], ...]] = set()
-    for assignment in product(*[u + ("",) for u in useful]) if useful else [()]:
-        remaining = dict(need)
-        for resource in assignment:
-            if resource and remaining.get(resource, 0) > 0:
-                remaining[resource] -= 1
-        key = tuple(sorted((r, n) for r, n in remaining.items() if n > 0))
-        if key in seen:
-            continue
-        seen.add(key)
-        best.update(_buy(key, market))
-    return _pareto(best)
+def _remember(cache: dict, key: object, value: object) -> None:  # type: ignore[type-arg]
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
 
 
-@lru_cache(maxsize=200_000)
-def _buy(need: tuple[tuple[str, int], ...], market: Market) -> tuple[tuple[int, int], ...]:
-    """Pareto-optimal (left, right) coins to buy ``need`` from the neighbours."""
-    if not need:
-        return ((0, 0),)
-    resources = [r for r, _ in need]
-    counts = [n for _, n in need]
-    found: set[tuple[int, int]] = set()
-    for split in product(*[range(n + 1) for n in counts]):
-        from_left = {r: k for r, k in zip(resources, split) if k}
-        from_right = {r: n - k for r, n, k in zip(resources, counts, split) if n - k}
-        if not market.left.can_supply(from_left) or not market.right.can_supply(from_right):
-            continue
-        left = sum(market.price("left", r) * k for r, k in from_left.items())
-        right = sum(market.price("right", r) * k for r, k in from_right.items())
-        found.add((left, right))
-    return _pareto(found)
+def _need_vector(resources: tuple[tuple[str, int], ...], names_id: int) -> Vector:
+    key = (resources, names_id)
+    found = _NEEDS.get(key)
+    if found is None:
+        names = _VALUES[names_id]
+        assert isinstance(names, tuple)
+        counts = dict(resources)
+        found = tuple(counts.get(name, 0) for name in names)
+        _remember(_NEEDS, key, found)
+    return found
 
 
-def _pareto(points: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+def _choice_indexes(production: Production, names: tuple[str, ...]) -> tuple[Vector, list[tuple[int, ...]]]:
+    index = {name: i for i, name in enumerate(names)}
+    fixed = [0] * len(names)
+    for resource, units in production.fixed:
+        if resource in index:
+            fixed[index[resource]] += units
+    choices = [tuple(index[r] for r in choice if r in index) for choice in production.choices]
+    return tuple(fixed), [c for c in choices if c]
+
+
+def _maximal(vectors: set[Vector]) -> tuple[Vector, ...]:
+    """Drop vectors another one covers (componentwise ≥)."""
+    ordered = sorted(vectors, key=sum, reverse=True)
+    kept: list[Vector] = []
+    for vector in ordered:
+        if not any(all(k >= v for k, v in zip(other, vector)) for other in kept):
+            kept.append(vector)
+    return tuple(kept)
+
+
+def _minimal(vectors: set[Vector]) -> tuple[Vector, ...]:
+    """Drop vectors that are componentwise ≥ another one (never cheaper to buy)."""
+    ordered = sorted(vectors, key=sum)
+    kept: list[Vector] = []
+    for vector in ordered:
+        if not any(all(k <= v for k, v in zip(other, vector)) for other in kept):
+            kept.append(vector)
+    return tuple(kept)
+
+
+def _supply(production_id: int, names_id: int) -> tuple[Vector, ...]:
+    """The maximal supply vectors a (neighbour's) production can reach in one turn."""
+    key = (production_id, names_id)
+    found = _SUPPLY.get(key)
+    if found is None:
+        production, names = _VALUES[production_id], _VALUES[names_id]
+        assert isinstance(production, Production) and isinstance(names, tuple)
+        fixed, choices = _choice_indexes(production, names)
+        reached: set[Vector] = {fixed}
+        for choice in choices:
+            grown: set[Vector] = set()
+            for vector in reached:
+                for i in choice:
+                    grown.add(vector[:i] + (vector[i] + 1,) + vector[i + 1:])
+            reached = set(_maximal(grown))
+        found = _maximal(reached)
+        _remember(_SUPPLY, key, found)
+    return found
+
+
+def _residuals(need: Vector, own_id: int, names_id: int) -> tuple[Vector, ...]:
+    """The minimal needs left to buy once own production (all its choices) is used."""
+    key = (need, own_id, names_id)
+    found = _RESIDUALS.get(key)
+    if found is None:
+        own, names = _VALUES[own_id], _VALUES[names_id]
+        assert isinstance(own, Production) and isinstance(names, tuple)
+        fixed, choices = _choice_indexes(own, names)
+        start = tuple(max(n - f, 0) for n, f in zip(need, fixed))
+        current: set[Vector] = {start}
+        for choice in choices:
+            useful = [i for i in choice if any(v[i] for v in current)]
+            if not useful:
+                continue
+            grown: set[Vector] = set()
+            for vector in current:
+                grown.add(vector)
+                for i in useful:
+                    if vector[i]:
+                        grown.add(vector[:i] + (vector[i] - 1,) + vector[i + 1:])
+            current = set(_minimal(grown))
+        found = _minimal(current)
+        _remember(_RESIDUALS, key, found)
+    return found
+
+
+def _covers(vectors: tuple[Vector, ...], need: Vector) -> bool:
+    return any(all(s >= n for s, n in zip(vector, need)) for vector in vectors)
+
+
+def _capped(vectors: tuple[Vector, ...], needed: list[int], residual: Vector) -> tuple[Vector, ...]:
+    """Supply vectors reduced to the needed resources, capped at the amounts needed."""
+    return _maximal({tuple(min(v[i], residual[i]) for i in needed) for v in vectors})
+
+
+def _buy(residual: Vector, left_id: int, right_id: int, prices_id: int,
+         names_id: int) -> Pairs:
+    """Pareto-optimal (left, right) coins to buy ``residual`` from the two neighbours.
+
+    Looked up first by exact ids, then by what matters: the needed resources, what
+    each neighbour can supply of them (capped at the need) and their prices — many
+    different neighbours give the same answer to "1 wood and 1 clay".
+    """
+    key = (residual, left_id, right_id, prices_id)
+    found = _BUY.get(key)
+    if found is None:
+        needed = [i for i, n in enumerate(residual) if n]
+        if not needed:
+            found = ((0, 0),)
+        else:
+            prices = _VALUES[prices_id]
+            assert isinstance(prices, tuple)
+            amounts = tuple(residual[i] for i in needed)
+            left = _capped(_supply(left_id, names_id), needed, residual)
+            right = _capped(_supply(right_id, names_id), needed, residual)
+            left_prices = tuple(prices[0][i] for i in needed)
+            right_prices = tuple(prices[1][i] for i in needed)
+            short_key = (amounts, left, right, left_prices, right_prices)
+            found = _BUY_SHORT.get(short_key)
+            if found is None:
+                found = _split(amounts, left, right, left_prices, right_prices)
+                _remember(_BUY_SHORT, short_key, found)
+        _remember(_BUY, key, found)
+    return found
+
+
+def _split(amounts: Vector, left: tuple[Vector, ...], right: tuple[Vector, ...],
+           left_prices: Vector, right_prices: Vector) -> Pairs:
+    points: set[tuple[int, int]] = set()
+    for split in product(*[range(n + 1) for n in amounts]):
+        from_right = tuple(n - k for n, k in zip(amounts, split))
+        if _covers(left, split) and _covers(right, from_right):
+            points.add((sum(k * p for k, p in zip(split, left_prices)),
+                        sum(k * p for k, p in zip(from_right, right_prices))))
+    return _pareto(points)
+
+
+_NOTHING_TO_BUY: Pairs = ((0, 0),)
+
+
+def _pareto(points: set[tuple[int, int]]) -> Pairs:
     """Non-dominated (left, right) pairs, cheapest total first, then least to the left."""
     ordered = sorted(points, key=lambda p: (p[0] + p[1], p[0]))
     kept: list[tuple[int, int]] = []
@@ -131,3 +247,61 @@ def _pareto(points: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
         if not any(k[0] <= point[0] and k[1] <= point[1] for k in kept):
             kept.append(point)
     return tuple(kept)
+
+
+@dataclass(frozen=True, slots=True)
+class TradeContext:
+    """Everything a seat's payment search depends on at one decision point."""
+
+    own: Production
+    own_id: int
+    left: Production
+    left_id: int
+    right: Production
+    right_id: int
+    prices: tuple[tuple[int, ...], tuple[int, ...]]
+    prices_id: int
+    resources: tuple[str, ...]
+    names_id: int
+
+    def pairs(self, resources: tuple[tuple[str, int], ...]) -> Pairs:
+        """Pareto-optimal (left, right) coins for ``resources``, ignoring the purse; cached."""
+        if not resources:
+            return _NOTHING_TO_BUY
+        key = (resources, self.own_id, self.left_id, self.right_id, self.prices_id)
+        found = _PAIRS.get(key)
+        if found is None:
+            need = _need_vector(resources, self.names_id)
+            points: set[tuple[int, int]] = set()
+            for residual in _residuals(need, self.own_id, self.names_id):
+                points.update(_buy(residual, self.left_id, self.right_id, self.prices_id,
+                                   self.names_id))
+            found = _pareto(points)
+            _remember(_PAIRS, key, found)
+        return found
+
+    def payments(self, cost: Cost, coins: int) -> list[Payment]:
+        """Every affordable Pareto-optimal payment of ``cost`` with ``coins`` in the purse."""
+        bank = cost.coins
+        if bank > coins:
+            return []
+        budget = coins - bank
+        return [Payment(left, right, bank) for left, right in self.pairs(cost.resources)
+                if left + right <= budget]
+
+
+def trade_context(own: Production, market: Market) -> TradeContext:
+    prices = (market.left_prices, market.right_prices)
+    return TradeContext(own, intern(own), market.left, intern(market.left), market.right,
+                        intern(market.right), prices, intern(prices), market.resources,
+                        intern(market.resources))
+
+
+def payment_options(cost: Cost, own: Production, coins: int, market: Market) -> list[Payment]:
+    """Every affordable Pareto-optimal payment of ``cost``, cheapest total first ([] if none)."""
+    return trade_context(own, market).payments(cost, coins)
+
+
+def cheapest(cost: Cost, own: Production, coins: int, market: Market) -> Payment | None:
+    options = payment_options(cost, own, coins, market)
+    return options[0] if options else None

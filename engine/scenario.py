@@ -127,6 +127,7 @@ class _Runner:
             game.hands[i] = self.cards(player.get("hand"), ppath + ("hand",))
         game.phase = Phase.TURN
         game.movers = list(range(len(players)))
+        game.invalidate()
         return game
 
     def token(self, text: str, game: Game, path: PathKey) -> tuple[str, int]:
