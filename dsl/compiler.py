@@ -134,10 +134,14 @@ class _Checker:
             if node.quantity == 0:
                 self.problem("T403", "producing 0 of something has no effect", node.span)
             return fx.Produce(resources, node.quantity, not node.unbuyable)
-        if isinstance(node, ast.Points):
-            return fx.Points(self.amount(node.amount))
-        if isinstance(node, ast.Coins):
-            return fx.Coins(self.amount(node.amount))
+        if isinstance(node, (ast.Points, ast.Coins)):
+            value = self.amount(node.amount)
+            if value.is_fixed and value.fixed == 0:
+                word = "points" if isinstance(node, ast.Points) else "coins"
+                self.problem("T403", f"{word} 0 has no effect", node.span)
+            if isinstance(node, ast.Points):
+                return fx.Points(value)
+            return fx.Coins(value)
         if isinstance(node, ast.Shields):
             if node.count == 0:
                 self.problem("T403", "0 shields has no effect", node.span)
@@ -157,7 +161,10 @@ class _Checker:
             self.known(node.name, self.vocabulary.abilities, "N306", "ability")
             once_per = None
             if node.per is not None:
-                if self.known(node.per, self.vocabulary.periods, "N308", "period"):
+                if node.per.text == "game":
+                    once_per = "game"
+                elif self.known(node.per, self.vocabulary.periods, "N308", "period",
+                                extra=("game",)):
                     once_per = node.per.text
             elif node.once:
                 once_per = "game"

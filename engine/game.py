@@ -325,6 +325,11 @@ class Game:
             if action.card.name in city.names:
                 raise IllegalActionError(seat, action, f"the city already has "
                                          f"{action.card.name} (no two identical buildings)")
+            if action.method == FREE_BUILD and not self.free_build_available(seat):
+                used = any(a.name == FREE_BUILD_ABILITY for a in city.abilities())
+                raise IllegalActionError(seat, action, (
+                    "the free build was already used this age" if used else
+                    "this city has no free build power"))
             options = self.build_options(seat, action.card)
             what = f"{action.card.name}"
         else:

@@ -128,7 +128,8 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
     options: list[list[Card | None]] = []
     for copy in copies:
         candidates = {c.name: c for other in at(cities, city.seat, copy.places)
-                      for c in other.built if c.colour in copy.colours}
+                      for c in other.built
+                      if c.colour in copy.colours and c.name not in city.names}
         options.append([candidates[n] for n in sorted(candidates)] or [None])
     best: tuple[int, dict[str, int], list[str]] | None = None
     for picks in product(*options):
