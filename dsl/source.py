@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -50,16 +51,21 @@ _SCALARS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP}
 _constructor = yaml.constructor.SafeConstructor()
 
 
+# What YAML (and so the marks libyaml gives) counts as a line break.
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
 class SourceText:
-    """The text of one file with a line index, to turn offsets into line:col."""
+    """The text of one file with a line index, to turn offsets into line:col.
+
+    Lines are counted as YAML counts them (CR LF, LF, a lone CR, NEL, LS, PS),
+    so that positions from the YAML parser and from this index agree.
+    """
 
     def __init__(self, name: str, text: str) -> None:
         self.name = name
         self.text = text
-        self._line_starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self._line_starts.append(i + 1)
+        self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
 
     def index(self, line0: int, col0: int) -> int:
         if line0 >= len(self._line_starts):

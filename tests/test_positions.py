@@ -93,6 +93,17 @@ def test_crlf_line_endings(ws: Workspace) -> None:
     assert (diagnostic.location.line, diagnostic.location.column) == (12, 25)
 
 
+@pytest.mark.parametrize("line_break", ["\r", "\x85", "\u2028", "\u2029"])
+def test_other_yaml_line_breaks_count_as_lines(ws: Workspace, line_break: str) -> None:
+    # YAML counts a lone CR, NEL, LS and PS as line breaks (as str.splitlines does); the
+    # positions must count them too, or every later line is off
+    text = CARD_HEAD.replace("    cost: free\n", f"    cost: free  # a{line_break}") + (
+        f'    note: "x{line_break}    y"\n    effect: points 1 per bleu card\n')
+    diagnostic = only(ws.diagnose(text), "N302")
+    assert (diagnostic.location.line, diagnostic.location.column) == (12, 26)
+    assert text.splitlines()[11][25:29] == "bleu"
+
+
 def test_byte_order_mark(ws: Workspace) -> None:
     diagnostic = only(ws.diagnose("\ufeff" + CARD_HEAD + "    effect: points 1 per bleu card\n"),
                       "N302")
