@@ -13,6 +13,7 @@ The pipeline, each step collecting diagnostics rather than stopping:
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 from dataclasses import dataclass, field
@@ -155,6 +156,7 @@ class _Load:
         self.report = Report()
         self.docs: list[_Doc] = []
         self.seen: set[Path] = set()
+        self.hashes: dict[str, str] = {}
 
     # --- files -------------------------------------------------------------------
 
@@ -181,6 +183,7 @@ class _Load:
         self.report.extend(problems)
         if doc is None:
             return
+        self.hashes[str(resolved)] = hashlib.sha256(doc.source.text.encode("utf-8")).hexdigest()
         kind, problems = detect_kind(doc)
         self.report.extend(problems)
         if kind is None:
@@ -517,8 +520,9 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
 
     graph, chain_problems = check_chains(cards, links_of(located), unloaded_set)
     state.report.extend(chain_problems)
+    digest = hashlib.sha256("".join(sorted(state.hashes.values())).encode()).hexdigest()
     built = Game(rules=rules, cards=tuple(cards), wonders=tuple(wonders), sets=tuple(sets),
-                 removed=frozenset(removed), files=tuple(files))
+                 removed=frozenset(removed), files=tuple(files), content_hash=digest)
     rules_doc = entry.doc
     state.report.extend(check_decks(built, lambda path: rules_doc.location(path)))
     ok = state.report.ok

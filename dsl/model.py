@@ -104,6 +104,10 @@ class Game:
     sets: tuple[str, ...]
     removed: frozenset[str] = frozenset()
     files: tuple[str, ...] = ()
+    content_hash: str = ""  # sha256 over every loaded file's text: logs record it
+
+    def rules_name(self) -> str:
+        return self.rules.name
 
     def deck_cards(self) -> tuple[Card, ...]:
         """The cards that go into the decks (those named by a ``remove:`` list are out)."""

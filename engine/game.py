@@ -359,12 +359,15 @@ class Game:
                             + (f"; not expected from {sorted(extra)}" if extra else ""))
         for seat, action in actions.items():
             self.check(seat, action)
-        self.history.append({"age": self.age, "turn": self.turn, "phase": self.phase.value,
-                             "actions": {str(s): a.to_json() for s, a in sorted(actions.items())}})
+        entry: dict[str, Any] = {"age": self.age, "turn": self.turn, "phase": self.phase.value,
+                                 "actions": {str(s): a.to_json()
+                                             for s, a in sorted(actions.items())}}
+        self.history.append(entry)
         if self.phase is Phase.DISCARD_BUILD:
             self._resolve_discard_build(actions)
         else:
             self._resolve_turn(actions)
+        entry["coins"] = [city.coins for city in self.cities]
         self._trade = {}
         self._legal = {}
         self._legal_ids = {}
@@ -488,6 +491,27 @@ class Game:
         if self.over:
             self._score = sheet
         return sheet
+
+    def determinize(self, seat: int, rng: random.Random) -> "Game":
+        """A clone in which everything ``seat`` cannot see is resampled.
+
+        The other players' hands are dealt again at random from the pool of their
+        cards (same hand sizes); the seat's own hand, every city and the discard pile
+        stay as they are.  The clone's own random generator is reseeded from ``rng``
+        so future deals (guilds, later ages) are not the real ones either.  Search
+        bots play out determinizations instead of the real game.
+        """
+        other = self.clone()
+        others = [s for s in range(self.players) if s != seat]
+        pool = [card for s in others for card in other.hands[s]]
+        rng.shuffle(pool)
+        start = 0
+        for s in others:
+            size = len(other.hands[s])
+            other.hands[s] = pool[start:start + size]
+            start += size
+        other.rng = random.Random(rng.getrandbits(64))
+        return other
 
     def view(self, seat: int) -> dict[str, Any]:
         """What the player at ``seat`` may see: their hand, every city, hand sizes."""

@@ -1,5 +1,36 @@
-"""Players that choose actions from what a real player may see."""
+"""Players that choose actions from what a real player may see.
 
+A bot is any object with ``name`` and ``choose(game, seat) -> Action``.  The
+rules of the house for bots: look only at ``game.view(seat)``,
+``game.legal_actions(seat)`` and ``game.score_sheet()`` of games you play out
+yourself, and sample hidden cards with ``game.determinize(seat, rng)`` — never
+at other players' hands directly.  ``BOTS`` maps the names the command line
+accepts to factories taking a seed.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from ..actions import Action
+from ..game import Game
 from .random_bot import RandomBot
 
-__all__ = ["RandomBot"]
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, game: Game, seat: int) -> Action: ...
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+}
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A bot by registry name (raises KeyError for an unknown name)."""
+    return BOTS[name](seed)
+
+
+__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]

@@ -12,7 +12,8 @@ import typer
 from wonders.dsl.errors import closest
 from wonders.dsl.loader import load, shipped_games
 
-from ..bots import RandomBot
+from ..bots import BOTS, make_bot
+from ..log import LogError, replay as replay_log, write as write_log
 from ..errors import RuleError
 from ..game import Game
 from ..scenario import check_file
@@ -27,8 +28,12 @@ def play(
     seed: int = typer.Option(0, "--seed", "-s", help="Random seed: same seed, same game."),
     side: str = typer.Option("random", "--side", help="Wonder sides: random, A or B."),
     as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
+    bots: Optional[str] = typer.Option(
+        None, "--bots", "-b", help="Comma-separated bot names, one per seat or one for all "
+        f"(known: {', '.join(BOTS)}); default random."),
+    log: Optional[Path] = typer.Option(None, "--log", help="Write the game log (JSON Lines)."),
 ) -> None:
-    """Play one game with random bots and print the score sheet."""
+    """Play one game with bots and print the score sheet."""
     games = shipped_games()
     if game not in games:
         hint = closest(game, games)
@@ -52,9 +57,22 @@ def play(
     except RuleError as exc:
         sys.stderr.write(f"wonders: {exc}\n")
         raise typer.Exit(1) from None
-    bots = [RandomBot(seed * 1000 + seat) for seat in range(players)]
+    names = [n.strip() for n in (bots or "random").split(",") if n.strip()]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise typer.BadParameter(f"{len(names)} bots for {players} players", param_hint="--bots")
+    for name in names:
+        if name not in BOTS:
+            hint = closest(name, BOTS)
+            raise typer.BadParameter(f"no bot named '{name}'" + (
+                f" (did you mean '{hint}'?)" if hint else "") + f"; known: {', '.join(BOTS)}",
+                param_hint="--bots")
+    players_bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
     while not match.over:
-        match.play({seat: bots[seat].choose(match, seat) for seat in match.to_move()})
+        match.play({seat: players_bots[seat].choose(match, seat) for seat in match.to_move()})
+    if log is not None:
+        write_log(match, log, game, [str(p) for p in paths or []])
     sheet = match.score_sheet()
     if as_json:
         record: dict[str, object] = {"game": game, "player_count": players, "seed": seed}
@@ -119,6 +137,29 @@ def check(
     raise typer.Exit(0 if ok else 1)
 
 
+def replay(
+    log: Path = typer.Argument(..., help="A game log written by --log."),
+) -> None:
+    """Replay a game log on the current data and engine; report the first divergence."""
+    if not log.exists():
+        raise typer.BadParameter(f"no such file: {log}", param_hint="LOG")
+    try:
+        result = replay_log(log)
+    except LogError as exc:
+        sys.stderr.write(f"wonders: {exc}\n")
+        raise typer.Exit(1) from None
+    if result.data_changed:
+        sys.stdout.write("note: the card data changed since the game was logged "
+                         "(content hash differs)\n")
+    if result.identical:
+        sys.stdout.write(f"{log}: replayed {result.decisions} decisions: identical\n")
+        return
+    sys.stdout.write(f"{log}:{result.line}: diverged after {result.decisions} identical "
+                     f"decisions: {result.divergence}\n")
+    raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(play)
     app.command()(check)
+    app.command()(replay)

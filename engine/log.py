@@ -1,0 +1,180 @@
+"""Game logs as JSON Lines, and replaying them.
+
+A log holds everything a game is a function of: the rule set and card files
+(with a content hash), the number of players, the seed, and every decision
+with its actions and payments; after each decision the coins of every player
+are recorded as a checkpoint.  ``replay`` plays the log again on the current
+data and engine and reports the first divergence: an action that is no longer
+legal, a checkpoint that differs, or a different final score sheet.
+
+Lines: a ``game`` header, one ``decision`` per decision point, a ``result``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from wonders.dsl.loader import load
+
+from .actions import Action
+from .errors import RuleError
+from .game import Game
+
+FORMAT = 1
+
+
+def header(game: Game, source: str | None, paths: Sequence[str] = ()) -> dict[str, Any]:
+    return {
+        "type": "game",
+        "format": FORMAT,
+        "game": source,
+        "paths": [str(p) for p in paths],
+        "rule_set": game.data.rules.name,
+        "card_sets": list(game.data.sets),
+        "content_hash": game.data.content_hash,
+        "players": game.players,
+        "seed": game.seed,
+        "seats": [{"wonder": c.wonder.name, "side": c.side.side} for c in game.cities],
+    }
+
+
+def lines(game: Game, source: str | None, paths: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The whole log of a game (finished or not) as a list of JSON-ready records."""
+    records = [header(game, source, paths)]
+    for entry in game.history:
+        records.append({"type": "decision", **entry})
+    if game.over:
+        records.append({"type": "result", "score_sheet": game.score_sheet().to_json()})
+    return records
+
+
+def write(game: Game, path: Path, source: str | None, paths: Sequence[str] = ()) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in lines(game, source, paths):
+            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+@dataclass
+class Replay:
+    """The outcome of a replay: identical, or where it first went another way."""
+
+    game: Game | None
+    decisions: int
+    divergence: str | None = None
+    line: int = 0
+    data_changed: bool = False
+
+    @property
+    def identical(self) -> bool:
+        return self.divergence is None
+
+
+class LogError(RuleError):
+    """A log that cannot be read at all (not JSON Lines, no header, unknown format)."""
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    records = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogError(f"{path}: cannot read the log: {exc}") from None
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{path}:{number}: not a JSON line: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise LogError(f"{path}:{number}: each line must be a JSON object")
+        record["_line"] = number
+        records.append(record)
+    if not records or records[0].get("type") != "game":
+        raise LogError(f"{path}:1: a log starts with a 'game' header line")
+    if records[0].get("format") != FORMAT:
+        raise LogError(f"{path}:1: log format {records[0].get('format')!r}, this engine reads "
+                       f"{FORMAT}")
+    return records
+
+
+def _find(game: Game, seat: int, wanted: dict[str, Any]) -> Action | None:
+    for action in game.legal_actions(seat):
+        if action.to_json() == wanted:
+            return action
+    return None
+
+
+def replay(path: Path) -> Replay:
+    """Replay a log on the current data and engine; never raises for a divergent log."""
+    records = read(path)
+    head = records[0]
+    try:
+        result = load([str(p) for p in head.get("paths") or []], head.get("game"))
+    except Exception as exc:  # pragma: no cover - load itself never raises for data
+        raise LogError(f"cannot load the game of the log: {exc}") from None
+    if result.game is None:
+        problems = "; ".join(d.render() for d in result.report.errors[:5])
+        raise LogError(f"the log's game does not load: {problems}")
+    data = result.game
+    changed = data.content_hash != head.get("content_hash")
+    try:
+        game = Game(data, int(head["players"]), int(head["seed"]))
+    except (KeyError, ValueError, TypeError, RuleError) as exc:
+        raise LogError(f"{path}:1: cannot set up the logged game: {exc}") from None
+    seats = [{"wonder": c.wonder.name, "side": c.side.side} for c in game.cities]
+    if seats != head.get("seats"):
+        return Replay(game, 0, f"the setup differs: the log has {head.get('seats')}, this "
+                      f"engine deals {seats}", 1, changed)
+    decisions = 0
+    for record in records[1:]:
+        line = record["_line"]
+        if record.get("type") == "result":
+            sheet = game.score_sheet().to_json() if game.over else None
+            if sheet != record.get("score_sheet"):
+                return Replay(game, decisions, "the final score sheet differs: the log has "
+                              f"{_totals(record.get('score_sheet'))}, the replay "
+                              f"{_totals(sheet)}", line, changed)
+            continue
+        if record.get("type") != "decision":
+            continue
+        where = f"age {record.get('age')}, turn {record.get('turn')} ({record.get('phase')})"
+        if game.over:
+            return Replay(game, decisions, f"{where}: the game is already over", line, changed)
+        actions: dict[int, Action] = {}
+        for seat_text, wanted in (record.get("actions") or {}).items():
+            seat = int(seat_text)
+            action = _find(game, seat, wanted)
+            if action is None:
+                return Replay(game, decisions, f"{where}: seat {seat}'s logged action "
+                              f"{_describe(wanted)} is not legal now", line, changed)
+            actions[seat] = action
+        try:
+            game.play(actions)
+        except RuleError as exc:
+            return Replay(game, decisions, f"{where}: {exc}", line, changed)
+        decisions += 1
+        coins = [city.coins for city in game.cities]
+        if "coins" in record and record["coins"] != coins:
+            return Replay(game, decisions, f"{where}: after this decision the coins are "
+                          f"{coins}, the log has {record['coins']}", line, changed)
+    return Replay(game, decisions, None, 0, changed)
+
+
+def _describe(action: dict[str, Any]) -> str:
+    kind = action.get("action")
+    card = action.get("card", "")
+    payment = action.get("payment")
+    paid = f" paying {payment}" if payment and any(payment.values()) else ""
+    method = action.get("method")
+    how = f" ({method})" if method and method != "pay" else ""
+    return f"{kind} {card}{how}{paid}".strip()
+
+
+def _totals(sheet: Any) -> str:
+    if not isinstance(sheet, dict):
+        return "nothing (the game did not end)"
+    return ", ".join(f"seat {row['seat']}: {row['total']}" for row in sheet.get("players", []))
