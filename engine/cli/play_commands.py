@@ -97,8 +97,8 @@ def play(
     table.add_row("[bold]total[/bold]", *[f"[bold]{t}[/bold]" for t in sheet.totals])
     table.add_row("coins", *[str(c) for c in sheet.coins])
     Console().print(table)
-    names = ", ".join(f"{s}: {match.cities[s].wonder.name}" for s in sheet.winners)
-    sys.stdout.write(f"winner{'s' if len(sheet.winners) > 1 else ''}: {names}\n")
+    winners = ", ".join(f"{s}: {match.cities[s].wonder.name}" for s in sheet.winners)
+    sys.stdout.write(f"winner{'s' if len(sheet.winners) > 1 else ''}: {winners}\n")
 
 
 def check(
