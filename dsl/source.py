@@ -291,7 +291,7 @@ class _Builder:
         return result
 
 
-def _too_deep(text: str) -> Any:
+def _too_deep(text: str, loader: type = _LOADER) -> Any:
     """Where (a YAML mark) a value first sits more than MAX_DEPTH levels deep, or None.
 
     Checked before composing: libyaml's composer recurses once per level (tens of
@@ -300,7 +300,7 @@ def _too_deep(text: str) -> Any:
     builder's: a value inside more than MAX_DEPTH lists or maps.
     """
     stack: list[list[bool]] = []  # per open list or map: [is a map, next node is a key]
-    for event in yaml.parse(text, Loader=_LOADER):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.CollectionEndEvent):
             stack.pop()
             continue
@@ -333,6 +333,17 @@ def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
         location = (source.location(source.index(mark.line, mark.column)) if mark
                     else Location(name, 1, 1))
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        if "nesting depth" in message:
+            # newer libyaml refuses deep nesting itself (at 1000 levels, scanning ahead):
+            # find the first value too deep with the pure-Python parser, which has no limit
+            try:
+                deep = _too_deep(text, yaml.SafeLoader)
+            except (yaml.YAMLError, RecursionError):
+                deep = None
+            if deep is not None:
+                location = source.location(source.index(deep.line, deep.column))
+            return None, [Diagnostic(
+                "Y004", f"values are nested more than {MAX_DEPTH} levels deep", location)]
         if "mapping values are not allowed" in message:
             message += " (a value containing ': ' must be quoted, e.g. effect: \"now: coins 5\")"
         return None, [Diagnostic("Y002", f"YAML syntax error: {message}", location)]

@@ -185,6 +185,70 @@ def _residuals(need: Vector, own_id: int, names_id: int) -> tuple[Vector, ...]:
     return found
 
 
+_PROFILES: dict[tuple[int, int], tuple[Vector, tuple[int, ...]]] = {}
+
+
+def _profile(production_id: int, names_id: int) -> tuple[Vector, tuple[int, ...]]:
+    """(units of each resource it can make in one turn, each choice as a bit mask)."""
+    key = (production_id, names_id)
+    found = _PROFILES.get(key)
+    if found is None:
+        production, names = _VALUES[production_id], _VALUES[names_id]
+        assert isinstance(production, Production) and isinstance(names, tuple)
+        fixed, choices = _choice_indexes(production, names)
+        available = list(fixed)
+        masks = []
+        for choice in choices:
+            mask = 0
+            for i in choice:
+                available[i] += 1
+                mask |= 1 << i
+            masks.append(mask)
+        found = (tuple(available), tuple(masks))
+        _remember(_PROFILES, key, found)
+    return found
+
+
+def _independent(need: Vector, own: tuple[Vector, tuple[int, ...]],
+                 left: tuple[Vector, tuple[int, ...]], right: tuple[Vector, tuple[int, ...]],
+                 prices: tuple[Vector, Vector]) -> Pairs | None:
+    """The fast path: when no choice card offers two of the needed resources, each resource
+    is bought on its own; the answer is the Pareto front of the per-resource options.
+
+    Returns None when some choice couples two needed resources (the general search applies).
+    """
+    mask = 0
+    for i, n in enumerate(need):
+        if n:
+            mask |= 1 << i
+    for profile in (own, left, right):
+        for choice in profile[1]:
+            shared = choice & mask
+            if shared & (shared - 1):
+                return None
+    points: list[tuple[int, int]] = [(0, 0)]
+    left_prices, right_prices = prices
+    for i, n in enumerate(need):
+        if not n:
+            continue
+        missing = n - own[0][i]
+        if missing <= 0:
+            continue
+        most_left = left[0][i] if left[0][i] < missing else missing
+        least_left = missing - right[0][i]
+        if least_left < 0:
+            least_left = 0
+        if least_left > most_left:
+            return ()
+        price_left, price_right = left_prices[i], right_prices[i]
+        options = [(k * price_left, (missing - k) * price_right)
+                   for k in range(least_left, most_left + 1)]
+        points = [(a + c, b + d) for a, b in points for c, d in options]
+        if len(points) > 1:
+            points = list(_pareto(set(points)))
+    return _pareto(set(points)) if len(points) > 1 else tuple(points)
+
+
 def _covers(vectors: tuple[Vector, ...], need: Vector) -> bool:
     return any(all(s >= n for s, n in zip(vector, need)) for vector in vectors)
 
@@ -272,11 +336,15 @@ class TradeContext:
         found = _PAIRS.get(key)
         if found is None:
             need = _need_vector(resources, self.names_id)
-            points: set[tuple[int, int]] = set()
-            for residual in _residuals(need, self.own_id, self.names_id):
-                points.update(_buy(residual, self.left_id, self.right_id, self.prices_id,
-                                   self.names_id))
-            found = _pareto(points)
+            found = _independent(need, _profile(self.own_id, self.names_id),
+                                 _profile(self.left_id, self.names_id),
+                                 _profile(self.right_id, self.names_id), self.prices)
+            if found is None:
+                points: set[tuple[int, int]] = set()
+                for residual in _residuals(need, self.own_id, self.names_id):
+                    points.update(_buy(residual, self.left_id, self.right_id,
+                                       self.prices_id, self.names_id))
+                found = _pareto(points)
             _remember(_PAIRS, key, found)
         return found
 
