@@ -21,6 +21,7 @@ from .rules import Parameters
 START = "start"
 CARD = "card"
 STAGE = "stage"
+_ONGOING_CACHES = ("production", "prices", "ids", "abilities", "shields")
 
 
 @dataclass
@@ -37,22 +38,36 @@ class City:
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def clone(self) -> "City":
+        """An independent copy; cached answers are immutable, so the copy keeps them."""
         return City(self.seat, self.wonder, self.side, self.coins, list(self.built), self.stages,
-                    list(self.tokens), set(self.free_build_ages), list(self.stage_cards))
+                    list(self.tokens), set(self.free_build_ages), list(self.stage_cards),
+                    dict(self._cache))
 
     # --- changes -----------------------------------------------------------------
 
     def changed(self) -> None:
+        """Forget every cached answer (after changing the city by hand)."""
         self._cache.clear()
 
     def add_card(self, card: Card) -> None:
         self.built.append(card)
-        self.changed()
+        self._forget(card.effects, ("names", "made_free", "counts"))
 
     def add_stage(self, card: Card) -> None:
         self.stages += 1
         self.stage_cards.append(card)
-        self.changed()
+        self._forget(self.side.stages[self.stages - 1].effects, ("counts",))
+
+    def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
+        """Drop the caches a new effect source can change: the ongoing ones only if it has any."""
+        cache = self._cache
+        for key in always:
+            cache.pop(key, None)
+        for clause in effects.clauses:
+            if clause.timing is fx.Timing.ONGOING:
+                for key in _ONGOING_CACHES:
+                    cache.pop(key, None)
+                return
 
     # --- what the city holds ----------------------------------------------------------
 
@@ -90,8 +105,12 @@ class City:
         return any(a.name == name for a in self.abilities())
 
     def shields(self) -> int:
-        return sum(e.count for _, _, e in self.clauses(fx.Timing.ONGOING)
-                   if isinstance(e, fx.Shields))
+        cached = self._cache.get("shields")
+        if cached is None:
+            cached = sum(e.count for _, _, e in self.clauses(fx.Timing.ONGOING)
+                         if isinstance(e, fx.Shields))
+            self._cache["shields"] = cached
+        return cached  # type: ignore[return-value]
 
     # --- production and prices ---------------------------------------------------
 
