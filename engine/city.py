@@ -36,18 +36,20 @@ class City:
     free_build_ages: set[int] = field(default_factory=set)  # ages the once-per-age power was used
     stage_cards: list[Card] = field(default_factory=list)  # cards tucked under built stages
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    version: int = field(default=0, compare=False)  # changes when production or prices may
 
     def clone(self) -> "City":
         """An independent copy; cached answers are immutable, so the copy keeps them."""
         return City(self.seat, self.wonder, self.side, self.coins, list(self.built), self.stages,
                     list(self.tokens), set(self.free_build_ages), list(self.stage_cards),
-                    dict(self._cache))
+                    dict(self._cache), self.version)
 
     # --- changes -----------------------------------------------------------------
 
     def changed(self) -> None:
         """Forget every cached answer (after changing the city by hand)."""
         self._cache.clear()
+        self.version += 1
 
     def add_card(self, card: Card) -> None:
         self.built.append(card)
@@ -67,6 +69,7 @@ class City:
             if clause.timing is fx.Timing.ONGOING:
                 for key in _ONGOING_CACHES:
                     cache.pop(key, None)
+                self.version += 1
                 return
 
     # --- what the city holds ----------------------------------------------------------

@@ -68,7 +68,7 @@ class Game:
         self.start_coins = sum(c.coins for c in self.cities)
         self._last_card_done = False
         self._score: ScoreSheet | None = None
-        self._trade: dict[int, TradeContext] = {}
+        self._trade: dict[int, tuple[tuple[int, int, int], TradeContext]] = {}
         self._names_id = intern(self.params.resources)
         self._legal: dict[int, list[Action]] = {}
         self._legal_ids: dict[int, set[int]] = {}
@@ -155,7 +155,7 @@ class Game:
         other.movers = list(self.movers)
         other.pending_discard_builds = list(self.pending_discard_builds)
         other.history = list(self.history)
-        other._trade = {}
+        other._trade = dict(self._trade)
         other._legal = {}
         other._legal_ids = {}
         return other
@@ -177,21 +177,23 @@ class Game:
                       trade.prices[1])
 
     def trade(self, seat: int) -> TradeContext:
-        """What the payment search of ``seat`` depends on now (cached until the state changes)."""
-        found = self._trade.get(seat)
-        if found is None:
-            params = self.params
-            city = self.cities[seat]
-            left = self.cities[left_of(seat, self.players)]
-            right = self.cities[right_of(seat, self.players)]
-            own_id, _, prices_id = city.trade_ids(params)
-            left_id, right_id = left.trade_ids(params)[1], right.trade_ids(params)[1]
-            found = TradeContext(city.production(params)[0], own_id,
-                                 left.production(params)[1], left_id,
-                                 right.production(params)[1], right_id,
-                                 city.prices(params), prices_id, params.resources,
-                                 self._names_id)
-            self._trade[seat] = found
+        """What the payment search of ``seat`` depends on now (cached until a city changes)."""
+        city = self.cities[seat]
+        left = self.cities[left_of(seat, self.players)]
+        right = self.cities[right_of(seat, self.players)]
+        versions = (city.version, left.version, right.version)
+        cached = self._trade.get(seat)
+        if cached is not None and cached[0] == versions:
+            return cached[1]
+        params = self.params
+        own_id, _, prices_id = city.trade_ids(params)
+        left_id, right_id = left.trade_ids(params)[1], right.trade_ids(params)[1]
+        found = TradeContext(city.production(params)[0], own_id,
+                             left.production(params)[1], left_id,
+                             right.production(params)[1], right_id,
+                             city.prices(params), prices_id, params.resources,
+                             self._names_id)
+        self._trade[seat] = (versions, found)
         return found
 
     def invalidate(self) -> None:
@@ -277,7 +279,7 @@ class Game:
                 continue
             seen.add(id(card))
             if card.name not in names:
-                if card.name in made_free or any(n in names for n in card.free_if_built):
+                if card.name in made_free or not names.isdisjoint(card.free_if_built):
                     actions.append(Build(card, FREE, CHAIN))
                 else:
                     for payment in trade.payments(card.cost, coins):
@@ -368,7 +370,6 @@ class Game:
         else:
             self._resolve_turn(actions)
         entry["coins"] = [city.coins for city in self.cities]
-        self._trade = {}
         self._legal = {}
         self._legal_ids = {}
         self._continue()

@@ -19,7 +19,7 @@ prices) is answered from a dictionary after the first time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 
 from wonders.dsl.effects import Cost
@@ -327,11 +327,16 @@ class TradeContext:
     prices_id: int
     resources: tuple[str, ...]
     names_id: int
+    known: dict[tuple[tuple[str, int], ...], Pairs] = field(default_factory=dict, compare=False,
+                                                            hash=False)
 
     def pairs(self, resources: tuple[tuple[str, int], ...]) -> Pairs:
         """Pareto-optimal (left, right) coins for ``resources``, ignoring the purse; cached."""
         if not resources:
             return _NOTHING_TO_BUY
+        local = self.known.get(resources)
+        if local is not None:
+            return local
         key = (resources, self.own_id, self.left_id, self.right_id, self.prices_id)
         found = _PAIRS.get(key)
         if found is None:
@@ -346,6 +351,7 @@ class TradeContext:
                                        self.prices_id, self.names_id))
                 found = _pareto(points)
             _remember(_PAIRS, key, found)
+        self.known[resources] = found
         return found
 
     def payments(self, cost: Cost, coins: int) -> list[Payment]:

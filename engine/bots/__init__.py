@@ -14,6 +14,8 @@ from typing import Callable, Protocol
 
 from ..actions import Action
 from ..game import Game
+from .greedy import GreedyBot
+from .mcts import MCTSBot
 from .random_bot import RandomBot
 
 
@@ -25,6 +27,8 @@ class Bot(Protocol):
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": MCTSBot,
 }
 
 

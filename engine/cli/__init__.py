@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from . import data_commands, play_commands
+from . import data_commands, play_commands, simulate_command
 
 app = typer.Typer(
     name="wonders",
@@ -25,6 +25,7 @@ app = typer.Typer(
 )
 data_commands.register(app)
 play_commands.register(app)
+simulate_command.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -32,8 +32,11 @@ def play(
         None, "--bots", "-b", help="Comma-separated bot names, one per seat or one for all "
         f"(known: {', '.join(BOTS)}); default random."),
     log: Optional[Path] = typer.Option(None, "--log", help="Write the game log (JSON Lines)."),
+    human: bool = typer.Option(False, "--human", help="Play yourself at the terminal; the "
+                               "other seats are bots (--bots)."),
+    human_seat: int = typer.Option(0, "--seat", help="Your seat with --human (0 = first)."),
 ) -> None:
-    """Play one game with bots and print the score sheet."""
+    """Play one game with bots and print the score sheet; --human to play yourself."""
     games = shipped_games()
     if game not in games:
         hint = closest(game, games)
@@ -57,11 +60,21 @@ def play(
     except RuleError as exc:
         sys.stderr.write(f"wonders: {exc}\n")
         raise typer.Exit(1) from None
-    names = [n.strip() for n in (bots or "random").split(",") if n.strip()]
+    if human:
+        if as_json:
+            raise typer.BadParameter("--json is for games of bots, not --human",
+                                     param_hint="--json")
+        if not 0 <= human_seat < players:
+            raise typer.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
+    names = [n.strip() for n in (bots or "random").split(",") if n.strip()] or ["random"]
     if len(names) == 1:
         names = names * players
+    if human and len(names) == players - 1:
+        names.insert(human_seat, "random")  # the human's seat: no bot plays it
     if len(names) != players:
-        raise typer.BadParameter(f"{len(names)} bots for {players} players", param_hint="--bots")
+        raise typer.BadParameter(f"{len(names)} bots for {players} players" + (
+            f" (give one name, or one per other seat: {players - 1})" if human else ""),
+            param_hint="--bots")
     for name in names:
         if name not in BOTS:
             hint = closest(name, BOTS)
@@ -69,6 +82,15 @@ def play(
                 f" (did you mean '{hint}'?)" if hint else "") + f"; known: {', '.join(BOTS)}",
                 param_hint="--bots")
     players_bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
+    if human:
+        from .human import play_human
+
+        finished = play_human(match, human_seat, {s: b for s, b in enumerate(players_bots)
+                                                  if s != human_seat})
+        if finished and log is not None:
+            write_log(match, log, game, [str(p) for p in paths or []])
+            sys.stdout.write(f"wrote {log}\n")
+        return
     while not match.over:
         match.play({seat: players_bots[seat].choose(match, seat) for seat in match.to_move()})
     if log is not None:

@@ -1,0 +1,331 @@
+"""A greedy heuristic bot: one-ply look-ahead on an estimate of its own final score.
+
+Each candidate action is valued as the change it makes to the bot's own score
+sheet (``score_city`` on a copy of its city with the card or stage added) plus
+generic estimates, by effect type, of what the score sheet does not see yet:
+
+* production: resources the city lacks (and its remaining wonder stages need)
+  are worth more, early ages more than late;
+* shields: the expected change of military tokens against both neighbours,
+  this age and (discounted) the ages to come;
+* science: a bonus for future sets in the early ages (the points of the sets
+  themselves are in the score delta);
+* coins gained now, trading discounts, chains to later cards, wonder powers;
+* the payment: coins spent are coins not scored, coins given to neighbours
+  help opponents.
+
+Nothing here names a card or a wonder: the heuristics read effects, colours
+and costs only, so custom card sets are played sensibly too.  The bot looks
+only at its own hand, the cities (public) and the discard pile size.  Ties are
+broken by the bot's own seeded generator, so a bot is deterministic given its
+seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from typing import Sequence
+
+from wonders.dsl import effects as fx
+from wonders.dsl.model import Card
+
+from ..actions import FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from ..city import City
+from ..game import Game
+from ..scoring import amount, science_points, score_city
+from ..table import left_of, right_of
+
+# weights by age (index 0 = age 1); ages beyond the table use the last entry
+COIN_VALUE = (0.55, 0.45, 0.34)       # points per coin held
+RESOURCE_VALUE = (2.0, 1.3, 0.35)     # points per missing resource unit produced
+SCIENCE_BONUS = (1.6, 1.0, 0.0)       # potential of a science symbol beyond its points now
+CHAIN_VALUE = (1.0, 0.8, 0.0)         # per later card made free by a chain
+TRADE_VALUE = (0.3, 0.2, 0.05)        # per resource and neighbour whose price drops
+STAGE_BONUS = 0.5                     # stages are also unblocked for later ones
+NEIGHBOUR_GIFT = 0.08                 # extra cost per coin paid to a neighbour (an opponent)
+
+
+def _by_age(table: Sequence[float], age: int) -> float:
+    return table[min(max(age, 1), len(table)) - 1]
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class Evaluator:
+    """Values of every action of one seat at one decision point (cheap to build)."""
+
+    def __init__(self, game: Game, seat: int, fast: bool = False) -> None:
+        self.game = game
+        self.fast = fast
+        self.seat = seat
+        self.params = game.params
+        self.science = game.science
+        self.cities = game.cities
+        self.city = game.cities[seat]
+        self.age = game.age
+        self.ages = len(self.params.victory)
+        self.players = len(self.cities)
+        self.hand_size = len(game.hands[seat])  # the bot's own hand: it sees it
+        self.coin_value = _by_age(COIN_VALUE, self.age)
+        self.base = 0
+        if not fast:
+            base_lines, _ = score_city(self.city, self.cities, self.params, self.science)
+            self.base = sum(base_lines.values()) - base_lines.get("treasury", 0)
+        self._symbols: tuple[Counter[str], list[tuple[str, ...]], int] | None = None
+        self._units: dict[str, float] | None = None
+        self._stage_need: dict[str, int] | None = None
+        self._card_values: dict[int, float] = {}
+        self._stage_value: float | None = None
+
+    # --- whole actions -----------------------------------------------------------
+
+    def value(self, action: Action) -> float:
+        if isinstance(action, Build):
+            value = self.card_value(action.card)
+            if action.method == FREE_BUILD:
+                # the power is once per age: spend it on something worth its cost
+                spared = action.card.cost.resource_count() * 1.0 + action.card.cost.coins
+                value -= max(0.0, 2.5 - 0.5 * spared) if self.hand_size > 2 else 0.0
+            return value - self.payment_cost(action)
+        if isinstance(action, BuildStage):
+            return self.stage_value(action.card) - self.payment_cost(action)
+        if isinstance(action, Sell):
+            return self.sell_value()
+        if isinstance(action, BuildFromDiscard):
+            return self.card_value(action.card)
+        assert isinstance(action, Skip)
+        return 0.0
+
+    def payment_cost(self, action: Build | BuildStage) -> float:
+        p = action.payment
+        return p.total * self.coin_value + (p.left + p.right) * NEIGHBOUR_GIFT
+
+    def sell_value(self) -> float:
+        sell = self.params.sell
+        if sell is None:
+            return 0.0
+        coins = sum(amount(c.effect.amount, self.seat, self.cities) for c in sell.clauses
+                    if isinstance(c.effect, fx.Coins))
+        return coins * self.coin_value
+
+    def card_value(self, card: Card) -> float:
+        found = self._card_values.get(id(card))
+        if found is None:
+            if self.fast:
+                found = self._fast_value(card.effects, card)
+            else:
+                city = self.city.clone()
+                city.add_card(card)
+                found = self._effects_value(city, card.effects)
+            found += self._chain_value(card)
+            self._card_values[id(card)] = found
+        return found
+
+    def stage_value(self, card: Card) -> float:
+        if self._stage_value is None:
+            stage = self.city.side.stages[self.city.stages]
+            if self.fast:
+                value = self._fast_value(stage.effects, None)
+            else:
+                city = self.city.clone()
+                city.add_stage(card)  # the card tucked under the board does not matter
+                value = self._effects_value(city, stage.effects)
+            self._stage_value = value + STAGE_BONUS
+        return self._stage_value
+
+    # --- parts -------------------------------------------------------------------------
+
+    def _score_delta(self, city: City) -> float:
+        cities = list(self.cities)
+        cities[self.seat] = city
+        lines, _ = score_city(city, cities, self.params, self.science)
+        return sum(lines.values()) - lines.get("treasury", 0) - self.base
+
+    def _fast_value(self, effects: fx.Effects, card: Card | None) -> float:
+        """The score delta read off the effects alone (no rescoring of the city)."""
+        value = 0.0
+        symbols: list[tuple[str, ...]] = []
+        for clause in effects.clauses:
+            effect = clause.effect
+            if isinstance(effect, (fx.Points, fx.Coins)):
+                if isinstance(effect, fx.Points) and clause.timing is not fx.Timing.END:
+                    continue
+                if isinstance(effect, fx.Coins) and clause.timing is not fx.Timing.NOW:
+                    continue
+                got = amount(effect.amount, self.seat, self.cities)
+                if card is not None:  # the card counts itself where it counts "self"
+                    got += _self_count(effect.amount, card)
+                value += got if isinstance(effect, fx.Points) else got * self.coin_value
+            elif isinstance(effect, fx.Science):
+                symbols.append(effect.symbols)
+        if symbols:
+            fixed, choices, now = self._science()
+            fixed = Counter(fixed)
+            more = list(choices)
+            for symbol in symbols:
+                if len(symbol) == 1:
+                    fixed[symbol[0]] += 1
+                else:
+                    more.append(symbol)
+            value += science_points(fixed, more, self.science, self.params.science_set) - now
+        return value + self._other_value(effects, None)
+
+    def _science(self) -> tuple[Counter[str], list[tuple[str, ...]], int]:
+        if self._symbols is None:
+            fixed, choices = self.city.science_symbols()
+            now = science_points(fixed, choices, self.science, self.params.science_set)
+            self._symbols = (fixed, choices, now)
+        return self._symbols
+
+    def _effects_value(self, city: City, effects: fx.Effects) -> float:
+        return self._score_delta(city) + self._other_value(effects, city)
+
+    def _other_value(self, effects: fx.Effects, city: City | None) -> float:
+        """What the score sheet does not show yet: production, shields, powers, coins now."""
+        value = 0.0
+        cities: list[City] | None = None
+        for clause in effects.clauses:
+            effect = clause.effect
+            if isinstance(effect, fx.Coins) and clause.timing is fx.Timing.NOW:
+                if city is None:
+                    continue  # counted with the points by the fast estimate
+                if cities is None:
+                    cities = list(self.cities)
+                    cities[self.seat] = city
+                value += amount(effect.amount, self.seat, cities) * self.coin_value
+            elif isinstance(effect, fx.Produce):
+                value += self._produce_value(effect)
+            elif isinstance(effect, fx.Shields):
+                value += self._military_value(effect.count)
+            elif isinstance(effect, fx.Science):
+                value += _by_age(SCIENCE_BONUS, self.age) if self.age < self.ages else 0.0
+            elif isinstance(effect, fx.TradePrice):
+                sides = sum(2 if p == "neighbours" else 1 for p in effect.places
+                            if p in ("left", "right", "neighbours"))
+                value += len(effect.resources) * sides * self._late(TRADE_VALUE)
+            elif isinstance(effect, fx.Ability):
+                value += self._ability_value(effect)
+            elif isinstance(effect, fx.CopyCard) and (self.age < self.ages or city is None):
+                value += 3.0
+        return value
+
+    def _late(self, table: Sequence[float]) -> float:
+        """A weight by age, fading over the last age as turns run out."""
+        weight = _by_age(table, self.age)
+        if self.age >= self.ages:
+            weight *= max(self.hand_size - 2, 0) / max(self.params.hand - 2, 1)
+        return weight
+
+    def _units_held(self) -> dict[str, float]:
+        if self._units is None:
+            own = self.city.production(self.params)[0]
+            units: dict[str, float] = {r: float(n) for r, n in own.fixed}
+            for choice in own.choices:
+                for r in choice:
+                    units[r] = units.get(r, 0.0) + 1.0 / len(choice)
+            self._units = units
+        return self._units
+
+    def _stage_needs(self) -> dict[str, int]:
+        if self._stage_need is None:
+            need: dict[str, int] = {}
+            for stage in self.city.side.stages[self.city.stages:]:
+                for r, n in stage.cost.resources:
+                    need[r] = max(need.get(r, 0), n)
+            self._stage_need = need
+        return self._stage_need
+
+    def _unit_value(self, resource: str, extra: float) -> float:
+        have = self._units_held().get(resource, 0.0) + extra
+        base = self._late(RESOURCE_VALUE)
+        value = base / (1.0 + 1.5 * have)
+        if self._stage_needs().get(resource, 0) > have:
+            value += 0.4 * base
+        return value
+
+    def _produce_value(self, effect: fx.Produce) -> float:
+        if len(effect.resources) == 1:
+            r = effect.resources[0]
+            return sum(self._unit_value(r, float(i)) for i in range(effect.amount))
+        values = sorted((self._unit_value(r, 0.0) for r in effect.resources), reverse=True)
+        return (values[0] + 0.35 * sum(values[1:])) * effect.amount
+
+    def _military_value(self, shields: int) -> float:
+        mine = self.city.shields()
+        neighbours = (self.cities[left_of(self.seat, self.players)].shields(),
+                      self.cities[right_of(self.seat, self.players)].shields())
+        defeat = self.params.defeat
+        # uncertainty about the shields still to come this age
+        spread = 0.6 + 0.25 * max(self.hand_size - 1, 0)
+        total = 0.0
+        for age in range(self.age, self.ages + 1):
+            victory = self.params.victory[min(age, len(self.params.victory)) - 1]
+            weight = 1.0 if age == self.age else 0.35
+            scale = spread if age == self.age else spread + 2.0 * (age - self.age)
+            for theirs in neighbours:
+                for diff, sign in ((mine + shields - theirs, 1.0), (mine - theirs, -1.0)):
+                    win, lose = _sigmoid(diff / scale), _sigmoid(-diff / scale)
+                    # a tie gives nothing, so the expected tokens sit between the two
+                    total += sign * weight * (victory * win ** 2 + defeat * lose ** 2)
+        return total
+
+    def _ability_value(self, effect: fx.Ability) -> float:
+        remaining = self.ages - self.age + 1
+        if effect.name == "free_build":
+            return 3.0 * (remaining if effect.once_per == "age" else 1)
+        if effect.name == "play_last_card":
+            return 1.5 * remaining
+        if effect.name == "build_from_discard":
+            # the discard pile's size is public; its cards are seen only when choosing
+            return min(4.0, 0.5 * len(self.game.discard))
+        return 1.0
+
+    def _chain_value(self, card: Card) -> float:
+        weight = _by_age(CHAIN_VALUE, self.age)
+        if not weight or self.age >= self.ages:
+            return 0.0
+        names = self.city.names
+        return weight * sum(1 for n in card.makes_free if n not in names)
+
+
+def _self_count(value: fx.Amount, card: Card) -> int:
+    """How much more ``value`` is once ``card`` itself is in the city (``per yellow in self``)."""
+    extra = 0
+    for term in value.terms:
+        counted = term.counted
+        if isinstance(counted, fx.CountCards) and ("self" in term.places or "all" in term.places):
+            if counted.colours is None or card.colour in counted.colours:
+                extra += term.value if term.divisor == 1 else 0
+    return extra
+
+
+class GreedyBot:
+    """Picks the action with the best heuristic value; ties by its own generator."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, noise: float = 0.0, fast: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.noise = noise
+        self.fast = fast
+
+    def choose(self, game: Game, seat: int) -> Action:
+        actions = game.legal_actions(seat)
+        if len(actions) == 1:
+            return actions[0]
+        evaluator = Evaluator(game, seat, self.fast)
+        best: list[Action] = []
+        best_value = -math.inf
+        for action in actions:
+            value = evaluator.value(action)
+            if self.noise:
+                value += self.rng.gauss(0.0, self.noise)
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif value > best_value - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else self.rng.choice(best)

@@ -1,0 +1,222 @@
+"""``wonders simulate``: many games with bots, and the statistics a designer acts on."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from wonders.dsl.errors import closest
+from wonders.dsl.loader import load, shipped_games
+
+from ..bots import BOTS
+from ..simulate import PlotUnavailable, Run, plot, ranked_cards, run_games, timing
+from .render import print_text
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _signed(value: float | None, scale: float = 100.0, unit: str = "") -> str:
+    return "–" if value is None else f"{scale * value:+.1f}{unit}"
+
+
+def parse_bots(bots: Optional[str], players: int) -> list[str]:
+    """One bot name per seat from ``a,b,c`` (or one name for every seat); usage errors otherwise."""
+    names = [n.strip() for n in (bots or "random").split(",") if n.strip()]
+    if not names:
+        raise typer.BadParameter("give at least one bot name", param_hint="--bots")
+    for name in names:
+        if name not in BOTS:
+            hint = closest(name, BOTS)
+            raise typer.BadParameter(f"no bot named '{name}'" + (
+                f" (did you mean '{hint}'?)" if hint else "") + f"; known: {', '.join(BOTS)}",
+                param_hint="--bots")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise typer.BadParameter(f"{len(names)} bots for {players} players: give one name for "
+                                 "every seat or one per seat", param_hint="--bots")
+    return names
+
+
+def simulate(
+    game: str = typer.Option("base", "--game", "-g", help="A shipped game by name."),
+    paths: Optional[list[Path]] = typer.Argument(None, help="Extra card files or folders "
+                                                 "(e.g. a custom card to balance).",
+                                                 show_default=False),
+    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
+    games: int = typer.Option(100, "--games", "-G", help="Number of games."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Game i uses seed S+i."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", "-w", help="Worker processes (default: every CPU); 1 runs in-process. "
+        "Results do not depend on it."),
+    bots: Optional[str] = typer.Option(
+        None, "--bots", "-b", help="Comma-separated bot names, one per seat or one for all "
+        f"(known: {', '.join(BOTS)}); default random."),
+    side: str = typer.Option("random", "--side", help="Wonder sides: random, A or B."),
+    as_json: bool = typer.Option(False, "--json", help="Print every statistic as JSON."),
+    plot_file: Optional[Path] = typer.Option(None, "--plot", help="Write a figure (PNG, SVG, "
+                                             "PDF by extension) of the main statistics; "
+                                             "needs matplotlib."),
+    top: int = typer.Option(10, "--top", help="How many cards to list at each end of the "
+                            "win-rate lift ranking."),
+) -> None:
+    """Play many games with bots: win rates by wonder, side, card and bot; score categories.
+
+    Game i uses seed S+i and its bots are seeded from it, so 'wonders play --seed S+i'
+    plays the same game again and the results never depend on --workers.
+    """
+    shipped = shipped_games()
+    if game not in shipped:
+        hint = closest(game, shipped)
+        raise typer.BadParameter(f"no shipped game '{game}'" + (
+            f" (did you mean '{hint}'?)" if hint else ""), param_hint="--game")
+    if games < 1:
+        raise typer.BadParameter("play at least one game", param_hint="--games")
+    if workers is not None and workers < 1:
+        raise typer.BadParameter("use at least one worker", param_hint="--workers")
+    if top < 1:
+        raise typer.BadParameter("list at least one card", param_hint="--top")
+    if side not in ("random", "A", "B"):
+        raise typer.BadParameter("use random, A or B", param_hint="--side")
+    for path in paths or []:
+        if not path.exists():
+            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
+    if plot_file is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            sys.stderr.write("wonders: --plot needs matplotlib, which is not installed: "
+                             "pip install 'wonders[plot]'\n")
+            raise typer.Exit(1) from None
+    result = load(paths or [], game)
+    if result.game is None:
+        print_text(result.report.sorted(), sys.stderr)
+        raise typer.Exit(1)
+    rules = result.game.rules
+    if not rules.min_players <= players <= rules.max_players:
+        raise typer.BadParameter(f"{rules.title} is for {rules.min_players} to "
+                                 f"{rules.max_players} players", param_hint="--players")
+    seat_bots = parse_bots(bots, players)
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    count = max(1, min(count, games))
+    run = Run(game=game, players=players, games=games, seed=seed, bots=tuple(seat_bots),
+              workers=count, paths=tuple(str(p) for p in paths or []), side=side)
+    show_progress = not as_json and sys.stderr.isatty()
+    if show_progress:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task("games", total=games)
+            outcome = run_games(run, lambda n: progress.advance(task, n))
+    else:
+        outcome = run_games(run)
+    stats = outcome.stats
+    times = timing(outcome)
+    if plot_file is not None:
+        try:
+            plot(stats, str(plot_file), top)
+        except PlotUnavailable as exc:
+            sys.stderr.write(f"wonders: {exc}\n")
+            raise typer.Exit(1) from None
+        except (OSError, ValueError) as exc:
+            sys.stderr.write(f"wonders: cannot write {plot_file}: {exc}\n")
+            raise typer.Exit(1) from None
+    if as_json:
+        record: dict[str, Any] = {
+            "run": {"game": game, "paths": list(run.paths), "players": players, "games": games,
+                    "seed": seed, "seeds": [seed, seed + games - 1], "bots": seat_bots,
+                    "side": side},
+            "stats": stats,
+            "timing": times,
+        }
+        json.dump(record, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    _print(stats, times, run, rules.title, top)
+    if plot_file is not None:
+        sys.stdout.write(f"wrote {plot_file}\n")
+
+
+def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, top: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=None if sys.stdout.isatty() else 110)
+    players = stats["players"]
+    bots = ", ".join(sorted(set(run.bots)))
+    console.print(f"[bold]{title}[/bold]: {stats['games']} games, {players} players, bots "
+                  f"{bots}, seeds {run.seed}–{run.seed + run.games - 1}")
+    console.print(f"time: {times['wall_seconds']:.1f} s with {times['workers']} worker"
+                  f"{'s' if times['workers'] > 1 else ''} ({times['games_per_second']:.0f} "
+                  f"games/s), {1000 * times['avg_game_seconds']:.1f} ms per game")
+    console.print(f"game length: {_num(stats['avg_decisions'])} decisions per game; "
+                  f"average score {_num(stats['avg_score'])}; a fair win rate is "
+                  f"{_pct(1 / players)}")
+
+    categories = Table(title="Average points per category")
+    categories.add_column("category")
+    categories.add_column("all players", justify="right")
+    categories.add_column("winners", justify="right")
+    for row in stats["categories"]:
+        categories.add_row(row["category"], _num(row["avg"], 2), _num(row["avg_winner"], 2))
+    categories.add_row("[bold]total[/bold]", f"[bold]{_num(stats['avg_score'], 2)}[/bold]",
+                       f"[bold]{_num(_winner_total(stats), 2)}[/bold]")
+    console.print(categories)
+
+    wonders = Table(title="Wonders by side")
+    for header in ("wonder", "side", "played", "win rate", "avg score"):
+        wonders.add_column(header, justify="left" if header in ("wonder", "side") else "right")
+    for row in sorted(stats["wonder_sides"], key=lambda w: (-(w["win_rate"] or 0), w["wonder"],
+                                                            w["side"])):
+        wonders.add_row(row["wonder"], row["side"], str(row["played"]), _pct(row["win_rate"]),
+                        _num(row["avg_score"]))
+    console.print(wonders)
+
+    best, worst = ranked_cards(stats, top)
+    for rows, heading in ((best, f"Cards: top {top} by win-rate lift"),
+                          (worst, f"Cards: bottom {top} by win-rate lift")):
+        table = Table(title=heading, caption="build rate: share of players who built it in "
+                      "the games it was dealt in; lift: win rate when built − when dealt but not built "
+                      "(percentage points)" if rows is worst else None)
+        for header in ("card", "built", "build rate", "win if built", "win if not", "lift",
+                       "score if built", "score if not"):
+            table.add_column(header, justify="left" if header == "card" else "right",
+                             no_wrap=header == "card")
+        for row in rows:
+            table.add_row(row["card"], str(row["built"]), _pct(row["build_rate"]),
+                          _pct(row["win_rate_built"]), _pct(row["win_rate_not_built"]),
+                          _signed(row["win_lift"]), _num(row["avg_score_built"]),
+                          _num(row["avg_score_not_built"]))
+        console.print(table)
+
+    if len(stats["bots"]) > 1:
+        table = Table(title="Bots")
+        for header in ("bot", "seats", "win rate", "avg score"):
+            table.add_column(header, justify="left" if header == "bot" else "right")
+        for row in sorted(stats["bots"], key=lambda b: -(b["win_rate"] or 0)):
+            table.add_row(row["bot"], str(row["seats"]), _pct(row["win_rate"]),
+                          _num(row["avg_score"]))
+        console.print(table)
+
+
+def _winner_total(stats: dict[str, Any]) -> float:
+    return float(sum(row["avg_winner"] or 0 for row in stats["categories"]))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(simulate)

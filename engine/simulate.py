@@ -1,0 +1,331 @@
+"""Many games with bots, and the statistics a designer acts on.
+
+Game ``i`` of a run uses seed ``S + i``; the bot at seat ``s`` is seeded with
+``(S + i) * 1000 + s`` (as ``wonders play --seed S+i`` does), so any game of a
+run can be played again on its own, and the results never depend on how the
+games were split between worker processes.  Workers receive chunks of game
+indexes, return small plain records, and the records are aggregated in game
+order, so sums (and therefore averages) are bit-for-bit the same for any
+number of workers.
+
+Wins are counted as *win credit*: a shared victory between ``k`` players gives
+each ``1/k``, so the credits of one game sum to 1.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Game as GameData
+
+from .bots import make_bot
+from .game import Game
+
+Record = dict[str, Any]
+
+_DATA: dict[tuple[str, tuple[str, ...]], GameData] = {}
+
+
+def game_data(game: str, paths: Sequence[str] = ()) -> GameData:
+    """The loaded data of a game, once per process."""
+    key = (game, tuple(paths))
+    found = _DATA.get(key)
+    if found is None:
+        found = load_game(list(paths), game)
+        _DATA[key] = found
+    return found
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    return game_seed * 1000 + seat
+
+
+def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
+              side: str = "random") -> Record:
+    """Play one game with bots and return its record (plain data, cheap to send between processes)."""
+    started = time.perf_counter()
+    match = Game(data, players, seed, sides=side)
+    seated = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+    dealt: set[str] = set()
+    age = 0
+    while not match.over:
+        if match.age != age:  # a new age was dealt: every card in it was in the game
+            age = match.age
+            dealt.update(card.name for hand in match.hands for card in hand)
+        match.play({seat: seated[seat].choose(match, seat) for seat in match.to_move()})
+    sheet = match.score_sheet()
+    winners = sheet.winners
+    return {
+        "seed": seed,
+        "bots": list(bots),
+        "wonders": [[city.wonder.name, city.side.side] for city in match.cities],
+        "lines": [dict(row) for row in sheet.lines],
+        "totals": sheet.totals,
+        "coins": list(sheet.coins),
+        "winners": list(winners),
+        "built": [[card.name for card in city.built] for city in match.cities],
+        "dealt": sorted(dealt),
+        "decisions": len(match.history),
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def _chunk(game: str, paths: tuple[str, ...], players: int, seeds: Sequence[int],
+           bots: Sequence[str], side: str) -> list[Record]:
+    data = game_data(game, paths)
+    return [play_game(data, players, seed, bots, side) for seed in seeds]
+
+
+@dataclass
+class Run:
+    """What to simulate."""
+
+    game: str = "base"
+    players: int = 4
+    games: int = 100
+    seed: int = 0
+    bots: tuple[str, ...] = ("random",)
+    workers: int = 1
+    paths: tuple[str, ...] = ()
+    side: str = "random"
+
+    def seat_bots(self) -> list[str]:
+        names = list(self.bots)
+        return names * self.players if len(names) == 1 else names
+
+
+@dataclass
+class Outcome:
+    records: list[Record]
+    seconds: float  # wall time of the whole run
+    workers: int
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    return max(1, min(50, games // (workers * 8) or 1))
+
+
+def run_games(run: Run, progress: Callable[[int], None] | None = None) -> Outcome:
+    """Play every game of the run (in worker processes when ``workers > 1``)."""
+    started = time.perf_counter()
+    bots = run.seat_bots()
+    seeds = [run.seed + i for i in range(run.games)]
+    records: list[Record | None] = [None] * run.games
+    if run.workers <= 1:
+        data = game_data(run.game, run.paths)
+        for i, seed in enumerate(seeds):
+            records[i] = play_game(data, run.players, seed, bots, run.side)
+            if progress is not None:
+                progress(1)
+    else:
+        size = chunk_size(run.games, run.workers)
+        with ProcessPoolExecutor(max_workers=run.workers) as pool:
+            pending: dict[Future[list[Record]], int] = {}
+            for start in range(0, run.games, size):
+                future = pool.submit(_chunk, run.game, run.paths, run.players,
+                                     seeds[start:start + size], bots, run.side)
+                pending[future] = start
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    start = pending.pop(future)
+                    chunk = future.result()
+                    records[start:start + len(chunk)] = chunk
+                    if progress is not None:
+                        progress(len(chunk))
+    complete = [r for r in records if r is not None]
+    assert len(complete) == run.games
+    outcome = Outcome(complete, time.perf_counter() - started, max(run.workers, 1))
+    outcome.stats = statistics(complete, run.players)
+    return outcome
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+def _rate(part: float, whole: float) -> float | None:
+    return part / whole if whole else None
+
+
+def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
+    """Aggregate game records, in their order, into the statistics (plain JSON data)."""
+    games = len(records)
+    seat_games = games * players
+    order: list[str] = []
+    line_sums: dict[str, float] = {}
+    winner_line_sums: dict[str, float] = {}
+    total_sum = 0.0
+    decisions = 0
+    wonders: dict[tuple[str, str], list[float]] = {}  # played, win credit, score sum
+    bots: dict[str, list[float]] = {}
+    cards: dict[str, list[float]] = {}
+    # per card: [seat-games present, built, win credit built, score built,
+    #            win credit present-not-built, score present-not-built, games present]
+    for record in records:
+        decisions += record["decisions"]
+        winners = record["winners"]
+        credit = 1.0 / len(winners)
+        credits = [credit if s in winners else 0.0 for s in range(players)]
+        for seat in range(players):
+            lines = record["lines"][seat]
+            for name, value in lines.items():
+                if name not in line_sums:
+                    order.append(name)
+                    line_sums[name] = 0.0
+                    winner_line_sums[name] = 0.0
+                line_sums[name] += value
+                winner_line_sums[name] += value * credits[seat]
+            total = record["totals"][seat]
+            total_sum += total
+            wonder, side = record["wonders"][seat]
+            row = wonders.setdefault((wonder, side), [0.0, 0.0, 0.0])
+            row[0] += 1
+            row[1] += credits[seat]
+            row[2] += total
+            bot = bots.setdefault(record["bots"][seat], [0.0, 0.0, 0.0])
+            bot[0] += 1
+            bot[1] += credits[seat]
+            bot[2] += total
+        built = [set(names) for names in record["built"]]
+        for name in record["dealt"]:
+            row = cards.setdefault(name, [0.0] * 7)
+            row[6] += 1
+            for seat in range(players):
+                total = record["totals"][seat]
+                row[0] += 1
+                if name in built[seat]:
+                    row[1] += 1
+                    row[2] += credits[seat]
+                    row[3] += total
+                else:
+                    row[4] += credits[seat]
+                    row[5] += total
+    wonder_rows = []
+    for (wonder, side), (played, wins, score) in sorted(wonders.items()):
+        wonder_rows.append({"wonder": wonder, "side": side, "played": int(played),
+                            "wins": wins, "win_rate": _rate(wins, played),
+                            "avg_score": _rate(score, played)})
+    wonder_totals: dict[str, list[float]] = {}
+    for (wonder, _), (played, wins, score) in sorted(wonders.items()):
+        row = wonder_totals.setdefault(wonder, [0.0, 0.0, 0.0])
+        row[0] += played
+        row[1] += wins
+        row[2] += score
+    by_wonder = [{"wonder": w, "played": int(p), "wins": wn, "win_rate": _rate(wn, p),
+                  "avg_score": _rate(s, p)} for w, (p, wn, s) in sorted(wonder_totals.items())]
+    card_rows = []
+    for name, (present, built_n, win_b, score_b, win_n, score_n, in_games) in sorted(
+            cards.items()):
+        not_built = present - built_n
+        win_rate_built = _rate(win_b, built_n)
+        win_rate_not = _rate(win_n, not_built)
+        lift = (win_rate_built - win_rate_not
+                if win_rate_built is not None and win_rate_not is not None else None)
+        avg_built = _rate(score_b, built_n)
+        avg_not = _rate(score_n, not_built)
+        card_rows.append({
+            "card": name, "games": int(in_games), "built": int(built_n),
+            "build_rate": _rate(built_n, present),
+            "win_rate_built": win_rate_built, "win_rate_not_built": win_rate_not,
+            "win_lift": lift,
+            "avg_score_built": avg_built, "avg_score_not_built": avg_not,
+            "score_lift": (avg_built - avg_not
+                           if avg_built is not None and avg_not is not None else None),
+        })
+    bot_rows = [{"bot": name, "seats": int(n), "wins": w, "win_rate": _rate(w, n),
+                 "avg_score": _rate(s, n)} for name, (n, w, s) in sorted(bots.items())]
+    return {
+        "games": games,
+        "players": players,
+        "seat_games": seat_games,
+        "avg_decisions": _rate(decisions, games),
+        "avg_score": _rate(total_sum, seat_games),
+        "categories": [{"category": name, "avg": _rate(line_sums[name], seat_games),
+                        "avg_winner": _rate(winner_line_sums[name], games)}
+                       for name in order],
+        "wonder_sides": wonder_rows,
+        "wonders": by_wonder,
+        "cards": card_rows,
+        "bots": bot_rows,
+    }
+
+
+def timing(outcome: Outcome) -> dict[str, Any]:
+    """Wall-clock figures: they vary run to run and are kept apart from the statistics."""
+    games = len(outcome.records)
+    per_game = [r["seconds"] for r in outcome.records]
+    return {
+        "workers": outcome.workers,
+        "wall_seconds": outcome.seconds,
+        "games_per_second": games / outcome.seconds if outcome.seconds else None,
+        "avg_game_seconds": sum(per_game) / games if games else None,
+    }
+
+
+def ranked_cards(stats: dict[str, Any], top: int, min_built: int | None = None) -> tuple[
+        list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ``top`` cards with the highest and the lowest win-rate lift (enough samples only)."""
+    rows = [c for c in stats["cards"] if c["win_lift"] is not None]
+    if min_built is None:
+        min_built = max(5, stats["seat_games"] // 200)
+    sampled = [c for c in rows if c["built"] >= min_built
+               and c["built"] < c["games"] * stats["players"]] or rows
+    ordered = sorted(sampled, key=lambda c: (-c["win_lift"], c["card"]))
+    return ordered[:top], ordered[::-1][:top]
+
+
+class PlotUnavailable(RuntimeError):
+    """matplotlib is not installed."""
+
+
+def plot(stats: dict[str, Any], path: str, top: int = 10) -> None:
+    """Write the main figures (win rate by wonder side, category averages, card lift) to ``path``."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise PlotUnavailable("--plot needs matplotlib, which is not installed: "
+                              "pip install 'wonders[plot]' (or pip install matplotlib)") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (wonders_ax, categories_ax, cards_ax) = plt.subplots(
+        3, 1, figsize=(11, 15), gridspec_kw={"height_ratios": [1.2, 0.8, 1.4]})
+    baseline = 1 / stats["players"]
+    sides = [w for w in stats["wonder_sides"] if w["win_rate"] is not None]
+    sides.sort(key=lambda w: (w["wonder"], w["side"]))
+    labels = [f"{w['wonder']} {w['side']}" for w in sides]
+    wonders_ax.bar(range(len(sides)), [w["win_rate"] for w in sides],
+                   color=["#4c72b0" if w["side"] == "A" else "#dd8452" for w in sides])
+    wonders_ax.axhline(baseline, color="grey", linestyle="--", linewidth=1,
+                       label=f"1/{stats['players']} players")
+    wonders_ax.set_xticks(range(len(sides)), labels, rotation=45, ha="right")
+    wonders_ax.set_ylabel("win rate")
+    wonders_ax.set_title(f"Win rate by wonder and side ({stats['games']} games, "
+                         f"{stats['players']} players)")
+    wonders_ax.legend()
+    categories = stats["categories"]
+    names = [c["category"] for c in categories]
+    positions = list(range(len(categories)))
+    categories_ax.bar([p - 0.2 for p in positions], [c["avg"] for c in categories], width=0.4,
+                      label="all players")
+    categories_ax.bar([p + 0.2 for p in positions], [c["avg_winner"] for c in categories],
+                      width=0.4, label="winners")
+    categories_ax.set_xticks(positions, names)
+    categories_ax.set_ylabel("average points")
+    categories_ax.set_title("Score sheet: average points per category")
+    categories_ax.legend()
+    best, worst = ranked_cards(stats, top)
+    chosen = best + [c for c in worst if c not in best]
+    chosen.sort(key=lambda c: c["win_lift"])
+    cards_ax.barh([c["card"] for c in chosen], [c["win_lift"] for c in chosen],
+                  color=["#55a868" if c["win_lift"] >= 0 else "#c44e52" for c in chosen])
+    cards_ax.axvline(0, color="grey", linewidth=1)
+    cards_ax.set_xlabel("win rate when built − win rate when not built")
+    cards_ax.set_title(f"Cards: top and bottom {top} by win-rate lift")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
