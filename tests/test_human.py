@@ -153,7 +153,7 @@ def test_impossible_build_and_stage_are_refused_with_a_reason() -> None:
     out = result.output
     assert result.exit_code == 0, out
     assert "You cannot build" in out
-    assert "not made by you nor sold by your neighbours" in out or "you have" in out
+    assert "more than you make plus what your neighbours sell" in out or "you have" in out
     assert "impossible" in out
     assert "Game abandoned" in out
 

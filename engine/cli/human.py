@@ -177,8 +177,8 @@ def why_impossible(game: Game, seat: int, cost: fx.Cost, what: str) -> str:
         everything = city.production(game.params)[0] + market.left + market.right
         short = [f"{n} {r}" for r, n in cost.resources if not everything.can_supply({r: n})]
         if short:
-            return (f"{what}needs {', '.join(short)}: not made by you nor sold by your "
-                    "neighbours")
+            return (f"{what}needs {', '.join(short)}: more than you make plus what your "
+                    "neighbours sell")
         return (f"{what}needs {describe.cost(cost)}: you and your neighbours cannot supply "
                 "all of it at once")
     cheapest = min(left + right for left, right in pairs) + cost.coins
