@@ -71,7 +71,6 @@ class Game:
         self._trade: dict[int, tuple[tuple[int, int, int], TradeContext]] = {}
         self._names_id = intern(self.params.resources)
         self._legal: dict[int, list[Action]] = {}
-        self._legal_ids: dict[int, set[int]] = {}
         self._start_age(1)
 
     @classmethod
@@ -157,7 +156,6 @@ class Game:
         other.history = list(self.history)
         other._trade = dict(self._trade)
         other._legal = {}
-        other._legal_ids = {}
         return other
 
     # --- questions -----------------------------------------------------------------------
@@ -200,7 +198,6 @@ class Game:
         """Drop cached answers; call after changing cities or hands by hand (scenarios)."""
         self._trade = {}
         self._legal = {}
-        self._legal_ids = {}
         for city in self.cities:
             city.changed()
 
@@ -258,7 +255,6 @@ class Game:
         else:
             actions = self._play_options(seat)
         self._legal[seat] = actions
-        self._legal_ids[seat] = {id(a) for a in actions}
         return actions
 
     def _play_options(self, seat: int) -> list[Action]:
@@ -273,22 +269,29 @@ class Game:
         if city.stages < len(city.side.stages):
             stage_payments = trade.payments(city.side.stages[city.stages].cost, coins)
         actions: list[Action] = []
-        seen: set[int] = set()
+        append = actions.append
+        pairs = trade.pairs
+        seen: list[Card] = []
         for card in self.hands[seat]:
-            if id(card) in seen:
+            if card in seen:  # identity: a second copy of the same card
                 continue
-            seen.add(id(card))
+            seen.append(card)
             if card.name not in names:
                 if card.name in made_free or not names.isdisjoint(card.free_if_built):
-                    actions.append(Build(card, FREE, CHAIN))
+                    append(Build(card, FREE, CHAIN))
                 else:
-                    for payment in trade.payments(card.cost, coins):
-                        actions.append(Build(card, payment))
-                    if free_build and not card.cost.is_free:
-                        actions.append(Build(card, FREE, FREE_BUILD))
+                    cost = card.cost
+                    bank = cost.coins
+                    if bank <= coins:
+                        budget = coins - bank
+                        for left, right in pairs(cost.resources):
+                            if left + right <= budget:
+                                append(Build(card, _payment(left, right, bank)))
+                    if free_build and not cost.is_free:
+                        append(Build(card, FREE, FREE_BUILD))
             for payment in stage_payments:
-                actions.append(BuildStage(card, payment))
-            actions.append(Sell(card))
+                append(BuildStage(card, payment))
+            append(Sell(card))
         return actions
 
     def _discard_build_options(self, seat: int) -> list[BuildFromDiscard]:
@@ -299,8 +302,9 @@ class Game:
 
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
-        if id(action) in self._legal_ids.get(seat, ()):
-            return  # one of the very objects legal_actions returned
+        for offered in self._legal.get(seat, ()):
+            if offered is action:
+                return  # one of the very objects legal_actions returned
         if seat not in self.to_move():
             raise IllegalActionError(seat, action, f"it is not this player's move "
                                      f"(waiting for {self.to_move() or 'nobody: the game is over'})")
@@ -371,7 +375,6 @@ class Game:
             self._resolve_turn(actions)
         entry["coins"] = [city.coins for city in self.cities]
         self._legal = {}
-        self._legal_ids = {}
         self._continue()
 
     def _resolve_turn(self, actions: Mapping[int, Action]) -> None:
@@ -530,6 +533,18 @@ class Game:
                               else None),
             "cities": [city.to_json() for city in self.cities],
         }
+
+
+_PAYMENTS: dict[tuple[int, int, int], Payment] = {}
+
+
+def _payment(left: int, right: int, bank: int) -> Payment:
+    """Payments are values: share one object per (left, right, bank)."""
+    key = (left, right, bank)
+    found = _PAYMENTS.get(key)
+    if found is None:
+        found = _PAYMENTS[key] = Payment(left, right, bank)
+    return found
 
 
 def _unique(cards: Iterable[Card]) -> list[Card]:
