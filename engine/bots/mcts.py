@@ -32,7 +32,7 @@ from typing import Sequence
 
 from wonders.dsl.model import Card
 
-from ..actions import Action, Build, BuildStage, Sell
+from ..actions import Action, BuildStage, Sell
 from ..game import Game, Phase
 from .greedy import Evaluator, GreedyBot
 
@@ -112,9 +112,9 @@ class MCTSBot:
                 best[key] = (value, index, action)
         ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]))
         chosen = [action for _, _, action in ranked[:self.candidates]]
-        for kind in (BuildStage, Sell):
-            if not any(isinstance(a, kind) for a in chosen):
-                extra = [a for _, _, a in ranked if isinstance(a, kind)]
+        for wanted in (BuildStage, Sell):
+            if not any(isinstance(a, wanted) for a in chosen):
+                extra = [a for _, _, a in ranked if isinstance(a, wanted)]
                 chosen += extra[:1]
         return chosen
 
