@@ -62,7 +62,8 @@ class Game:
         self.phase = Phase.TURN
         self.movers: list[int] = []
         self.pending_discard_builds: list[int] = []
-        self.history: list[dict[str, Any]] = []
+        # every decision: (age, turn, phase, actions, coins after); ``history`` is its JSON
+        self.decisions: list[tuple[int, int, str, dict[int, Action], tuple[int, ...]]] = []
         self.bank_paid = 0  # coins the bank received (costs)
         self.bank_gave = 0  # coins the bank gave (selling, effects)
         self.start_coins = sum(c.coins for c in self.cities)
@@ -153,12 +154,20 @@ class Game:
         other.discard = list(self.discard)
         other.movers = list(self.movers)
         other.pending_discard_builds = list(self.pending_discard_builds)
-        other.history = list(self.history)
+        other.decisions = list(self.decisions)
         other._trade = dict(self._trade)
         other._legal = {}
         return other
 
     # --- questions -----------------------------------------------------------------------
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """Every decision so far as JSON-ready records (what logs hold)."""
+        return [{"age": age, "turn": turn, "phase": phase,
+                 "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
+                 "coins": list(coins)}
+                for age, turn, phase, actions, coins in self.decisions]
 
     @property
     def over(self) -> bool:
@@ -365,15 +374,13 @@ class Game:
                             + (f"; not expected from {sorted(extra)}" if extra else ""))
         for seat, action in actions.items():
             self.check(seat, action)
-        entry: dict[str, Any] = {"age": self.age, "turn": self.turn, "phase": self.phase.value,
-                                 "actions": {str(s): a.to_json()
-                                             for s, a in sorted(actions.items())}}
-        self.history.append(entry)
-        if self.phase is Phase.DISCARD_BUILD:
+        age, turn, phase = self.age, self.turn, self.phase
+        if phase is Phase.DISCARD_BUILD:
             self._resolve_discard_build(actions)
         else:
             self._resolve_turn(actions)
-        entry["coins"] = [city.coins for city in self.cities]
+        self.decisions.append((age, turn, phase.value, dict(actions),
+                               tuple(city.coins for city in self.cities)))
         self._legal = {}
         self._continue()
 

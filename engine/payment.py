@@ -329,6 +329,13 @@ class TradeContext:
     names_id: int
     known: dict[tuple[tuple[str, int], ...], Pairs] = field(default_factory=dict, compare=False,
                                                             hash=False)
+    profiles: tuple[tuple[Vector, tuple[int, ...]], ...] = field(default=(), compare=False,
+                                                                 hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "profiles", (_profile(self.own_id, self.names_id),
+                                              _profile(self.left_id, self.names_id),
+                                              _profile(self.right_id, self.names_id)))
 
     def pairs(self, resources: tuple[tuple[str, int], ...]) -> Pairs:
         """Pareto-optimal (left, right) coins for ``resources``, ignoring the purse; cached."""
@@ -341,9 +348,8 @@ class TradeContext:
         found = _PAIRS.get(key)
         if found is None:
             need = _need_vector(resources, self.names_id)
-            found = _independent(need, _profile(self.own_id, self.names_id),
-                                 _profile(self.left_id, self.names_id),
-                                 _profile(self.right_id, self.names_id), self.prices)
+            own, left, right = self.profiles
+            found = _independent(need, own, left, right, self.prices)
             if found is None:
                 points: set[tuple[int, int]] = set()
                 for residual in _residuals(need, self.own_id, self.names_id):

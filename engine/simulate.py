@@ -69,7 +69,7 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
         "winners": list(winners),
         "built": [[card.name for card in city.built] for city in match.cities],
         "dealt": sorted(dealt),
-        "decisions": len(match.history),
+        "decisions": len(match.decisions),
         "seconds": time.perf_counter() - started,
     }
 
