@@ -81,8 +81,8 @@ def assert_game_properties(game: Game) -> None:
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_many_random_games(players: int) -> None:
-    for seed in range(120):
-        game = play_random(players, seed, check_every_step=seed < 30)
+    for seed in range(300):
+        game = play_random(players, seed, check_every_step=seed < 40)
         assert_game_properties(game)
         assert_coins_conserved(game)
 
