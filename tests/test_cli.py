@@ -318,7 +318,7 @@ def test_cards_json_lists_the_78_cards(base_cards: list[dict]) -> None:  # type:
     assert len(base_cards) == 78
     assert len({(c["name"], c["age"]) for c in base_cards}) == 78
     assert sum(1 for c in base_cards if c["drawn"]) == 10
-    keys = {"name", "set", "age", "colour", "copies", "drawn", "cost", "cost_text",
+    keys = {"name", "set", "age", "colour", "copies", "drawn", "removed", "cost", "cost_text",
             "free_if_built", "makes_free", "effect", "description"}
     assert all(set(c) == keys for c in base_cards)
     for age in (1, 2, 3):  # 7 cards a player at 7 players, guilds aside
@@ -330,7 +330,7 @@ def test_cards_json_one_card_fully(base_cards: list[dict]) -> None:  # type: ign
     (caravansery,) = [c for c in base_cards if c["name"] == "Caravansery"]
     assert caravansery == {
         "name": "Caravansery", "set": "base", "age": 2, "colour": "yellow",
-        "copies": {"3": 1, "4": 1, "5": 2, "6": 3, "7": 3}, "drawn": False,
+        "copies": {"3": 1, "4": 1, "5": 2, "6": 3, "7": 3}, "drawn": False, "removed": False,
         "cost": {"coins": 0, "resources": {"wood": 2}}, "cost_text": "2 wood",
         "free_if_built": ["Marketplace"], "makes_free": ["Lighthouse"],
         "effect": "produce any raw unbuyable",
@@ -424,3 +424,18 @@ def test_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch,
     assert "Traceback" not in err
     with pytest.raises(RuntimeError):
         cli.main(["validate", "--game", "base", "--debug"])
+
+
+def test_cards_hides_removed_cards_unless_asked() -> None:
+    """The tutorial expansion removes Tavern; listings follow the deck, --removed shows all."""
+    runner = CliRunner()
+    tutorial = str(Path(__file__).resolve().parent.parent / "expansions" / "tutorial")
+    listed = json.loads(runner.invoke(app, ["cards", tutorial, "--json"]).stdout)
+    names = {c["name"] for c in listed}
+    assert "Tavern" not in names and "Toll Gate" in names
+    every = json.loads(runner.invoke(app, ["cards", tutorial, "--json",
+                                           "--removed"]).stdout)
+    assert {c["name"]: c["removed"] for c in every}["Tavern"] is True
+    only = json.loads(runner.invoke(app, ["cards", tutorial, "--json", "--set",
+                                          "tutorial"]).stdout)
+    assert {c["set"] for c in only} == {"tutorial"} and len(only) == 5

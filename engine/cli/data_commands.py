@@ -156,6 +156,7 @@ def card_record(card: Card, game: Game) -> dict[str, Any]:
         "colour": card.colour,
         "copies": None if card.drawn else {str(p): card.copies(p) for p in counts},
         "drawn": card.drawn,
+        "removed": card.name in game.removed,
         "cost": {"coins": card.cost.coins, "resources": dict(card.cost.resources)},
         "cost_text": describe.cost(card.cost),
         "free_if_built": list(card.free_if_built),
@@ -173,12 +174,17 @@ def cards(
     colour: Optional[str] = typer.Option(None, "--colour", "--color", help="Only this colour."),
     search: Optional[str] = typer.Option(None, "--search", "-s",
                                          help="Only cards whose name or effect contains this."),
+    card_set: Optional[str] = typer.Option(None, "--set", help="Only cards of this set."),
+    show_removed: bool = typer.Option(False, "--removed",
+                                      help="Also list cards a loaded set removes from the deck."),
 ) -> None:
     """List the cards of a set: age, colour, copies per player count, cost, chains, effect."""
     result = _load(paths, game)
     loaded = _require_game(result)
     selected = [c for c in loaded.cards
                 if (age is None or c.age == age) and (colour is None or c.colour == colour)
+                and (card_set is None or c.set == card_set)
+                and (show_removed or c.name not in loaded.removed)
                 and (search is None or search.lower() in c.name.lower()
                      or search.lower() in c.effects.text.lower())]
     if as_json:
