@@ -21,7 +21,8 @@ from .rules import Parameters
 START = "start"
 CARD = "card"
 STAGE = "stage"
-_ONGOING_CACHES = ("production", "prices", "ids", "abilities", "shields")
+_TRADE_CACHES = ("production", "prices", "ids")
+_POWER_CACHES = ("abilities", "shields")
 
 
 @dataclass
@@ -61,16 +62,23 @@ class City:
         self._forget(self.side.stages[self.stages - 1].effects, ("counts",))
 
     def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
-        """Drop the caches a new effect source can change: the ongoing ones only if it has any."""
+        """Drop the caches a new effect source can change.
+
+        Production and prices change only with ``produce`` and ``buy`` effects; then
+        ``version`` moves on, which tells the game its payment contexts are stale.
+        """
         cache = self._cache
         for key in always:
             cache.pop(key, None)
         for clause in effects.clauses:
-            if clause.timing is fx.Timing.ONGOING:
-                for key in _ONGOING_CACHES:
+            if clause.timing is not fx.Timing.ONGOING:
+                continue
+            for key in _POWER_CACHES:
+                cache.pop(key, None)
+            if isinstance(clause.effect, (fx.Produce, fx.TradePrice)):
+                for key in _TRADE_CACHES:
                     cache.pop(key, None)
                 self.version += 1
-                return
 
     # --- what the city holds ----------------------------------------------------------
 

@@ -49,7 +49,7 @@ class Game:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
         self.data = data
-        self.params: Parameters = parameters(rules)
+        self.params, self._age_cards = _prepared(data)
         self.players = players
         self.seed = seed
         self.rng = random.Random(seed)
@@ -119,7 +119,7 @@ class Game:
         return self.rng.choice(sorted(wonder.sides))  # random, or "choose" without a choice
 
     def _deck(self, age: int) -> list[Card]:
-        cards = [c for c in self.data.deck_cards() if c.age == age]
+        cards = self._age_cards.get(age, ())
         deck = [c for c in cards if not c.drawn for _ in range(c.copies(self.players))]
         for pool in self.data.rules.draws:
             if pool.age != age:
@@ -540,6 +540,22 @@ class Game:
                               else None),
             "cities": [city.to_json() for city in self.cities],
         }
+
+
+def _prepared(data: GameData) -> tuple[Parameters, dict[int, tuple[Card, ...]]]:
+    """Rule parameters and the deck's cards by age, computed once per loaded data.
+
+    Kept on the (immutable) data object itself, so thousands of games on the same
+    data share them and nothing outlives the data.
+    """
+    cached = data.__dict__.get("_engine_prepared")
+    if cached is None:
+        by_age: dict[int, list[Card]] = {}
+        for card in data.deck_cards():
+            by_age.setdefault(card.age, []).append(card)
+        cached = (parameters(data.rules), {age: tuple(cards) for age, cards in by_age.items()})
+        object.__setattr__(data, "_engine_prepared", cached)
+    return cached  # type: ignore[no-any-return]
 
 
 _PAYMENTS: dict[tuple[int, int, int], Payment] = {}
