@@ -9,6 +9,13 @@ the games.
 
     python benchmarks/bots.py [--games 100] [--players 3] [--match greedy:random mcts:greedy]
                               [--workers 2] [--playouts 96] [--seed 0]
+
+Measured on this machine (2 cores), default budgets:
+
+    python benchmarks/bots.py --games 300 --match greedy:random
+      greedy win rate 99.3% ± 0.9%, scores 56.9 vs 26.7, 0.03 s per game
+    python benchmarks/bots.py --games 60 --match mcts:greedy
+      mcts win rate 86.7% ± 8.7%, scores 61.5 vs 48.7, 8.8 s per game
 """
 
 from __future__ import annotations
