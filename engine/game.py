@@ -555,7 +555,7 @@ def _prepared(data: GameData) -> tuple[Parameters, dict[int, tuple[Card, ...]]]:
             by_age.setdefault(card.age, []).append(card)
         cached = (parameters(data.rules), {age: tuple(cards) for age, cards in by_age.items()})
         object.__setattr__(data, "_engine_prepared", cached)
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 _PAYMENTS: dict[tuple[int, int, int], Payment] = {}

@@ -10,14 +10,15 @@ from typing import Optional
 import typer
 
 from wonders.dsl.errors import closest
-from wonders.dsl.loader import load, shipped_games
 
 from ..bots import BOTS, make_bot
 from ..log import LogError, replay as replay_log, write as write_log
 from ..errors import RuleError
 from ..game import Game
 from ..scenario import check_file
+from .options import check_game_name, check_side_and_paths, load_playable
 from .render import print_text
+
 
 
 def play(
@@ -37,26 +38,12 @@ def play(
     human_seat: int = typer.Option(0, "--seat", help="Your seat with --human (0 = first)."),
 ) -> None:
     """Play one game with bots and print the score sheet; --human to play yourself."""
-    games = shipped_games()
-    if game not in games:
-        hint = closest(game, games)
-        raise typer.BadParameter(f"no shipped game '{game}'" + (
-            f" (did you mean '{hint}'?)" if hint else ""), param_hint="--game")
-    if side not in ("random", "A", "B"):
-        raise typer.BadParameter("use random, A or B", param_hint="--side")
-    for path in paths or []:
-        if not path.exists():
-            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
-    result = load(paths or [], game)
-    if result.game is None:
-        print_text(result.report.sorted(), sys.stderr)
-        raise typer.Exit(1)
-    rules = result.game.rules
-    if not rules.min_players <= players <= rules.max_players:
-        raise typer.BadParameter(f"{rules.title} is for {rules.min_players} to "
-                                 f"{rules.max_players} players", param_hint="--players")
+    check_game_name(game)
+    check_side_and_paths(side, paths)
+    data = load_playable(game, paths, players)
+    rules = data.rules
     try:
-        match = Game(result.game, players, seed, sides=side)
+        match = Game(data, players, seed, sides=side)
     except RuleError as exc:
         sys.stderr.write(f"wonders: {exc}\n")
         raise typer.Exit(1) from None

@@ -11,11 +11,12 @@ from typing import Any, Optional
 import typer
 
 from wonders.dsl.errors import closest
-from wonders.dsl.loader import load, shipped_games
+
 
 from ..bots import BOTS
 from ..simulate import PlotUnavailable, Run, plot, ranked_cards, run_games, timing
-from .render import print_text
+from .options import check_game_name, check_side_and_paths, load_playable
+
 
 
 def _pct(value: float | None) -> str:
@@ -76,22 +77,14 @@ def simulate(
     Game i uses seed S+i and its bots are seeded from it, so 'wonders play --seed S+i'
     plays the same game again and the results never depend on --workers.
     """
-    shipped = shipped_games()
-    if game not in shipped:
-        hint = closest(game, shipped)
-        raise typer.BadParameter(f"no shipped game '{game}'" + (
-            f" (did you mean '{hint}'?)" if hint else ""), param_hint="--game")
+    check_game_name(game)
     if games < 1:
         raise typer.BadParameter("play at least one game", param_hint="--games")
     if workers is not None and workers < 1:
         raise typer.BadParameter("use at least one worker", param_hint="--workers")
     if top < 1:
         raise typer.BadParameter("list at least one card", param_hint="--top")
-    if side not in ("random", "A", "B"):
-        raise typer.BadParameter("use random, A or B", param_hint="--side")
-    for path in paths or []:
-        if not path.exists():
-            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
+    check_side_and_paths(side, paths)
     if plot_file is not None:
         try:
             import matplotlib  # noqa: F401
@@ -99,14 +92,7 @@ def simulate(
             sys.stderr.write("wonders: --plot needs matplotlib, which is not installed: "
                              "pip install 'wonders[plot]'\n")
             raise typer.Exit(1) from None
-    result = load(paths or [], game)
-    if result.game is None:
-        print_text(result.report.sorted(), sys.stderr)
-        raise typer.Exit(1)
-    rules = result.game.rules
-    if not rules.min_players <= players <= rules.max_players:
-        raise typer.BadParameter(f"{rules.title} is for {rules.min_players} to "
-                                 f"{rules.max_players} players", param_hint="--players")
+    data = load_playable(game, paths, players)
     seat_bots = parse_bots(bots, players)
     count = workers if workers is not None else (os.cpu_count() or 1)
     count = max(1, min(count, games))
@@ -147,7 +133,7 @@ def simulate(
         json.dump(record, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
-    _print(stats, times, run, rules.title, top)
+    _print(stats, times, run, data.rules.title, top)
     if plot_file is not None:
         sys.stdout.write(f"wrote {plot_file}\n")
 
