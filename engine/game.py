@@ -506,22 +506,37 @@ class Game:
     def determinize(self, seat: int, rng: random.Random) -> "Game":
         """A clone in which everything ``seat`` cannot see is resampled.
 
-        The other players' hands are dealt again at random from the pool of their
-        cards (same hand sizes); the seat's own hand, every city and the discard pile
-        stay as they are.  The clone's own random generator is reseeded from ``rng``
-        so future deals (guilds, later ages) are not the real ones either.  Search
-        bots play out determinizations instead of the real game.
+        Hidden are the other players' hands and the face-down discard pile (except the
+        cards this seat sold itself, and all of it while this seat builds from it).  Those cards are pooled, put in a canonical order
+        (so the sample cannot depend on where they really are) and dealt again at
+        random into the same places and sizes; the seat's own hand and every city stay
+        as they are.  The clone's generator is reseeded from ``rng`` so future deals
+        (guilds, later ages) are not the real ones either.  Search bots play out
+        determinizations instead of the real game.
         """
         other = self.clone()
         others = [s for s in range(self.players) if s != seat]
-        pool = [card for s in others for card in other.hands[s]]
+        own_sales = [action.card for _, _, _, actions, _ in self.decisions
+                     for s, action in actions.items() if s == seat and isinstance(action, Sell)]
+        hidden_discard = list(other.discard)
+        known_discard: list[Card] = []
+        if self.phase is Phase.DISCARD_BUILD and seat in self.movers:
+            hidden_discard, known_discard = [], hidden_discard  # looking through it now
+        for card in own_sales:
+            if card in hidden_discard:
+                hidden_discard.remove(card)
+                known_discard.append(card)
+        pool = [card for s in others for card in other.hands[s]] + hidden_discard
+        pool.sort(key=lambda card: (card.age, card.name))
         rng.shuffle(pool)
         start = 0
         for s in others:
             size = len(other.hands[s])
             other.hands[s] = pool[start:start + size]
             start += size
+        other.discard = known_discard + pool[start:]
         other.rng = random.Random(rng.getrandbits(64))
+        other.invalidate()
         return other
 
     def view(self, seat: int) -> dict[str, Any]:

@@ -96,3 +96,30 @@ def test_legal_actions_carry_every_pareto_payment() -> None:
                     dominated = (other.payment.left <= action.payment.left
                                  and other.payment.right <= action.payment.right)
                     assert not dominated, (action, other)
+
+
+def test_determinize_hides_the_discard_pile_but_not_own_sales() -> None:
+    game = Game(DATA, 3, 5)
+    sold = game.hands[0][0]
+    moves = {0: Sell(sold)}
+    moves.update({s: Sell(game.hands[s][0]) for s in (1, 2)})
+    game.play(moves)
+    others_sold = {c.name for c in game.discard} - {sold.name}
+    hidden = {c.name for s in (1, 2) for c in game.hands[s]} | others_sold
+    seen_in_discard: set[str] = set()
+    for seed in range(30):
+        sample = game.determinize(0, random.Random(seed))
+        assert sold in sample.discard  # the seat knows its own sale
+        assert len(sample.discard) == 3
+        seen_in_discard |= {c.name for c in sample.discard if c is not sold}
+        assert {c.name for c in sample.discard if c is not sold} <= hidden
+    assert seen_in_discard - others_sold  # other cards do show up there: it is resampled
+
+
+def test_determinize_does_not_depend_on_where_hidden_cards_are() -> None:
+    game = Game(DATA, 4, 8)
+    swapped = game.clone()
+    swapped.hands[1], swapped.hands[2] = swapped.hands[2], swapped.hands[1]
+    a = game.determinize(0, random.Random(3))
+    b = swapped.determinize(0, random.Random(3))
+    assert [[c.name for c in h] for h in a.hands] == [[c.name for c in h] for h in b.hands]
