@@ -209,44 +209,38 @@ def _profile(production_id: int, names_id: int) -> tuple[Vector, tuple[int, ...]
     return found
 
 
-def _independent(need: Vector, own: tuple[Vector, tuple[int, ...]],
-                 left: tuple[Vector, tuple[int, ...]], right: tuple[Vector, tuple[int, ...]],
-                 prices: tuple[Vector, Vector]) -> Pairs | None:
-    """The fast path: when no choice card offers two of the needed resources, each resource
-    is bought on its own; the answer is the Pareto front of the per-resource options.
+def _coupled(mask: int, choices: tuple[int, ...]) -> bool:
+    """Whether some choice offers two of the resources in ``mask``."""
+    for choice in choices:
+        shared = choice & mask
+        if shared & (shared - 1):
+            return True
+    return False
 
-    Returns None when some choice couples two needed resources (the general search applies).
-    """
-    mask = 0
-    for i, n in enumerate(need):
-        if n:
-            mask |= 1 << i
-    for profile in (own, left, right):
-        for choice in profile[1]:
-            shared = choice & mask
-            if shared & (shared - 1):
-                return None
+
+def _buy_independent(missing: list[tuple[int, int]], left: Vector, right: Vector,
+                     prices: tuple[Vector, Vector]) -> Pairs:
+    """Pareto-optimal (left, right) coins when each missing resource is bought on its own
+    (no neighbour's choice offers two of them): per resource, any split between what the
+    left and the right neighbour make; the front of the sums over resources."""
     points: list[tuple[int, int]] = [(0, 0)]
     left_prices, right_prices = prices
-    for i, n in enumerate(need):
-        if not n:
-            continue
-        missing = n - own[0][i]
-        if missing <= 0:
-            continue
-        most_left = left[0][i] if left[0][i] < missing else missing
-        least_left = missing - right[0][i]
+    for i, units in missing:
+        most_left = left[i] if left[i] < units else units
+        least_left = units - right[i]
         if least_left < 0:
             least_left = 0
         if least_left > most_left:
             return ()
         price_left, price_right = left_prices[i], right_prices[i]
-        options = [(k * price_left, (missing - k) * price_right)
+        if least_left == most_left:
+            extra_left, extra_right = least_left * price_left, (units - least_left) * price_right
+            points = [(a + extra_left, b + extra_right) for a, b in points]
+            continue
+        options = [(k * price_left, (units - k) * price_right)
                    for k in range(least_left, most_left + 1)]
-        points = [(a + c, b + d) for a, b in points for c, d in options]
-        if len(points) > 1:
-            points = list(_pareto(set(points)))
-    return _pareto(set(points)) if len(points) > 1 else tuple(points)
+        points = list(_pareto({(a + c, b + d) for a, b in points for c, d in options}))
+    return tuple(points)
 
 
 def _covers(vectors: tuple[Vector, ...], need: Vector) -> bool:
@@ -347,18 +341,40 @@ class TradeContext:
         key = (resources, self.own_id, self.left_id, self.right_id, self.prices_id)
         found = _PAIRS.get(key)
         if found is None:
-            need = _need_vector(resources, self.names_id)
-            own, left, right = self.profiles
-            found = _independent(need, own, left, right, self.prices)
-            if found is None:
-                points: set[tuple[int, int]] = set()
-                for residual in _residuals(need, self.own_id, self.names_id):
-                    points.update(_buy(residual, self.left_id, self.right_id,
-                                       self.prices_id, self.names_id))
-                found = _pareto(points)
+            found = self._search(_need_vector(resources, self.names_id))
             _remember(_PAIRS, key, found)
         self.known[resources] = found
         return found
+
+    def _search(self, need: Vector) -> Pairs:
+        """Own production first (every assignment of its choices when they matter), then
+        the neighbours: the fast independent purchase unless their choices couple."""
+        (own_units, own_choices), (left_units, left_choices), (right_units, right_choices) = \
+            self.profiles
+        mask = 0
+        for i, units in enumerate(need):
+            if units:
+                mask |= 1 << i
+        residuals: tuple[Vector, ...]
+        if _coupled(mask, own_choices):
+            residuals = _residuals(need, self.own_id, self.names_id)
+        else:  # each own choice helps at most one needed resource: give it to that one
+            residuals = (tuple(n - own_units[i] if n > own_units[i] else 0
+                               for i, n in enumerate(need)),)
+        points: set[tuple[int, int]] = set()
+        for residual in residuals:
+            missing = [(i, n) for i, n in enumerate(residual) if n]
+            if not missing:
+                return _NOTHING_TO_BUY
+            wanted = 0
+            for i, _ in missing:
+                wanted |= 1 << i
+            if _coupled(wanted, left_choices) or _coupled(wanted, right_choices):
+                points.update(_buy(residual, self.left_id, self.right_id, self.prices_id,
+                                   self.names_id))
+            else:
+                points.update(_buy_independent(missing, left_units, right_units, self.prices))
+        return _pareto(points)
 
     def payments(self, cost: Cost, coins: int) -> list[Payment]:
         """Every affordable Pareto-optimal payment of ``cost`` with ``coins`` in the purse."""
