@@ -85,6 +85,40 @@ class Skip:
 Action = Union[Build, BuildStage, Sell, BuildFromDiscard, Skip]
 
 
+_INTERNED: dict[tuple[object, ...], Action] = {}
+_INTERNED_LIMIT = 200_000
+
+
+def _intern(key: tuple[object, ...], make: type, *args: object) -> Action:
+    found = _INTERNED.get(key)
+    if found is None:
+        if len(_INTERNED) >= _INTERNED_LIMIT:
+            _INTERNED.clear()
+        found = _INTERNED[key] = make(*args)
+    return found
+
+
+def build(card: Card, payment: Payment, method: str = PAY) -> Build:
+    """A shared Build value: actions are values, so the hot path reuses them."""
+    found = _intern((card, payment.left, payment.right, payment.bank, method), Build, card,
+                    payment, method)
+    assert isinstance(found, Build)
+    return found
+
+
+def build_stage(card: Card, payment: Payment) -> BuildStage:
+    found = _intern((card, payment.left, payment.right, payment.bank, "stage"), BuildStage,
+                    card, payment)
+    assert isinstance(found, BuildStage)
+    return found
+
+
+def sell(card: Card) -> Sell:
+    found = _intern((card, "sell"), Sell, card)
+    assert isinstance(found, Sell)
+    return found
+
+
 def _how(payment: Payment, method: str) -> str:
     if method == CHAIN:
         return " (free by chain)"

@@ -18,7 +18,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
-from .actions import CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell,
+                      Skip, build, build_stage, sell)
 from .city import City
 from .errors import IllegalActionError, RuleError
 from .payment import FREE, Market, Payment, TradeContext, intern
@@ -287,7 +288,7 @@ class Game:
             seen.append(card)
             if card.name not in names:
                 if card.name in made_free or not names.isdisjoint(card.free_if_built):
-                    append(Build(card, FREE, CHAIN))
+                    append(build(card, FREE, CHAIN))
                 else:
                     cost = card.cost
                     bank = cost.coins
@@ -295,12 +296,12 @@ class Game:
                         budget = coins - bank
                         for left, right in pairs(cost.resources):
                             if left + right <= budget:
-                                append(Build(card, _payment(left, right, bank)))
+                                append(build(card, _payment(left, right, bank)))
                     if free_build and not cost.is_free:
-                        append(Build(card, FREE, FREE_BUILD))
+                        append(build(card, FREE, FREE_BUILD))
             for payment in stage_payments:
-                append(BuildStage(card, payment))
-            append(Sell(card))
+                append(build_stage(card, payment))
+            append(sell(card))
         return actions
 
     def _discard_build_options(self, seat: int) -> list[BuildFromDiscard]:
