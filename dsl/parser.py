@@ -8,6 +8,7 @@ mean" when a misspelt keyword is close to an expected one.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, TypeVar, cast
@@ -344,11 +345,24 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> EffectSyntaxError:
     return EffectSyntaxError("E201", message, offset, text, suggestion)
 
 
+_BARE_STAGE = re.compile(r"\bper\s+(?:\d+\s+)?(stages?)\b")
+
+
+def _hint(error: EffectSyntaxError) -> EffectSyntaxError:
+    """Add what a designer most likely meant to errors of a well-known shape."""
+    bare = _BARE_STAGE.search(error.text)
+    if bare and bare.end(1) <= error.offset + 1 and error.code in ("E202", "E203"):
+        return EffectSyntaxError(error.code, error.message + " (wonder stages are counted as "
+                                 "'per wonder stage')", error.offset, error.text,
+                                 error.suggestion or "wonder stage")
+    return error
+
+
 def _parse(text: str, start: str) -> Any:
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text) from None
+        raise _hint(_syntax_error(exc, text)) from None
     try:
         return _TO_AST.transform(tree)
     except RecursionError:  # e.g. a formula of thousands of terms: too deep to build

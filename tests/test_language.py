@@ -208,3 +208,10 @@ def test_keywords_are_reserved_words() -> None:
     words = keywords()
     for word in ("produce", "points", "coins", "per", "in", "from", "card", "wonder", "any"):
         assert word in words
+
+
+def test_bare_stage_gets_a_hint() -> None:
+    _, problems = compile_effects("points 1 per stage in self", VOCAB)
+    (problem,) = problems
+    assert problem.code == "E202" and problem.suggestion == "wonder stage"
+    assert "'per wonder stage'" in problem.message
