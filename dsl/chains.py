@@ -169,7 +169,7 @@ def _quote(name: str) -> str:
 
 
 def to_text(graph: "nx.DiGraph[str]") -> list[str]:
-    """One line per chain, for a terminal: ``Altar (1) → Temple (2) → Pantheon (3)``."""
+    """One line per chain, for a terminal: ``First (1) → Second (2) → Third (3)``."""
     lines = []
     starts = sorted(n for n in graph.nodes if graph.in_degree(n) == 0 and graph.out_degree(n) > 0)
 

@@ -5,10 +5,9 @@ At each decision the bot
 1. ranks its legal actions with the greedy evaluator and keeps a few
    candidates (the best payment of each card, the best few builds, the best
    wonder stage and a sale);
-2. samples *determinizations*: ``game.determinize(seat, rng)`` redeals what
-   the bot cannot see, and the bot then redeals the other players' hands and
-   the face-down discard pile once more from a canonical (sorted) pool with its
-   own generator — so its choice depends only on what it may see, not on how
+2. samples *determinizations*: ``game.determinize(seat, rng)`` deals the other
+   players' hands and the face-down discard pile again from a canonical
+   (sorted) pool — so its choice depends only on what it may see, not on how
    the hidden cards happen to be arranged in the real game;
 3. plays each surviving candidate out to the end of the game in every sample,
    everyone (itself included, after the first move) following a fast greedy
@@ -30,15 +29,10 @@ import random
 import time
 from typing import Sequence
 
-from wonders.dsl.model import Card
 
 from ..actions import Action, BuildStage, Sell
-from ..game import Game, Phase
+from ..game import Game
 from .greedy import Evaluator, GreedyBot
-
-
-def _card_key(card: Card) -> tuple[int, str, str]:
-    return (card.age, card.name, card.colour)
 
 
 class MCTSBot:
@@ -121,48 +115,11 @@ class MCTSBot:
     # --- samples and playouts ------------------------------------------------------
 
     def sample(self, game: Game, seat: int, seed: int, index: int) -> tuple[Game, int]:
-        """One determinization of what ``seat`` cannot see, from a canonical pool."""
+        """One determinization of what ``seat`` cannot see (hidden hands and the face-down
+        discard pile, dealt again from a canonical pool by ``Game.determinize``)."""
         rng = random.Random(seed * 1_000_003 + index)
         world = game.determinize(seat, rng)
-        others = [s for s in range(world.players) if s != seat]
-        pool = [card for s in others for card in world.hands[s]]
-        hide_discard = not (world.phase is Phase.DISCARD_BUILD and seat in world.movers)
-        mine: list[Card] = []
-        if hide_discard:
-            # the discard pile is face down: only the bot's own sales are known
-            mine = self._own_sales(world, seat)
-            unknown = list(world.discard)
-            for card in mine:
-                unknown.remove(card)
-            pool += unknown
-        pool.sort(key=_card_key)
-        rng.shuffle(pool)
-        start = 0
-        for s in others:
-            size = len(world.hands[s])
-            world.hands[s] = pool[start:start + size]
-            start += size
-        if hide_discard:
-            world.discard = mine + pool[start:]
-        world.invalidate()
         return world, rng.getrandbits(64)
-
-    @staticmethod
-    def _own_sales(game: Game, seat: int) -> list[Card]:
-        """Cards the bot itself sold (in the discard pile still), from its own history."""
-        names: dict[str, int] = {}
-        for entry in game.history:
-            action = entry["actions"].get(str(seat))
-            if action and action.get("action") == "sell":
-                key = f"{action['card']}|{action['age']}"
-                names[key] = names.get(key, 0) + 1
-        found: list[Card] = []
-        for card in game.discard:
-            key = f"{card.name}|{card.age}"
-            if names.get(key, 0) > 0:
-                names[key] -= 1
-                found.append(card)
-        return found
 
     def playout(self, world: Game, seat: int, first: Action, seed: int) -> float:
         """Play ``first`` in a copy of ``world``, then everyone greedily (noisy) to the end."""

@@ -12,9 +12,36 @@ from wonders.dsl.errors import closest
 from wonders.dsl.loader import load, shipped_games
 from wonders.dsl.model import Game as GameData
 
+from ..bots import BOTS
 from .render import print_text
 
 SIDES = ("random", "A", "B")
+
+
+def parse_bots(bots: Optional[str], players: int, human_seat: int | None = None) -> list[str]:
+    """One bot name per seat from ``a,b,c`` (or one name for every seat); usage errors otherwise.
+
+    With a human at ``human_seat``, names may be given for the other seats only; the
+    human's seat gets a placeholder bot that never plays.
+    """
+    names = [n.strip() for n in (bots or "random").split(",") if n.strip()]
+    if not names:
+        raise typer.BadParameter("give at least one bot name", param_hint="--bots")
+    for name in names:
+        if name not in BOTS:
+            hint = closest(name, BOTS)
+            raise typer.BadParameter(f"no bot named '{name}'" + (
+                f" (did you mean '{hint}'?)" if hint else "") + f"; known: {', '.join(BOTS)}",
+                param_hint="--bots")
+    if len(names) == 1:
+        return names * players
+    if human_seat is not None and len(names) == players - 1:
+        return names[:human_seat] + ["random"] + names[human_seat:]
+    if len(names) != players:
+        others = f" or one per other seat ({players - 1})" if human_seat is not None else ""
+        raise typer.BadParameter(f"{len(names)} bots for {players} players: give one name for "
+                                 f"every seat, or one per seat{others}", param_hint="--bots")
+    return names
 
 
 def check_game_name(game: str) -> None:

@@ -9,14 +9,13 @@ from typing import Optional
 
 import typer
 
-from wonders.dsl.errors import closest
 
 from ..bots import BOTS, make_bot
 from ..log import LogError, replay as replay_log, write as write_log
 from ..errors import RuleError
 from ..game import Game
 from ..scenario import check_file
-from .options import check_game_name, check_side_and_paths, load_playable
+from .options import check_game_name, check_side_and_paths, load_playable, parse_bots
 from .render import print_text
 
 
@@ -53,21 +52,7 @@ def play(
                                      param_hint="--json")
         if not 0 <= human_seat < players:
             raise typer.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
-    names = [n.strip() for n in (bots or "random").split(",") if n.strip()] or ["random"]
-    if len(names) == 1:
-        names = names * players
-    if human and len(names) == players - 1:
-        names.insert(human_seat, "random")  # the human's seat: no bot plays it
-    if len(names) != players:
-        raise typer.BadParameter(f"{len(names)} bots for {players} players" + (
-            f" (give one name, or one per other seat: {players - 1})" if human else ""),
-            param_hint="--bots")
-    for name in names:
-        if name not in BOTS:
-            hint = closest(name, BOTS)
-            raise typer.BadParameter(f"no bot named '{name}'" + (
-                f" (did you mean '{hint}'?)" if hint else "") + f"; known: {', '.join(BOTS)}",
-                param_hint="--bots")
+    names = parse_bots(bots, players, human_seat if human else None)
     players_bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
     if human:
         from .human import play_human

@@ -10,12 +10,11 @@ from typing import Any, Optional
 
 import typer
 
-from wonders.dsl.errors import closest
 
 
 from ..bots import BOTS
 from ..simulate import PlotUnavailable, Run, plot, ranked_cards, run_games, timing
-from .options import check_game_name, check_side_and_paths, load_playable
+from .options import check_game_name, check_side_and_paths, load_playable, parse_bots
 
 
 
@@ -31,23 +30,6 @@ def _signed(value: float | None, scale: float = 100.0, unit: str = "") -> str:
     return "–" if value is None else f"{scale * value:+.1f}{unit}"
 
 
-def parse_bots(bots: Optional[str], players: int) -> list[str]:
-    """One bot name per seat from ``a,b,c`` (or one name for every seat); usage errors otherwise."""
-    names = [n.strip() for n in (bots or "random").split(",") if n.strip()]
-    if not names:
-        raise typer.BadParameter("give at least one bot name", param_hint="--bots")
-    for name in names:
-        if name not in BOTS:
-            hint = closest(name, BOTS)
-            raise typer.BadParameter(f"no bot named '{name}'" + (
-                f" (did you mean '{hint}'?)" if hint else "") + f"; known: {', '.join(BOTS)}",
-                param_hint="--bots")
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        raise typer.BadParameter(f"{len(names)} bots for {players} players: give one name for "
-                                 "every seat or one per seat", param_hint="--bots")
-    return names
 
 
 def simulate(
