@@ -341,10 +341,29 @@ class TradeContext:
         key = (resources, self.own_id, self.left_id, self.right_id, self.prices_id)
         found = _PAIRS.get(key)
         if found is None:
-            found = self._search(_need_vector(resources, self.names_id))
+            if len(resources) == 1:
+                found = self._single(*resources[0])
+            else:
+                found = self._search(_need_vector(resources, self.names_id))
             _remember(_PAIRS, key, found)
         self.known[resources] = found
         return found
+
+    def _single(self, resource: str, units: int) -> Pairs:
+        """One kind of resource: every own choice offering it gives one unit, then any split
+        of the rest between what the left and the right neighbour make (no coupling)."""
+        i = self.resources.index(resource)
+        (own, _), (left, _), (right, _) = self.profiles
+        missing = units - own[i]
+        if missing <= 0:
+            return _NOTHING_TO_BUY
+        least_left = missing - right[i] if missing > right[i] else 0
+        most_left = left[i] if left[i] < missing else missing
+        if least_left > most_left:
+            return ()
+        price_left, price_right = self.prices[0][i], self.prices[1][i]
+        return _pareto({(k * price_left, (missing - k) * price_right)
+                        for k in range(least_left, most_left + 1)})
 
     def _search(self, need: Vector) -> Pairs:
         """Own production first (every assignment of its choices when they matter), then
