@@ -7,7 +7,7 @@ from typing import Union
 
 from wonders.dsl.model import Card
 
-from .payment import FREE, Payment
+from .payment import FREE, Payment, shared_payment
 
 PAY = "pay"
 CHAIN = "chain"
@@ -85,37 +85,44 @@ class Skip:
 Action = Union[Build, BuildStage, Sell, BuildFromDiscard, Skip]
 
 
-_INTERNED: dict[tuple[object, ...], Action] = {}
-_INTERNED_LIMIT = 200_000
-
-
-def _intern(key: tuple[object, ...], make: type, *args: object) -> Action:
-    found = _INTERNED.get(key)
-    if found is None:
-        if len(_INTERNED) >= _INTERNED_LIMIT:
-            _INTERNED.clear()
-        found = _INTERNED[key] = make(*args)
-    return found
+# Actions are values: the hot path shares one object per distinct action instead of
+# building thousands of equal ones (and a bot's choice is then recognised by identity).
+# Keys are cards (hashed by identity) and plain ints, which hash fast.
+_BUILDS: dict[tuple[Card, int, int, int, str], Build] = {}
+_STAGES: dict[tuple[Card, int, int, int], BuildStage] = {}
+_SELLS: dict[Card, Sell] = {}
+_SHARED_LIMIT = 200_000
 
 
 def build(card: Card, payment: Payment, method: str = PAY) -> Build:
-    """A shared Build value: actions are values, so the hot path reuses them."""
-    found = _intern((card, payment.left, payment.right, payment.bank, method), Build, card,
-                    payment, method)
-    assert isinstance(found, Build)
+    """The shared Build value for (card, payment, method)."""
+    key = (card, payment.left, payment.right, payment.bank, method)
+    found = _BUILDS.get(key)
+    if found is None:
+        if len(_BUILDS) >= _SHARED_LIMIT:
+            _BUILDS.clear()
+        found = _BUILDS[key] = Build(card, shared_payment(*key[1:4]), method)
     return found
 
 
 def build_stage(card: Card, payment: Payment) -> BuildStage:
-    found = _intern((card, payment.left, payment.right, payment.bank, "stage"), BuildStage,
-                    card, payment)
-    assert isinstance(found, BuildStage)
+    """The shared BuildStage value for (card, payment)."""
+    key = (card, payment.left, payment.right, payment.bank)
+    found = _STAGES.get(key)
+    if found is None:
+        if len(_STAGES) >= _SHARED_LIMIT:
+            _STAGES.clear()
+        found = _STAGES[key] = BuildStage(card, shared_payment(*key[1:]))
     return found
 
 
 def sell(card: Card) -> Sell:
-    found = _intern((card, "sell"), Sell, card)
-    assert isinstance(found, Sell)
+    """The shared Sell value for a card."""
+    found = _SELLS.get(card)
+    if found is None:
+        if len(_SELLS) >= _SHARED_LIMIT:
+            _SELLS.clear()
+        found = _SELLS[card] = Sell(card)
     return found
 
 

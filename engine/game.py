@@ -19,10 +19,10 @@ from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell,
-                      Skip, build, build_stage, sell)
+                      Skip, _BUILDS, build, build_stage, sell)
 from .city import City
 from .errors import IllegalActionError, RuleError
-from .payment import FREE, Market, Payment, TradeContext, intern
+from .payment import FREE, Market, Payment, TradeContext, intern, shared_payment
 from .rules import Parameters, parameters
 from .scoring import ScoreSheet, amount, score
 from .table import left_of, right_of
@@ -281,6 +281,7 @@ class Game:
         actions: list[Action] = []
         append = actions.append
         pairs = trade.pairs
+        builds = _BUILDS
         seen: list[Card] = []
         for card in self.hands[seat]:
             if card in seen:  # identity: a second copy of the same card
@@ -296,7 +297,10 @@ class Game:
                         budget = coins - bank
                         for left, right in pairs(cost.resources):
                             if left + right <= budget:
-                                append(build(card, _payment(left, right, bank)))
+                                key = (card, left, right, bank, PAY)
+                                action = builds.get(key)
+                                append(action if action is not None else
+                                       build(card, shared_payment(left, right, bank)))
                     if free_build and not cost.is_free:
                         append(build(card, FREE, FREE_BUILD))
             for payment in stage_payments:
@@ -572,18 +576,6 @@ def _prepared(data: GameData) -> tuple[Parameters, dict[int, tuple[Card, ...]]]:
         cached = (parameters(data.rules), {age: tuple(cards) for age, cards in by_age.items()})
         object.__setattr__(data, "_engine_prepared", cached)
     return cached
-
-
-_PAYMENTS: dict[tuple[int, int, int], Payment] = {}
-
-
-def _payment(left: int, right: int, bank: int) -> Payment:
-    """Payments are values: share one object per (left, right, bank)."""
-    key = (left, right, bank)
-    found = _PAYMENTS.get(key)
-    if found is None:
-        found = _PAYMENTS[key] = Payment(left, right, bank)
-    return found
 
 
 def _unique(cards: Iterable[Card]) -> list[Card]:

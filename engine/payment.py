@@ -47,6 +47,16 @@ class Payment:
 
 
 FREE = Payment()
+_SHARED_PAYMENTS: dict[tuple[int, int, int], Payment] = {(0, 0, 0): FREE}
+
+
+def shared_payment(left: int, right: int, bank: int) -> Payment:
+    """Payments are values: one shared object per (left, right, bank)."""
+    key = (left, right, bank)
+    found = _SHARED_PAYMENTS.get(key)
+    if found is None:
+        found = _SHARED_PAYMENTS[key] = Payment(left, right, bank)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +85,8 @@ _BUY_SHORT: dict[tuple[object, ...], Pairs] = {}
 _RESIDUALS: dict[tuple[Vector, int, int], tuple[Vector, ...]] = {}
 _SUPPLY: dict[tuple[int, int], tuple[Vector, ...]] = {}
 _NEEDS: dict[tuple[tuple[tuple[str, int], ...], int], Vector] = {}
+_SPARSE: dict[tuple[tuple[tuple[str, int], ...], int],
+              tuple[Vector, tuple[tuple[int, int], ...], int]] = {}
 
 
 def intern(value: object) -> int:
@@ -106,6 +118,22 @@ def _need_vector(resources: tuple[tuple[str, int], ...], names_id: int) -> Vecto
         counts = dict(resources)
         found = tuple(counts.get(name, 0) for name in names)
         _remember(_NEEDS, key, found)
+    return found
+
+
+def _sparse_need(resources: tuple[tuple[str, int], ...],
+                 names_id: int) -> tuple[Vector, tuple[tuple[int, int], ...], int]:
+    """A cost's need as a vector, as (index, units) pairs, and as a bit mask."""
+    key = (resources, names_id)
+    found = _SPARSE.get(key)
+    if found is None:
+        vector = _need_vector(resources, names_id)
+        items = tuple((i, n) for i, n in enumerate(vector) if n)
+        mask = 0
+        for i, _ in items:
+            mask |= 1 << i
+        found = (vector, items, mask)
+        _remember(_SPARSE, key, found)
     return found
 
 
@@ -344,7 +372,7 @@ class TradeContext:
             if len(resources) == 1:
                 found = self._single(*resources[0])
             else:
-                found = self._search(_need_vector(resources, self.names_id))
+                found = self._search(*_sparse_need(resources, self.names_id))
             _remember(_PAIRS, key, found)
         self.known[resources] = found
         return found
@@ -365,32 +393,31 @@ class TradeContext:
         return _pareto({(k * price_left, (missing - k) * price_right)
                         for k in range(least_left, most_left + 1)})
 
-    def _search(self, need: Vector) -> Pairs:
+    def _search(self, need: Vector, items: tuple[tuple[int, int], ...], mask: int) -> Pairs:
         """Own production first (every assignment of its choices when they matter), then
         the neighbours: the fast independent purchase unless their choices couple."""
         (own_units, own_choices), (left_units, left_choices), (right_units, right_choices) = \
             self.profiles
-        mask = 0
-        for i, units in enumerate(need):
-            if units:
-                mask |= 1 << i
-        residuals: tuple[Vector, ...]
+        missings: list[list[tuple[int, int]]]
         if _coupled(mask, own_choices):
-            residuals = _residuals(need, self.own_id, self.names_id)
+            missings = [[(i, n) for i, n in enumerate(residual) if n]
+                        for residual in _residuals(need, self.own_id, self.names_id)]
         else:  # each own choice helps at most one needed resource: give it to that one
-            residuals = (tuple(n - own_units[i] if n > own_units[i] else 0
-                               for i, n in enumerate(need)),)
+            missings = [[(i, n - own_units[i]) for i, n in items if n > own_units[i]]]
         points: set[tuple[int, int]] = set()
-        for residual in residuals:
-            missing = [(i, n) for i, n in enumerate(residual) if n]
+        size = len(need)
+        for missing in missings:
             if not missing:
                 return _NOTHING_TO_BUY
             wanted = 0
             for i, _ in missing:
                 wanted |= 1 << i
             if _coupled(wanted, left_choices) or _coupled(wanted, right_choices):
-                points.update(_buy(residual, self.left_id, self.right_id, self.prices_id,
-                                   self.names_id))
+                residual = [0] * size
+                for i, n in missing:
+                    residual[i] = n
+                points.update(_buy(tuple(residual), self.left_id, self.right_id,
+                                   self.prices_id, self.names_id))
             else:
                 points.update(_buy_independent(missing, left_units, right_units, self.prices))
         return _pareto(points)
@@ -401,7 +428,7 @@ class TradeContext:
         if bank > coins:
             return []
         budget = coins - bank
-        return [Payment(left, right, bank) for left, right in self.pairs(cost.resources)
+        return [shared_payment(left, right, bank) for left, right in self.pairs(cost.resources)
                 if left + right <= budget]
 
 
