@@ -50,7 +50,7 @@ class Game:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
         self.data = data
-        self.params, self._age_cards = _prepared(data)
+        self.params, self._age_cards, self._dealt = _prepared(data)
         self.players = players
         self.seed = seed
         self.rng = random.Random(seed)
@@ -121,7 +121,11 @@ class Game:
 
     def _deck(self, age: int) -> list[Card]:
         cards = self._age_cards.get(age, ())
-        deck = [c for c in cards if not c.drawn for _ in range(c.copies(self.players))]
+        dealt = self._dealt.get((age, self.players))
+        if dealt is None:  # the same for every game on this data: computed once
+            dealt = tuple(c for c in cards if not c.drawn for _ in range(c.copies(self.players)))
+            self._dealt[(age, self.players)] = dealt
+        deck = list(dealt)
         for pool in self.data.rules.draws:
             if pool.age != age:
                 continue
@@ -562,7 +566,8 @@ class Game:
         }
 
 
-def _prepared(data: GameData) -> tuple[Parameters, dict[int, tuple[Card, ...]]]:
+def _prepared(data: GameData) -> tuple[Parameters, dict[int, tuple[Card, ...]],
+                                       dict[tuple[int, int], tuple[Card, ...]]]:
     """Rule parameters and the deck's cards by age, computed once per loaded data.
 
     Kept on the (immutable) data object itself, so thousands of games on the same
@@ -573,7 +578,8 @@ def _prepared(data: GameData) -> tuple[Parameters, dict[int, tuple[Card, ...]]]:
         by_age: dict[int, list[Card]] = {}
         for card in data.deck_cards():
             by_age.setdefault(card.age, []).append(card)
-        cached = (parameters(data.rules), {age: tuple(cards) for age, cards in by_age.items()})
+        cached = (parameters(data.rules), {age: tuple(cards) for age, cards in by_age.items()},
+                  {})
         object.__setattr__(data, "_engine_prepared", cached)
     return cached
 

@@ -327,6 +327,8 @@ _NOTHING_TO_BUY: Pairs = ((0, 0),)
 
 def _pareto(points: set[tuple[int, int]]) -> Pairs:
     """Non-dominated (left, right) pairs, cheapest total first, then least to the left."""
+    if len(points) == 1:
+        return tuple(points)
     ordered = sorted(points, key=lambda p: (p[0] + p[1], p[0]))
     kept: list[tuple[int, int]] = []
     for point in ordered:
