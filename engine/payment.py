@@ -329,12 +329,18 @@ def _pareto(points: set[tuple[int, int]]) -> Pairs:
     """Non-dominated (left, right) pairs, cheapest total first, then least to the left."""
     if len(points) == 1:
         return tuple(points)
-    ordered = sorted(points, key=lambda p: (p[0] + p[1], p[0]))
     kept: list[tuple[int, int]] = []
-    for point in ordered:
-        if not any(k[0] <= point[0] and k[1] <= point[1] for k in kept):
+    lowest_right = None
+    for point in sorted(points):  # by left, then right: a point survives if its right is
+        if lowest_right is None or point[1] < lowest_right:  # below every earlier one
             kept.append(point)
+            lowest_right = point[1]
+    kept.sort(key=_total_then_left)
     return tuple(kept)
+
+
+def _total_then_left(point: tuple[int, int]) -> tuple[int, int]:
+    return point[0] + point[1], point[0]
 
 
 @dataclass(frozen=True, slots=True)
