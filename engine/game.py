@@ -396,13 +396,14 @@ class Game:
     def _resolve_turn(self, actions: Mapping[int, Action]) -> None:
         credits = [0] * self.players
         built: list[tuple[int, fx.Effects]] = []
+        sold: list[int] = []
         for seat, action in sorted(actions.items()):
             city = self.cities[seat]
-            hand = self.hands[seat]
             assert isinstance(action, (Build, BuildStage, Sell))
-            hand.pop(next(i for i, c in enumerate(hand) if c is action.card))
+            self.hands[seat].remove(action.card)  # cards compare by identity
             if isinstance(action, Sell):
                 self.discard.append(action.card)
+                sold.append(seat)
                 continue
             assert isinstance(action, (Build, BuildStage))
             self._pay(seat, action.payment, credits)
@@ -420,9 +421,10 @@ class Game:
                     self.pending_discard_builds.append(seat)
         # immediate effects see every card built this turn, then coins arrive all at once
         for seat, effects in built:
-            credits[seat] += self._immediate_coins(seat, effects)
-        for seat, action in sorted(actions.items()):
-            if isinstance(action, Sell) and self.params.sell is not None:
+            if effects.clauses:
+                credits[seat] += self._immediate_coins(seat, effects)
+        if self.params.sell is not None:
+            for seat in sold:
                 credits[seat] += self._immediate_coins(seat, self.params.sell, always=True)
         for seat, coins in enumerate(credits):
             self.cities[seat].coins += coins
