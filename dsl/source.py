@@ -350,7 +350,7 @@ def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
     except yaml.YAMLError as exc:
         return None, [Diagnostic("Y002", f"YAML syntax error: {exc}", Location(name, 1, 1))]
     except RecursionError:
-        return None, [Diagnostic("Y004", f"values are nested too deeply", Location(name, 1, 1))]
+        return None, [Diagnostic("Y004", "values are nested too deeply", Location(name, 1, 1))]
     nodes = [n for n in nodes if n is not None]
     if not nodes:
         return None, [Diagnostic("Y007", "the file is empty: expected a map with a 'kind' key",
