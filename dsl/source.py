@@ -199,6 +199,12 @@ def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
     return min(pos, len(text))
 
 
+def _shown(tag: str) -> str:
+    """A tag as it is usually written in the file (``!!python/…``, not its full URI)."""
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+
+
 class _Builder:
     """Turns composed nodes into plain values, recording positions; collects problems."""
 
@@ -236,22 +242,24 @@ class _Builder:
             return self._scalar(node, path)
         if isinstance(node, yaml.SequenceNode):
             if node.tag != _SEQ:
-                self.problem("Y005", f"the tag '{node.tag}' is not allowed; "
-                             "card files hold plain lists, maps and scalars", node, node.tag)
+                self.problem("Y005", f"the tag '{_shown(node.tag)}' is not allowed; "
+                             "card files hold plain lists, maps and scalars", node,
+                             _shown(node.tag))
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
             if node.tag != _MAP:
-                self.problem("Y005", f"the tag '{node.tag}' is not allowed; "
-                             "card files hold plain lists, maps and scalars", node, node.tag)
+                self.problem("Y005", f"the tag '{_shown(node.tag)}' is not allowed; "
+                             "card files hold plain lists, maps and scalars", node,
+                             _shown(node.tag))
             return self._mapping(node, path, depth)
         self.problem("Y005", "unsupported YAML node", node)  # pragma: no cover
         return None
 
     def _scalar(self, node: yaml.ScalarNode, path: PathKey) -> Any:
         if node.tag not in _SCALARS:
-            self.problem("Y005", f"the tag '{node.tag}' is not allowed; card files hold "
-                         "plain lists, maps and scalars (nothing can build objects)",
-                         node, node.tag)
+            self.problem("Y005", f"the tag '{_shown(node.tag)}' is not allowed; card files "
+                         "hold plain lists, maps and scalars (nothing can build objects)",
+                         node, _shown(node.tag))
             return node.value
         if node.tag == _STR or node.tag == _TIMESTAMP:
             value: Any = node.value
