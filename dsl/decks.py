@@ -58,7 +58,7 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                     found.append(Diagnostic(
                         "D608", f"age {age} at {players} players draws {wanted} {pool.colour} "
                         f"cards ({pool.count.text}), but only {available} exist",
-                        rules_location(("ages", "draw")) if not cards else where))
+                        pool.location if pool.location.file else where))
                 drawn += wanted
             expected = rules.hand * players
             if dealt + drawn != expected:

@@ -269,7 +269,8 @@ class _Load:
                     text=colour, suggestion=closest(colour, vocabulary.colours)))
             formula = compiler.formula(doc, ("ages", "draw", i, "count"))
             if formula is not None and isinstance(draw.get("age"), int) and isinstance(colour, str):
-                draws.append(DrawPool(draw["age"], colour, formula))
+                draws.append(DrawPool(draw["age"], colour, formula,
+                                      doc.location(("ages", "draw", i, "count"))))
         trade = data.get("trade") if isinstance(data.get("trade"), dict) else {}
         for i, name in enumerate(_list(trade.get("buyable"))):
             if name != "start" and name not in vocabulary.colours:

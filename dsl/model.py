@@ -72,6 +72,7 @@ class DrawPool:
     age: int
     colour: str
     count: Formula
+    location: Location = field(default=Location(""), compare=False)
 
 
 @dataclass(frozen=True)

@@ -101,8 +101,10 @@ def test_guild_draw_larger_than_the_guilds(base_copy: Path) -> None:
     d608 = [d for d in result.report.sorted() if d.code == "D608"]
     assert [d.message for d in d608] == [
         "age 3 at 7 players draws 11 purple cards (players + 4), but only 10 exist"]
-    assert Path(d608[0].location.file).name == "guilds.yaml"
-    assert d608[0].location.line == last_card_line(base_copy / "guilds.yaml")
+    # the draw rule's count, in rules.yaml, is what to look at
+    assert Path(d608[0].location.file).name == "rules.yaml"
+    line = rules.read_text(encoding="utf-8").splitlines()[d608[0].location.line - 1]
+    assert line[d608[0].location.column - 1:].startswith("players + 4")
     # and every player count now deals two cards too many in age III
     assert d601(result)[0] == ("age 3 at 3 players has 23 cards (16 by player markers + 7 "
                                "drawn), but needs 21 (7 cards × 3 players)")

@@ -29,6 +29,9 @@ from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file
 DECK_RULES = MINI_RULES.replace(
     "  count: 3\n",
     "  count: 1\n  hand: 1\n  draw:\n    - {age: 1, colour: purple, count: players - 2}\n")
+# where the draw rule's count stands in DECK_RULES (D608 points at it)
+DRAW_LINE = next(i for i, text in enumerate(DECK_RULES.splitlines(), 1) if "players - 2" in text)
+DRAW_COLUMN = DECK_RULES.splitlines()[DRAW_LINE - 1].index("players - 2") + 1
 GUILDS = card("Guild One", colour="purple", players="") + card("Guild Two", colour="purple",
                                                                players="")
 # Line numbers in a file made by card_file(): the header takes lines 1-4, then
@@ -246,7 +249,8 @@ CASES: list[Case] = [
         message=("cannot remove 'Wel'",)),
     deck_case("draw-too-many", "D608",
               card_file(card("Well", players="[3+, 3+]"), card("Guild One", colour="purple",
-                                                                players="")), 11, 11,
+                                                                players="")),
+              DRAW_LINE, DRAW_COLUMN, file="rules.yaml",
               message=("age 1 at 4 players draws 2 purple cards (players - 2), but only 1 "
                        "exist",), others=frozenset({"D601"})),
     # L: loading
