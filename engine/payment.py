@@ -446,8 +446,3 @@ def trade_context(own: Production, market: Market) -> TradeContext:
 def payment_options(cost: Cost, own: Production, coins: int, market: Market) -> list[Payment]:
     """Every affordable Pareto-optimal payment of ``cost``, cheapest total first ([] if none)."""
     return trade_context(own, market).payments(cost, coins)
-
-
-def cheapest(cost: Cost, own: Production, coins: int, market: Market) -> Payment | None:
-    options = payment_options(cost, own, coins, market)
-    return options[0] if options else None

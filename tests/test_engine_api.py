@@ -123,3 +123,22 @@ def test_determinize_does_not_depend_on_where_hidden_cards_are() -> None:
     a = game.determinize(0, random.Random(3))
     b = swapped.determinize(0, random.Random(3))
     assert [[c.name for c in h] for h in a.hands] == [[c.name for c in h] for h in b.hands]
+
+
+def test_hot_path_matches_the_per_card_rules() -> None:
+    """legal_actions inlines the build and stage rules for speed; check() uses the
+    per-card versions. Over random positions both must give the same actions."""
+    for seed in range(25):
+        game = Game(DATA, 3 + seed % 5, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            for seat in game.to_move():
+                if game.phase.value == "discard_build":
+                    continue
+                expected: set[object] = set()
+                for card in {id(c): c for c in game.hands[seat]}.values():
+                    expected.update(game.build_options(seat, card))
+                    expected.update(game.stage_options(seat, card))
+                    expected.add(Sell(card))
+                assert set(game.legal_actions(seat)) == expected
+            game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
