@@ -18,6 +18,17 @@ class Timing(str, Enum):
     ONGOING = "ongoing"
     NOW = "now"
     END = "end"
+    ON = "on"  # each time a trigger happens later (``on red card: shields 1``)
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """What sets off an ``on …:`` clause: the owner later builds a card of ``colours``
+    (``event="card"``; None = any colour), builds a wonder stage (``"wonder"``), or
+    builds a card free by chain (``"chain"``)."""
+
+    event: str
+    colours: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +107,7 @@ class Science:
 
 @dataclass(frozen=True, slots=True)
 class TradePrice:
-    """Buy ``resources`` from ``places`` at ``price`` coins each."""
+    """Buy ``resources`` from ``places`` at ``price`` coins each (``places`` empty: from every seller)."""
 
     resources: frozenset[str]
     places: tuple[str, ...]
@@ -119,13 +130,57 @@ class CopyCard:
     places: tuple[str, ...]
 
 
-Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard]
+@dataclass(frozen=True, slots=True)
+class LoseCoins:
+    """The cities at ``places`` lose ``amount`` coins each (to the bank; never below 0)."""
+
+    places: tuple[str, ...]
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The owner takes another turn straight after this one (sequential turns)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Destroy:
+    """The owner chooses one card of ``colours`` built in ``places``; it goes to the discard pile."""
+
+    colours: frozenset[str]
+    places: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakeToken:
+    """The owner chooses one ``kind`` token from ``pool`` (from ``draw`` drawn at random, if set)."""
+
+    kind: str
+    pool: str
+    draw: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discount:
+    """Later builds of a kind need ``count`` fewer resource units, chosen for the best price.
+
+    ``target`` is ``"wonder"`` (wonder stages) or ``"card"`` with ``colours``.
+    """
+
+    count: int
+    target: str
+    colours: frozenset[str] | None = None
+
+
+Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
+               LoseCoins, Replay, Destroy, TakeToken, Discount]
 
 
 @dataclass(frozen=True, slots=True)
 class Clause:
     timing: Timing
     effect: Effect
+    trigger: Trigger | None = None  # set exactly when ``timing`` is ON
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,18 @@ class Wonder:
     location: Location = field(default=Location(""), compare=False)
 
 
+@dataclass(frozen=True, eq=False)
+class Token:
+    """A token a city can take during the game (Duel's progress tokens): its effects act
+    from the moment it is taken, like a built card's."""
+
+    name: str
+    kind: str
+    effects: Effects
+    set: str = ""
+    location: Location = field(default=Location(""), compare=False)
+
+
 @dataclass(frozen=True)
 class DrawPool:
     """``count`` cards of ``colour`` drawn at random into ``age``'s deck."""
@@ -105,6 +117,7 @@ class Game:
     sets: tuple[str, ...]
     removed: frozenset[str] = frozenset()
     files: tuple[str, ...] = ()
+    tokens: tuple[Token, ...] = ()
     content_hash: str = ""  # sha256 over every loaded file's text: logs record it
 
     def rules_name(self) -> str:
