@@ -57,7 +57,7 @@ class WonderSide:
     stages: tuple[Stage, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Wonder:
     name: str
     sides: dict[str, WonderSide]
