@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from wonders.dsl.model import Card
+from wonders.dsl.model import Card, Token, Wonder
 
 from .payment import FREE, Payment, shared_payment
 
@@ -82,7 +82,76 @@ class Skip:
         return {"action": "skip"}
 
 
-Action = Union[Build, BuildStage, Sell, BuildFromDiscard, Skip]
+@dataclass(frozen=True, slots=True)
+class BuildWonder:
+    """Build one of the city's drafted wonders, tucking ``card`` under it."""
+
+    card: Card
+    wonder: Wonder
+    payment: Payment = FREE
+
+    def __str__(self) -> str:
+        return f"build {self.wonder.name} with {self.card.name}{_how(self.payment, PAY)}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "wonder", "card": self.card.name, "age": self.card.age,
+                "wonder": self.wonder.name, "payment": self.payment.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseWonder:
+    """Take a wonder in the wonder draft."""
+
+    wonder: Wonder
+
+    def __str__(self) -> str:
+        return f"choose {self.wonder.name}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "choose_wonder", "wonder": self.wonder.name}
+
+
+@dataclass(frozen=True, slots=True)
+class TakeToken:
+    """Take a token (a science pair's reward, or one drawn by an effect)."""
+
+    token: Token
+
+    def __str__(self) -> str:
+        return f"take {self.token.name}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "take_token", "token": self.token.name}
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyCard:
+    """Send ``card`` from the opponent's city to the discard pile (a ``destroy`` effect)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"destroy {self.card.name}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "destroy", "card": self.card.name, "age": self.card.age}
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStarter:
+    """Say which seat starts the next age."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"player {self.seat} starts the age"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "starter", "seat": self.seat}
+
+
+Action = Union[Build, BuildStage, Sell, BuildFromDiscard, Skip, BuildWonder, ChooseWonder,
+               TakeToken, DestroyCard, ChooseStarter]
 
 
 # Actions are values: the hot path shares one object per distinct action instead of
@@ -113,6 +182,20 @@ def build_stage(card: Card, payment: Payment) -> BuildStage:
         if len(_STAGES) >= _SHARED_LIMIT:
             _STAGES.clear()
         found = _STAGES[key] = BuildStage(card, shared_payment(*key[1:]))
+    return found
+
+
+_WONDERS: dict[tuple[Card, Wonder, int], BuildWonder] = {}
+
+
+def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:
+    """The shared BuildWonder value for (card, wonder, coins paid to the bank)."""
+    key = (card, wonder, bank)
+    found = _WONDERS.get(key)
+    if found is None:
+        if len(_WONDERS) >= _SHARED_LIMIT:
+            _WONDERS.clear()
+        found = _WONDERS[key] = BuildWonder(card, wonder, shared_payment(0, 0, bank))
     return found
 
 

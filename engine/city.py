@@ -21,6 +21,7 @@ from .rules import Parameters
 START = "start"
 CARD = "card"
 STAGE = "stage"
+TOKEN = "token"
 _TRADE_CACHES = ("production", "prices", "ids")
 _POWER_CACHES = ("abilities", "shields")
 

@@ -340,6 +340,9 @@ class Game:
         if isinstance(action, (BuildFromDiscard, Skip)):
             raise IllegalActionError(seat, action, "only possible when building from the "
                                      "discard pile")
+        if not isinstance(action, (Build, BuildStage, Sell)):
+            raise IllegalActionError(seat, action, "this game has no such action (build, "
+                                     "build a wonder stage or sell a card)")
         if not any(c is action.card for c in self.hands[seat]):
             raise IllegalActionError(seat, action, f"{action.card.name} is not in the hand")
         if isinstance(action, Sell):

@@ -7,7 +7,7 @@ implements (a rule set cannot ask for a power nobody wrote).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from wonders.dsl.effects import Effects
@@ -15,7 +15,8 @@ from wonders.dsl.model import RuleSet
 
 from .errors import RuleError
 
-IMPLEMENTED_ABILITIES = frozenset({"free_build", "build_from_discard", "play_last_card"})
+IMPLEMENTED_ABILITIES = frozenset({"free_build", "build_from_discard", "play_last_card",
+                                   "trade_income"})
 DEFAULT_SCORE_ORDER = ("military", "treasury", "wonder", "civilian", "science", "commercial",
                        "guilds")
 
@@ -38,6 +39,8 @@ class Parameters:
     colour_lines: dict[str, str]
     tie_break: tuple[str, ...]
     resources: tuple[str, ...]
+    science_mechanism: str = "sets"
+    token_lines: dict[str, str] = field(default_factory=dict)
 
 
 def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -51,7 +54,8 @@ def parameters(rules: RuleSet) -> Parameters:
     if unknown:
         raise RuleError(f"rule set '{rules.name}' declares abilities the engine does not "
                         f"implement: {', '.join(sorted(unknown))}")
-    if rules.hand is None:
+    offer = _section(data, "offer").get("mechanism", "draft")
+    if offer == "draft" and rules.hand is None:
         raise RuleError(f"rule set '{rules.name}' has no hand size: the drafting game needs "
                         "ages.hand")
     setup = _section(data, "setup")
@@ -65,12 +69,13 @@ def parameters(rules: RuleSet) -> Parameters:
     return Parameters(
         start_coins=int(setup.get("coins", 3)),
         wonder_side=str(setup.get("wonder_side", "random")),
-        hand=rules.hand,
+        hand=rules.hand or 0,
         passes=passes,
         last_card=str(ages.get("last_card", "discard")),
         sell=rules.sell,
         trade_price=int(trade.get("price", 2)),
-        buyable=frozenset(trade.get("buyable") or ["start", "brown", "grey"]),
+        buyable=frozenset(trade.get("buyable") or (trade.get("add") or {}).get("colours")
+                          or ["start", "brown", "grey"]),
         victory=victory,
         defeat=int(military.get("defeat", -1)),
         science_set=int(science.get("set", 7)),
@@ -79,4 +84,6 @@ def parameters(rules: RuleSet) -> Parameters:
         colour_lines=dict(score.get("colours") or {}),
         tie_break=tuple(data.get("tie_break") or ["coins"]),
         resources=rules.vocabulary.resources,
+        science_mechanism=str(science.get("mechanism", "sets")),
+        token_lines=dict(score.get("tokens") or {}),
     )

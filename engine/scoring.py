@@ -15,9 +15,9 @@ from itertools import product
 from typing import Sequence
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card
+from wonders.dsl.model import Card, Token
 
-from .city import CARD, STAGE, City
+from .city import CARD, STAGE, TOKEN, City
 from .rules import Parameters
 from .table import at
 
@@ -25,11 +25,17 @@ DEFAULT_COLOUR_LINES = {"blue": "civilian", "yellow": "commercial", "purple": "g
                         "green": "science", "red": "military"}
 
 
+MOST = "most"
+
+
 def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
     """Evaluate an amount for the city at ``seat`` (``1 per brown card in left, right``)."""
     total = value.fixed
     for term in value.terms:
-        counted = sum(city.count(term.counted) for city in at(cities, seat, term.places))
+        if MOST in term.places:  # the city with the most of the counted thing
+            counted = max(city.count(term.counted) for city in cities)
+        else:
+            counted = sum(city.count(term.counted) for city in at(cities, seat, term.places))
         total += term.value * (counted // term.divisor)
     return total
 
@@ -50,12 +56,21 @@ def science_points(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
 
 @dataclass
 class ScoreSheet:
-    """One row per player: the lines in order and the total; winners share first place."""
+    """One row per player: the lines in order and the total; winners share first place.
+
+    Ties in points are broken by ``tie_break``: ``coins`` or a score line's name
+    (Duel breaks ties on civilian points).  A game won outright (military or
+    scientific supremacy) has ``decided`` set to the winners and ``victory`` says
+    how it was won; ``civilian`` is the win on points after the last age.
+    """
 
     order: tuple[str, ...]
     lines: list[dict[str, int]]
     coins: list[int]
     copied: list[list[str]] = field(default_factory=list)
+    tie_break: tuple[str, ...] = ("coins",)
+    victory: str = "civilian"
+    decided: tuple[int, ...] | None = None
 
     def total(self, seat: int) -> int:
         return sum(self.lines[seat].values())
@@ -64,14 +79,22 @@ class ScoreSheet:
     def totals(self) -> list[int]:
         return [self.total(s) for s in range(len(self.lines))]
 
+    def _key(self, seat: int) -> tuple[int, ...]:
+        won = 1 if self.decided is not None and seat in self.decided else 0
+        return (won, self.total(seat),
+                *(self.coins[seat] if name == "coins" else self.lines[seat].get(name, 0)
+                  for name in self.tie_break))
+
     def ranking(self) -> list[int]:
-        """Seats from first to last: points, then coins."""
-        return sorted(range(len(self.lines)), key=lambda s: (-self.total(s), -self.coins[s], s))
+        """Seats from first to last: an outright win, then points, then the tie-breaks."""
+        return sorted(range(len(self.lines)), key=lambda s: tuple(-v for v in self._key(s)) + (s,))
 
     @property
     def winners(self) -> list[int]:
-        best = max((self.total(s), self.coins[s]) for s in range(len(self.lines)))
-        return [s for s in range(len(self.lines)) if (self.total(s), self.coins[s]) == best]
+        if self.decided is not None:
+            return list(self.decided)
+        best = max(self._key(s) for s in range(len(self.lines)))
+        return [s for s in range(len(self.lines)) if self._key(s) == best]
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -82,6 +105,7 @@ class ScoreSheet:
                 for s in range(len(self.lines))
             ],
             "winners": self.winners,
+            "victory": self.victory,
         }
 
 
@@ -113,9 +137,12 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
                 lines["wonder"] += points
             elif kind == CARD and isinstance(what, Card):
                 lines[colour_lines.get(what.colour, what.colour)] += points
+            elif kind == TOKEN and isinstance(what, Token):
+                lines[params.token_lines.get(what.kind, what.kind)] += points
             else:
                 lines["wonder"] += points
-    lines["science"] += science_points(fixed, choices, science, params.science_set)
+    if params.science_mechanism == "sets":
+        lines["science"] += science_points(fixed, choices, science, params.science_set)
     return dict(lines)
 
 
@@ -144,15 +171,20 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
     return best[1], best[2]
 
 
-def score(cities: Sequence[City], params: Parameters, science: Sequence[str]) -> ScoreSheet:
+def score(cities: Sequence[City], params: Parameters, science: Sequence[str],
+          extra: Sequence[dict[str, int]] = ()) -> ScoreSheet:
+    """The score sheet; ``extra`` adds points per seat to named lines (a conflict track's)."""
     lines, copied = [], []
     extra_lines: list[str] = []
-    for city in cities:
+    for seat, city in enumerate(cities):
         city_lines, city_copied = score_city(city, cities, params, science)
+        if extra:
+            for name, points in extra[seat].items():
+                city_lines[name] = city_lines.get(name, 0) + points
         lines.append(city_lines)
         copied.append(city_copied)
         extra_lines += [k for k in city_lines if k not in params.score_order
                         and k not in extra_lines]
     order = params.score_order + tuple(extra_lines)
     ordered = [{name: row.get(name, 0) for name in order} for row in lines]
-    return ScoreSheet(order, ordered, [c.coins for c in cities], copied)
+    return ScoreSheet(order, ordered, [c.coins for c in cities], copied, params.tie_break)

@@ -34,6 +34,8 @@ def seats_at(seat: int, place: str, players: int) -> tuple[int, ...]:
         return tuple(range(players))
     if place == "others":
         return tuple(s for s in range(players) if s != seat)
+    if place == "opponent" and players == 2:
+        return (1 - seat,)
     raise ValueError(f"place '{place}' has no meaning in a game with neighbours")
 
 

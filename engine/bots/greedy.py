@@ -33,7 +33,10 @@ from wonders.dsl.model import Card
 
 from ..actions import FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
 from ..city import City
+from ..flows import AnyGame
 from ..game import Game
+from ..structure_game import StructureGame
+from .greedy_structure import StructureGreedyBot
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
 
@@ -312,8 +315,11 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.noise = noise
         self.fast = fast
+        self._structure = StructureGreedyBot(seed)
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: AnyGame, seat: int) -> Action:
+        if isinstance(game, StructureGame):
+            return self._structure.choose(game, seat)
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]

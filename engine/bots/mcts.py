@@ -31,7 +31,10 @@ from typing import Sequence
 
 
 from ..actions import Action, BuildStage, Sell
+from ..flows import AnyGame
 from ..game import Game
+from ..structure_game import StructureGame
+from .greedy_structure import StructureGreedyBot
 from .greedy import Evaluator, GreedyBot
 
 
@@ -49,10 +52,13 @@ class MCTSBot:
         self.noise = noise
         self.first_cut = first_cut
         self.last_stats: dict[str, object] = {}
+        self._structure = StructureGreedyBot(seed)
 
     # --- choosing ----------------------------------------------------------------
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: AnyGame, seat: int) -> Action:
+        if isinstance(game, StructureGame):  # the search below reads drafting hands
+            return self._structure.choose(game, seat)
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]

@@ -1,0 +1,73 @@
+"""Trading with the bank: each missing unit costs a price that depends on the rival.
+
+The rule set's ``trade: {mechanism: bank, price: 2, add: {colours: [brown, grey],
+place: opponent}}`` says: a unit of a resource costs ``price`` plus the units of
+it the opponent's cards of those colours produce; ``buy RES at N`` effects fix
+the price of a resource for their owner.  Supply is unlimited, so the cheapest
+payment is one number: own production covers what it can (each choice card
+assigned where it saves most), the rest is bought, and a ``discount N
+resources`` effect waives the N dearest units still to buy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from .production import Production
+
+_CACHE_LIMIT = 200_000
+_CHEAPEST: dict[tuple[object, ...], int] = {}
+
+
+@dataclass(frozen=True)
+class BankRules:
+    price: int
+    add_colours: frozenset[str]
+    add_place: str
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "BankRules":
+        add = data.get("add") or {}
+        return cls(int(data.get("price", 2)), frozenset(add.get("colours") or ()),
+                   str(add.get("place", "opponent")))
+
+
+def cheapest_trade(need: tuple[tuple[str, int], ...], own: Production, own_id: int,
+                   prices: dict[str, int], prices_id: int, discount: int = 0) -> int:
+    """Fewest coins to buy what ``own`` production leaves of ``need`` (resource, units).
+
+    ``own_id`` and ``prices_id`` are interned ids of ``own`` and ``prices`` (see
+    :func:`wonders.engine.payment.intern`): answers are cached by them.
+    """
+    key = (need, own_id, prices_id, discount)
+    found = _CHEAPEST.get(key)
+    if found is not None:
+        return found
+    fixed = dict(own.fixed)
+    short: dict[str, int] = {}
+    for resource, units in need:
+        missing = units - fixed.get(resource, 0)
+        if missing > 0:
+            short[resource] = missing
+    best = _buy(short, prices, discount)
+    if short and own.choices:
+        useful = [c for c in own.choices if any(r in short for r in c)]
+        for picks in product(*[[r for r in c if r in short] + [None] for c in useful]):
+            rest = dict(short)
+            for pick in picks:
+                if pick is not None and rest.get(pick, 0) > 0:
+                    rest[pick] -= 1
+            best = min(best, _buy(rest, prices, discount))
+            if not best:
+                break
+    if len(_CHEAPEST) >= _CACHE_LIMIT:
+        _CHEAPEST.clear()
+    _CHEAPEST[key] = best
+    return best
+
+
+def _buy(short: dict[str, int], prices: dict[str, int], discount: int) -> int:
+    units = sorted((prices[r] for r, n in short.items() for _ in range(n)), reverse=True)
+    return sum(units[discount:])

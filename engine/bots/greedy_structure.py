@@ -1,0 +1,77 @@
+"""The greedy bot for two-player card-structure games: one ply, on a simple estimate.
+
+Each legal action is tried on a copy of the game and the resulting position is
+valued for the bot against its rival: points on the score sheet (which already
+include the conflict track and coins), progress towards military and science
+supremacy, and production worth more early than late.  A finished game is worth a win or a loss outright.  Nothing here names a card,
+wonder or token; it reads effects and the rule set's parameters only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from wonders.dsl import effects as fx
+
+from ..actions import Action
+from ..structure_game import StructureGame
+
+WIN = 1000.0
+PRODUCTION_VALUE = (2.0, 1.2, 0.2)   # per unit produced, by age
+SUPREMACY_WEIGHT = 1.5               # per shield of lead
+SYMBOL_VALUE = (2.5, 2.5, 3.0)       # per different science symbol
+
+
+def _by_age(table: tuple[float, ...], age: int) -> float:
+    return table[min(max(age, 1), len(table)) - 1]
+
+
+def value(game: StructureGame, seat: int) -> float:
+    """How good ``game`` is for ``seat`` (higher is better)."""
+    if game.over:
+        sheet = game.score_sheet()
+        winners = sheet.winners
+        if seat in winners:
+            return WIN if len(winners) == 1 else 0.0
+        return -WIN
+    sheet = game.score_sheet()
+    lead = float(sheet.total(seat) - sheet.total(1 - seat))
+    track = game.setup.track
+    position = game.position if seat == 0 else -game.position
+    lead += SUPREMACY_WEIGHT * position * (abs(position) / max(track.supremacy, 1) + 0.5)
+    production = _by_age(PRODUCTION_VALUE, game.age)
+    symbols = _by_age(SYMBOL_VALUE, game.age)
+    for s, sign in ((seat, 1.0), (1 - seat, -1.0)):
+        city = game.cities[s]
+        units = 0
+        for _, _, effect in city.clauses(fx.Timing.ONGOING):
+            if isinstance(effect, fx.Produce):
+                units += effect.amount
+        lead += sign * (production * units + symbols * len(city.symbols()))
+    return lead
+
+
+class StructureGreedyBot:
+    """Picks the action whose resulting position values best; ties by its own generator."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: StructureGame, seat: int) -> Action:
+        actions = game.legal_actions(seat)
+        if len(actions) == 1:
+            return actions[0]
+        best: list[Action] = []
+        best_value = -math.inf
+        for action in actions:
+            trial = game.clone()
+            trial.play({seat: action})
+            found = value(trial, seat)
+            if found > best_value + 1e-9:
+                best, best_value = [action], found
+            elif found > best_value - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else self.rng.choice(best)

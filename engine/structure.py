@@ -1,0 +1,139 @@
+"""Card structures: cards laid out in overlapping rows, taken from the bottom up.
+
+A layout is data (the rule set's ``offer.layouts``): rows from the top of the
+structure (furthest from the players) to the bottom, each a list of half-card
+column positions, and which rows are dealt face down.  A card at (row r, col c)
+is covered by the cards at (r+1, c-1) and (r+1, c+1); it can be taken once
+nothing covers it, and a face-down card turns face up as soon as it is
+uncovered.  7 Wonders Duel uses three such layouts; any pyramid, wall or
+diamond a designer writes works the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from wonders.dsl.model import Card
+
+from .errors import RuleError
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The fixed shape of one age's structure, with covering precomputed."""
+
+    rows: tuple[tuple[int, ...], ...]
+    face_down_rows: frozenset[int]          # 1-based row numbers
+    slot_rows: tuple[int, ...]              # slot -> 1-based row
+    slot_columns: tuple[int, ...]
+    covered_by: tuple[tuple[int, ...], ...]  # slot -> slots lying on it (next row, col ± 1)
+    covers: tuple[tuple[int, ...], ...]      # slot -> slots it lies on (previous row, col ± 1)
+
+    @property
+    def size(self) -> int:
+        return len(self.slot_rows)
+
+    @classmethod
+    def from_data(cls, data: Any) -> "Layout":
+        if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+            raise RuleError("a structure layout needs 'rows': lists of column positions")
+        rows = tuple(tuple(int(c) for c in row) for row in data["rows"])
+        face_down = frozenset(int(r) for r in data.get("face_down") or ())
+        slot_rows: list[int] = []
+        slot_columns: list[int] = []
+        where: dict[tuple[int, int], int] = {}
+        for r, row in enumerate(rows, start=1):
+            for column in row:
+                where[(r, column)] = len(slot_rows)
+                slot_rows.append(r)
+                slot_columns.append(column)
+        covered_by = []
+        covers = []
+        for slot, (r, c) in enumerate(zip(slot_rows, slot_columns)):
+            covered_by.append(tuple(where[k] for k in ((r + 1, c - 1), (r + 1, c + 1))
+                                    if k in where))
+            covers.append(tuple(where[k] for k in ((r - 1, c - 1), (r - 1, c + 1))
+                                if k in where))
+        return cls(rows, face_down, tuple(slot_rows), tuple(slot_columns), tuple(covered_by),
+                   tuple(covers))
+
+
+class Structure:
+    """One age's cards in a layout: which are still there, face up, and takeable.
+
+    ``blockers[slot]`` counts the cards still lying on a slot, so taking a card
+    updates what is accessible in constant time.
+    """
+
+    __slots__ = ("layout", "cards", "taken", "face_up", "blockers", "accessible", "left")
+
+    def __init__(self, layout: Layout, cards: Sequence[Card]) -> None:
+        if len(cards) != layout.size:
+            raise RuleError(f"a structure of {layout.size} places got {len(cards)} cards")
+        self.layout = layout
+        self.cards: list[Card] = list(cards)
+        self.taken = [False] * layout.size
+        self.blockers = [len(c) for c in layout.covered_by]
+        self.face_up = [layout.slot_rows[s] not in layout.face_down_rows or not self.blockers[s]
+                        for s in range(layout.size)]
+        self.accessible: list[int] = [s for s in range(layout.size) if not self.blockers[s]]
+        self.left = layout.size
+
+    def clone(self) -> "Structure":
+        other = object.__new__(Structure)
+        other.layout = self.layout
+        other.cards = list(self.cards)
+        other.taken = list(self.taken)
+        other.face_up = list(self.face_up)
+        other.blockers = list(self.blockers)
+        other.accessible = list(self.accessible)
+        other.left = self.left
+        return other
+
+    def slot_of(self, card: Card) -> int | None:
+        """The accessible slot holding ``card`` (cards are compared by identity)."""
+        for slot in self.accessible:
+            if self.cards[slot] is card:
+                return slot
+        return None
+
+    def take(self, slot: int) -> list[int]:
+        """Remove the card at an accessible slot; return the slots this turns face up."""
+        self.taken[slot] = True
+        self.accessible.remove(slot)
+        self.left -= 1
+        revealed = []
+        blockers = self.blockers
+        for below in self.layout.covers[slot]:
+            blockers[below] -= 1
+            if not blockers[below]:
+                self.accessible.append(below)
+                if not self.face_up[below]:
+                    self.face_up[below] = True
+                    revealed.append(below)
+        return revealed
+
+    @property
+    def empty(self) -> bool:
+        return not self.left
+
+    def hidden_slots(self) -> list[int]:
+        """Slots still in the structure whose card is face down."""
+        return [s for s in range(self.layout.size) if not self.taken[s] and not self.face_up[s]]
+
+    def accessible_cards(self) -> list[Card]:
+        return [self.cards[s] for s in self.accessible]
+
+    def to_json(self) -> list[list[dict[str, object] | None]]:
+        """Rows top to bottom; each place is None (taken) or the card (name None if face down)."""
+        rows: list[list[dict[str, object] | None]] = [[] for _ in self.layout.rows]
+        for slot in range(self.layout.size):
+            row = self.layout.slot_rows[slot] - 1
+            if self.taken[slot]:
+                rows[row].append(None)
+            else:
+                rows[row].append({"column": self.layout.slot_columns[slot],
+                                  "card": self.cards[slot].name if self.face_up[slot] else None,
+                                  "accessible": slot in self.accessible})
+        return rows
