@@ -23,7 +23,7 @@ CARD = "card"
 STAGE = "stage"
 TOKEN = "token"
 _TRADE_CACHES = ("production", "prices", "ids")
-_POWER_CACHES = ("abilities", "shields")
+_POWER_CACHES = ("abilities", "shields", "bank_terms")
 
 
 @dataclass

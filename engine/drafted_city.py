@@ -66,8 +66,15 @@ class DraftedCity(City):
 
     def remove_card(self, card: Card) -> None:
         self.built.remove(card)
-        self.triggers = [(s, c) for s, c in self.triggers if s is not card]
         self.changed()
+
+    def changed(self) -> None:
+        """Forget cached answers and list the ``on …:`` clauses again (after any change
+        that is not an addition: a destroyed card, a position set up by hand)."""
+        super().changed()
+        self.triggers = []
+        for _, what, effects in self.sources():
+            self._note_triggers(what, effects)
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
         for card in self.built:

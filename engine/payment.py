@@ -102,6 +102,11 @@ def intern(value: object) -> int:
     return found
 
 
+def interned(ident: int) -> object:
+    """The value an :func:`intern` id stands for."""
+    return _VALUES[ident]
+
+
 def _remember(cache: dict, key: object, value: object) -> None:  # type: ignore[type-arg]
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()

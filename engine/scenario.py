@@ -24,6 +24,7 @@ from wonders.dsl.source import Document, PathKey, load_file
 
 from .actions import CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
 from .errors import RuleError
+from .flows import offer_mechanism
 from .game import Game, Phase
 from .payment import Payment
 
@@ -426,6 +427,12 @@ def check_file(path: Path) -> CheckResult:
         if not loaded.report.diagnostics:
             report.add(Diagnostic("L702", "no game could be loaded", doc.location(("game",))))
         return CheckResult(report, [])
-    runner = _Runner(doc, loaded.game)
+    runner: _Runner
+    if offer_mechanism(loaded.game) == "structure":
+        from .scenario_structure import StructureRunner  # imports this module
+
+        runner = StructureRunner(doc, loaded.game)
+    else:
+        runner = _Runner(doc, loaded.game)
     outcomes = [runner.run(i, s) for i, s in enumerate(doc.data["scenarios"])]
     return CheckResult(report, outcomes)

@@ -38,7 +38,7 @@ from .bank import cheapest_trade
 from .city import TOKEN
 from .drafted_city import DraftedCity, stage_cost, stage_effects
 from .errors import IllegalActionError, RuleError
-from .payment import FREE, intern, shared_payment
+from .payment import FREE, intern, interned, shared_payment
 from .production import Production
 from .scoring import ScoreSheet, amount, score
 from .structure import Structure
@@ -50,6 +50,37 @@ DISCARD_BUILD_ABILITY = "build_from_discard"
 TRADE_INCOME_ABILITY = "trade_income"
 MILITARY, SCIENCE, CIVILIAN = "military", "science", "civilian"
 CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
+BANK_TERMS = "bank_terms"  # a city cache entry, dropped with its other power caches
+
+
+_CANNOT = -1    # the card cannot be built now (already there, or too dear)
+_CHAINED = -2   # free by chain
+_CACHE_LIMIT = 200_000
+_COSTS: dict[tuple[object, int, int, int], int] = {}
+_OFFERS: dict[tuple[Card, int, int], tuple[Action, ...]] = {}
+
+
+def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+
+
+def _card_offers(card: Card, paid: int, wonders_key: int) -> tuple[Action, ...]:
+    """The actions one accessible card offers (shared, immutable)."""
+    offers: list[Action] = []
+    if paid == _CHAINED:
+        offers.append(build(card, FREE, CHAIN))
+    elif paid >= 0:
+        offers.append(build(card, shared_payment(0, 0, paid)))
+    offers.append(sell(card))
+    if wonders_key >= 0:
+        affordable = interned(wonders_key)
+        assert isinstance(affordable, tuple)
+        offers.extend(build_wonder(card, wonder, cost) for wonder, cost in affordable)
+    found = tuple(offers)
+    _remember(_OFFERS, (card, paid, wonders_key), found)
+    return found
 
 
 class StructurePhase(str, Enum):
@@ -244,7 +275,10 @@ class StructureGame:
 
     def _context(self, seat: int) -> tuple[tuple[int, ...], Production, int, dict[str, int], int,
                                           dict[str, int], int]:
-        """(versions, own production, its id, prices, their id, discounts, wonder discount)."""
+        """(versions, own production, its id, prices, their id, discounts, wonder discount).
+
+        Kept until either city's production or trading terms change.
+        """
         city = self.cities[seat]
         rival = self.cities[1 - seat]
         versions = (city.version, rival.version, len(city.owned_tokens))
@@ -252,26 +286,39 @@ class StructureGame:
         if cached is not None and cached[0] == versions:
             return cached
         params = self.params
-        bank = self.setup.bank
         own = city.production(params)[0]
+        fixed_prices, discounts, wonder_discount = self._terms(city)
         rival_units = rival.production(params)[1].units()
-        prices = {r: bank.price + rival_units.get(r, 0) for r in params.resources}
+        base = self.setup.bank.price
+        prices = {r: base + rival_units.get(r, 0) for r in params.resources}
+        for resource, price in fixed_prices.items():
+            if price < prices[resource]:
+                prices[resource] = price
+        found = (versions, own, intern(own), prices,
+                 intern(tuple(prices[r] for r in params.resources)), discounts, wonder_discount)
+        self._trade[seat] = found
+        return found
+
+    def _terms(self, city: DraftedCity) -> tuple[dict[str, int], dict[str, int], int]:
+        """The city's own trading terms: fixed prices, discounts per colour, on wonders."""
+        cached = city._cache.get(BANK_TERMS)
+        if cached is not None:
+            return cached  # type: ignore[return-value]
+        fixed: dict[str, int] = {}
         discounts: dict[str, int] = {}
         wonder_discount = 0
         for _, _, effect in city.clauses(fx.Timing.ONGOING):
             if isinstance(effect, fx.TradePrice) and not effect.places:
                 for resource in effect.resources:
-                    if resource in prices:
-                        prices[resource] = min(prices[resource], effect.price)
+                    fixed[resource] = min(fixed.get(resource, effect.price), effect.price)
             elif isinstance(effect, fx.Discount):
                 if effect.target == WONDER_EVENT:
                     wonder_discount += effect.count
                 else:
                     for colour in effect.colours or self.data.rules.vocabulary.colours:
                         discounts[colour] = discounts.get(colour, 0) + effect.count
-        found = (versions, own, intern(own), prices, intern(tuple(sorted(prices.items()))),
-                 discounts, wonder_discount)
-        self._trade[seat] = found
+        found = (fixed, discounts, wonder_discount)
+        city._cache[BANK_TERMS] = found
         return found
 
     def cost_of(self, seat: int, cost: fx.Cost, discount: int) -> int:
@@ -305,42 +352,66 @@ class StructureGame:
         return actions
 
     def _turn_options(self, seat: int) -> list[Action]:
-        """The hot path: build, sell or tuck under a wonder, for each accessible card."""
+        """The hot path: build, sell or tuck under a wonder, for each accessible card.
+
+        What a card offers depends only on the card, what building it costs (or that
+        it is free by chain, or unaffordable) and which wonders are affordable at what
+        price, so each card's actions are kept as one shared tuple under those keys.
+        """
         assert self.structure is not None
         city = self.cities[seat]
         coins = city.coins
         names = city.names
         made_free = city.made_free
         _, own, own_id, prices, prices_id, discounts, wonder_discount = self._context(seat)
-        wonder_prices: list[tuple[Wonder, int]] = []
-        limit = self.setup.wonder_limit
-        if city.wonders and (not limit or self.wonders_built() < limit):
-            for wonder in city.wonders:
-                cost = stage_cost(wonder)
-                paid = cost.coins + (cheapest_trade(cost.resources, own, own_id, prices,
-                                                    prices_id, wonder_discount)
-                                     if cost.resources else 0)
-                if paid <= coins:
-                    wonder_prices.append((wonder, paid))
-        actions: list[Action] = []
-        append = actions.append
-        structure = self.structure
-        for slot in structure.accessible:
-            card = structure.cards[slot]
-            if card.name not in names:
-                if card.name in made_free or not names.isdisjoint(card.free_if_built):
-                    append(build(card, FREE, CHAIN))
-                else:
-                    cost = card.cost
-                    paid = cost.coins
-                    if cost.resources:
-                        paid += cheapest_trade(cost.resources, own, own_id, prices, prices_id,
-                                               discounts.get(card.colour, 0))
+        simple = not own.choices
+        fixed = dict(own.fixed) if simple else {}
+        wonders_key = -1
+        if city.wonders:
+            limit = self.setup.wonder_limit
+            if not limit or self.wonders_built() < limit:
+                affordable = []
+                for wonder in city.wonders:
+                    paid = _COSTS.get((wonder, own_id, prices_id, wonder_discount))
+                    if paid is None:
+                        cost = stage_cost(wonder)
+                        paid = cost.coins + (cheapest_trade(cost.resources, own, own_id, prices,
+                                                            prices_id, wonder_discount)
+                                             if cost.resources else 0)
+                        _remember(_COSTS, (wonder, own_id, prices_id, wonder_discount), paid)
                     if paid <= coins:
-                        append(build(card, shared_payment(0, 0, paid)))
-            append(sell(card))
-            for wonder, paid in wonder_prices:
-                append(build_wonder(card, wonder, paid))
+                        affordable.append((wonder, paid))
+                if affordable:
+                    wonders_key = intern(tuple(affordable))
+        actions: list[Action] = []
+        extend = actions.extend
+        structure = self.structure
+        cards = structure.cards
+        for slot in structure.accessible:
+            card = cards[slot]
+            if card.name in names:
+                paid = _CANNOT
+            elif card.name in made_free or not names.isdisjoint(card.free_if_built):
+                paid = _CHAINED
+            else:
+                cost = card.cost
+                paid = cost.coins
+                if cost.resources:
+                    discount = discounts.get(card.colour, 0) if discounts else 0
+                    if simple and not discount:  # no choice production: count what is short
+                        for resource, units in cost.resources:
+                            short = units - fixed.get(resource, 0)
+                            if short > 0:
+                                paid += short * prices[resource]
+                    else:
+                        paid += cheapest_trade(cost.resources, own, own_id, prices, prices_id,
+                                               discount)
+                if paid > coins:
+                    paid = _CANNOT
+            found = _OFFERS.get((card, paid, wonders_key))
+            if found is None:
+                found = _card_offers(card, paid, wonders_key)
+            extend(found)
         return actions
 
     # --- checking --------------------------------------------------------------------
