@@ -116,7 +116,7 @@ class Science:
 @dataclass(frozen=True)
 class Trade:
     resources: tuple[Name, ...]
-    places: tuple[Name, ...]
+    places: tuple[Name, ...]  # empty: from every seller
     price: int
     span: Span
 
@@ -136,15 +136,70 @@ class Copy:
     span: Span
 
 
-Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy]
+@dataclass(frozen=True)
+class Replay:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Lose:
+    """``PLACES loses AMOUNT coins``."""
+
+    places: tuple[Name, ...]
+    amount: Amount
+    span: Span
+
+
+@dataclass(frozen=True)
+class Destroy:
+    """``destroy COLOURS card in PLACES``."""
+
+    colours: tuple[Name, ...]
+    places: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Take:
+    """``take KIND token from POOL [draw N]``."""
+
+    kind: Name
+    pool: Name
+    draw: int | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Discount:
+    """``discount N resources on wonder`` / ``… on COLOURS card``."""
+
+    count: int
+    target: str  # "wonder" or "card"
+    colours: tuple[Name, ...]  # for "card"; empty: any colour
+    span: Span
+
+
+Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
+               Destroy, Take, Discount]
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """What an ``on …:`` clause waits for: ``card`` (of ``colours``; empty: any),
+    ``wonder`` or ``chain``."""
+
+    event: str
+    colours: tuple[Name, ...]
+    span: Span
 
 
 @dataclass(frozen=True)
 class Clause:
-    timing: str | None  # "now", "end" or None (the effect's default)
+    timing: str | None  # "now", "end", "on" or None (the effect's default)
     timing_span: Span | None
     effect: Effect
     span: Span
+    trigger: Trigger | None = None  # set when timing is "on"
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ CODES: dict[str, str] = {
     "S104": "a value that is not one of the allowed values",
     "S105": "a value in the wrong format",
     "S106": "a value out of range, too short or too long, or a list with a repeated item",
+    "S107": "two keys that cannot go together ('players' and 'count'; 'sides' and a single stage)",
     # E: effect, cost and formula syntax
     "E201": "an unexpected character",
     "E202": "an unexpected word or symbol",
@@ -37,11 +38,13 @@ CODES: dict[str, str] = {
     "N306": "unknown ability",
     "N307": "unknown variable in a formula",
     "N308": "unknown period in 'once per …'",
+    "N309": "unknown token pool",
     # T: meaning of effects
     "T401": "a timing ('now:', 'end:') the effect does not have",
     "T402": "a quantity above 1 with a choice of resources",
     "T403": "a zero that makes no sense (0 shields, per 0, a cost of 0)",
     "T404": "the same name listed twice",
+    "T405": "the place 'most' where it names no city (outside a count, or with other places)",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",
@@ -57,6 +60,11 @@ CODES: dict[str, str] = {
     "D606": "a wonder defined twice",
     "D607": "'remove' names a card that is not loaded",
     "D608": "a draw rule draws more cards than exist",
+    "D609": "an age's deck does not fill its card structure (offer: structure)",
+    "D610": "an age without a card structure, or a structure for an age the rule set does not have",
+    "D611": "a card structure whose cards overlap in a row, or cover nothing in the row above",
+    "D612": "a face-down row that the card structure does not have",
+    "D613": "a token defined twice",
     # L: loading files and sets
     "L701": "no such file or folder, or a folder without YAML files",
     "L702": "no rule set is loaded, or an unknown game is named",
@@ -67,4 +75,5 @@ CODES: dict[str, str] = {
     "R801": "the minimum player count is above the maximum",
     "R802": "a per-age list whose length differs from the number of ages",
     "R803": "a score line that is not in the score sheet's order",
+    "R804": "a wonder draft whose pick order does not fit its pools or the player count",
 }

@@ -20,25 +20,37 @@ from .vocabulary import Vocabulary
 # Which timings each effect accepts, the first being its default.
 _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.Produce: (fx.Timing.ONGOING,),
-    ast.Shields: (fx.Timing.ONGOING,),
+    ast.Shields: (fx.Timing.ONGOING, fx.Timing.NOW, fx.Timing.ON),
     ast.Science: (fx.Timing.ONGOING,),
     ast.Trade: (fx.Timing.ONGOING,),
     ast.Ability: (fx.Timing.ONGOING,),
     ast.Points: (fx.Timing.END,),
-    ast.Coins: (fx.Timing.NOW,),
+    ast.Coins: (fx.Timing.NOW, fx.Timing.ON),
     ast.Copy: (fx.Timing.END,),
+    ast.Replay: (fx.Timing.NOW, fx.Timing.ON),
+    ast.Lose: (fx.Timing.NOW, fx.Timing.ON),
+    ast.Destroy: (fx.Timing.NOW,),
+    ast.Take: (fx.Timing.NOW,),
+    ast.Discount: (fx.Timing.ONGOING,),
 }
 
 _EFFECT_WORD = {
     ast.Produce: "produce", ast.Shields: "shields", ast.Science: "science", ast.Trade: "buy",
     ast.Ability: "ability", ast.Points: "points", ast.Coins: "coins", ast.Copy: "copy",
+    ast.Replay: "replay", ast.Lose: "loses", ast.Destroy: "destroy", ast.Take: "take",
+    ast.Discount: "discount",
 }
 
 _TIMING_WORD = {
     fx.Timing.ONGOING: "ongoing (written without a timing)",
     fx.Timing.NOW: "'now:' (once, when built)",
     fx.Timing.END: "'end:' (at final scoring)",
+    fx.Timing.ON: "'on …:' (each time a later build sets it off)",
 }
+
+# The place that stands for "the city with the most of what is counted": it only
+# makes sense in a count ("per yellow card in most"), and alone there.
+MOST = "most"
 
 
 @dataclass
@@ -85,8 +97,19 @@ class _Checker:
         return frozenset(n.text for n in names
                          if self.known(n, self.vocabulary.colours, "N302", "colour"))
 
-    def places(self, names: tuple[ast.Name, ...]) -> tuple[str, ...]:
+    def places(self, names: tuple[ast.Name, ...], what: str | None = None) -> tuple[str, ...]:
+        """Checked place names; ``what`` names an effect that acts on real cities, where
+        ``most`` (only meaningful in a count) is refused."""
         self.unique(names, "place")
+        for name in names:
+            if name.text != MOST or MOST not in self.vocabulary.places:
+                continue
+            if what is not None:
+                self.problem("T405", f"'{what}' acts on cities, and '{MOST}' is not one: it "
+                             "only picks a city in a count ('per … in most')", name.span)
+            elif len(names) > 1:
+                self.problem("T405", f"'{MOST}' picks one city by its count; it cannot be "
+                             "listed with other places", name.span)
         return tuple(n.text for n in names
                      if self.known(n, self.vocabulary.places, "N304", "place"))
 
@@ -156,7 +179,30 @@ class _Checker:
         if isinstance(node, ast.Trade):
             self.unique(node.resources, "resource")
             return fx.TradePrice(frozenset(self.resources(node.resources, categories=True)),
-                                 self.places(node.places), node.price)
+                                 self.places(node.places, "buy"), node.price)
+        if isinstance(node, ast.Replay):
+            return fx.Replay()
+        if isinstance(node, ast.Lose):
+            places = self.places(node.places, "loses")
+            value = self.amount(node.amount)
+            if value.is_fixed and value.fixed == 0:
+                self.problem("T403", "losing 0 coins has no effect", node.span)
+            return fx.LoseCoins(places, value)
+        if isinstance(node, ast.Destroy):
+            return fx.Destroy(self.colours(node.colours), self.places(node.places, "destroy"))
+        if isinstance(node, ast.Take):
+            self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
+            self.known(node.pool, self.vocabulary.pools, "N309", "token pool")
+            if node.draw == 0:
+                self.problem("T403", "'draw 0' draws nothing to choose from", node.span)
+            return fx.TakeToken(node.kind.text, node.pool.text, node.draw)
+        if isinstance(node, ast.Discount):
+            if node.count == 0:
+                self.problem("T403", "a discount of 0 has no effect", node.span)
+            if node.target == "wonder":
+                return fx.Discount(node.count, "wonder")
+            return fx.Discount(node.count, "card",
+                               self.colours(node.colours) if node.colours else None)
         if isinstance(node, ast.Ability):
             self.known(node.name, self.vocabulary.abilities, "N306", "ability")
             once_per = None
@@ -170,11 +216,17 @@ class _Checker:
                 once_per = "game"
             return fx.Ability(node.name.text, once_per)
         assert isinstance(node, ast.Copy)
-        return fx.CopyCard(self.colours(node.colours), self.places(node.places))
+        return fx.CopyCard(self.colours(node.colours), self.places(node.places, "copy"))
+
+    def trigger(self, node: ast.Trigger) -> fx.Trigger:
+        if node.event == "card" and node.colours:
+            return fx.Trigger("card", self.colours(node.colours))
+        return fx.Trigger(node.event)
 
     def clause(self, node: ast.Clause) -> fx.Clause:
         allowed = _TIMINGS[type(node.effect)]
         timing = allowed[0]
+        trigger = None
         if node.timing is not None:
             wanted = fx.Timing(node.timing)
             if wanted in allowed:
@@ -182,10 +234,15 @@ class _Checker:
             else:
                 word = _EFFECT_WORD[type(node.effect)]
                 can = " or ".join(_TIMING_WORD[t] for t in allowed)
+                written = "on …:" if wanted is fx.Timing.ON else f"{node.timing}:"
                 assert node.timing_span is not None
-                self.problem("T401", f"'{node.timing}:' does not apply to '{word}': it is "
-                             f"always {can}", node.timing_span)
-        return fx.Clause(timing, self.effect(node.effect))
+                self.problem("T401", f"'{written}' does not apply to '{word}': it is "
+                             f"{'always ' if len(allowed) == 1 else ''}{can}", node.timing_span)
+            if node.trigger is not None:
+                trigger = self.trigger(node.trigger)
+        if timing is not fx.Timing.ON:
+            trigger = None
+        return fx.Clause(timing, self.effect(node.effect), trigger)
 
 
 @dataclass

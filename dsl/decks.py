@@ -1,14 +1,17 @@
-"""Deck checks: for every supported player count, each age deals exactly a hand per player.
+"""Deck checks: for every supported player count, each age deals exactly a hand per player,
+or (``offer.mechanism: structure``) fills exactly its card structure.
 
 For the base game: Age I and II hold 7 × N cards at N players (counted from the
 cards' player markers), Age III holds its non-guild cards plus N+2 guilds drawn
-at random.  A mismatch names the age, the player count and the numbers.
+at random.  For Duel: each age's cards, less the ``ages.remove`` taken out
+unseen, plus the drawn guilds, fill the age's layout.  A mismatch names the age,
+the player count and the numbers.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable
+from typing import Any, Callable
 
 from .errors import Diagnostic, Location, Severity
 from .model import Card, Game
@@ -41,7 +44,11 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                     card.location, severity=Severity.WARNING))
                 break
 
-    if rules.hand is None:
+    ages = rules.parameters.get("ages")
+    remove = ages.get("remove", 0) if isinstance(ages, dict) else 0
+    remove = remove if isinstance(remove, int) and not isinstance(remove, bool) else 0
+    layouts = _layouts(rules.parameters)
+    if rules.hand is None and layouts is None:
         return found
     for age in range(1, rules.ages + 1):
         cards = by_age.get(age, [])
@@ -60,11 +67,39 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                         f"cards ({pool.count.text}), but only {available} exist",
                         pool.location if pool.location.file else where))
                 drawn += wanted
+            detail = f"{dealt} " + ("in the deck" if layouts is not None else "by player markers")
+            detail += f" − {remove} removed" if remove else ""
+            detail += f" + {drawn} drawn" if drawn else ""
+            total = dealt - remove + drawn
+            if layouts is not None:
+                if age not in layouts:
+                    continue  # D610, from the rule set's checks
+                slots = layouts[age]
+                if total != slots:
+                    found.append(Diagnostic(
+                        "D609", f"age {age} at {players} players puts {total} cards in its "
+                        f"structure ({detail}), but the structure holds {slots}",
+                        rules_location(("offer", "layouts", str(age)))))
+                continue
+            assert rules.hand is not None
             expected = rules.hand * players
-            if dealt + drawn != expected:
-                detail = f"{dealt} by player markers" + (f" + {drawn} drawn" if drawn else "")
+            if total != expected:
                 found.append(Diagnostic(
-                    "D601", f"age {age} at {players} players has {dealt + drawn} cards "
+                    "D601", f"age {age} at {players} players has {total} cards "
                     f"({detail}), but needs {expected} ({rules.hand} cards × {players} players)",
                     where))
     return found
+
+
+def _layouts(parameters: dict[str, Any]) -> dict[int, int] | None:
+    """Cards in each age's structure (``offer.mechanism: structure``), else None."""
+    offer = parameters.get("offer")
+    if not isinstance(offer, dict) or offer.get("mechanism") != "structure":
+        return None
+    layouts = offer.get("layouts")
+    slots: dict[int, int] = {}
+    for key, layout in (layouts.items() if isinstance(layouts, dict) else ()):
+        rows = layout.get("rows") if isinstance(layout, dict) else None
+        if str(key).isdigit() and isinstance(rows, list):
+            slots[int(key)] = sum(len(row) for row in rows if isinstance(row, list))
+    return slots

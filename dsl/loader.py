@@ -29,7 +29,7 @@ from .chains import check_chains, links_of
 from .compiler import compile_cost, compile_effects, compile_formula
 from .decks import check_decks
 from .errors import DataError, Diagnostic, Location, Report, Severity, closest
-from .model import Card, DrawPool, Game, RuleSet, Stage, Wonder, WonderSide
+from .model import Card, DrawPool, Game, RuleSet, Stage, Token, Wonder, WonderSide
 from .schema import detect_kind, validate
 from .source import Document, PathKey, load_file
 from .vocabulary import Vocabulary
@@ -292,14 +292,115 @@ class _Load:
                     "R803", f"score line '{line}' is not in score.order",
                     doc.location(("score", "colours", colour)), text=str(line),
                     suggestion=closest(str(line), [str(o) for o in order])))
+        for kind, line in _map(score.get("tokens")).items():
+            self.known_name(doc, ("score", "tokens", kind), kind, vocabulary.tokens, "N305",
+                            "token kind", key=True)
+            if order and line not in order:
+                self.report.add(Diagnostic(
+                    "R803", f"score line '{line}' is not in score.order",
+                    doc.location(("score", "tokens", kind)), text=str(line),
+                    suggestion=closest(str(line), [str(o) for o in order])))
+        self.check_setup(doc, data, vocabulary)
+        add = _map(trade.get("add"))
+        for i, colour in enumerate(_list(add.get("colours"))):
+            self.known_name(doc, ("trade", "add", "colours", i), colour, vocabulary.colours,
+                            "N302", "colour")
+        if isinstance(add.get("place"), str):
+            self.known_name(doc, ("trade", "add", "place"), add["place"], vocabulary.places,
+                            "N304", "place")
+        self.check_layouts(doc, data, count)
         sell = compiler.effects(doc, ("sell",)) if "sell" in data else None
         treasury = compiler.effects(doc, ("treasury",)) if "treasury" in data else None
+        science = _map(data.get("science"))
+        pair = compiler.effects(doc, ("science", "pair")) if "pair" in science else None
         hand = ages.get("hand") if isinstance(ages.get("hand"), int) else None
         return RuleSet(
             name=str(data.get("name", "")), title=str(data.get("title", data.get("name", ""))),
             min_players=low, max_players=high, vocabulary=vocabulary, ages=count, hand=hand,
             draws=tuple(draws), sell=sell, treasury=treasury, parameters=data,
-            location=doc.location(()))
+            location=doc.location(()), science_pair=pair)
+
+    def known_name(self, doc: Document, path: PathKey, name: object, known: tuple[str, ...],
+                   code: str, what: str, key: bool = False) -> bool:
+        """Report ``name`` (at ``path`` in a rules file) unless the vocabulary has it."""
+        if not isinstance(name, str) or name in known:
+            return True
+        listing = ", ".join(known) if known else "none"
+        self.report.add(Diagnostic(
+            code, f"unknown {what} '{name}'; the rule set declares: {listing}",
+            doc.location(path, key=key), text=name, suggestion=closest(name, known)))
+        return False
+
+    def check_setup(self, doc: Document, data: dict[str, Any], vocabulary: Vocabulary) -> None:
+        """``setup.tokens`` names token kinds and pools; ``setup.wonders`` picks add up."""
+        setup = _map(data.get("setup"))
+        for kind, pools in _map(setup.get("tokens")).items():
+            self.known_name(doc, ("setup", "tokens", kind), kind, vocabulary.tokens, "N305",
+                            "token kind", key=True)
+            for pool in _map(pools):
+                self.known_name(doc, ("setup", "tokens", kind, pool), pool, vocabulary.pools,
+                                "N309", "token pool", key=True)
+        wonders = _map(setup.get("wonders"))
+        if wonders.get("mechanism") != "draft":
+            return
+        pools, size, order = wonders.get("pools"), wonders.get("size"), wonders.get("order")
+        if not isinstance(pools, int) or not isinstance(size, int) or not isinstance(order, list):
+            self.report.add(Diagnostic(
+                "R804", "a wonder draft needs 'pools', 'size' and 'order' (the seat of each pick)",
+                doc.location(("setup", "wonders"))))
+            return
+        if len(order) != pools * size:
+            self.report.add(Diagnostic(
+                "R804", f"the wonder draft's 'order' gives {len(order)} picks, but {pools} pools "
+                f"of {size} wonders make {pools * size}", doc.location(("setup", "wonders", "order"))))
+        players = _map(data.get("players")).get("max")
+        for i, seat in enumerate(order):
+            if isinstance(seat, int) and isinstance(players, int) and seat >= players:
+                self.report.add(Diagnostic(
+                    "R804", f"the wonder draft's pick {i + 1} goes to seat {seat}, but seats "
+                    f"are 0 to {players - 1} (at most {players} players)",
+                    doc.location(("setup", "wonders", "order", i))))
+
+    def check_layouts(self, doc: Document, data: dict[str, Any], ages: int) -> None:
+        """A ``structure`` offer has one layout per age, and each is a sound structure."""
+        offer = _map(data.get("offer"))
+        layouts = _map(offer.get("layouts"))
+        if offer.get("mechanism") != "structure":
+            return
+        for age in range(1, ages + 1):
+            if str(age) not in layouts:
+                self.report.add(Diagnostic(
+                    "D610", f"age {age} has no card structure: offer.layouts needs an entry "
+                    f"'{age}:' (offer.mechanism is structure)",
+                    doc.location(("offer", "layouts") if "layouts" in offer else ("offer",))))
+        for key, layout in layouts.items():
+            where: PathKey = ("offer", "layouts", key)
+            if key.isdigit() and int(key) > ages:
+                self.report.add(Diagnostic(
+                    "D610", f"a card structure for age {key}, but the rule set has {ages} ages",
+                    doc.location(where, key=True), text=key))
+            rows = [r for r in _list(_map(layout).get("rows")) if isinstance(r, list)]
+            for r, row in enumerate(rows):
+                columns = [c for c in row if isinstance(c, int)]
+                for j, column in enumerate(columns):
+                    if j and column - columns[j - 1] < 2:
+                        self.report.add(Diagnostic(
+                            "D611", f"age {key}, row {r + 1}: column {column} overlaps the card "
+                            f"at column {columns[j - 1]} (columns in a row rise by at least 2: a "
+                            "card is two half-columns wide)",
+                            doc.location(where + ("rows", r, j)), text=str(column)))
+                    if r and column - 1 not in rows[r - 1] and column + 1 not in rows[r - 1]:
+                        self.report.add(Diagnostic(
+                            "D611", f"age {key}, row {r + 1}: the card at column {column} covers "
+                            f"no card of row {r} (it would cover columns {column - 1} or "
+                            f"{column + 1})", doc.location(where + ("rows", r, j)),
+                            text=str(column)))
+            for i, row_number in enumerate(_list(_map(layout).get("face_down"))):
+                if isinstance(row_number, int) and row_number > len(rows):
+                    self.report.add(Diagnostic(
+                        "D612", f"age {key}: face-down row {row_number}, but the structure has "
+                        f"{len(rows)} rows", doc.location(where + ("face_down", i)),
+                        text=str(row_number)))
 
     # --- cards and wonders -----------------------------------------------------------
 
@@ -325,6 +426,14 @@ class _Load:
                     text=colour, suggestion=closest(colour, vocabulary.colours)))
                 # keep the card: its chain links and name still get checked in this run
             players = _markers(item.get("players"))
+            copies = item.get("count")
+            if isinstance(copies, int) and not isinstance(copies, bool):
+                if "players" in item:
+                    self.report.add(Diagnostic(
+                        "S107", "give either 'players' (copies by player count) or 'count' "
+                        "(copies in every game), not both", doc.location(path + ("count",),
+                                                                         key=True), text="count"))
+                players = (1,) * copies
             name, age = item.get("name"), item.get("age")
             if (not isinstance(name, str) or not isinstance(age, int) or isinstance(age, bool)
                     or not isinstance(colour, str) or players is None):
@@ -346,7 +455,32 @@ class _Load:
         if not isinstance(items, list):
             return
         for i, item in enumerate(items):
-            if not isinstance(item, dict) or not isinstance(item.get("sides"), dict):
+            if not isinstance(item, dict):
+                continue
+            single = [k for k in ("cost", "effect") if k in item]
+            if "sides" in item and single:
+                self.report.add(Diagnostic(
+                    "S107", f"give either 'sides' or a single stage's 'cost' and 'effect', "
+                    f"not both", doc.location(("wonders", i, single[0]), key=True),
+                    text=single[0]))
+                continue
+            if "sides" not in item:
+                if len(single) < 2:
+                    missing = "'sides'" if not single else f"'{({'cost', 'effect'} - set(single)).pop()}'"
+                    self.report.add(Diagnostic(
+                        "S102", f"missing required key {missing}: a wonder has 'sides', or a "
+                        "single stage's 'cost' and 'effect'", doc.location(("wonders", i))))
+                    continue
+                cost = self.compiler.cost(doc, ("wonders", i, "cost"))
+                effects = self.compiler.effects(doc, ("wonders", i, "effect"))
+                stage = Stage(cost or fx.FREE, effects or fx.NO_EFFECTS)
+                name = item.get("name")
+                if isinstance(name, str):
+                    wonders.append(Wonder(
+                        name, {"A": WonderSide("A", fx.NO_EFFECTS, (stage,))},
+                        str(doc.data.get("set", "")), doc.location(("wonders", i, "name"))))
+                continue
+            if not isinstance(item.get("sides"), dict):
                 continue
             sides: dict[str, WonderSide] = {}
             for side, side_data in item["sides"].items():
@@ -366,6 +500,23 @@ class _Load:
             if isinstance(name, str):
                 wonders.append(Wonder(name, sides, str(doc.data.get("set", "")),
                                       doc.location(("wonders", i, "name"))))
+
+    def build_tokens(self, entry: _Doc, rules: RuleSet, tokens: list[Token]) -> None:
+        doc = entry.doc
+        set_name = str(doc.data.get("set", ""))
+        for i, item in enumerate(_list(doc.data.get("tokens"))):
+            if not isinstance(item, dict):
+                continue
+            path: PathKey = ("tokens", i)
+            effects = self.compiler.effects(doc, path + ("effect",))
+            kind = item.get("kind")
+            if isinstance(kind, str):
+                self.known_name(doc, path + ("kind",), kind, rules.vocabulary.tokens, "N305",
+                                "token kind")
+            name = item.get("name")
+            if isinstance(name, str) and isinstance(kind, str):
+                tokens.append(Token(name, kind, effects or fx.NO_EFFECTS, set_name,
+                                    doc.location(path + ("name",))))
 
     def check_sets(self, rules: RuleSet) -> tuple[list[str], set[str]]:
         """Set names, ``game:`` agreement, ``requires:`` and ``remove:`` lists."""
@@ -396,7 +547,8 @@ class _Load:
         return sets, removed
 
     def check_unique(self, cards: Sequence[Card], wonders: Sequence[Wonder],
-                     removed: set[str], remove_locations: list[tuple[str, Location]]) -> None:
+                     removed: set[str], remove_locations: list[tuple[str, Location]],
+                     tokens: Sequence[Token] = ()) -> None:
         seen: dict[tuple[str, int], Card] = {}
         for card in cards:
             key = (card.name, card.age)
@@ -419,6 +571,14 @@ class _Load:
                     "D606", f"wonder '{wonder.name}' is defined twice (first at "
                     f"{wonder_seen[wonder.name].location})", wonder.location, text=wonder.name))
             wonder_seen[wonder.name] = wonder
+        token_seen: dict[str, Token] = {}
+        for token in tokens:
+            if token.name in token_seen:
+                self.report.add(Diagnostic(
+                    "D613", f"token '{token.name}' is defined twice (first at "
+                    f"{token_seen[token.name].location})", token.location, text=token.name))
+            else:
+                token_seen[token.name] = token
 
 
 def _list(value: Any) -> list[Any]:
@@ -503,6 +663,7 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
     sets, removed = state.check_sets(rules)
     located: list[tuple[Card, Callable[[str, int], Location]]] = []
     wonders: list[Wonder] = []
+    tokens: list[Token] = []
     remove_locations: list[tuple[str, Location]] = []
     for item in state.docs:
         if item.kind == "cards":
@@ -511,8 +672,10 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
                 remove_locations.append((str(name), item.doc.location(("remove", i))))
         elif item.kind == "wonders":
             state.build_wonders(item, wonders)
+        elif item.kind == "tokens":
+            state.build_tokens(item, rules, tokens)
     cards = [card for card, _ in located]
-    state.check_unique(cards, wonders, removed, remove_locations)
+    state.check_unique(cards, wonders, removed, remove_locations, tokens)
     loaded = set(sets)
 
     def unloaded_set(name: str) -> str | None:
@@ -523,7 +686,8 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
     state.report.extend(chain_problems)
     digest = hashlib.sha256("".join(sorted(state.hashes.values())).encode()).hexdigest()
     built = Game(rules=rules, cards=tuple(cards), wonders=tuple(wonders), sets=tuple(sets),
-                 removed=frozenset(removed), files=tuple(files), content_hash=digest)
+                 removed=frozenset(removed), files=tuple(files), tokens=tuple(tokens),
+                 content_hash=digest)
     rules_doc = entry.doc
     state.report.extend(check_decks(built, lambda path: rules_doc.location(path)))
     ok = state.report.ok

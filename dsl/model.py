@@ -101,6 +101,7 @@ class RuleSet:
     treasury: Effects | None
     parameters: dict[str, Any]  # the whole (schema-valid) document, for the engine's mechanisms
     location: Location = field(default=Location(""), compare=False)
+    science_pair: Effects | None = None  # science.pair: what a pair of one symbol gives
 
     @property
     def player_counts(self) -> range:

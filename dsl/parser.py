@@ -29,6 +29,8 @@ _TERMINAL_WORDS = {
     "STAGES": "'stage'",
     "TOKENS": "'token'",
     "COINS": "'coin'",
+    "RESOURCES": "'resource'",
+    "WONDER": "'wonder'",
     "$END": "the end of the text",
 }
 
@@ -50,7 +52,8 @@ def keywords() -> list[str]:
     for terminal in _lark().terminals:
         if terminal.pattern.type == "str" and terminal.pattern.value.isalpha():
             words.add(terminal.pattern.value)
-    words.update({"card", "cards", "stage", "stages", "token", "tokens", "coin", "coins"})
+    words.update({"card", "cards", "stage", "stages", "token", "tokens", "coin", "coins",
+                  "resource", "resources", "wonder", "wonders"})
     return sorted(words)
 
 
@@ -99,17 +102,37 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def clause(self, meta: Any, children: list[Any]) -> ast.Clause:
         if len(children) == 2:
-            (timing, timing_span), effect = children
-            return ast.Clause(timing, timing_span, effect, _span(meta))
+            (timing, timing_span, trigger), effect = children
+            return ast.Clause(timing, timing_span, effect, _span(meta), trigger)
         return ast.Clause(None, None, children[0], _span(meta))
 
     @_meta
-    def timing_now(self, meta: Any, children: list[Token]) -> tuple[str, ast.Span]:
-        return "now", _span(meta)
+    def timing_now(self, meta: Any, children: list[Token]) -> tuple[str, ast.Span, None]:
+        return "now", _span(meta), None
 
     @_meta
-    def timing_end(self, meta: Any, children: list[Token]) -> tuple[str, ast.Span]:
-        return "end", _span(meta)
+    def timing_end(self, meta: Any, children: list[Token]) -> tuple[str, ast.Span, None]:
+        return "end", _span(meta), None
+
+    @_meta
+    def timing_on(self, meta: Any, children: list[Any]) -> tuple[str, ast.Span, ast.Trigger]:
+        return "on", _span(meta), children[1]
+
+    @_meta
+    def trigger_cards(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        return ast.Trigger("card", children[0], _span(meta))
+
+    @_meta
+    def trigger_any_card(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        return ast.Trigger("card", (), _span(meta))
+
+    @_meta
+    def trigger_wonder(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        return ast.Trigger("wonder", (), _span(meta))
+
+    @_meta
+    def trigger_chain(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        return ast.Trigger("chain", (), _span(meta))
 
     @_meta
     def produce(self, meta: Any, children: list[Any]) -> ast.Produce:
@@ -156,7 +179,11 @@ class _ToAst(Transformer[Token, Any]):
 
     @_meta
     def trade(self, meta: Any, children: list[Any]) -> ast.Trade:
-        return ast.Trade(children[0], children[1], int(children[2]), _span(meta))
+        places: tuple[ast.Name, ...] = ()
+        rest = children[1:]
+        if isinstance(rest[0], tuple):
+            places, rest = rest[0], rest[1:]
+        return ast.Trade(children[0], places, int(rest[0]), _span(meta))
 
     @_meta
     def ability(self, meta: Any, children: list[Any]) -> ast.Ability:
@@ -175,6 +202,40 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def copy(self, meta: Any, children: list[Any]) -> ast.Copy:
         return ast.Copy(children[0], children[2], _span(meta))
+
+    @_meta
+    def replay(self, meta: Any, children: list[Any]) -> ast.Replay:
+        return ast.Replay(_span(meta))
+
+    @_meta
+    def lose(self, meta: Any, children: list[Any]) -> ast.Lose:
+        return ast.Lose(children[0], children[1], _span(meta))
+
+    @_meta
+    def destroy(self, meta: Any, children: list[Any]) -> ast.Destroy:
+        return ast.Destroy(children[0], children[2], _span(meta))
+
+    @_meta
+    def take(self, meta: Any, children: list[Any]) -> ast.Take:
+        draw = children[3] if len(children) > 3 else None
+        return ast.Take(_name(children[0]), _name(children[2]), draw, _span(meta))
+
+    def draw(self, children: list[Token]) -> int:
+        return int(children[0])
+
+    @_meta
+    def discount(self, meta: Any, children: list[Any]) -> ast.Discount:
+        target, colours = children[2]
+        return ast.Discount(int(children[0]), target, colours, _span(meta))
+
+    def discount_wonder(self, children: list[Any]) -> tuple[str, tuple[ast.Name, ...]]:
+        return "wonder", ()
+
+    def discount_cards(self, children: list[Any]) -> tuple[str, tuple[ast.Name, ...]]:
+        return "card", children[0]
+
+    def discount_any_card(self, children: list[Any]) -> tuple[str, tuple[ast.Name, ...]]:
+        return "card", ()
 
     @_meta
     def amount(self, meta: Any, children: list[Any]) -> ast.Amount:
@@ -308,7 +369,60 @@ def _acceptable(exc: UnexpectedInput, fallback: Any) -> set[str]:
     return set(fallback or ())
 
 
+# A clause so far holding a single name: the start of "PLACES loses N coins", or
+# (far more often) a misspelt effect keyword.  After "on", a single name is a colour
+# waiting for 'card', or a misspelt 'wonder' / 'chain'.
+_LONE_NAME = re.compile(r"(?:^|[;:])\s*([a-z][a-z0-9_]*)\s*$")
+_LONE_TRIGGER = re.compile(r"(?:^|[;:])\s*on\s+([a-z][a-z0-9_]*)\s*$")
+_LOSES = "loses"
+
+
+def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxError | None:
+    """An error just after a clause's (or trigger's) first word, which the grammar took
+    for a name: report that word instead, with the words that can stand there."""
+    expected = _acceptable(exc, ())
+    token = str(exc.token) if isinstance(exc, UnexpectedToken) and exc.token.type != "$END" \
+        else None
+    found = _LONE_NAME.search(text[:offset])
+    trigger = False
+    if found is not None:
+        if token is not None and closest(token, [_LOSES]) is not None:
+            return None  # "opponent lose 2 coins": the place is right, the verb is not
+        if not expected or not expected <= {"COMMA", "LOSES", "$END"}:
+            return None
+        named = f"a place followed by '{_LOSES}'"
+    else:
+        found = _LONE_TRIGGER.search(text[:offset])
+        if found is None or not expected or not expected <= {"CARDS", "VBAR", "$END"}:
+            return None
+        trigger = True
+        named = "colours followed by 'card'"
+    start = found.start(1)
+    try:
+        parser: Any = _lark().parse_interactive(text[:start], start="effects")
+        parser.exhaust_lexer()
+        at_start = set(parser.accepts())
+    except UnexpectedInput:  # pragma: no cover - the prefix parsed before the error
+        return None
+    word = found.group(1)
+    suggestion = _keyword_suggestion(word, at_start)
+    if trigger and suggestion is None:
+        return None  # "on red:" - the colour is fine, 'card' is missing
+    wanted = ", ".join(w for w in _describe_expected(at_start - {"NAME"}))
+    if "NAME" in at_start:
+        wanted += f", or {named}"
+    return EffectSyntaxError("E202", f"unexpected '{word}': expected {wanted}", start, text,
+                             suggestion)
+
+
 def _syntax_error(exc: UnexpectedInput, text: str) -> EffectSyntaxError:
+    error = _plain_syntax_error(exc, text)
+    if error.code in ("E202", "E203"):
+        return _lone_name(exc, text, error.offset) or error
+    return error
+
+
+def _plain_syntax_error(exc: UnexpectedInput, text: str) -> EffectSyntaxError:
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
         expected = _acceptable(exc, getattr(exc, "expected", ()))
         wanted = ", ".join(_describe_expected(expected))

@@ -19,7 +19,7 @@ from jsonschema.exceptions import ValidationError
 from .errors import Diagnostic, Location, closest
 from .source import Document, PathKey
 
-KINDS = ("cards", "wonders", "rules")
+KINDS = ("cards", "wonders", "rules", "tokens")
 ALL_SCHEMAS = KINDS + ("scenario",)
 
 

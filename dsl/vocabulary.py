@@ -20,6 +20,7 @@ class Vocabulary:
     periods: tuple[str, ...] = ("age",)
     variables: tuple[str, ...] = ("players",)
     resource_colours: dict[str, str] = field(default_factory=dict)  # category -> card colour
+    pools: tuple[str, ...] = ()  # where tokens wait to be taken ("take … token from board")
 
     @property
     def resources(self) -> tuple[str, ...]:
@@ -60,4 +61,5 @@ class Vocabulary:
             places=names("places", ("self",)),
             abilities=names("abilities"),
             periods=names("periods", ("age",)),
+            pools=names("pools"),
         )

@@ -45,6 +45,34 @@ def with_header(extra: str) -> str:
 
 WONDERS_HEADER = "kind: wonders\nset: mini\ngame: mini\nwonders:\n"
 
+# The mini rule set with Duel's vocabulary additions: a token kind that pools
+# hold, the place 'opponent' and the counting place 'most'.
+DUEL_RULES = MINI_RULES.replace(
+    "  tokens: [victory, defeat]\n", "  tokens: [victory, defeat, progress]\n"
+    "  pools: [board, box]\n").replace(
+    "  places: [self, left, right, neighbours]\n",
+    "  places: [self, left, right, neighbours, opponent, most]\n")
+
+
+def structure_rules(layout: str, ages: int = 1, extra: str = "") -> str:
+    """The mini rule set with a card structure offer: ``layout`` is age 1's layout."""
+    return MINI_RULES.replace("  count: 3\n", f"  count: {ages}\n{extra}offer:\n"
+                              f"  mechanism: structure\n  layouts:\n    1: {layout}\n")
+
+
+def line_col(text: str, needle: str) -> tuple[int, int]:
+    """Where ``needle`` first stands in ``text`` (1-based line and column)."""
+    index = text.index(needle)
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+TOKENS_HEADER = "kind: tokens\nset: mini\ngame: mini\ntokens:\n"
+
+
+def token(name: str, kind: str = "progress", effect: str = "now: coins 6") -> str:
+    return f"  - name: {name}\n    kind: {kind}\n    effect: \"{effect}\"\n"
+
 
 def wonder(name: str, start: str = "produce wood", cost: str = "2 wood",
            effect: str = "points 3") -> str:
@@ -117,6 +145,27 @@ def _no_rules(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
     return ws.diagnose(text, rules=None)
 
 
+def _duplicate_token(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    return ws.diagnose(TOKENS_HEADER + token("Agriculture") + token("Agriculture"),
+                       "tokens.yaml", rules=DUEL_RULES)
+
+
+def _rules_case(id: str, code: str, rules: str, needle: str, cards: str = "",
+                **kw: object) -> Case:
+    """A case that loads ``rules`` (and a cards file) and reports at ``needle`` in the rules."""
+    line, column = line_col(rules, needle)
+    text = cards or card_file(card("Well", players="", extra="count: 2\n"))
+    return Case(id, code, lambda ws, mp: ws.diagnose(text, rules=rules), line, column,
+                file="rules.yaml", **kw)  # type: ignore[arg-type]
+
+
+STRUCTURE_TWO = structure_rules("{rows: [[1, 3]]}")
+STRUCTURE_LAYOUT_AT = "{rows: [[1, 3]]}"
+DRAFT_RULES = MINI_RULES.replace(
+    "ages:\n", "setup:\n  wonders: {mechanism: draft, pools: 2, size: 2, order: [0, 1, 1]}\n"
+    "ages:\n")
+
+
 def _duplicate_wonder(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
     return ws.diagnose(WONDERS_HEADER + wonder("Colossus") + wonder("Colossus"), "wonders.yaml")
 
@@ -162,6 +211,8 @@ CASES: list[Case] = [
                message=("'kind' is 'card', not one of: cards, wonders, rules",)),
     cards_case("bad-marker", "S105", card_file(card(players="[3+, three]")), 8, 19,
                text="three", message=("a player marker is written like 3+",)),
+    cards_case("players-and-count", "S107", card_file(card(extra="count: 1\n")), 10, 5,
+               text="count", message=("either 'players'", "or 'count'")),
     cards_case("age-zero", "S106", card_file(card(age=0)), 6, 10, text="0",
                message=("'age' must be at least 1",)),
     # E: effect syntax
@@ -195,6 +246,9 @@ CASES: list[Case] = [
     cards_case("unknown-period", "N308",
                card_file(card(effect="ability free_build once per agee")), 10, 41,
                suggestion="age", text="agee", message=("unknown period 'agee'",)),
+    Case("unknown-pool", "N309", lambda ws, mp: ws.diagnose(
+        card_file(card(effect="take progress token from bord")), rules=DUEL_RULES), 10, 38,
+        suggestion="board", text="bord", message=("unknown token pool 'bord'",)),
     # T: meaning
     cards_case("bad-timing", "T401", card_file(card(effect='"now: produce wood"')), 10, 14,
                text="now:", message=("'now:' does not apply to 'produce'",)),
@@ -204,6 +258,9 @@ CASES: list[Case] = [
                text="shields 0", message=("0 shields",)),
     cards_case("listed-twice", "T404", card_file(card(effect="science wheel | wheel")), 10, 29,
                text="wheel", message=("'wheel' is listed twice",)),
+    Case("most-destroyed", "T405", lambda ws, mp: ws.diagnose(
+        card_file(card(effect="destroy brown card in most")), rules=DUEL_RULES), 10, 35,
+        text="most", message=("'destroy' acts on cities", "'most' is not one")),
     # C: chains
     cards_case("misspelt-chain", "C501",
                card_file(card("Baths", extra="makes_free: [Aquaduct]\n"),
@@ -253,6 +310,19 @@ CASES: list[Case] = [
               DRAW_LINE, DRAW_COLUMN, file="rules.yaml",
               message=("age 1 at 4 players draws 2 purple cards (players - 2), but only 1 "
                        "exist",), others=frozenset({"D601"})),
+    _rules_case("structure-short", "D609", STRUCTURE_TWO, STRUCTURE_LAYOUT_AT,
+                card_file(card("Well", players="", extra="count: 1\n")),
+                message=("age 1 at 3 players puts 1 cards in its structure (1 in the deck), "
+                         "but the structure holds 2",), count=2),
+    _rules_case("structure-missing", "D610", structure_rules("{rows: [[1, 3]]}", ages=2),
+                "1: {rows", message=("age 2 has no card structure",)),
+    _rules_case("structure-floating", "D611", structure_rules("{rows: [[1], [4]]}"), "4]]",
+                text="4", message=("row 2: the card at column 4 covers no card of row 1",)),
+    _rules_case("face-down-row", "D612",
+                structure_rules("{rows: [[1], [2]], face_down: [3]}"), "3]}", text="3",
+                message=("face-down row 3, but the structure has 2 rows",)),
+    Case("token-twice", "D613", _duplicate_token, 8, 11, file="tokens.yaml", text="Agriculture",
+         message=("token 'Agriculture' is defined twice",)),
     # L: loading
     Case("missing-file", "L701", _missing_path, 0, 0, message=("no such file or folder",)),
     Case("no-rule-set", "L702", _no_rules, 3, 7, suggestion="base", text="bsae",
@@ -274,6 +344,8 @@ CASES: list[Case] = [
     rules_case("score-line", "R803", MINI_RULES + "score:\n  order: [military, civilian]\n"
                "  colours: {blue: civilan}\n", 19, 19, suggestion="civilian", text="civilan",
                message=("score line 'civilan' is not in score.order",)),
+    rules_case("wonder-draft-order", "R804", DRAFT_RULES, *line_col(DRAFT_RULES, "[0, 1, 1]"),
+               message=("'order' gives 3 picks, but 2 pools of 2 wonders make 4",)),
 ]
 
 # Further cases for codes with several distinct triggers.
@@ -403,7 +475,7 @@ def test_all_mistakes_of_a_file_in_one_run(ws: Workspace) -> None:
         "    cost: free\n"                                   # 24
         "    effect: >\n"                                    # 25
         "      end: points 1 per blue card\n"                # 26
-        "      in lefft; now: shields 2\n"                   # 27
+        "      in lefft; now: science wheel\n"              # 27
     )
     rules = MINI_RULES.replace("min: 3, max: 4", "min: 5, max: 4")
     found = {(d.code, Path(d.location.file).name, d.location.line, d.location.column, d.suggestion)
