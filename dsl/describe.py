@@ -11,7 +11,8 @@ from . import effects as fx
 
 _CITY = {"self": "your city", "left": "your left neighbour's city",
          "right": "your right neighbour's city", "neighbours": "your neighbours' cities",
-         "opponent": "your opponent's city", "all": "every city", "others": "every other city"}
+         "opponent": "your opponent's city", "all": "every city", "others": "every other city",
+         "most": "the city with the most"}
 
 
 def _plural(word: str, n: int) -> str:
@@ -27,6 +28,12 @@ def _cities(places: tuple[str, ...], joiner: str = "and") -> str:
     if len(words) == 1:
         return words[0]
     return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
+
+
+def _who(places: tuple[str, ...], joiner: str = "and") -> str:
+    """Cities as people: "your opponent", "your neighbours"."""
+    who = _cities(places, joiner).replace("cities", "").replace("city", "").strip()
+    return who.replace("'s", "").replace("' ", " ").rstrip("'")
 
 
 def _places(places: tuple[str, ...]) -> str:
@@ -76,22 +83,52 @@ def effect(item: fx.Effect) -> str:
             return f"science symbol {item.symbols[0]}"
         return f"one science symbol of your choice ({', '.join(item.symbols)}), chosen at scoring"
     if isinstance(item, fx.TradePrice):
-        who = _cities(item.places).replace("city", "").replace("cities", "").strip()
-        who = who.replace("'s", "").replace("' ", " ").rstrip("'")
-        return f"buy {', '.join(sorted(item.resources))} from {who} for {item.price} " \
+        source = f" from {_who(item.places)}" if item.places else ""
+        return f"buy {', '.join(sorted(item.resources))}{source} for {item.price} " \
                f"{_plural('coin', item.price)} each"
     if isinstance(item, fx.Ability):
         name = item.name.replace("_", " ")
         if item.once_per == "game":
             return f"ability: {name} (once)"
         return f"ability: {name}" + (f" (once per {item.once_per})" if item.once_per else "")
+    if isinstance(item, fx.LoseCoins):
+        verb = "loses" if len(item.places) == 1 and item.places[0] != "neighbours" else "lose"
+        return f"{_who(item.places)} {verb} {amount(item.amount, 'coin')}"
+    if isinstance(item, fx.Replay):
+        return "play again straight away"
+    if isinstance(item, fx.Destroy):
+        colours = " or ".join(sorted(item.colours))
+        return f"discard one {colours} card of {_cities(item.places, 'or')}"
+    if isinstance(item, fx.TakeToken):
+        source = f"the {item.pool}" if item.draw is None else \
+            f"{item.draw} drawn at random from the {item.pool}"
+        return f"take a {item.kind} token from {source}"
+    if isinstance(item, fx.Discount):
+        if item.target == "wonder":
+            target = "wonder stages"
+        else:
+            target = (" or ".join(sorted(item.colours)) + " cards") if item.colours else "cards"
+        return f"{target} cost {item.count} {_plural('resource', item.count)} less"
     assert isinstance(item, fx.CopyCard)
     colours = " or ".join(sorted(item.colours))
     return f"copy one {colours} card from {_cities(item.places, 'or')} (scored as your own)"
 
 
+def _trigger(trigger: fx.Trigger | None) -> str:
+    if trigger is None or trigger.event == "card":
+        colours = " or ".join(sorted(trigger.colours)) if trigger and trigger.colours else ""
+        return f"each time you build a {colours} card".replace("  ", " ")
+    if trigger.event == "wonder":
+        return "each time you build a wonder stage"
+    if trigger.event == "chain":
+        return "each time you build a card free by chain"
+    return f"each time of {trigger.event}"
+
+
 def clause(item: fx.Clause) -> str:
     text = effect(item.effect)
+    if item.timing is fx.Timing.ON:
+        return f"{_trigger(item.trigger)}: {text}"
     if item.timing is fx.Timing.NOW:
         return f"when built: {text}"
     if item.timing is fx.Timing.END and not (isinstance(item.effect, fx.Points)
