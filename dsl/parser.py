@@ -375,6 +375,7 @@ def _acceptable(exc: UnexpectedInput, fallback: Any) -> set[str]:
 _LONE_NAME = re.compile(r"(?:^|[;:])\s*([a-z][a-z0-9_]*)\s*$")
 _LONE_TRIGGER = re.compile(r"(?:^|[;:])\s*on\s+([a-z][a-z0-9_]*)\s*$")
 _LOSES = "loses"
+_COMMENT = re.compile(r"#[^\n]*")
 
 
 def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxError | None:
@@ -383,7 +384,9 @@ def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxErro
     expected = _acceptable(exc, ())
     token = str(exc.token) if isinstance(exc, UnexpectedToken) and exc.token.type != "$END" \
         else None
-    found = _LONE_NAME.search(text[:offset])
+    # comments blanked out (same length, so offsets hold): they may end the text
+    before = _COMMENT.sub(lambda m: " " * len(m.group()), text[:offset])
+    found = _LONE_NAME.search(before)
     trigger = False
     if found is not None:
         if token is not None and closest(token, [_LOSES]) is not None:
@@ -392,7 +395,7 @@ def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxErro
             return None
         named = f"a place followed by '{_LOSES}'"
     else:
-        found = _LONE_TRIGGER.search(text[:offset])
+        found = _LONE_TRIGGER.search(before)
         if found is None or not expected or not expected <= {"CARDS", "VBAR", "$END"}:
             return None
         trigger = True

@@ -502,3 +502,17 @@ def test_wonder_draft_order(ws: Workspace) -> None:
                               "{mechanism: draft}")
     (found,) = duo(ws, rules=rules)
     assert found.code == "R804" and "needs 'pools', 'size' and 'order'" in found.message
+
+
+def test_docs_list_every_reserved_word() -> None:
+    import re
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(
+        encoding="utf-8")
+    section = text.split("## Reserved words", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"`([a-z]+)`", section.split("\n\n", 2)[2])
+    assert listed == keywords()
+
+
+def test_comment_after_a_lone_word() -> None:
+    _, (problem,) = compile_effects("replya   # a comment", VOCAB)
+    assert (problem.code, problem.start, problem.suggestion) == ("E202", 0, "replay")
