@@ -8,6 +8,13 @@ data and engine and reports the first divergence: an action that is no longer
 legal, a checkpoint that differs, or a different final score sheet.
 
 Lines: a ``game`` header, one ``decision`` per decision point, a ``result``.
+
+The header's ``game`` is a shipped game's name or the absolute path of a rule-set
+file or folder (:mod:`wonders.engine.sources`); its ``seats`` say what each seat
+was dealt at set-up (a board and side; for a city without a board, the wonders
+it holds before any draft), and a card-structure game adds what else set-up
+deals: the wonder draft's pools and the tokens on the board.  A replay compares
+all of it before the first decision.
 """
 
 from __future__ import annotations
@@ -20,14 +27,37 @@ from typing import Any, Sequence
 from wonders.dsl.loader import load
 
 from .actions import Action
+from .drafted_city import DraftedCity
 from .errors import RuleError
-from .game import Game
+from .flows import AnyGame, new_game
+from .sources import SourceError, resolve
+from .structure_game import StructureGame
 
 FORMAT = 1
 
 
-def header(game: Game, source: str | None, paths: Sequence[str] = ()) -> dict[str, Any]:
+def setup(game: AnyGame) -> dict[str, Any]:
+    """What set-up dealt, for the header: per seat, and for a structure game the draft
+    pools and the board's tokens (read from a fresh game: the deal is a function of the
+    data, the player count and the seed)."""
+    if not isinstance(game, StructureGame):
+        return {"seats": [{"wonder": c.wonder.name, "side": c.side.side} for c in game.cities]}
+    fresh = game if not game.decisions else StructureGame(game.data, game.players, game.seed)
     return {
+        "seats": [{"seat": c.seat, "wonders": [w.name for w in c.wonders]}
+                  if isinstance(c, DraftedCity) else {"wonder": c.wonder.name}
+                  for c in fresh.cities],
+        "wonder_pools": [[w.name for w in pool] for pool in fresh.wonder_pools],
+        "board_tokens": {pool: [t.name for t in tokens]
+                         for pool, tokens in sorted(fresh.pools.items()) if pool != "box"},
+    }
+
+
+def header(game: AnyGame, source: str | None, paths: Sequence[str] = (),
+           side: str | None = None) -> dict[str, Any]:
+    """The first line; ``side`` is the wonder-side choice the game was set up with
+    (``A`` or ``B``; left out when random, the default)."""
+    record: dict[str, Any] = {
         "type": "game",
         "format": FORMAT,
         "game": source,
@@ -37,13 +67,17 @@ def header(game: Game, source: str | None, paths: Sequence[str] = ()) -> dict[st
         "content_hash": game.data.content_hash,
         "players": game.players,
         "seed": game.seed,
-        "seats": [{"wonder": c.wonder.name, "side": c.side.side} for c in game.cities],
+        **setup(game),
     }
+    if side is not None and side != "random":
+        record["side"] = side
+    return record
 
 
-def lines(game: Game, source: str | None, paths: Sequence[str] = ()) -> list[dict[str, Any]]:
+def lines(game: AnyGame, source: str | None, paths: Sequence[str] = (),
+          side: str | None = None) -> list[dict[str, Any]]:
     """The whole log of a game (finished or not) as a list of JSON-ready records."""
-    records = [header(game, source, paths)]
+    records = [header(game, source, paths, side)]
     for entry in game.history:
         records.append({"type": "decision", **entry})
     if game.over:
@@ -51,9 +85,10 @@ def lines(game: Game, source: str | None, paths: Sequence[str] = ()) -> list[dic
     return records
 
 
-def write(game: Game, path: Path, source: str | None, paths: Sequence[str] = ()) -> None:
+def write(game: AnyGame, path: Path, source: str | None, paths: Sequence[str] = (),
+          side: str | None = None) -> None:
     with open(path, "w", encoding="utf-8") as handle:
-        for record in lines(game, source, paths):
+        for record in lines(game, source, paths, side):
             handle.write(json.dumps(record, separators=(",", ":")) + "\n")
 
 
@@ -61,7 +96,7 @@ def write(game: Game, path: Path, source: str | None, paths: Sequence[str] = ())
 class Replay:
     """The outcome of a replay: identical, or where it first went another way."""
 
-    game: Game | None
+    game: AnyGame | None
     decisions: int
     divergence: str | None = None
     line: int = 0
@@ -101,7 +136,7 @@ def read(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def _find(game: Game, seat: int, wanted: dict[str, Any]) -> Action | None:
+def _find(game: AnyGame, seat: int, wanted: dict[str, Any]) -> Action | None:
     for action in game.legal_actions(seat):
         if action.to_json() == wanted:
             return action
@@ -112,8 +147,15 @@ def replay(path: Path) -> Replay:
     """Replay a log on the current data and engine; never raises for a divergent log."""
     records = read(path)
     head = records[0]
+    extra = [str(p) for p in head.get("paths") or []]
+    spec = head.get("game")
     try:
-        result = load([str(p) for p in head.get("paths") or []], head.get("game"))
+        if isinstance(spec, str):
+            result = resolve(spec).load(extra)
+        else:
+            result = load(extra, None)
+    except SourceError as exc:
+        raise LogError(f"{path}:1: the log's game: {exc}") from None
     except Exception as exc:  # pragma: no cover - load itself never raises for data
         raise LogError(f"cannot load the game of the log: {exc}") from None
     if result.game is None:
@@ -122,13 +164,14 @@ def replay(path: Path) -> Replay:
     data = result.game
     changed = data.content_hash != head.get("content_hash")
     try:
-        game = Game(data, int(head["players"]), int(head["seed"]))
+        options = {"sides": str(head["side"])} if head.get("side") else {}
+        game = new_game(data, int(head["players"]), int(head["seed"]), **options)
     except (KeyError, ValueError, TypeError, RuleError) as exc:
         raise LogError(f"{path}:1: cannot set up the logged game: {exc}") from None
-    seats = [{"wonder": c.wonder.name, "side": c.side.side} for c in game.cities]
-    if seats != head.get("seats"):
-        return Replay(game, 0, f"the setup differs: the log has {head.get('seats')}, this "
-                      f"engine deals {seats}", 1, changed)
+    for key, dealt in setup(game).items():
+        if dealt != head.get(key):
+            return Replay(game, 0, f"the setup differs: the log's {key} are {head.get(key)}, "
+                          f"this engine deals {dealt}", 1, changed)
     decisions = 0
     for record in records[1:]:
         line = record["_line"]

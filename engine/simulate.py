@@ -10,6 +10,12 @@ number of workers.
 
 Wins are counted as *win credit*: a shared victory between ``k`` players gives
 each ``1/k``, so the credits of one game sum to 1.
+
+Any rule set plays: the loop is the one its offer selects (:func:`new_game`).
+A card-structure game records every card laid out in an age's structure as
+dealt (face-down ones too: they were in the game), each seat's drafted wonders
+as built or not, and how the game was won (military, science or civilian —
+the base game is always civilian).
 """
 
 from __future__ import annotations
@@ -19,11 +25,17 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from wonders.dsl.loader import load_game
+from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
 
+from .actions import ChooseWonder
 from .bots import make_bot
+from .flows import new_game
 from .game import Game
+from .sources import resolve
+
+VICTORIES = ("military", "science", "civilian")
+BUILT, NOT_BUILT = "built", "not built"  # the "side" of a drafted wonder in the statistics
 
 Record = dict[str, Any]
 
@@ -31,11 +43,14 @@ _DATA: dict[tuple[str, tuple[str, ...]], GameData] = {}
 
 
 def game_data(game: str, paths: Sequence[str] = ()) -> GameData:
-    """The loaded data of a game, once per process."""
+    """The loaded data of a game (a shipped name or a rule-set path), once per process."""
     key = (game, tuple(paths))
     found = _DATA.get(key)
     if found is None:
-        found = load_game(list(paths), game)
+        result = resolve(game).load(list(paths))
+        if result.game is None:
+            raise DataError(result.report.sorted())
+        found = result.game
         _DATA[key] = found
     return found
 
@@ -48,21 +63,39 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
               side: str = "random") -> Record:
     """Play one game with bots and return its record (plain data, cheap to send between processes)."""
     started = time.perf_counter()
-    match = Game(data, players, seed, sides=side)
     seated = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
     dealt: set[str] = set()
     age = 0
-    while not match.over:
-        if match.age != age:  # a new age was dealt: every card in it was in the game
-            age = match.age
-            dealt.update(card.name for hand in match.hands for card in hand)
-        match.play({seat: seated[seat].choose(match, seat) for seat in match.to_move()})
+    if isinstance(match := new_game(data, players, seed, sides=side), Game):
+        while not match.over:
+            if match.age != age:  # a new age was dealt: every card in it was in the game
+                age = match.age
+                dealt.update(card.name for hand in match.hands for card in hand)
+            match.play({seat: seated[seat].choose(match, seat) for seat in match.to_move()})
+        wonders: list[list[Any]] = [[city.wonder.name, city.side.side] for city in match.cities]
+    else:
+        drafted: list[list[str]] = [[] for _ in range(players)]
+        while not match.over:
+            if match.age != age and match.structure is not None:
+                age = match.age  # a new structure was laid out: all its cards are in the game
+                dealt.update(card.name for card in match.structure.cards)
+            (seat,) = match.to_move()
+            action = seated[seat].choose(match, seat)
+            if isinstance(action, ChooseWonder):
+                drafted[seat].append(action.wonder.name)
+            match.play({seat: action})
+        wonders = []
+        for seat, city in enumerate(match.cities):
+            built = {w.name for w in city.built_wonders}
+            wonders.append([[name, BUILT if name in built else NOT_BUILT]
+                            for name in drafted[seat] or sorted(built)])
     sheet = match.score_sheet()
     winners = sheet.winners
     return {
         "seed": seed,
         "bots": list(bots),
-        "wonders": [[city.wonder.name, city.side.side] for city in match.cities],
+        "wonders": wonders,
+        "victory": sheet.victory,
         "lines": [dict(row) for row in sheet.lines],
         "totals": sheet.totals,
         "coins": list(sheet.coins),
@@ -165,8 +198,11 @@ def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
     cards: dict[str, list[float]] = {}
     # per card: [seat-games present, built, win credit built, score built,
     #            win credit present-not-built, score present-not-built, games present]
+    victories: dict[str, int] = {name: 0 for name in VICTORIES}
     for record in records:
         decisions += record["decisions"]
+        victory = record.get("victory", "civilian")
+        victories[victory] = victories.get(victory, 0) + 1
         winners = record["winners"]
         credit = 1.0 / len(winners)
         credits = [credit if s in winners else 0.0 for s in range(players)]
@@ -181,11 +217,13 @@ def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
                 winner_line_sums[name] += value * credits[seat]
             total = record["totals"][seat]
             total_sum += total
-            wonder, side = record["wonders"][seat]
-            row = wonders.setdefault((wonder, side), [0.0, 0.0, 0.0])
-            row[0] += 1
-            row[1] += credits[seat]
-            row[2] += total
+            held = record["wonders"][seat]
+            # one board and side per seat, or drafted wonders (built or not) per seat
+            for wonder, side in ([held] if held and isinstance(held[0], str) else held):
+                row = wonders.setdefault((wonder, side), [0.0, 0.0, 0.0])
+                row[0] += 1
+                row[1] += credits[seat]
+                row[2] += total
             bot = bots.setdefault(record["bots"][seat], [0.0, 0.0, 0.0])
             bot[0] += 1
             bot[1] += credits[seat]
@@ -251,6 +289,8 @@ def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
         "wonders": by_wonder,
         "cards": card_rows,
         "bots": bot_rows,
+        "victories": [{"victory": name, "games": count, "share": _rate(count, games)}
+                      for name, count in victories.items()],
     }
 
 

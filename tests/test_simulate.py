@@ -131,7 +131,11 @@ def test_json_structure() -> None:
                            "seeds": [9, 12], "bots": ["random"] * 4, "side": "random"}
     stats = data["stats"]
     assert set(stats) == {"games", "players", "seat_games", "avg_decisions", "avg_score",
-                          "categories", "wonder_sides", "wonders", "cards", "bots"}
+                          "categories", "wonder_sides", "wonders", "cards", "bots",
+                          "victories"}
+    assert stats["victories"] == [{"victory": "military", "games": 0, "share": 0.0},
+                                  {"victory": "science", "games": 0, "share": 0.0},
+                                  {"victory": "civilian", "games": 4, "share": 1.0}]
     assert [c["category"] for c in stats["categories"]] == [
         "military", "treasury", "wonder", "civilian", "science", "commercial", "guilds"]
     assert set(stats["wonder_sides"][0]) == {"wonder", "side", "played", "wins", "win_rate",

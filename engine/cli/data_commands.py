@@ -1,8 +1,9 @@
 """Commands that read data: ``validate``, ``schema``, ``graph``, ``cards``, ``games``.
 
 Every command that reads data takes the same choice: ``--game NAME`` for a
-shipped game, and/or ``PATH…`` for files and folders (an expansion is checked
-together with the shipped game its cards name).
+shipped game (or ``--game PATH`` for a rule-set file or folder, see
+:mod:`wonders.engine.sources`), and/or ``PATH…`` for files and folders (an
+expansion is checked together with the shipped game its cards name).
 """
 
 from __future__ import annotations
@@ -18,15 +19,14 @@ import typer
 
 from wonders.dsl import describe
 from wonders.dsl.chains import to_dot, to_text
-from wonders.dsl.errors import closest
 from wonders.dsl.loader import LoadResult, load, shipped_expansions, shipped_games
-from wonders.dsl.model import Card, Game
+from wonders.dsl.model import Card, Game, Token, Wonder
 from wonders.dsl.schema import ALL_SCHEMAS, KINDS, schema
 
+from .options import GAME_HELP, check_game_name
 from .render import print_json, print_text, summary
 
-PATHS_HELP = "Card, wonder or rule files, or folders of them."
-GAME_HELP = "A shipped game by name (see 'wonders games'), e.g. base."
+PATHS_HELP = "Card, wonder, token or rule files, or folders of them."
 
 
 class OutputFormat(str, Enum):
@@ -44,6 +44,7 @@ class SchemaKind(str, Enum):
     cards = "cards"
     wonders = "wonders"
     rules = "rules"
+    tokens = "tokens"
     scenario = "scenario"
 
 
@@ -51,17 +52,13 @@ def _load(paths: Optional[list[Path]], game: Optional[str]) -> LoadResult:
     """Load what the user named, turning a bad choice of input into a usage error."""
     if not paths and not game:
         raise typer.BadParameter("give --game NAME or one or more PATHs", param_hint="PATH…")
-    if game is not None:
-        games = shipped_games()
-        if game not in games:
-            hint = closest(game, games)
-            raise typer.BadParameter(
-                f"no shipped game '{game}'" + (f" (did you mean '{hint}'?)" if hint else "")
-                + f"; shipped: {', '.join(games) or 'none'}", param_hint="--game")
+    source = check_game_name(game) if game is not None else None
     for path in paths or []:
         if not path.exists():
             raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
-    return load(paths or [], game)
+    if source is None:
+        return load(paths or [], None)
+    return load([*source.paths, *(paths or [])], source.name)
 
 
 def _require_game(result: LoadResult) -> Game:
@@ -97,7 +94,8 @@ def validate(
 
 
 def schema_command(
-    kind: SchemaKind = typer.Argument(..., help="Which file kind: cards, wonders, rules or scenario."),
+    kind: SchemaKind = typer.Argument(
+        ..., help="Which file kind: cards, wonders, rules, tokens or scenario."),
 ) -> None:
     """Print the JSON Schema (draft-07) of a file kind, for editors.
 
@@ -166,6 +164,70 @@ def card_record(card: Card, game: Game) -> dict[str, Any]:
     }
 
 
+def token_record(token: Token) -> dict[str, Any]:
+    """Everything ``wonders cards --tokens --json`` says about one token."""
+    return {"name": token.name, "kind": token.kind, "set": token.set,
+            "effect": token.effects.text, "description": describe.effects(token.effects)}
+
+
+def wonder_record(wonder: Wonder) -> dict[str, Any]:
+    """Everything ``wonders cards --wonders --json`` says about one wonder: per side, what
+    it gives from the start and each stage's cost and effect."""
+    return {"name": wonder.name, "set": wonder.set, "sides": [
+        {"side": side.side, "start": side.start.text,
+         "start_description": describe.effects(side.start),
+         "stages": [{"cost": {"coins": stage.cost.coins,
+                              "resources": dict(stage.cost.resources)},
+                     "cost_text": describe.cost(stage.cost), "effect": stage.effects.text,
+                     "description": describe.effects(stage.effects)}
+                    for stage in side.stages]}
+        for side in wonder.sides.values()]}
+
+
+def _print_tokens(loaded: Game, tokens: list[Token], as_json: bool) -> None:
+    if as_json:
+        json.dump([token_record(t) for t in tokens], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{loaded.rules.title}: {len(tokens)} "
+                  f"token{'s' if len(tokens) != 1 else ''}")
+    for header in ("Token", "Kind", "Effect"):
+        table.add_column(header, overflow="fold")
+    for token in tokens:
+        table.add_row(token.name, token.kind,
+                      f"{token.effects.text}\n[dim]{describe.effects(token.effects)}[/dim]")
+    Console().print(table)
+
+
+def _print_wonders(loaded: Game, wonders: list[Wonder], as_json: bool) -> None:
+    if as_json:
+        json.dump([wonder_record(w) for w in wonders], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{loaded.rules.title}: {len(wonders)} "
+                  f"wonder{'s' if len(wonders) != 1 else ''}")
+    sided = any(len(w.sides) > 1 or any(len(s.stages) > 1 for s in w.sides.values())
+                for w in wonders)
+    for header in ("Wonder", *(("Side", "Stage") if sided else ()), "Cost", "Effect"):
+        table.add_column(header, overflow="fold")
+    for wonder in wonders:
+        for side in wonder.sides.values():
+            if sided and side.start.clauses:
+                table.add_row(wonder.name, side.side, "start", "",
+                              f"{side.start.text}\n[dim]{describe.effects(side.start)}[/dim]")
+            for number, stage in enumerate(side.stages, 1):
+                effect = f"{stage.effects.text}\n[dim]{describe.effects(stage.effects)}[/dim]"
+                where = (side.side, str(number)) if sided else ()
+                table.add_row(wonder.name, *where, describe.cost(stage.cost), effect)
+    Console().print(table)
+
+
 def cards(
     paths: Optional[list[Path]] = typer.Argument(None, help=PATHS_HELP, show_default=False),
     game: Optional[str] = typer.Option(None, "--game", "-g", help=GAME_HELP),
@@ -177,10 +239,32 @@ def cards(
     card_set: Optional[str] = typer.Option(None, "--set", help="Only cards of this set."),
     show_removed: bool = typer.Option(False, "--removed",
                                       help="Also list cards a loaded set removes from the deck."),
+    show_tokens: bool = typer.Option(False, "--tokens", help="List the tokens (e.g. Duel's "
+                                     "progress tokens) instead of the cards."),
+    show_wonders: bool = typer.Option(False, "--wonders", help="List the wonders (sides, "
+                                      "stages, costs, effects) instead of the cards."),
 ) -> None:
-    """List the cards of a set: age, colour, copies per player count, cost, chains, effect."""
+    """List the cards of a set: age, colour, copies per player count, cost, chains, effect.
+
+    --tokens lists the tokens and --wonders the wonders instead (--search and --set filter
+    them too).
+    """
+    if show_tokens and show_wonders:
+        raise typer.BadParameter("list either --tokens or --wonders", param_hint="--tokens")
     result = _load(paths, game)
     loaded = _require_game(result)
+    needle = search.lower() if search is not None else None
+    if show_tokens:
+        _print_tokens(loaded, [t for t in loaded.tokens
+                               if (card_set is None or t.set == card_set)
+                               and (needle is None or needle in t.name.lower()
+                                    or needle in t.effects.text.lower())], as_json)
+        return
+    if show_wonders:
+        _print_wonders(loaded, [w for w in loaded.wonders
+                                if (card_set is None or w.set == card_set)
+                                and (needle is None or needle in w.name.lower())], as_json)
+        return
     selected = [c for c in loaded.cards
                 if (age is None or c.age == age) and (colour is None or c.colour == colour)
                 and (card_set is None or c.set == card_set)
@@ -197,7 +281,8 @@ def cards(
 
     counts = list(loaded.rules.player_counts)
     table = Table(title=f"{loaded.rules.title}: {len(selected)} cards", show_lines=False)
-    for header in ("Card", "Age", "Colour", "Copies " + "/".join(str(p) for p in counts),
+    copies_header = "Copies" if len(counts) == 1 else "Copies " + "/".join(str(p) for p in counts)
+    for header in ("Card", "Age", "Colour", copies_header,
                    "Cost", "Chains", "Effect"):
         table.add_column(header, overflow="fold")
     for card in selected:
@@ -208,6 +293,9 @@ def cards(
                       describe.cost(card.cost), chains,
                       f"{card.effects.text}\n[dim]{describe.effects(card.effects)}[/dim]")
     Console().print(table)
+    extras = [f"{len(loaded.tokens)} tokens: --tokens"] if loaded.tokens else []
+    extras.append(f"{len(loaded.wonders)} wonders: --wonders")
+    sys.stdout.write(f"also {'; '.join(extras)}\n")
 
 
 def games() -> None:

@@ -9,11 +9,15 @@ from typing import Optional
 import typer
 
 from wonders.dsl.errors import closest
-from wonders.dsl.loader import load, shipped_games
 from wonders.dsl.model import Game as GameData
 
 from ..bots import BOTS
+from ..flows import default_players
+from ..sources import Source, SourceError, resolve
 from .render import print_text
+
+GAME_HELP = ("A shipped game by name (see 'wonders games'), e.g. base or duel; or the path of "
+             "a rule-set file or folder.")
 
 SIDES = ("random", "A", "B")
 
@@ -44,13 +48,13 @@ def parse_bots(bots: Optional[str], players: int, human_seat: int | None = None)
     return names
 
 
-def check_game_name(game: str) -> None:
-    """A usage error (exit 2) with a "did you mean" for a game that is not shipped."""
-    games = shipped_games()
-    if game not in games:
-        hint = closest(game, games)
-        raise typer.BadParameter(f"no shipped game '{game}'" + (
-            f" (did you mean '{hint}'?)" if hint else ""), param_hint="--game")
+def check_game_name(game: str) -> Source:
+    """``--game`` resolved (a shipped name or a path); a usage error (exit 2) with a
+    "did you mean" otherwise."""
+    try:
+        return resolve(game)
+    except SourceError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--game") from None
 
 
 def check_side_and_paths(side: str, paths: Optional[list[Path]]) -> None:
@@ -61,15 +65,25 @@ def check_side_and_paths(side: str, paths: Optional[list[Path]]) -> None:
             raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
 
 
-def load_playable(game: str, paths: Optional[list[Path]], players: int) -> GameData:
-    """Load the game plus extra card files for play: data errors exit 1, a player count
-    the rule set does not allow exits 2."""
-    result = load(paths or [], game)
+def players_range(data: GameData) -> str:
+    rules = data.rules
+    if rules.min_players == rules.max_players:
+        return f"{rules.min_players} players"
+    return f"{rules.min_players} to {rules.max_players} players"
+
+
+def load_playable(source: Source, paths: Optional[list[Path]],
+                  players: int | None) -> tuple[GameData, int]:
+    """Load the game plus extra card files for play, and the player count (the rule set's
+    default when not given): data errors exit 1, a count the rule set does not allow exits 2."""
+    result = source.load(paths or [])
     if result.game is None:
         print_text(result.report.sorted(), sys.stderr)
         raise typer.Exit(1)
     rules = result.game.rules
+    if players is None:
+        players = default_players(result.game)
     if not rules.min_players <= players <= rules.max_players:
-        raise typer.BadParameter(f"{rules.title} is for {rules.min_players} to "
-                                 f"{rules.max_players} players", param_hint="--players")
-    return result.game
+        raise typer.BadParameter(f"{rules.title} is for {players_range(result.game)}, not "
+                                 f"{players}", param_hint="--players")
+    return result.game, players

@@ -11,20 +11,25 @@ import typer
 
 
 from ..bots import BOTS, make_bot
-from ..log import LogError, replay as replay_log, write as write_log
+from ..city import City
+from ..drafted_city import DraftedCity
 from ..errors import RuleError
-from ..game import Game
+from ..flows import AnyGame, new_game, offer_mechanism
+from ..log import LogError, replay as replay_log, write as write_log
 from ..scenario import check_file
-from .options import check_game_name, check_side_and_paths, load_playable, parse_bots
+from ..scoring import ScoreSheet
+from ..structure_game import StructureGame
+from .options import GAME_HELP, check_game_name, check_side_and_paths, load_playable, parse_bots
 from .render import print_text
 
 
-
 def play(
-    game: str = typer.Option("base", "--game", "-g", help="A shipped game by name."),
+    game: str = typer.Option("base", "--game", "-g", help=GAME_HELP),
     paths: Optional[list[Path]] = typer.Argument(None, help="Extra card files or folders.",
                                                  show_default=False),
-    players: int = typer.Option(3, "--players", "-n", help="Number of players."),
+    players: Optional[int] = typer.Option(
+        None, "--players", "-n", help="Number of players (default: the rule set's, e.g. 3 "
+        "for base, 2 for duel).", show_default=False),
     seed: int = typer.Option(0, "--seed", "-s", help="Random seed: same seed, same game."),
     side: str = typer.Option("random", "--side", help="Wonder sides: random, A or B."),
     as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
@@ -37,12 +42,16 @@ def play(
     human_seat: int = typer.Option(0, "--seat", help="Your seat with --human (0 = first)."),
 ) -> None:
     """Play one game with bots and print the score sheet; --human to play yourself."""
-    check_game_name(game)
+    source = check_game_name(game)
     check_side_and_paths(side, paths)
-    data = load_playable(game, paths, players)
-    rules = data.rules
+    data, players = load_playable(source, paths, players)
+    structure = offer_mechanism(data) != "draft"
+    if structure and side != "random":
+        raise typer.BadParameter(f"{data.rules.title}'s wonders have no sides",
+                                 param_hint="--side")
     try:
-        match = Game(data, players, seed, sides=side)
+        match = new_game(data, players, seed) if structure else new_game(data, players, seed,
+                                                                           sides=side)
     except RuleError as exc:
         sys.stderr.write(f"wonders: {exc}\n")
         raise typer.Exit(1) from None
@@ -54,19 +63,25 @@ def play(
             raise typer.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
     names = parse_bots(bots, players, human_seat if human else None)
     players_bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
+    extra = [str(p) for p in paths or []]
     if human:
-        from .human import play_human
+        others = {s: b for s, b in enumerate(players_bots) if s != human_seat}
+        if isinstance(match, StructureGame):
+            from .structure_human import play_structure_human
 
-        finished = play_human(match, human_seat, {s: b for s, b in enumerate(players_bots)
-                                                  if s != human_seat})
+            finished = play_structure_human(match, human_seat, others)
+        else:
+            from .human import play_human
+
+            finished = play_human(match, human_seat, others)
         if finished and log is not None:
-            write_log(match, log, game, [str(p) for p in paths or []])
+            write_log(match, log, source.spec, extra, side)
             sys.stdout.write(f"wrote {log}\n")
         return
     while not match.over:
         match.play({seat: players_bots[seat].choose(match, seat) for seat in match.to_move()})
     if log is not None:
-        write_log(match, log, game, [str(p) for p in paths or []])
+        write_log(match, log, source.spec, extra, side)
     sheet = match.score_sheet()
     if as_json:
         record: dict[str, object] = {"game": game, "player_count": players, "seed": seed}
@@ -74,7 +89,7 @@ def play(
         rows = sheet_json["players"]
         assert isinstance(rows, list)
         for row, city in zip(rows, match.cities):
-            row.update({"wonder": city.wonder.name, "side": city.side.side})
+            row.update(seat_record(city))
         record.update(sheet_json)
         json.dump(record, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -82,17 +97,49 @@ def play(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{rules.title} — {players} players, seed {seed}")
+    table = Table(title=f"{data.rules.title} — {players} players, seed {seed}")
     table.add_column("")
     for city in match.cities:
-        table.add_column(f"{city.seat}: {city.wonder.name} {city.side.side}", justify="right")
+        table.add_column(seat_label(city), justify="right")
     for line in sheet.order:
         table.add_row(line, *[str(row[line]) for row in sheet.lines])
     table.add_row("[bold]total[/bold]", *[f"[bold]{t}[/bold]" for t in sheet.totals])
     table.add_row("coins", *[str(c) for c in sheet.coins])
     Console().print(table)
+    sys.stdout.write(winner_line(match, sheet) + "\n")
+
+
+def seat_record(city: City) -> dict[str, object]:
+    """What a score sheet row in JSON says about the seat's city beyond its points."""
+    if isinstance(city, DraftedCity):
+        return {"wonders": [w.name for w in city.built_wonders],
+                "unbuilt_wonders": [w.name for w in city.wonders],
+                "tokens": [t.name for t in city.owned_tokens]}
+    return {"wonder": city.wonder.name, "side": city.side.side}
+
+
+def seat_label(city: City) -> str:
+    """A column heading for a seat: its board and side, or the seat alone without a board."""
+    if not city.wonder.name:
+        return f"seat {city.seat}"
+    return f"{city.seat}: {city.wonder.name} {city.side.side}"
+
+
+VICTORY_TEXT = {"military": "supremacy: the conflict pawn reached the capital",
+                "science": "supremacy: enough different science symbols",
+                "civilian": "most points after the last age"}
+
+
+def winner_line(match: AnyGame, sheet: ScoreSheet) -> str:
+    """``winner: …`` under the score sheet; with a structure game, how the game was won."""
+    plural = "s" if len(sheet.winners) > 1 else ""
+    if isinstance(match, StructureGame):
+        winners = ", ".join(f"seat {s}" for s in sheet.winners)
+        why = VICTORY_TEXT.get(sheet.victory)
+        return (f"winner{plural}: {winners} — victory: {sheet.victory}"
+                + (f" ({why})" if why else ""))
     winners = ", ".join(f"{s}: {match.cities[s].wonder.name}" for s in sheet.winners)
-    sys.stdout.write(f"winner{'s' if len(sheet.winners) > 1 else ''}: {winners}\n")
+    return f"winner{plural}: {winners}"
 
 
 def check(

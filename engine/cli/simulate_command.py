@@ -13,10 +13,11 @@ import typer
 
 
 from ..bots import BOTS
+from ..flows import offer_mechanism
 from ..simulate import PlotUnavailable, Run, plot, ranked_cards, run_games, timing
-from .options import check_game_name, check_side_and_paths, load_playable, parse_bots
+from .options import GAME_HELP, check_game_name, check_side_and_paths, load_playable, parse_bots
 
-
+DEFAULT_PLAYERS = 4  # when the rule set allows it; else the rule set's own default
 
 def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
@@ -33,11 +34,13 @@ def _signed(value: float | None, scale: float = 100.0, unit: str = "") -> str:
 
 
 def simulate(
-    game: str = typer.Option("base", "--game", "-g", help="A shipped game by name."),
+    game: str = typer.Option("base", "--game", "-g", help=GAME_HELP),
     paths: Optional[list[Path]] = typer.Argument(None, help="Extra card files or folders "
                                                  "(e.g. a custom card to balance).",
                                                  show_default=False),
-    players: int = typer.Option(4, "--players", "-n", help="Number of players."),
+    players: Optional[int] = typer.Option(
+        None, "--players", "-n", help=f"Number of players (default: {DEFAULT_PLAYERS} when the "
+        "rule set allows it, else its own default: 2 for duel).", show_default=False),
     games: int = typer.Option(100, "--games", "-G", help="Number of games."),
     seed: int = typer.Option(0, "--seed", "-s", help="Game i uses seed S+i."),
     workers: Optional[int] = typer.Option(
@@ -59,7 +62,7 @@ def simulate(
     Game i uses seed S+i and its bots are seeded from it, so 'wonders play --seed S+i'
     plays the same game again and the results never depend on --workers.
     """
-    check_game_name(game)
+    source = check_game_name(game)
     if games < 1:
         raise typer.BadParameter("play at least one game", param_hint="--games")
     if workers is not None and workers < 1:
@@ -74,11 +77,16 @@ def simulate(
             sys.stderr.write("wonders: --plot needs matplotlib, which is not installed: "
                              "pip install 'wonders[plot]'\n")
             raise typer.Exit(1) from None
-    data = load_playable(game, paths, players)
+    if players is None:
+        data, players = load_playable(source, paths, None)
+        if data.rules.min_players <= DEFAULT_PLAYERS <= data.rules.max_players:
+            players = DEFAULT_PLAYERS
+    else:
+        data, players = load_playable(source, paths, players)
     seat_bots = parse_bots(bots, players)
     count = workers if workers is not None else (os.cpu_count() or 1)
     count = max(1, min(count, games))
-    run = Run(game=game, players=players, games=games, seed=seed, bots=tuple(seat_bots),
+    run = Run(game=source.spec, players=players, games=games, seed=seed, bots=tuple(seat_bots),
               workers=count, paths=tuple(str(p) for p in paths or []), side=side)
     show_progress = not as_json and sys.stderr.isatty()
     if show_progress:
@@ -115,12 +123,13 @@ def simulate(
         json.dump(record, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
-    _print(stats, times, run, data.rules.title, top)
+    _print(stats, times, run, data.rules.title, top, offer_mechanism(data) != "draft")
     if plot_file is not None:
         sys.stdout.write(f"wrote {plot_file}\n")
 
 
-def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, top: int) -> None:
+def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, top: int,
+           drafted: bool = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -135,6 +144,8 @@ def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, t
     console.print(f"game length: {_num(stats['avg_decisions'])} decisions per game; "
                   f"average score {_num(stats['avg_score'])}; a fair win rate is "
                   f"{_pct(1 / players)}")
+    console.print("victories: " + ", ".join(
+        f"{row['victory']} {row['games']} ({_pct(row['share'])})" for row in stats["victories"]))
 
     categories = Table(title="Average points per category")
     categories.add_column("category")
@@ -146,11 +157,15 @@ def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, t
                        f"[bold]{_num(_winner_total(stats), 2)}[/bold]")
     console.print(categories)
 
-    wonders = Table(title="Wonders by side")
-    for header in ("wonder", "side", "played", "win rate", "avg score"):
-        wonders.add_column(header, justify="left" if header in ("wonder", "side") else "right")
-    for row in sorted(stats["wonder_sides"], key=lambda w: (-(w["win_rate"] or 0), w["wonder"],
-                                                            w["side"])):
+    wonders = Table(title="Drafted wonders, built or not" if drafted else "Wonders by side")
+    for header in ("wonder", "built" if drafted else "side", "drafted" if drafted else "played",
+                   "win rate", "avg score"):
+        wonders.add_column(header, justify="left" if header in ("wonder", "side", "built")
+                           else "right")
+    rows = (sorted(stats["wonder_sides"], key=lambda w: (w["wonder"], w["side"])) if drafted
+            else sorted(stats["wonder_sides"], key=lambda w: (-(w["win_rate"] or 0), w["wonder"],
+                                                              w["side"])))
+    for row in rows:
         wonders.add_row(row["wonder"], row["side"], str(row["played"]), _pct(row["win_rate"]),
                         _num(row["avg_score"]))
     console.print(wonders)

@@ -1,0 +1,96 @@
+"""Where a game's data comes from: a shipped game by name, or a rule set on disk.
+
+Every command's ``--game`` takes either form, and logs record it so a replay
+loads the same thing:
+
+* a **name** (``base``, ``duel``): a folder of ``cards/`` with a ``rules.yaml``;
+* a **folder** (``--game my/variant/``): every YAML file in it, like a shipped game;
+* a **rule-set file** (``--game my/variant/rules.yaml``): that rule set and the
+  other files beside it (its cards, wonders and tokens); other rule sets in the
+  same folder are left out, so variants can sit side by side;
+* any other **file** (a card file): just that file, which brings in the game its
+  ``game:`` key names.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import yaml
+
+from wonders.dsl.errors import closest
+from wonders.dsl.loader import YAML_SUFFIXES, LoadResult, load, shipped_games, yaml_files
+
+from .errors import RuleError
+
+
+class SourceError(RuleError):
+    """``--game`` names no shipped game and no file or folder."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A resolved ``--game``: a shipped game's name, or the files that make up the game."""
+
+    given: str
+    name: str | None = None
+    paths: tuple[str, ...] = ()
+
+    @property
+    def spec(self) -> str:
+        """What a log records to load the same game again: the name, or an absolute path."""
+        return self.name if self.name is not None else str(Path(self.given).resolve())
+
+    def load(self, extra: Sequence[str | Path] = ()) -> LoadResult:
+        return load([*self.paths, *extra], self.name)
+
+
+def looks_like_path(text: str) -> bool:
+    return ("/" in text or os.sep in text or text.endswith(YAML_SUFFIXES)
+            or text in (".", ".."))
+
+
+def _kind(path: Path) -> object:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    return data.get("kind") if isinstance(data, dict) else None
+
+
+def resolve(game: str) -> Source:
+    """Resolve ``--game``; :class:`SourceError` says what is wrong, with a "did you mean"."""
+    games = shipped_games()
+    if game in games and not looks_like_path(game):
+        return Source(game, game)
+    path = Path(game)
+    if path.is_dir():
+        return Source(game, None, (str(path.resolve()),))
+    if path.is_file():
+        resolved = path.resolve()
+        files = [str(resolved)]
+        if _kind(resolved) == "rules":
+            files += [str(p) for p in yaml_files(resolved.parent)
+                      if p.resolve() != resolved and _kind(p) != "rules"]
+        return Source(game, None, tuple(files))
+    if looks_like_path(game):
+        raise SourceError(f"no such file or folder: {game}")
+    hint = closest(game, games)
+    raise SourceError(f"no shipped game '{game}'" + (f" (did you mean '{hint}'?)" if hint else "")
+                      + f"; shipped: {', '.join(games) or 'none'}; or give the path of a "
+                      "rule-set file or folder")
+
+
+def resolve_optional(game: str | None) -> Source | None:
+    return None if game is None else resolve(game)
+
+
+def load_source(game: str | None, paths: Sequence[str | Path] = ()) -> LoadResult:
+    """Load ``--game`` (a name or a path, or nothing) plus extra files."""
+    source = resolve_optional(game)
+    if source is None:
+        return load(list(paths), None)
+    return source.load(paths)
