@@ -299,9 +299,10 @@ def test_track_tokens_and_cities_are_shown(duel: GameData) -> None:
 # --- input through the command line ------------------------------------------------------------
 
 def test_draft_by_number_name_and_bad_input() -> None:
-    result = play("help\nxyz\n9\n0\n\n1\nquit\n", "--seed", "3")
+    result = play("help\nshow\nxyz\n9\n0\n\n1\nquit\n", "--seed", "3")
     out = result.output
     assert result.exit_code == 0, out
+    assert out.split("You: take")[0].count("Wonder draft") == 2  # show: the draft again
     assert "Wonder draft" in out and "Choose a wonder" in out
     assert "Type the number or name of the wonder" in out
     assert "No wonder 'xyz' here" in out

@@ -19,7 +19,7 @@ of input.  No card, wonder or token is named here: everything comes from data.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from rich.console import Console
 from rich.table import Table
@@ -152,8 +152,8 @@ class StructureHumanGame:
         return None
 
     def pick(self, prompt: str, items: Sequence[T], names: Sequence[str], what: str,
-             help_text: str) -> T:
-        """Ask until the player names one of ``items``."""
+             help_text: str, show: Callable[[], None] | None = None) -> T:
+        """Ask until the player names one of ``items``; ``show`` prints the choice again."""
         while True:
             text = self.read(prompt)
             if not text:
@@ -163,7 +163,7 @@ class StructureHumanGame:
                 self.console.print(help_text)
                 continue
             if text.lower() in SHOW_WORDS:
-                self.show_table()
+                (show or self.show_table)()
                 continue
             found = self.find(text, items, names, what)
             if found is not None:
@@ -225,8 +225,17 @@ class StructureHumanGame:
     # --- the wonder draft ------------------------------------------------------------
 
     def choose_wonder(self) -> Action:
+        options = [a for a in self.game.legal_actions(self.seat) if isinstance(a, ChooseWonder)]
+        self.show_draft(options)
+        numbers = f"1–{len(options)}" if len(options) > 1 else "1"
+        return self.pick(f"Choose a wonder — {numbers} or name (quit to leave): ",
+                         options, [a.wonder.name for a in options], "wonder",
+                         "Type the number or name of the wonder you take into your city; "
+                         "you build it later by tucking a card under it.",
+                         lambda: self.show_draft(options))
+
+    def show_draft(self, options: Sequence[ChooseWonder]) -> None:
         game = self.game
-        options = [a for a in game.legal_actions(self.seat) if isinstance(a, ChooseWonder)]
         self.console.rule(Text("Wonder draft", style="bold"))
         for seat in (self.seat, 1 - self.seat):
             held = game.cities[seat].wonders
@@ -240,11 +249,6 @@ class StructureHumanGame:
             table.add_row(str(number), Text(wonder.name, style="bold"),
                           describe.cost(stage_cost(wonder)), effects_text(stage_effects(wonder)))
         self.console.print(table)
-        numbers = f"1–{len(options)}" if len(options) > 1 else "1"
-        return self.pick(f"Choose a wonder — {numbers} or name (quit to leave): ",
-                         options, [a.wonder.name for a in options], "wonder",
-                         "Type the number or name of the wonder you take into your city; "
-                         "you build it later by tucking a card under it.")
 
     # --- a turn ----------------------------------------------------------------------
 
@@ -638,8 +642,8 @@ class StructureHumanGame:
                               style="dim")
             table.add_row(str(number), card_text(card), describe.cost(card.cost),
                           Text(why, style="green" if possible else "red"),
-                          ", ".join(f"{a.wonder.name} ({a.payment.total})" for a in wonders)
-                          or "–", effect)
+                          "\n".join(f"{a.wonder.name}: {_coins(a.payment.total)}"
+                                    for a in wonders) or "–", effect)
         self.console.print(table)
         self.console.print(f"Selling a card gives you {_coins(self.sell_value())}.")
 
