@@ -332,6 +332,9 @@ def test_simulate_usage_errors() -> None:
     result = run("simulate", "--game", "duel", "--players", "4", "--games", "1")
     assert result.exit_code == 2
     assert "7 Wonders Duel is for 2 players, not 4" in flat(result.stderr)
+    result = run("simulate", "--game", "duel", "--side", "A", "--games", "1")
+    assert result.exit_code == 2
+    assert "7 Wonders Duel's wonders have no sides" in flat(result.stderr)
 
 
 # --- cards ------------------------------------------------------------------------------------------

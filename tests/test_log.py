@@ -119,3 +119,16 @@ def test_cli_play_log_and_replay(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(log)])
     assert result.exit_code == 1
     assert "diverged" in result.output or "setup differs" in result.output
+
+
+def test_a_game_with_fixed_sides_replays(tmp_path: Path) -> None:
+    """``--side A`` is in the header, so the replay deals the same sides."""
+    runner = CliRunner()
+    log = tmp_path / "sides.jsonl"
+    result = runner.invoke(app, ["play", "--side", "A", "--seed", "3", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    head = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert head["side"] == "A" and {s["side"] for s in head["seats"]} == {"A"}
+    result = runner.invoke(app, ["replay", str(log)])
+    assert result.exit_code == 0, result.output
+    assert "identical" in result.output

@@ -83,6 +83,9 @@ def simulate(
             players = DEFAULT_PLAYERS
     else:
         data, players = load_playable(source, paths, players)
+    if offer_mechanism(data) != "draft" and side != "random":
+        raise typer.BadParameter(f"{data.rules.title}'s wonders have no sides",
+                                 param_hint="--side")
     seat_bots = parse_bots(bots, players)
     count = workers if workers is not None else (os.cpu_count() or 1)
     count = max(1, min(count, games))
