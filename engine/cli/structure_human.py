@@ -119,9 +119,6 @@ class StructureHumanGame:
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else "Your opponent"
 
-    def name(self, seat: int) -> str:
-        return f"you (seat {seat})" if seat == self.seat else f"your opponent (seat {seat})"
-
     def find(self, text: str, items: Sequence[T], names: Sequence[str], what: str) -> T | None:
         """An item by number or name (case-insensitive, unique prefix); explains a miss."""
         if text.lstrip("-").isdigit():
@@ -668,11 +665,12 @@ class StructureHumanGame:
                 if zone.lose and abs(position) == zone.start and (index, side) in game.track_tokens:
                     mark = f"{zone.lose:<2}"
             marks.append(mark, style="yellow")
-        left, right = (self.name(0), self.name(1))
-        self.console.print(Text("Conflict track", style="bold"))
-        prefix = f"{left} capital ▐ "
-        self.console.print(Text(prefix).append(cells).append(f"▌ capital {right}"))
-        self.console.print(Text(" " * len(prefix)).append(marks))
+        left, right = (f"{'you' if s == self.seat else 'opponent'} ({s})" for s in (0, 1))
+        self.console.print(Text("Conflict track", style="bold")
+                           + Text(" (the capitals at the ends, seat in brackets)", style="dim"))
+        prefix = f"{left} ▐ "
+        self.console.print(Text(prefix).append(cells).append(f"▌ {right}"), no_wrap=True)
+        self.console.print(Text(" " * len(prefix)).append(marks), no_wrap=True)
         ahead = 0 if game.position > 0 else 1
         if game.position:
             lead = "you" if ahead == self.seat else "your opponent"
