@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "D611": "a card structure whose cards overlap in a row, or cover nothing in the row above",
     "D612": "a face-down row that the card structure does not have",
     "D613": "a token defined twice",
+    "D614": "the setup lays out more tokens or wonders than are loaded",
     # L: loading files and sets
     "L701": "no such file or folder, or a folder without YAML files",
     "L702": "no rule set is loaded, or an unknown game is named",

@@ -44,6 +44,7 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                     card.location, severity=Severity.WARNING))
                 break
 
+    found.extend(_check_setup(game, rules_location))
     ages = rules.parameters.get("ages")
     remove = ages.get("remove", 0) if isinstance(ages, dict) else 0
     remove = remove if isinstance(remove, int) and not isinstance(remove, bool) else 0
@@ -88,6 +89,34 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                     "D601", f"age {age} at {players} players has {total} cards "
                     f"({detail}), but needs {expected} ({rules.hand} cards × {players} players)",
                     where))
+    return found
+
+
+def _check_setup(game: Game, rules_location: Callable[[tuple[str | int, ...]], Location],
+                 ) -> list[Diagnostic]:
+    """The setup lays out no more tokens (per kind) and draft wonders than are loaded."""
+    found: list[Diagnostic] = []
+    setup = game.rules.parameters.get("setup")
+    if not isinstance(setup, dict):
+        return found
+    tokens = setup.get("tokens")
+    vocabulary = game.rules.vocabulary
+    for kind, pools in (tokens.items() if isinstance(tokens, dict) else ()):
+        if kind not in vocabulary.tokens:
+            continue  # N305, from the rule set's checks
+        loaded = sum(1 for token in game.tokens if token.kind == kind)
+        for pool, count in (pools.items() if isinstance(pools, dict) else ()):
+            if pool in vocabulary.pools and isinstance(count, int) and count > loaded:
+                found.append(Diagnostic(
+                    "D614", f"the setup puts {count} {kind} tokens in the {pool}, but only "
+                    f"{loaded} are loaded", rules_location(("setup", "tokens", kind, pool))))
+    wonders = setup.get("wonders")
+    if isinstance(wonders, dict) and wonders.get("mechanism") == "draft":
+        pools, size = wonders.get("pools"), wonders.get("size")
+        if isinstance(pools, int) and isinstance(size, int) and pools * size > len(game.wonders):
+            found.append(Diagnostic(
+                "D614", f"the wonder draft lays out {pools} pools of {size} wonders, but only "
+                f"{len(game.wonders)} are loaded", rules_location(("setup", "wonders"))))
     return found
 
 

@@ -161,6 +161,8 @@ def _rules_case(id: str, code: str, rules: str, needle: str, cards: str = "",
 
 STRUCTURE_TWO = structure_rules("{rows: [[1, 3]]}")
 STRUCTURE_LAYOUT_AT = "{rows: [[1, 3]]}"
+TOKEN_SETUP_RULES = DUEL_RULES.replace(
+    "ages:\n", "setup:\n  tokens: {progress: {board: 2}}\nages:\n")
 DRAFT_RULES = MINI_RULES.replace(
     "ages:\n", "setup:\n  wonders: {mechanism: draft, pools: 2, size: 2, order: [0, 1, 1]}\n"
     "ages:\n")
@@ -323,6 +325,10 @@ CASES: list[Case] = [
                 message=("face-down row 3, but the structure has 2 rows",)),
     Case("token-twice", "D613", _duplicate_token, 8, 11, file="tokens.yaml", text="Agriculture",
          message=("token 'Agriculture' is defined twice",)),
+    Case("too-few-tokens", "D614", lambda ws, mp: ws.diagnose(
+        TOKENS_HEADER + token("Agriculture"), "tokens.yaml", rules=TOKEN_SETUP_RULES),
+        *line_col(TOKEN_SETUP_RULES, "2}}"), file="rules.yaml",
+        message=("the setup puts 2 progress tokens in the board, but only 1 are loaded",)),
     # L: loading
     Case("missing-file", "L701", _missing_path, 0, 0, message=("no such file or folder",)),
     Case("no-rule-set", "L702", _no_rules, 3, 7, suggestion="base", text="bsae",
@@ -345,7 +351,9 @@ CASES: list[Case] = [
                "  colours: {blue: civilan}\n", 19, 19, suggestion="civilian", text="civilan",
                message=("score line 'civilan' is not in score.order",)),
     rules_case("wonder-draft-order", "R804", DRAFT_RULES, *line_col(DRAFT_RULES, "[0, 1, 1]"),
-               message=("'order' gives 3 picks, but 2 pools of 2 wonders make 4",)),
+               message=("'order' gives 3 picks, but 2 pools of 2 wonders make 4",),
+               others=frozenset({"D614"})),  # no wonders are loaded
+
 ]
 
 # Further cases for codes with several distinct triggers.
