@@ -1,0 +1,507 @@
+"""Properties of whole 7 Wonders Duel games, over many seeded games.
+
+Whatever the players do: no exception; every card dealt is in exactly one place
+(a city, under a wonder, the discard pile, still in the structure, or removed
+unseen); every coin is accounted for (start + paid by the bank - paid to the
+bank); every progress token is in exactly one place; at most 7 wonders are
+built; the score total is the sum of its lines and the victory matches the
+position; the same seed gives the same game; a clone is independent of its
+original.  Over enough games all three victories happen (military and
+scientific supremacy, civilian points).
+
+Players: uniform random, a "builder" that rarely sells, a "scientist" (seat 0
+builds green cards and takes science tokens when it can) and the greedy bot.
+None of them names a card: the scientist reads colours and effects.
+
+The setup facts of the reference (shared/reference/duel.md, "Setup" and "Card
+structures") are checked on fresh games: the wonder draft order, the token
+board, the three structures and the cards removed unseen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from wonders.dsl import effects as fx
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Card, Token
+from wonders.dsl.model import Game as GameData
+from wonders.engine.actions import Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
+from wonders.engine.bots.greedy_structure import StructureGreedyBot
+from wonders.engine.flows import new_game
+from wonders.engine.structure import Structure
+from wonders.engine.structure_game import StructureGame, StructurePhase
+
+DATA: GameData = load_game(game="duel")
+Policy = Callable[[StructureGame, int, random.Random], Action]
+
+STRUCTURE_SIZE = 20       # every age's structure (reference, "Setup")
+REMOVED = 3               # cards removed unseen from each age's deck
+GUILDS_DRAWN = 3          # guilds shuffled into Age III
+WONDER_LIMIT = 7
+DRAFT_ORDER = [0, 1, 1, 0, 1, 0, 0, 1]   # pool 1: A B B A, pool 2: B A A B
+TOKENS_ON_BOARD = 5
+GUILD_COLOUR = "purple"
+SCIENCE_COLOUR = "green"
+ACCESSIBLE_AT_START = {1: 6, 2: 2, 3: 2}
+# the reference's civilian scoring, in order ("End of game")
+SCORE_LINES = ("civilian", "science", "commercial", "guilds", "wonder", "progress", "treasury",
+               "military")
+# Known engine bug (/work/duel-bugs.md, "Economy takes coins from its owner"): a chain
+# build of a card with a coin cost takes that cost from an opponent owning Economy, whose
+# coins can go below 0. Until it is fixed the many-games tests skip the "coins >= 0"
+# check and test_coins_never_go_below_zero is an expected (strict) failure; once fixed,
+# set this to True and drop that test's xfail mark.
+CHECK_NEGATIVE_COINS = False
+FACE_DOWN_AT_START = {1: 8, 2: 8, 3: 8}
+
+
+# --- players ----------------------------------------------------------------------------
+
+def uniform(game: StructureGame, seat: int, rng: random.Random) -> Action:
+    return rng.choice(game.legal_actions(seat))
+
+
+def builder(game: StructureGame, seat: int, rng: random.Random) -> Action:
+    """Random, but builds (a card or a wonder) nine times in ten when it can."""
+    actions = game.legal_actions(seat)
+    building = [a for a in actions if not isinstance(a, Sell)]
+    if building and rng.random() < 0.9:
+        return rng.choice(building)
+    return rng.choice(actions)
+
+
+def _science_token(token: Token) -> bool:
+    return any(isinstance(c.effect, fx.Science) for c in token.effects.clauses)
+
+
+def scientist(game: StructureGame, seat: int, rng: random.Random) -> Action:
+    """Seat 0 builds green cards and takes science tokens whenever it can; seat 1 builds."""
+    actions = game.legal_actions(seat)
+    if seat == 0:
+        green: list[Action] = [a for a in actions
+                                if isinstance(a, Build) and a.card.colour == SCIENCE_COLOUR]
+        symbols: list[Action] = [a for a in actions
+                                 if isinstance(a, TakeToken) and _science_token(a.token)]
+        if green or symbols:
+            return rng.choice(green or symbols)
+    return builder(game, seat, rng)
+
+
+def greedy_players(seed: int) -> Policy:
+    bots = [StructureGreedyBot(seed), StructureGreedyBot(seed + 1)]
+    return lambda game, seat, rng: bots[seat].choose(game, seat)
+
+
+# --- bookkeeping ------------------------------------------------------------------------
+
+class Ledger:
+    """What was dealt: each age's structure and its cards removed unseen, as dealt."""
+
+    def __init__(self) -> None:
+        self.structures: dict[int, Structure] = {}
+        self.dealt: dict[int, list[Card]] = {}
+        self.removed: dict[int, list[Card]] = {}
+
+    def note(self, game: StructureGame) -> None:
+        structure = game.structure
+        if structure is None or any(s is structure for s in self.structures.values()):
+            return
+        assert game.age not in self.structures, "an age was dealt twice"
+        assert structure.left == structure.layout.size, "a new structure is not full"
+        self.structures[game.age] = structure
+        self.dealt[game.age] = list(structure.cards)
+        self.removed[game.age] = list(game.removed)
+
+    def all_dealt(self) -> list[Card]:
+        return [c for age in self.dealt for c in self.dealt[age] + self.removed[age]]
+
+
+def card_places(game: StructureGame, ledger: Ledger) -> list[Card]:
+    """Every card dealt so far, wherever it is now (a card in two places shows twice)."""
+    places: list[Card] = []
+    for city in game.cities:
+        places += city.built
+        places += city.stage_cards
+    places += game.discard
+    if game.structure is not None:
+        structure = game.structure
+        places += [structure.cards[s] for s in range(structure.layout.size)
+                   if not structure.taken[s]]
+    for age in ledger.removed:
+        places += ledger.removed[age]
+    return places
+
+
+def assert_cards_conserved(game: StructureGame, ledger: Ledger) -> None:
+    dealt = Counter(id(c) for c in ledger.all_dealt())
+    assert max(dealt.values(), default=1) == 1, "the same card was dealt twice"
+    found = Counter(id(c) for c in card_places(game, ledger))
+    duplicated = [n for n, k in found.items() if k > 1]
+    assert not duplicated, "a card is in two places"
+    assert found == dealt, "a card was lost or appeared from nowhere"
+
+
+def assert_coins_conserved(game: StructureGame) -> None:
+    coins = sum(c.coins for c in game.cities)
+    assert coins == game.start_coins + game.bank_gave - game.bank_paid
+    if CHECK_NEGATIVE_COINS:
+        assert_no_negative_coins(game)
+
+
+def assert_no_negative_coins(game: StructureGame) -> None:
+    assert all(c.coins >= 0 for c in game.cities), [c.coins for c in game.cities]
+
+
+def assert_tokens_conserved(game: StructureGame) -> None:
+    places = [t for pool in game.pools.values() for t in pool]
+    places += [t for city in game.cities for t in city.owned_tokens]
+    assert Counter(id(t) for t in places) == Counter(id(t) for t in DATA.tokens)
+
+
+def assert_wonders_sound(game: StructureGame) -> None:
+    built = sum(len(c.built_wonders) for c in game.cities)
+    assert built <= WONDER_LIMIT
+    if built == WONDER_LIMIT:
+        assert all(not c.wonders for c in game.cities), "an 8th wonder stayed in the game"
+    names = [w.name for c in game.cities for w in c.wonders + c.built_wonders]
+    assert len(names) == len(set(names))
+    for city in game.cities:
+        assert len(city.built_wonders) == city.stages == len(city.stage_cards)
+        if game.phase is not StructurePhase.WONDERS:
+            assert len(city.wonders) + len(city.built_wonders) <= len(DRAFT_ORDER) // 2
+
+
+def assert_invariants(game: StructureGame, ledger: Ledger) -> None:
+    assert_cards_conserved(game, ledger)
+    assert_coins_conserved(game)
+    assert_tokens_conserved(game)
+    assert_wonders_sound(game)
+    assert -9 <= game.position <= 9
+
+
+def play(seed: int, policy: Policy, *, check_every_step: bool = True,
+         player_seed: int | None = None) -> tuple[StructureGame, Ledger]:
+    game = new_game(DATA, 2, seed)
+    assert isinstance(game, StructureGame)
+    rng = random.Random(seed ^ 0xD0E1 if player_seed is None else player_seed)
+    ledger = Ledger()
+    steps = 0
+    while not game.over:
+        (seat,) = game.to_move()
+        game.play({seat: policy(game, seat, rng)})
+        ledger.note(game)
+        steps += 1
+        assert steps < 500, "the game does not end"
+        if check_every_step:
+            assert_invariants(game, ledger)
+    assert_invariants(game, ledger)
+    assert_final(game, ledger)
+    return game, ledger
+
+
+def assert_final(game: StructureGame, ledger: Ledger) -> None:
+    assert game.to_move() == [] and game.legal_actions(0) == [] == game.legal_actions(1)
+    sheet = game.score_sheet()
+    for seat in range(game.players):
+        assert sheet.total(seat) == sum(sheet.lines[seat].values())
+        assert tuple(sheet.lines[seat]) == SCORE_LINES
+    assert sheet.order == SCORE_LINES
+    assert sheet.winners
+    assert sheet.victory == game.victory
+    # each age dealt its full structure, after removing 3 cards unseen
+    for age, dealt in ledger.dealt.items():
+        assert len(dealt) == STRUCTURE_SIZE
+        assert len(ledger.removed[age]) == REMOVED
+        assert all(c.age == age for c in dealt + ledger.removed[age])
+        assert all(c.colour != GUILD_COLOUR for c in ledger.removed[age])
+        guilds = sum(1 for c in dealt if c.colour == GUILD_COLOUR)
+        assert guilds == (GUILDS_DRAWN if age == DATA.rules.ages else 0)
+    # one card taken from a structure per turn
+    taken = sum(1 for entry in game.history if entry["phase"] == StructurePhase.TURN.value)
+    assert taken == sum(s.layout.size - s.left for s in ledger.structures.values())
+    if game.victory == "military":
+        assert abs(game.position) == 9
+        assert sheet.winners == [0 if game.position > 0 else 1]
+    elif game.victory == "science":
+        (winner,) = sheet.winners
+        assert len(game.cities[winner].symbols()) >= 6
+    else:
+        assert game.victory == "civilian"
+        assert game.age == DATA.rules.ages and game.structure is not None
+        assert game.structure.empty
+        assert taken == STRUCTURE_SIZE * DATA.rules.ages
+        assert abs(game.position) < 9
+        assert all(len(c.symbols()) < 6 for c in game.cities)
+
+
+# --- many games ---------------------------------------------------------------------------
+
+def test_uniform_random_games() -> None:
+    for seed in range(120):
+        play(seed, uniform, check_every_step=seed < 30)
+
+
+def test_builder_games() -> None:
+    for seed in range(120):
+        play(seed, builder, check_every_step=seed < 30)
+
+
+def test_scientist_games() -> None:
+    for seed in range(60):
+        play(seed, scientist, check_every_step=seed < 20)
+
+
+def test_greedy_games() -> None:
+    for seed in range(4):
+        play(seed, greedy_players(seed), check_every_step=True)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from(["uniform", "builder",
+                                                                "scientist"]))
+def test_any_seed(seed: int, players: str) -> None:
+    play(seed, {"uniform": uniform, "builder": builder, "scientist": scientist}[players])
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: Economy + a chained card with a coin cost "
+                   "(/work/duel-bugs.md); remove this mark once fixed")
+def test_coins_never_go_below_zero() -> None:
+    for seed in range(120):
+        game = new_game(DATA, 2, seed)
+        assert isinstance(game, StructureGame)
+        rng = random.Random(seed ^ 0xD0E1)
+        while not game.over:
+            (seat,) = game.to_move()
+            game.play({seat: builder(game, seat, rng)})
+            assert_no_negative_coins(game)
+
+
+def test_every_victory_happens() -> None:
+    """The games above are worth something only if they reach all three endings."""
+    victories: Counter[str] = Counter()
+    for seed in range(60):
+        victories[play(seed, scientist, check_every_step=False)[0].victory or ""] += 1
+        victories[play(seed, builder, check_every_step=False)[0].victory or ""] += 1
+    assert victories["military"] > 0, victories
+    assert victories["science"] > 0, victories
+    assert victories["civilian"] > 0, victories
+
+
+def test_every_kind_of_decision_happens() -> None:
+    kinds: Counter[str] = Counter()
+    methods: Counter[str] = Counter()
+    for seed in range(40):
+        game, _ = play(seed, builder, check_every_step=False)
+        for entry in game.history:
+            for action in entry["actions"].values():
+                kinds[action["action"]] += 1
+                if action["action"] == "build":
+                    methods[str(action["method"])] += 1
+    for kind in ("choose_wonder", "build", "sell", "wonder", "take_token", "destroy", "discard_build",
+                 "starter"):
+        assert kinds[kind] > 0, (kind, kinds)
+    assert methods["pay"] > 0 and methods["chain"] > 0, methods
+
+
+# --- determinism --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["builder", "greedy"])
+def test_same_seed_same_game(policy: str) -> None:
+    def players(seed: int) -> Policy:
+        return builder if policy == "builder" else greedy_players(seed)
+
+    first, _ = play(2024, players(2024), check_every_step=False)
+    second, _ = play(2024, players(2024), check_every_step=False)
+    assert first.history == second.history
+    assert first.score_sheet().to_json() == second.score_sheet().to_json()
+    assert first.view(0) == second.view(0)
+    other, _ = play(4202, players(4202), check_every_step=False)
+    assert other.history != first.history
+
+
+def test_the_game_seed_alone_fixes_the_deal() -> None:
+    """Same game seed, different players: the same wonders offered and the same Age I."""
+    first = new_game(DATA, 2, 77)
+    second = new_game(DATA, 2, 77)
+    assert isinstance(first, StructureGame) and isinstance(second, StructureGame)
+    assert first.view(0) == second.view(0)
+    assert [[w.name for w in p] for p in first.wonder_pools] == \
+        [[w.name for w in p] for p in second.wonder_pools]
+    other = new_game(DATA, 2, 78)
+    assert isinstance(other, StructureGame)
+    assert ([[w.name for w in p] for p in other.wonder_pools]
+            != [[w.name for w in p] for p in first.wonder_pools]
+            or [t.name for t in other.pools["board"]] != [t.name for t in first.pools["board"]])
+
+
+# --- clones ---------------------------------------------------------------------------------
+
+def snapshot(game: StructureGame) -> Any:
+    return (game.history, game.view(0), game.view(1), game.age, game.turn, game.phase,
+            game.position, sorted(game.track_tokens), game.to_move(),
+            {name: [t.name for t in pool] for name, pool in game.pools.items()},
+            [c.name for c in game.discard], [c.name for c in game.removed],
+            [(c.coins, [x.name for x in c.built], [w.name for w in c.wonders],
+              [w.name for w in c.built_wonders], [t.name for t in c.owned_tokens])
+             for c in game.cities],
+            game.bank_paid, game.bank_gave, [str(a) for a in game.legal_actions(game.to_move()[0])]
+            if game.to_move() else [])
+
+
+def test_a_clone_is_independent_at_every_step() -> None:
+    for seed in (5, 6):
+        game = new_game(DATA, 2, seed)
+        assert isinstance(game, StructureGame)
+        rng = random.Random(seed)
+        while not game.over:
+            before = snapshot(game)
+            copy = game.clone()
+            assert snapshot(copy) == before
+            (seat,) = copy.to_move()
+            copy.play({seat: builder(copy, seat, random.Random(rng.random()))})
+            assert snapshot(game) == before, "playing a clone changed the original"
+            (seat,) = game.to_move()
+            game.play({seat: builder(game, seat, rng)})
+
+
+def _same_action(game: StructureGame, seat: int, recorded: dict[str, object]) -> Action:
+    for action in game.legal_actions(seat):
+        if action.to_json() == recorded:
+            return action
+    raise AssertionError(f"{recorded} is not legal in the original")
+
+
+def test_a_clone_plays_on_like_its_original() -> None:
+    """Played to the end with the clone's moves, the original ends exactly like the clone
+    (the clone carries the random generator too: The Great Library's draws, later ages)."""
+    for seed in range(6):
+        game = new_game(DATA, 2, seed)
+        assert isinstance(game, StructureGame)
+        rng = random.Random(seed)
+        while game.age < 2 and not game.over:
+            (seat,) = game.to_move()
+            game.play({seat: builder(game, seat, rng)})
+        if game.over:
+            continue
+        before = snapshot(game)
+        copy = game.clone()
+        done = len(copy.history)
+        while not copy.over:
+            (seat,) = copy.to_move()
+            copy.play({seat: builder(copy, seat, rng)})
+        assert snapshot(game) == before
+        for entry in copy.history[done:]:
+            ((seat_text, recorded),) = entry["actions"].items()
+            seat = int(seat_text)
+            game.play({seat: _same_action(game, seat, recorded)})
+        assert game.history == copy.history
+        assert game.score_sheet().to_json() == copy.score_sheet().to_json()
+
+
+# --- the setup of the reference -------------------------------------------------------------
+
+def test_the_wonder_draft_follows_the_reference() -> None:
+    for seed in range(5):
+        game = new_game(DATA, 2, seed)
+        assert isinstance(game, StructureGame)
+        assert game.phase is StructurePhase.WONDERS
+        pools = [[w.name for w in pool] for pool in game.wonder_pools]
+        assert [len(p) for p in pools] == [4, 4]
+        drafted = pools[0] + pools[1]
+        assert len(set(drafted)) == 8
+        assert {t.name for t in game.pools["board"]} | {t.name for t in game.pools["box"]} \
+            == {t.name for t in DATA.tokens}
+        assert len(game.pools["board"]) == TOKENS_ON_BOARD
+        assert len(game.pools["box"]) == len(DATA.tokens) - TOKENS_ON_BOARD
+        order = []
+        rng = random.Random(seed)
+        for pick in range(len(DRAFT_ORDER)):
+            (seat,) = game.to_move()
+            order.append(seat)
+            offered = game.legal_actions(seat)
+            assert all(isinstance(a, ChooseWonder) for a in offered)
+            # the second pool is offered only once the first is used up
+            expected_pool = pools[pick // 4]
+            assert {a.wonder.name for a in offered if isinstance(a, ChooseWonder)} <= \
+                set(expected_pool)
+            assert len(offered) == 4 - pick % 4
+            game.play({seat: rng.choice(offered)})
+        assert order == DRAFT_ORDER
+        assert [len(c.wonders) for c in game.cities] == [4, 4]
+        assert sorted(w.name for c in game.cities for w in c.wonders) == sorted(drafted)
+        # Age I starts, with the original first player
+        assert phase(game) is StructurePhase.TURN and game.age == 1 and game.to_move() == [0]
+
+
+def phase(game: StructureGame) -> StructurePhase:
+    """The game's phase, read through a call (mypy keeps no narrowing across play())."""
+    return game.phase
+
+
+def _through_age(game: StructureGame, rng: random.Random) -> None:
+    age = game.age
+    while game.age == age and not game.over:
+        (seat,) = game.to_move()
+        game.play({seat: builder(game, seat, rng)})
+
+
+def test_the_structures_follow_the_reference() -> None:
+    """Rows, cards face down and accessible at the start of each age (reference tables)."""
+    seen = set()
+    for seed in range(40):
+        game = new_game(DATA, 2, seed)
+        assert isinstance(game, StructureGame)
+        rng = random.Random(seed)
+        while game.phase is StructurePhase.WONDERS:
+            (seat,) = game.to_move()
+            game.play({seat: uniform(game, seat, rng)})
+        while not game.over:
+            if game.phase is StructurePhase.TURN and game.structure is not None \
+                    and game.structure.left == STRUCTURE_SIZE:
+                structure = game.structure
+                assert len(structure.accessible) == ACCESSIBLE_AT_START[game.age]
+                assert len(structure.hidden_slots()) == FACE_DOWN_AT_START[game.age]
+                assert all(structure.face_up[s] for s in structure.accessible)
+                seen.add(game.age)
+            _through_age(game, rng)
+            if game.phase is StructurePhase.STARTER:
+                (chooser,) = game.to_move()
+                weaker = 1 if game.position > 0 else 0 if game.position < 0 else None
+                if weaker is not None:
+                    assert chooser == weaker
+                else:
+                    assert chooser == game.last_actor
+                starter = rng.randrange(2)
+                game.play({chooser: game.legal_actions(chooser)[starter]})
+                assert game.to_move() == [starter]
+    assert seen == {1, 2, 3}
+
+
+def test_a_taken_card_uncovers_and_turns_up_what_it_covered() -> None:
+    game = new_game(DATA, 2, 3)
+    assert isinstance(game, StructureGame)
+    rng = random.Random(3)
+    while game.phase is StructurePhase.WONDERS:
+        (seat,) = game.to_move()
+        game.play({seat: uniform(game, seat, rng)})
+    while not game.over and game.phase is StructurePhase.TURN and not game.pending:
+        structure = game.structure
+        assert structure is not None
+        for slot in range(structure.layout.size):
+            if not structure.taken[slot]:
+                covered = any(not structure.taken[s] for s in structure.layout.covered_by[slot])
+                assert (slot in structure.accessible) == (not covered)
+                if not covered:
+                    assert structure.face_up[slot], "an uncovered card stayed face down"
+        (seat,) = game.to_move()
+        actions = game.legal_actions(seat)
+        game.play({seat: next((a for a in actions if isinstance(a, (Sell, BuildWonder))),
+                              actions[0])})
