@@ -6,6 +6,7 @@ this process, so other load on the machine disturbs them less.  The figures go
 in the README.
 
     python benchmarks/throughput.py [--games 300] [--players 3 7]
+    python benchmarks/throughput.py --game duel --games 2000    # 2 players
 """
 
 from __future__ import annotations
@@ -15,25 +16,25 @@ import random
 import time
 
 from wonders.dsl.loader import load_game
-from wonders.engine import Game
+from wonders.engine.flows import default_players, new_game
 
 
-def bench_load(repeat: int = 5) -> float:
-    """Seconds to load, validate and compile the shipped base game (best of ``repeat``)."""
+def bench_load(game: str, repeat: int = 5) -> float:
+    """Seconds to load, validate and compile a shipped game (best of ``repeat``)."""
     best = float("inf")
     for _ in range(repeat):
         start = time.process_time()
-        load_game(game="base")
+        load_game(game=game)
         best = min(best, time.process_time() - start)
     return best
 
 
-def bench_games(players: int, games: int, first_seed: int = 0) -> tuple[float, int]:
-    data = load_game(game="base")
+def bench_games(name: str, players: int, games: int, first_seed: int = 0) -> tuple[float, int]:
+    data = load_game(game=name)
     decisions = 0
     start = time.process_time()
     for seed in range(first_seed, first_seed + games):
-        game = Game(data, players, seed)
+        game = new_game(data, players, seed)
         rng = random.Random(seed)
         while not game.over:
             moves = {}
@@ -48,21 +49,26 @@ def bench_games(players: int, games: int, first_seed: int = 0) -> tuple[float, i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="base", help="a shipped game (base, duel)")
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--players", type=int, nargs="*", default=[3, 7])
+    parser.add_argument("--players", type=int, nargs="*", default=None,
+                        help="player counts (default: 3 and 7 for base, the rule set's "
+                        "minimum otherwise)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per player count; the best and the median are shown")
     args = parser.parse_args()
     first = time.process_time()
-    load_game(game="base")
+    data = load_game(game=args.game)
     cold = time.process_time() - first
-    print(f"load + validate + compile (first, in a fresh process): {cold:.3f} s")
-    print(f"load + validate + compile (warm, best of 5): {bench_load():.3f} s")
-    for players in args.players:
-        cold, _ = bench_games(players, args.games, first_seed=10**6)
+    print(f"{args.game}: load + validate + compile (first, in a fresh process): {cold:.3f} s")
+    print(f"{args.game}: load + validate + compile (warm, best of 5): "
+          f"{bench_load(args.game):.3f} s")
+    counts = args.players or ([3, 7] if args.game == "base" else [default_players(data)])
+    for players in counts:
+        cold, _ = bench_games(args.game, players, args.games, first_seed=10**6)
         print(f"{players} players: {cold:.1f} games/s in the first {args.games} games "
               "(caches filling)")
-        runs = [bench_games(players, args.games, first_seed=(run + 1) * args.games)
+        runs = [bench_games(args.game, players, args.games, first_seed=(run + 1) * args.games)
                 for run in range(args.repeat)]
         rates = sorted(rate for rate, _ in runs)
         print(f"{players} players: {rates[-1]:.1f} games/s best, {rates[len(rates) // 2]:.1f} "

@@ -12,7 +12,6 @@ resources`` effect waives the N dearest units still to buy.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 from typing import Any
 
 from .production import Production
@@ -46,28 +45,31 @@ def cheapest_trade(need: tuple[tuple[str, int], ...], own: Production, own_id: i
     if found is not None:
         return found
     fixed = dict(own.fixed)
-    short: dict[str, int] = {}
+    short: list[str] = []  # one entry per unit to buy
     for resource, units in need:
         missing = units - fixed.get(resource, 0)
         if missing > 0:
-            short[resource] = missing
-    best = _buy(short, prices, discount)
-    if short and own.choices:
-        useful = [c for c in own.choices if any(r in short for r in c)]
-        for picks in product(*[[r for r in c if r in short] + [None] for c in useful]):
-            rest = dict(short)
-            for pick in picks:
-                if pick is not None and rest.get(pick, 0) > 0:
-                    rest[pick] -= 1
-            best = min(best, _buy(rest, prices, discount))
-            if not best:
-                break
+            short.extend([resource] * missing)
+    useful = [c for c in own.choices if any(r in c for r in short)]
+    best = _best(short, useful, prices, discount)
     if len(_CHEAPEST) >= _CACHE_LIMIT:
         _CHEAPEST.clear()
     _CHEAPEST[key] = best
     return best
 
 
-def _buy(short: dict[str, int], prices: dict[str, int], discount: int) -> int:
-    units = sorted((prices[r] for r, n in short.items() for _ in range(n)), reverse=True)
-    return sum(units[discount:])
+def _best(short: list[str], choices: list[tuple[str, ...]], prices: dict[str, int],
+          discount: int) -> int:
+    """Cheapest purchase of the ``short`` units when each choice may cover one of them
+    (tried every way: there are a handful of choices at most)."""
+    if not choices or not short:
+        units = sorted((prices[r] for r in short), reverse=True)
+        return sum(units[discount:])
+    first, rest = choices[0], choices[1:]
+    best = _best(short, rest, prices, discount)  # this choice covers nothing
+    for resource in set(first):
+        if resource in short and best:
+            fewer = list(short)
+            fewer.remove(resource)
+            best = min(best, _best(fewer, rest, prices, discount))
+    return best

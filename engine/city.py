@@ -22,8 +22,8 @@ START = "start"
 CARD = "card"
 STAGE = "stage"
 TOKEN = "token"
-_TRADE_CACHES = ("production", "prices", "ids")
-_POWER_CACHES = ("abilities", "shields", "bank_terms")
+_TRADE_CACHES = ("production", "prices", "ids", "bank_ids")
+_POWER_CACHES = ("abilities", "shields", "symbols")
 
 
 @dataclass

@@ -15,6 +15,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from .city import CARD, STAGE, TOKEN, City
+from .production import Production
 
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
@@ -23,8 +24,9 @@ NO_BOARD = Wonder("", {})
 class DraftedCity(City):
     """A city whose wonders are a hand of single-stage wonders (built in any order)."""
 
-    def __init__(self, seat: int, coins: int) -> None:
+    def __init__(self, seat: int, coins: int, sale_colours: frozenset[str] = frozenset()) -> None:
         super().__init__(seat, NO_BOARD, NO_SIDE, coins)
+        self.sale_colours = sale_colours  # cards whose production counts for the rival
         self.wonders: list[Wonder] = []        # drafted, not built yet
         self.built_wonders: list[Wonder] = []
         self.owned_tokens: list[Token] = []
@@ -45,10 +47,26 @@ class DraftedCity(City):
         return other
 
     def _note_triggers(self, source: object, effects: fx.Effects) -> None:
-        self.triggers.extend((source, c) for c in effects.clauses if c.timing is fx.Timing.ON)
+        for clause in effects.clauses:
+            if clause.timing is fx.Timing.ON:
+                self.triggers.append((source, clause))
 
     def add_card(self, card: Card) -> None:
-        super().add_card(card)
+        """Add a built card, updating the name and production caches instead of
+        dropping them (this runs on every turn of every simulated game)."""
+        cache = self._cache
+        names = cache.get("names")
+        made_free = cache.get("made_free")
+        production = cache.get("production")
+        self.built.append(card)
+        self._forget(card.effects, ("counts",))
+        if isinstance(names, frozenset):
+            cache["names"] = names | {card.name}
+        if isinstance(made_free, frozenset):
+            cache["made_free"] = made_free.union(card.makes_free) if card.makes_free else made_free
+        if production is not None and "production" not in cache:
+            cache["production"] = _plus(production, card, card.effects,  # type: ignore[arg-type]
+                                        card.colour in self.sale_colours)
         self._note_triggers(card, card.effects)
 
     def add_wonder(self, wonder: Wonder, card: Card) -> None:
@@ -56,8 +74,22 @@ class DraftedCity(City):
         self.built_wonders.append(wonder)
         self.stages += 1
         self.stage_cards.append(card)
-        self._forget(stage_effects(wonder), ("counts",))
+        production = self._cache.get("production")
+        effects = stage_effects(wonder)
+        self._forget(effects, ("counts",))
+        if production is not None and "production" not in self._cache:
+            self._cache["production"] = _plus(production, wonder, effects,  # type: ignore[arg-type]
+                                              False)
         self._note_triggers(wonder, stage_effects(wonder))
+
+    def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
+        super()._forget(effects, always)
+        for clause in effects.clauses:
+            kind = type(clause.effect)
+            if kind is fx.Discount or kind is fx.TradePrice:  # the city's own trading terms
+                self._cache.pop("bank_terms", None)
+                if kind is fx.Discount:
+                    self.version += 1
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
@@ -88,15 +120,27 @@ class DraftedCity(City):
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for t in self.owned_tokens if t.kind == counted.kind)
                     + sum(1 for kind, _ in self.tokens if kind == counted.kind))
+        if isinstance(counted, fx.CountCards):  # cached: sold cards and guilds ask often
+            counts = self._cache.get("counts")
+            if counts is None:
+                counts = self._cache["counts"] = {}
+            found = counts.get(counted)  # type: ignore[attr-defined]
+            if found is None:
+                found = counts[counted] = super().count(counted)  # type: ignore[index]
+            return found  # type: ignore[no-any-return]
         return super().count(counted)
 
     def symbols(self) -> Counter[str]:
-        """Science symbols held (each source's first symbol; choices are not used here)."""
-        found: Counter[str] = Counter()
-        for _, _, effect in self.clauses(fx.Timing.ONGOING):
-            if isinstance(effect, fx.Science):
-                found[effect.symbols[0]] += 1
-        return found
+        """Science symbols held (each source's first symbol; choices are not used here).
+        Shared: treat as read-only."""
+        found = self._cache.get("symbols")
+        if found is None:
+            counted: Counter[str] = Counter()
+            for _, _, effect in self.clauses(fx.Timing.ONGOING):
+                if isinstance(effect, fx.Science):
+                    counted[effect.symbols[0]] += 1
+            found = self._cache["symbols"] = counted
+        return found  # type: ignore[return-value]
 
     def to_json(self) -> dict[str, object]:
         data = super().to_json()
@@ -108,10 +152,50 @@ class DraftedCity(City):
         return data
 
 
+_PRODUCED: dict[tuple[object, bool], tuple[Production, Production]] = {}
+
+
+def _plus(production: tuple[Production, Production], source: object, effects: fx.Effects,
+          sellable: bool) -> tuple[Production, Production]:
+    """(own, for sale) production once ``source`` with ``effects`` is added."""
+    key = (source, sellable)
+    added = _PRODUCED.get(key)
+    if added is None:
+        units: Counter[str] = Counter()
+        choices: list[tuple[str, ...]] = []
+        sale_units: Counter[str] = Counter()
+        sale_choices: list[tuple[str, ...]] = []
+        for clause in effects.clauses:
+            effect = clause.effect
+            if clause.timing is not fx.Timing.ONGOING or not isinstance(effect, fx.Produce):
+                continue
+            sells = sellable and effect.buyable
+            if len(effect.resources) == 1:
+                units[effect.resources[0]] += effect.amount
+                if sells:
+                    sale_units[effect.resources[0]] += effect.amount
+            else:
+                choices.append(effect.resources)
+                if sells:
+                    sale_choices.append(effect.resources)
+        added = _PRODUCED[key] = (Production.build(units, choices),
+                                  Production.build(sale_units, sale_choices))
+    own, sale = production
+    add_own, add_sale = added
+    return (own + add_own if add_own.fixed or add_own.choices else own,
+            sale + add_sale if add_sale.fixed or add_sale.choices else sale)
+
+
 def stage_effects(wonder: Wonder) -> fx.Effects:
     """The effects of a one-stage wonder (its first side's only stage)."""
-    side = next(iter(wonder.sides.values()))
-    return side.stages[0].effects
+    found = _STAGE_EFFECTS.get(wonder)
+    if found is None:
+        side = next(iter(wonder.sides.values()))
+        found = _STAGE_EFFECTS[wonder] = side.stages[0].effects
+    return found
+
+
+_STAGE_EFFECTS: dict[Wonder, fx.Effects] = {}
 
 
 def stage_cost(wonder: Wonder) -> fx.Cost:

@@ -95,6 +95,18 @@ class StructureRunner(_Runner):
         game.current = int(spec.get("to_move", 0))
         game.phase = StructurePhase.TURN
         game.pending = []
+        if "wonder_pools" in spec:
+            game.wonder_pools = [[self.wonder(n, path + ("wonder_pools", i, j))
+                                  for j, n in enumerate(pool)]
+                                 for i, pool in enumerate(spec["wonder_pools"])]
+            picked = sum(len(c.wonders) for c in game.cities)
+            game.picks = int(spec.get("picks", picked))
+            order = game.setup.draft.order
+            if game.picks >= len(order):
+                raise _ScenarioDataError(f"the draft has {len(order)} picks",
+                                         path + ("picks",))
+            game.phase = StructurePhase.WONDERS
+            game.current = order[game.picks]
         game.invalidate()
         return game
 
@@ -155,12 +167,12 @@ class StructureRunner(_Runner):
             if game.chained(seat, card):
                 cheapest, how = 0, CHAIN
             else:
-                cheapest = game.cost_of(seat, card.cost, context[5].get(card.colour, 0))
+                cheapest = game.cost_of(seat, card.cost, context.discounts.get(card.colour, 0))
                 how = "cost" if card.cost.is_free else None
         elif "wonder" in spec:
             wonder = self.wonder(spec["wonder"], path + ("wonder",))
             what = wonder.name
-            cheapest, how = game.cost_of(seat, stage_cost(wonder), context[6]), None
+            cheapest, how = game.cost_of(seat, stage_cost(wonder), context.wonder_discount), None
         else:
             raise _ScenarioDataError("payments needs 'build: CARD' or 'wonder: WONDER'", path)
         possible = cheapest <= city.coins
@@ -224,6 +236,40 @@ class StructureRunner(_Runner):
             if key in spec and sorted(spec[key]) != sorted(held):
                 self.fail(outcome, path + (key,), f"player {seat} has {key.replace('_', ' ')} "
                           f"{held or 'none'}, expected {spec[key]}")
+
+    def _expect_pools(self, game: Any, spec: dict[str, list[str]], path: PathKey,
+                      outcome: Outcome) -> None:
+        for pool, wanted in spec.items():
+            if pool not in game.pools:
+                raise _ScenarioDataError(f"no token pool '{pool}'", path + (pool,),
+                                         closest(pool, list(game.pools)))
+            held = sorted(t.name for t in game.pools[pool])
+            if held != sorted(wanted):
+                self.fail(outcome, path + (pool,), f"the {pool} holds {held or 'nothing'}, "
+                          f"expected {sorted(wanted)}")
+
+    def _expect_options(self, game: Any, spec: dict[str, Any], path: PathKey,
+                        outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        offered = []
+        for action in game.legal_actions(seat):
+            for field in ("token", "wonder", "card"):
+                thing = getattr(action, field, None)
+                if thing is not None:
+                    offered.append(thing.name)
+                    break
+        if sorted(offered) != sorted(spec.get("names") or []):
+            self.fail(outcome, path + ("names",), f"player {seat} is offered "
+                      f"{sorted(offered) or 'nothing'} ({game.phase_name()}), expected "
+                      f"{sorted(spec.get('names') or [])}")
+
+    def _expect_not_discarded(self, game: Any, spec: list[str], path: PathKey,
+                              outcome: Outcome) -> None:
+        names = [c.name for c in game.discard]
+        for i, name in enumerate(spec):
+            card = self.card(name, path + (i,))
+            if card.name in names:
+                self.fail(outcome, path + (i,), f"{card.name} is in the discard pile")
 
     def _expect_phase(self, game: Any, spec: str, path: PathKey, outcome: Outcome) -> None:
         phase = (game.pending[0].phase if game.pending else game.phase).value

@@ -34,7 +34,7 @@ from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
                       ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder, sell)
-from .bank import cheapest_trade
+from .bank_terms import TradeTerms, terms
 from .city import TOKEN
 from .drafted_city import DraftedCity, stage_cost, stage_effects
 from .errors import IllegalActionError, RuleError
@@ -50,14 +50,15 @@ DISCARD_BUILD_ABILITY = "build_from_discard"
 TRADE_INCOME_ABILITY = "trade_income"
 MILITARY, SCIENCE, CIVILIAN = "military", "science", "civilian"
 CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
-BANK_TERMS = "bank_terms"  # a city cache entry, dropped with its other power caches
+BANK_TERMS = "bank_terms"  # city cache entries, dropped with its trade caches
+BANK_IDS = "bank_ids"
 
 
 _CANNOT = -1    # the card cannot be built now (already there, or too dear)
 _CHAINED = -2   # free by chain
 _CACHE_LIMIT = 200_000
-_COSTS: dict[tuple[object, int, int, int], int] = {}
 _OFFERS: dict[tuple[Card, int, int], tuple[Action, ...]] = {}
+_PRICES: dict[tuple[int, int], tuple[dict[str, int], int]] = {}
 
 
 def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
@@ -66,20 +67,21 @@ def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
     cache[key] = value
 
 
-def _card_offers(card: Card, paid: int, wonders_key: int) -> tuple[Action, ...]:
-    """The actions one accessible card offers (shared, immutable)."""
+def _card_offers(card: Card, paid: int, wonders: int) -> tuple[Action, ...]:
+    """The actions one accessible card offers (shared, immutable): build it (when it can
+    be), sell it, or put it under each wonder in ``wonders`` (an interned id, -1: none)."""
     offers: list[Action] = []
     if paid == _CHAINED:
         offers.append(build(card, FREE, CHAIN))
     elif paid >= 0:
         offers.append(build(card, shared_payment(0, 0, paid)))
     offers.append(sell(card))
-    if wonders_key >= 0:
-        affordable = interned(wonders_key)
+    if wonders >= 0:
+        affordable = interned(wonders)
         assert isinstance(affordable, tuple)
-        offers.extend(build_wonder(card, wonder, cost) for wonder, cost in affordable)
+        offers.extend(build_wonder(card, wonder, price) for wonder, price in affordable)
     found = tuple(offers)
-    _remember(_OFFERS, (card, paid, wonders_key), found)
+    _remember(_OFFERS, (card, paid, wonders), found)
     return found
 
 
@@ -123,7 +125,8 @@ class StructureGame:
         self.seed = seed
         self.rng = random.Random(seed)
         self.science = rules.vocabulary.science
-        self.cities = [DraftedCity(s, self.params.start_coins) for s in range(players)]
+        self.cities = [DraftedCity(s, self.params.start_coins, self.params.buyable)
+                       for s in range(players)]
         self.discard: list[Card] = []
         self.removed: list[Card] = []          # removed unseen from the current age
         self.structure: Structure | None = None
@@ -148,8 +151,8 @@ class StructureGame:
         self.start_coins = sum(c.coins for c in self.cities)
         self._score: ScoreSheet | None = None
         self._legal: dict[int, list[Action]] = {}
-        self._trade: dict[int, tuple[tuple[int, ...], Production, int, dict[str, int], int,
-                                     dict[str, int], int]] = {}
+        self._trade: dict[int, tuple[tuple[int, ...], TradeTerms,
+                                     dict[tuple[int, int], int]]] = {}
         self._deal_tokens()
         self._deal_wonders(wonders)
 
@@ -161,11 +164,10 @@ class StructureGame:
     # --- setup -----------------------------------------------------------------------
 
     def _deal_tokens(self) -> None:
-        tokens = sorted(self.data.tokens, key=lambda t: (t.kind, t.name))
         board: list[Token] = []
         box: list[Token] = []
-        for kind in sorted({t.kind for t in tokens}):
-            of_kind = [t for t in tokens if t.kind == kind]
+        for kind, tokens in self.setup.tokens_by_kind:
+            of_kind = list(tokens)
             self.rng.shuffle(of_kind)
             count = self.setup.token_board.get(kind, 0)
             board += of_kind[:count]
@@ -199,17 +201,20 @@ class StructureGame:
         self.current = draft.order[0]
 
     def _deck(self, age: int) -> list[Card]:
-        cards = self.setup.cards_by_age.get(age, ())
-        deck = [c for c in cards if not c.drawn for _ in range(c.copies(self.players))]
-        self.rng.shuffle(deck)
-        self.removed = deck[:self.setup.remove]
-        deck = deck[self.setup.remove:]
-        for pool in self.data.rules.draws:
-            if pool.age != age:
-                continue
-            candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
-            deck += self.rng.sample(candidates, pool.count.evaluate({"players": self.players}))
-        self.rng.shuffle(deck)
+        """The age's cards in random order: some removed unseen, drawn cards shuffled in.
+
+        One shuffle, then each drawn card inserted at a random place: the order is as
+        uniform as shuffling again, for a fraction of the random numbers.
+        """
+        deck = list(self.setup.decks.get(age, ()))
+        rng = self.rng
+        rng.shuffle(deck)
+        remove = self.setup.remove
+        self.removed = deck[:remove]
+        del deck[:remove]
+        for candidates, count in self.setup.draws.get(age, ()):
+            for card in rng.sample(candidates, count):
+                deck.insert(rng.randrange(len(deck) + 1), card)
         return deck
 
     def _start_age(self, age: int, starter: int) -> None:
@@ -252,7 +257,7 @@ class StructureGame:
                 for age, turn, phase, actions, coins in self.decisions]
 
     def to_move(self) -> list[int]:
-        if self.over:
+        if self.phase is StructurePhase.OVER:
             return []
         if self.pending:
             return [self.pending[0].seat]
@@ -269,38 +274,46 @@ class StructureGame:
         city = self.cities[seat]
         return card.name in city.made_free or not city.names.isdisjoint(card.free_if_built)
 
-    def prices(self, seat: int) -> dict[str, int]:
-        """What one unit of each resource costs ``seat`` at the bank now."""
-        return self._context(seat)[3]
-
-    def _context(self, seat: int) -> tuple[tuple[int, ...], Production, int, dict[str, int], int,
-                                          dict[str, int], int]:
-        """(versions, own production, its id, prices, their id, discounts, wonder discount).
-
-        Kept until either city's production or trading terms change.
-        """
+    def _context(self, seat: int) -> TradeTerms:
+        """What ``seat`` pays for things now (shared terms, looked up again only when
+        either city's production or trading effects change)."""
         city = self.cities[seat]
         rival = self.cities[1 - seat]
         versions = (city.version, rival.version, len(city.owned_tokens))
         cached = self._trade.get(seat)
         if cached is not None and cached[0] == versions:
-            return cached
-        params = self.params
-        own = city.production(params)[0]
-        fixed_prices, discounts, wonder_discount = self._terms(city)
-        rival_units = rival.production(params)[1].units()
-        base = self.setup.bank.price
-        prices = {r: base + rival_units.get(r, 0) for r in params.resources}
-        for resource, price in fixed_prices.items():
-            if price < prices[resource]:
-                prices[resource] = price
-        found = (versions, own, intern(own), prices,
-                 intern(tuple(prices[r] for r in params.resources)), discounts, wonder_discount)
-        self._trade[seat] = found
+            return cached[1]
+        own, own_id = self._production(city, 0)
+        fixed_prices, discounts, wonder_discount, terms_id = self._terms(city)
+        sale, sale_id = self._production(rival, 1)
+        key = (sale_id, terms_id)
+        priced = _PRICES.get(key)
+        if priced is None:
+            units = sale.units()
+            base = self.setup.bank.price
+            resources = self.params.resources
+            prices = {r: base + units.get(r, 0) for r in resources}
+            for resource, price in fixed_prices.items():
+                if price < prices[resource]:
+                    prices[resource] = price
+            priced = (prices, intern(tuple(prices[r] for r in resources)))
+            _remember(_PRICES, key, priced)
+        found = terms(own, own_id, priced[0], priced[1], discounts, wonder_discount, terms_id)
+        self._trade[seat] = (versions, found, {})
         return found
 
-    def _terms(self, city: DraftedCity) -> tuple[dict[str, int], dict[str, int], int]:
-        """The city's own trading terms: fixed prices, discounts per colour, on wonders."""
+    def _production(self, city: DraftedCity, which: int) -> tuple[Production, int]:
+        """The city's own production (0) or production counted for the rival's prices (1),
+        with its interned id."""
+        ids = city._cache.get(BANK_IDS)
+        production = city.production(self.params)
+        if ids is None:
+            ids = city._cache[BANK_IDS] = (intern(production[0]), intern(production[1]))
+        return production[which], ids[which]  # type: ignore[index]
+
+    def _terms(self, city: DraftedCity) -> tuple[dict[str, int], dict[str, int], int, int]:
+        """The city's own trading terms: fixed prices, discounts per colour, on wonders,
+        and an interned id of all three."""
         cached = city._cache.get(BANK_TERMS)
         if cached is not None:
             return cached  # type: ignore[return-value]
@@ -317,27 +330,47 @@ class StructureGame:
                 else:
                     for colour in effect.colours or self.data.rules.vocabulary.colours:
                         discounts[colour] = discounts.get(colour, 0) + effect.count
-        found = (fixed, discounts, wonder_discount)
+        found = (fixed, discounts, wonder_discount,
+                 intern((tuple(sorted(fixed.items())), tuple(sorted(discounts.items())),
+                         wonder_discount)))
         city._cache[BANK_TERMS] = found
         return found
 
     def cost_of(self, seat: int, cost: fx.Cost, discount: int) -> int:
         """Coins ``seat`` pays for ``cost`` now: its coins plus the cheapest trade."""
-        if not cost.resources:
-            return cost.coins
-        _, own, own_id, prices, prices_id, _, _ = self._context(seat)
-        return cost.coins + cheapest_trade(cost.resources, own, own_id, prices, prices_id,
-                                           discount)
+        return self._context(seat).cost(cost, discount)
+
+    def prices(self, seat: int) -> dict[str, int]:
+        """What one unit of each resource costs ``seat`` at the bank now."""
+        return dict(self._context(seat).prices)
+
+    def _affordable(self, seat: int, city: DraftedCity, terms: TradeTerms) -> int:
+        """An interned id of the (wonder, price) pairs the city can pay for now (-1: none)."""
+        by_coins = self._trade[seat][2]
+        key = (city.coins, len(city.wonders))
+        found = by_coins.get(key)
+        if found is None:
+            costs = terms.costs
+            pairs = []
+            for wonder in city.wonders:
+                paid = costs.get(wonder)
+                if paid is None:
+                    paid = costs[wonder] = terms.cost(stage_cost(wonder), terms.wonder_discount)
+                if paid <= city.coins:
+                    pairs.append((wonder, paid))
+            found = by_coins[key] = intern(tuple(pairs)) if pairs else -1
+        return found
 
     def wonders_built(self) -> int:
-        return sum(len(city.built_wonders) for city in self.cities)
+        first, second = self.cities
+        return len(first.built_wonders) + len(second.built_wonders)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (shared list: treat it as read-only)."""
         found = self._legal.get(seat)
         if found is not None:
             return found
-        if self.over or seat not in self.to_move():
+        if self.phase is StructurePhase.OVER or seat not in self.to_move():
             return []
         if self.pending:
             actions = self.pending[0].options
@@ -363,54 +396,33 @@ class StructureGame:
         coins = city.coins
         names = city.names
         made_free = city.made_free
-        _, own, own_id, prices, prices_id, discounts, wonder_discount = self._context(seat)
-        simple = not own.choices
-        fixed = dict(own.fixed) if simple else {}
-        wonders_key = -1
+        terms = self._context(seat)
+        wonders = -1
         if city.wonders:
             limit = self.setup.wonder_limit
             if not limit or self.wonders_built() < limit:
-                affordable = []
-                for wonder in city.wonders:
-                    paid = _COSTS.get((wonder, own_id, prices_id, wonder_discount))
-                    if paid is None:
-                        cost = stage_cost(wonder)
-                        paid = cost.coins + (cheapest_trade(cost.resources, own, own_id, prices,
-                                                            prices_id, wonder_discount)
-                                             if cost.resources else 0)
-                        _remember(_COSTS, (wonder, own_id, prices_id, wonder_discount), paid)
-                    if paid <= coins:
-                        affordable.append((wonder, paid))
-                if affordable:
-                    wonders_key = intern(tuple(affordable))
+                wonders = self._affordable(seat, city, terms)
+        costs = terms.costs
         actions: list[Action] = []
         extend = actions.extend
         structure = self.structure
         cards = structure.cards
         for slot in structure.accessible:
             card = cards[slot]
-            if card.name in names:
+            name = card.name
+            if name in names:
                 paid = _CANNOT
-            elif card.name in made_free or not names.isdisjoint(card.free_if_built):
+            elif name in made_free or not names.isdisjoint(card.free_if_built):
                 paid = _CHAINED
             else:
-                cost = card.cost
-                paid = cost.coins
-                if cost.resources:
-                    discount = discounts.get(card.colour, 0) if discounts else 0
-                    if simple and not discount:  # no choice production: count what is short
-                        for resource, units in cost.resources:
-                            short = units - fixed.get(resource, 0)
-                            if short > 0:
-                                paid += short * prices[resource]
-                    else:
-                        paid += cheapest_trade(cost.resources, own, own_id, prices, prices_id,
-                                               discount)
+                paid = costs.get(card)  # type: ignore[assignment]
+                if paid is None:
+                    paid = costs[card] = terms.cost(card.cost, terms.discounts.get(card.colour, 0))
                 if paid > coins:
                     paid = _CANNOT
-            found = _OFFERS.get((card, paid, wonders_key))
+            found = _OFFERS.get((card, paid, wonders))
             if found is None:
-                found = _card_offers(card, paid, wonders_key)
+                found = _card_offers(card, paid, wonders)
             extend(found)
         return actions
 
@@ -459,36 +471,43 @@ class StructureGame:
 
     def play(self, actions: Mapping[int, Action]) -> None:
         """Resolve one decision: the seat in ``to_move()`` gives exactly one action."""
-        if self.over:
+        phase = self.phase
+        if phase is StructurePhase.OVER:
             raise RuleError("the game is over")
-        expected = self.to_move()
-        if list(actions) != expected:
-            raise RuleError(f"expected one action from seat {expected[0]}, got seats "
-                            f"{sorted(actions)}")
-        (seat, action), = actions.items()
-        self.check(seat, action)
+        pending = self.pending
+        seat = pending[0].seat if pending else self.current
+        if len(actions) != 1 or seat not in actions:
+            raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
+        action = actions[seat]
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self.legal_actions(seat)
+        for offered in legal:
+            if offered is action:
+                break
+        else:
+            self.check(seat, action)
         age, turn = self.age, self.turn
-        phase = (self.pending[0].phase if self.pending else self.phase).value
+        recorded = (pending[0].phase if pending else phase).value
         self.last_actor = seat
         self._legal = {}
-        if self.pending:
-            self.pending.pop(0)
+        turn_over = True
+        if pending:
+            pending.pop(0)
             self._resolve_choice(seat, action)
-            turn_over = True
+        elif phase is StructurePhase.TURN:
+            self.replay = False
+            self._resolve_turn(seat, action)
         elif isinstance(action, ChooseWonder):
             self._pick_wonder(seat, action.wonder)
             turn_over = False
         elif isinstance(action, ChooseStarter):
             self._start_age(self.age + 1, action.seat)
             turn_over = False
-        else:
-            self.replay = False
-            self._resolve_turn(seat, action)
-            turn_over = True
-        self.decisions.append((age, turn, phase, {seat: action},
-                               tuple(city.coins for city in self.cities)))
+        first, second = self.cities
+        self.decisions.append((age, turn, recorded, {seat: action}, (first.coins, second.coins)))
         self._legal = {}
-        if turn_over and not self.pending and not self.over:
+        if turn_over and not self.pending and self.phase is not StructurePhase.OVER:
             self._end_turn(self.current)
 
     def _pick_wonder(self, seat: int, wonder: Wonder) -> None:
@@ -503,40 +522,48 @@ class StructureGame:
             self._start_age(1, starter=order[0])
 
     def _resolve_turn(self, seat: int, action: Action) -> None:
-        assert self.structure is not None
+        structure = self.structure
+        assert structure is not None
         city = self.cities[seat]
+        kind = type(action)
         assert isinstance(action, (Build, Sell, BuildWonder))
-        slot = self.structure.slot_of(action.card)
-        assert slot is not None
-        self.structure.take(slot)
-        if isinstance(action, Sell):
-            self.discard.append(action.card)
-            sell_effects = self.data.rules.sell
-            if sell_effects is not None:
-                self._gain(seat, sum(amount(c.effect.amount, seat, self.cities)
-                                     for c in sell_effects.clauses
-                                     if isinstance(c.effect, fx.Coins)))
-            return
-        self._pay(seat, action.payment.total, action.card.cost.coins
-                  if isinstance(action, Build) else stage_cost(action.wonder).coins)
-        if isinstance(action, Build):
-            city.add_card(action.card)
-            self._built(seat, action.card, action.card.effects, CARD_EVENT, action.card.colour)
-            if action.method == CHAIN:
-                self._trigger(seat, CHAIN_EVENT, None, action.card)
+        card = action.card
+        for slot in structure.accessible:
+            if structure.cards[slot] is card:
+                structure.take(slot)
+                break
         else:
-            city.add_wonder(action.wonder, action.card)
-            self._built(seat, action.wonder, stage_effects(action.wonder), WONDER_EVENT, None)
-            limit = self.setup.wonder_limit
-            if limit and self.wonders_built() >= limit:
-                for other in self.cities:
-                    other.wonders.clear()  # the rest leave the game
+            raise RuleError(f"{card.name} is not an accessible card of the structure")
+        if kind is Sell:
+            self.discard.append(card)
+            for value in self.setup.sell:
+                self._gain(seat, amount(value, seat, self.cities))
+            return
+        if kind is Build:
+            assert isinstance(action, Build)
+            # a chain build pays nothing, so nothing of it is trade
+            self._pay(seat, action.payment.total,
+                      0 if action.method == CHAIN else card.cost.coins)
+            city.add_card(card)
+            self._built(seat, card, card.effects, CARD_EVENT, card.colour)
+            if action.method == CHAIN and city.triggers:
+                self._trigger(seat, CHAIN_EVENT, None, card)
+            return
+        assert isinstance(action, BuildWonder)
+        wonder = action.wonder
+        self._pay(seat, action.payment.total, stage_cost(wonder).coins)
+        city.add_wonder(wonder, card)
+        self._built(seat, wonder, stage_effects(wonder), WONDER_EVENT, None)
+        limit = self.setup.wonder_limit
+        if limit and self.wonders_built() >= limit:
+            for other in self.cities:
+                other.wonders.clear()  # the rest leave the game
 
     def _pay(self, seat: int, total: int, fixed: int) -> None:
         """Pay ``total``; the part above the card's coin cost is trade, which a rival with
         the trade-income ability receives instead of the bank."""
         self.cities[seat].coins -= total
-        trade = total - fixed
+        trade = max(0, total - fixed)
         rival = self.cities[1 - seat]
         if trade and rival.has_ability(TRADE_INCOME_ABILITY):
             rival.coins += trade
@@ -564,7 +591,7 @@ class StructureGame:
                 self._now(seat, effect)
             if self.over:
                 return
-        if event != TOKEN:
+        if event != TOKEN and self.cities[seat].triggers:
             self._trigger(seat, event, colour, source)
 
     def _trigger(self, seat: int, event: str, colour: str | None, source: object) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card, Game as GameData, Token
 
 from .bank import BankRules
 from .errors import RuleError
@@ -46,6 +46,10 @@ class StructureRules:
     wonder_limit: int             # wonders built in all (0: no limit)
     next_age: str                 # who chooses the next age's first player
     cards_by_age: dict[int, tuple[Card, ...]]
+    sell: tuple[fx.Amount, ...]   # coins a sold card gives
+    decks: dict[int, tuple[Card, ...]]                       # dealt cards per age (2 players)
+    draws: dict[int, tuple[tuple[tuple[Card, ...], int], ...]]  # per age: (candidates, count)
+    tokens_by_kind: tuple[tuple[str, tuple[Token, ...]], ...]   # canonical order
 
 
 def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -108,6 +112,18 @@ def structure_rules(data: GameData) -> StructureRules:
         wonder_limit=int(_section(raw, "wonders").get("limit", 0)),
         next_age=next_age,
         cards_by_age={age: tuple(cards) for age, cards in by_age.items()},
+        sell=tuple(c.effect.amount for c in (rules.sell.clauses if rules.sell else ())
+                   if isinstance(c.effect, fx.Coins)),
+        decks={age: tuple(c for c in cards if not c.drawn for _ in range(c.copies(2)))
+               for age, cards in by_age.items()},
+        draws={age: tuple((tuple(c for c in by_age.get(age, ()) if c.drawn
+                                 and c.colour == pool.colour),
+                           pool.count.evaluate({"players": 2}))
+                          for pool in rules.draws if pool.age == age)
+               for age in range(1, rules.ages + 1)},
+        tokens_by_kind=tuple((kind, tuple(sorted((t for t in data.tokens if t.kind == kind),
+                                                 key=lambda t: t.name)))
+                             for kind in sorted({t.kind for t in data.tokens})),
     )
     object.__setattr__(data, "_structure_rules", found)
     return found

@@ -1,0 +1,55 @@
+"""The bank's payment search against a brute force over every use of choice production."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+from hypothesis import given, settings, strategies as st
+
+from wonders.engine.bank import cheapest_trade
+from wonders.engine.payment import intern
+from wonders.engine.production import Production
+
+RESOURCES = ("wood", "stone", "clay", "glass", "papyrus")
+
+
+def brute_force(need: dict[str, int], own: Production, prices: dict[str, int],
+                discount: int) -> int:
+    best = None
+    for picks in product(*[list(c) + [None] for c in own.choices]):
+        have = Counter(dict(own.fixed))
+        have.update(p for p in picks if p is not None)
+        units = sorted((prices[r] for r, n in need.items()
+                        for _ in range(max(0, n - have[r]))), reverse=True)
+        paid = sum(units[discount:])
+        best = paid if best is None else min(best, paid)
+    assert best is not None
+    return best
+
+
+needs = st.dictionaries(st.sampled_from(RESOURCES), st.integers(1, 3), max_size=4)
+fixed = st.dictionaries(st.sampled_from(RESOURCES), st.integers(1, 2), max_size=3)
+choices = st.lists(st.lists(st.sampled_from(RESOURCES), min_size=2, max_size=3, unique=True),
+                   max_size=3)
+price_lists = st.lists(st.integers(1, 6), min_size=len(RESOURCES), max_size=len(RESOURCES))
+
+
+@settings(max_examples=300, deadline=None)
+@given(needs, fixed, choices, price_lists, st.integers(0, 2))
+def test_cheapest_trade_is_the_brute_force_minimum(need: dict[str, int], units: dict[str, int],
+                                                   options: list[list[str]], price: list[int],
+                                                   discount: int) -> None:
+    own = Production.build(Counter(units), [tuple(c) for c in options])
+    prices = dict(zip(RESOURCES, price))
+    wanted = brute_force(need, own, prices, discount)
+    got = cheapest_trade(tuple(sorted(need.items())), own, intern(own), prices,
+                         intern(tuple(price)), discount)
+    assert got == wanted
+
+
+def test_discount_waives_the_dearest_units() -> None:
+    own = Production()
+    prices = {"wood": 2, "stone": 5, "clay": 3, "glass": 4, "papyrus": 2}
+    need = (("clay", 1), ("glass", 1), ("stone", 1), ("wood", 1))
+    assert cheapest_trade(need, own, intern(own), prices, intern((2, 5, 3, 4, 2)), 2) == 5
