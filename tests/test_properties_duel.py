@@ -32,10 +32,10 @@ from wonders.dsl import effects as fx
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Token
 from wonders.dsl.model import Game as GameData
-from wonders.engine.actions import Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
+from wonders.engine.actions import CHAIN, Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
 from wonders.engine.bots.greedy_structure import StructureGreedyBot
 from wonders.engine.flows import new_game
-from wonders.engine.structure import Structure
+from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_game import StructureGame, StructurePhase
 
 DATA: GameData = load_game(game="duel")
@@ -48,17 +48,12 @@ WONDER_LIMIT = 7
 DRAFT_ORDER = [0, 1, 1, 0, 1, 0, 0, 1]   # pool 1: A B B A, pool 2: B A A B
 TOKENS_ON_BOARD = 5
 GUILD_COLOUR = "purple"
+TRADE_INCOME = "trade_income"   # the rule set's ability: the opponent's trade coins
 SCIENCE_COLOUR = "green"
 ACCESSIBLE_AT_START = {1: 6, 2: 2, 3: 2}
 # the reference's civilian scoring, in order ("End of game")
 SCORE_LINES = ("civilian", "science", "commercial", "guilds", "wonder", "progress", "treasury",
                "military")
-# Known engine bug (/work/duel-bugs.md, "Economy takes coins from its owner"): a chain
-# build of a card with a coin cost takes that cost from an opponent owning Economy, whose
-# coins can go below 0. Until it is fixed the many-games tests skip the "coins >= 0"
-# check and test_coins_never_go_below_zero is an expected (strict) failure; once fixed,
-# set this to True and drop that test's xfail mark.
-CHECK_NEGATIVE_COINS = False
 FACE_DOWN_AT_START = {1: 8, 2: 8, 3: 8}
 
 
@@ -151,8 +146,9 @@ def assert_cards_conserved(game: StructureGame, ledger: Ledger) -> None:
 def assert_coins_conserved(game: StructureGame) -> None:
     coins = sum(c.coins for c in game.cities)
     assert coins == game.start_coins + game.bank_gave - game.bank_paid
-    if CHECK_NEGATIVE_COINS:
-        assert_no_negative_coins(game)
+    # (coins once went below 0: a chain build of a card with a coin cost took that cost
+    # from an opponent owning Economy; see test_a_chain_costs_the_trade_income_owner_nothing)
+    assert_no_negative_coins(game)
 
 
 def assert_no_negative_coins(game: StructureGame) -> None:
@@ -271,17 +267,36 @@ def test_any_seed(seed: int, players: str) -> None:
     play(seed, {"uniform": uniform, "builder": builder, "scientist": scientist}[players])
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Economy + a chained card with a coin cost "
-                   "(/work/duel-bugs.md); remove this mark once fixed")
-def test_coins_never_go_below_zero() -> None:
-    for seed in range(120):
-        game = new_game(DATA, 2, seed)
-        assert isinstance(game, StructureGame)
-        rng = random.Random(seed ^ 0xD0E1)
-        while not game.over:
-            (seat,) = game.to_move()
-            game.play({seat: builder(game, seat, rng)})
-            assert_no_negative_coins(game)
+def _trade_income(token: Token) -> bool:
+    return any(isinstance(c.effect, fx.Ability) and c.effect.name == TRADE_INCOME
+               for c in token.effects.clauses)
+
+
+def test_a_chain_costs_the_trade_income_owner_nothing() -> None:
+    """The random games once ended with the Economy owner at -3 coins: the opponent built a
+    card with a coin cost free by chain, and the owner 'received' minus that cost."""
+    tokens = [t for t in DATA.tokens if _trade_income(t)]
+    chained = [c for c in DATA.cards if c.cost.coins and c.free_if_built]
+    assert tokens and chained
+    by_name = {c.name: c for c in DATA.cards}
+    for card in chained:
+        game = StructureGame(DATA, 2, 0, wonders=[[], []])
+        builder_city, owner = game.cities
+        builder_city.built = [by_name[name] for name in sorted(card.free_if_built)[:1]]
+        builder_city.coins = 0
+        owner.owned_tokens = tokens[:1]
+        owner.coins = 0
+        game.structure = Structure(Layout.from_data({"rows": [[1, 3]]}),
+                                   [card, next(c for c in DATA.cards if c is not card
+                                               and c.name not in card.free_if_built)])
+        game.current = 0
+        game.start_coins = 0
+        game.invalidate()
+        (build,) = [a for a in game.legal_actions(0)
+                    if isinstance(a, Build) and a.card is card and a.method == CHAIN]
+        game.play({0: build})
+        assert (builder_city.coins, owner.coins) == (0, 0), card.name
+        assert_coins_conserved(game)
 
 
 def test_every_victory_happens() -> None:
