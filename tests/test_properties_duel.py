@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from itertools import product
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ from wonders.dsl.model import Card, Token
 from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import CHAIN, Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
 from wonders.engine.bots.greedy_structure import StructureGreedyBot
+from wonders.engine.drafted_city import stage_cost, stage_effects
 from wonders.engine.flows import new_game
 from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_game import StructureGame, StructurePhase
@@ -240,18 +242,18 @@ def assert_final(game: StructureGame, ledger: Ledger) -> None:
 # --- many games ---------------------------------------------------------------------------
 
 def test_uniform_random_games() -> None:
-    for seed in range(120):
-        play(seed, uniform, check_every_step=seed < 30)
+    for seed in range(300):
+        play(seed, uniform, check_every_step=seed < 60)
 
 
 def test_builder_games() -> None:
-    for seed in range(120):
-        play(seed, builder, check_every_step=seed < 30)
+    for seed in range(300):
+        play(seed, builder, check_every_step=seed < 60)
 
 
 def test_scientist_games() -> None:
-    for seed in range(60):
-        play(seed, scientist, check_every_step=seed < 20)
+    for seed in range(150):
+        play(seed, scientist, check_every_step=seed < 40)
 
 
 def test_greedy_games() -> None:
@@ -520,3 +522,110 @@ def test_a_taken_card_uncovers_and_turns_up_what_it_covered() -> None:
         actions = game.legal_actions(seat)
         game.play({seat: next((a for a in actions if isinstance(a, (Sell, BuildWonder))),
                               actions[0])})
+
+
+# --- costs against a slow oracle --------------------------------------------------------------
+# The engine keeps prices and costs in caches it updates as cities change; this oracle
+# recomputes them from scratch, straight from the reference's rules ("Trading"): a unit costs
+# 2 + what the opponent's brown and grey cards produce of it, 1 with a fixed-price effect;
+# own production (a choice gives one unit of one of its resources) is used first; a discount
+# waives the dearest units still to buy.
+
+BANK_PRICE = 2
+PRICED_BY = ("brown", "grey")
+WONDER = "wonder"
+
+
+def _sources(city: Any) -> list[tuple[str | None, fx.Effects]]:
+    found: list[tuple[str | None, fx.Effects]] = [(c.colour, c.effects) for c in city.built]
+    found += [(None, stage_effects(w)) for w in city.built_wonders]
+    found += [(None, t.effects) for t in city.owned_tokens]
+    return found
+
+
+def _ongoing(city: Any) -> list[tuple[str | None, Any]]:
+    return [(colour, clause.effect) for colour, effects in _sources(city)
+            for clause in effects.clauses if clause.timing is fx.Timing.ONGOING]
+
+
+def oracle_prices(game: StructureGame, seat: int) -> dict[str, int]:
+    prices = {r: BANK_PRICE for r in DATA.rules.vocabulary.resources}
+    for colour, effect in _ongoing(game.cities[1 - seat]):
+        if colour in PRICED_BY and isinstance(effect, fx.Produce) and len(effect.resources) == 1:
+            prices[effect.resources[0]] += effect.amount
+    for _, effect in _ongoing(game.cities[seat]):
+        if isinstance(effect, fx.TradePrice) and not effect.places:
+            for resource in effect.resources:
+                prices[resource] = min(prices[resource], effect.price)
+    return prices
+
+
+def oracle_cost(game: StructureGame, seat: int, cost: fx.Cost, target: str,
+                colour: str | None) -> int:
+    city = game.cities[seat]
+    prices = oracle_prices(game, seat)
+    fixed: Counter[str] = Counter()
+    choices: list[tuple[str, ...]] = []
+    discount = 0
+    for _, effect in _ongoing(city):
+        if isinstance(effect, fx.Produce):
+            if len(effect.resources) == 1:
+                fixed[effect.resources[0]] += effect.amount
+            else:
+                choices.append(effect.resources)
+        elif isinstance(effect, fx.Discount) and effect.target == target and (
+                effect.colours is None or colour in effect.colours):
+            discount += effect.count
+    best = None
+    for picks in product(*[choice + (None,) for choice in choices]):
+        have = fixed + Counter(p for p in picks if p is not None)
+        units = sorted((prices[r] for r, n in cost.resources
+                        for _ in range(max(0, n - have[r]))), reverse=True)
+        paid = sum(units[discount:])
+        best = paid if best is None else min(best, paid)
+    return cost.coins + (best or 0)
+
+
+def assert_costs_match_the_oracle(game: StructureGame) -> None:
+    (seat,) = game.to_move()
+    if game.pending or game.phase is not StructurePhase.TURN:
+        return
+    assert game.prices(seat) == oracle_prices(game, seat)
+    city = game.cities[seat]
+    legal = game.legal_actions(seat)
+    assert game.structure is not None
+    for card in game.structure.accessible_cards():
+        builds = [a for a in legal if isinstance(a, Build) and a.card is card]
+        chained = not city.names.isdisjoint(card.free_if_built) or any(
+            card.name in c.makes_free for c in city.built)
+        if card.name in city.names:
+            assert not builds
+        elif chained:
+            assert [(b.method, b.payment.total) for b in builds] == [(CHAIN, 0)], card.name
+        else:
+            paid = oracle_cost(game, seat, card.cost, "card", card.colour)
+            if paid <= city.coins:
+                assert [b.payment.total for b in builds] == [paid], card.name
+            else:
+                assert not builds, card.name
+        wonders = {a.wonder.name: a.payment.total for a in legal
+                   if isinstance(a, BuildWonder) and a.card is card}
+        expected = {}
+        if sum(len(c.built_wonders) for c in game.cities) < WONDER_LIMIT:
+            for wonder in city.wonders:
+                paid = oracle_cost(game, seat, stage_cost(wonder), WONDER, None)
+                if paid <= city.coins:
+                    expected[wonder.name] = paid
+        assert wonders == expected, card.name
+
+
+def test_costs_match_a_slow_oracle() -> None:
+    for seed in range(40):
+        policy = (builder, scientist, uniform)[seed % 3]
+        game = new_game(DATA, 2, seed)
+        assert isinstance(game, StructureGame)
+        rng = random.Random(seed)
+        while not game.over:
+            assert_costs_match_the_oracle(game)
+            (seat,) = game.to_move()
+            game.play({seat: policy(game, seat, rng)})
