@@ -60,16 +60,41 @@ def cheapest_trade(need: tuple[tuple[str, int], ...], own: Production, own_id: i
 
 def _best(short: list[str], choices: list[tuple[str, ...]], prices: dict[str, int],
           discount: int) -> int:
-    """Cheapest purchase of the ``short`` units when each choice may cover one of them
-    (tried every way: there are a handful of choices at most)."""
-    if not choices or not short:
-        units = sorted((prices[r] for r in short), reverse=True)
-        return sum(units[discount:])
-    first, rest = choices[0], choices[1:]
-    best = _best(short, rest, prices, discount)  # this choice covers nothing
-    for resource in set(first):
-        if resource in short and best:
-            fewer = list(short)
-            fewer.remove(resource)
-            best = min(best, _best(fewer, rest, prices, discount))
-    return best
+    """Cheapest purchase of the ``short`` units when each choice may cover one unit and
+    ``discount`` units are waived.
+
+    The sets of units that can be covered by distinct choices form a matroid (a
+    transversal matroid); adding up to ``discount`` waived units keeps it one (a
+    union with a uniform matroid).  So the greedy is exact: take units from the
+    dearest, keep a unit when an augmenting path gives it a choice, else waive it
+    while waivers last, else pay for it.
+    """
+    units = sorted(short, key=prices.__getitem__, reverse=True)
+    owner: list[int] = [-1] * len(choices)  # choice -> index of the unit it covers
+    kept: list[str] = []
+    waived = 0
+    paid = 0
+    for unit in units:
+        kept.append(unit)
+        if _augment(len(kept) - 1, kept, choices, owner, [False] * len(choices)):
+            continue
+        kept.pop()
+        if waived < discount:
+            waived += 1
+        else:
+            paid += prices[unit]
+    return paid
+
+
+def _augment(index: int, kept: list[str], choices: list[tuple[str, ...]], owner: list[int],
+             seen: list[bool]) -> bool:
+    """Find a choice for ``kept[index]``, moving other units' choices if need be (Kuhn)."""
+    unit = kept[index]
+    for c, choice in enumerate(choices):
+        if seen[c] or unit not in choice:
+            continue
+        seen[c] = True
+        if owner[c] < 0 or _augment(owner[c], kept, choices, owner, seen):
+            owner[c] = index
+            return True
+    return False

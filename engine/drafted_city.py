@@ -14,7 +14,7 @@ from typing import Iterator
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
-from .city import CARD, STAGE, TOKEN, City
+from .city import _POWER_CACHES, _TRADE_CACHES, CARD, STAGE, TOKEN, City
 from .production import Production
 
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
@@ -83,13 +83,22 @@ class DraftedCity(City):
         self._note_triggers(wonder, stage_effects(wonder))
 
     def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
-        super()._forget(effects, always)
+        """Drop the caches a new effect source can change (one pass over its clauses)."""
+        cache = self._cache
+        for key in always:
+            cache.pop(key, None)
         for clause in effects.clauses:
+            if clause.timing is not fx.Timing.ONGOING:
+                continue
+            for key in _POWER_CACHES:
+                cache.pop(key, None)
             kind = type(clause.effect)
-            if kind is fx.Discount or kind is fx.TradePrice:  # the city's own trading terms
-                self._cache.pop("bank_terms", None)
-                if kind is fx.Discount:
-                    self.version += 1
+            if kind is fx.Produce or kind is fx.TradePrice or kind is fx.Discount:
+                for key in _TRADE_CACHES:
+                    cache.pop(key, None)
+                if kind is not fx.Produce:  # the city's own trading terms
+                    cache.pop("bank_terms", None)
+                self.version += 1
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)

@@ -29,6 +29,9 @@ class Layout:
     slot_columns: tuple[int, ...]
     covered_by: tuple[tuple[int, ...], ...]  # slot -> slots lying on it (next row, col ± 1)
     covers: tuple[tuple[int, ...], ...]      # slot -> slots it lies on (previous row, col ± 1)
+    start_blockers: tuple[int, ...] = ()     # slot -> cards lying on it at the start
+    start_face_up: tuple[bool, ...] = ()
+    start_accessible: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -55,8 +58,12 @@ class Layout:
                                     if k in where))
             covers.append(tuple(where[k] for k in ((r - 1, c - 1), (r - 1, c + 1))
                                 if k in where))
+        blockers = tuple(len(c) for c in covered_by)
         return cls(rows, face_down, tuple(slot_rows), tuple(slot_columns), tuple(covered_by),
-                   tuple(covers))
+                   tuple(covers), blockers,
+                   tuple(slot_rows[s] not in face_down or not blockers[s]
+                         for s in range(len(slot_rows))),
+                   tuple(s for s in range(len(slot_rows)) if not blockers[s]))
 
 
 class Structure:
@@ -74,10 +81,9 @@ class Structure:
         self.layout = layout
         self.cards: list[Card] = list(cards)
         self.taken = [False] * layout.size
-        self.blockers = [len(c) for c in layout.covered_by]
-        self.face_up = [layout.slot_rows[s] not in layout.face_down_rows or not self.blockers[s]
-                        for s in range(layout.size)]
-        self.accessible: list[int] = [s for s in range(layout.size) if not self.blockers[s]]
+        self.blockers = list(layout.start_blockers)
+        self.face_up = list(layout.start_face_up)
+        self.accessible: list[int] = list(layout.start_accessible)
         self.left = layout.size
 
     def clone(self) -> "Structure":

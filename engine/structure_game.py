@@ -85,6 +85,28 @@ def _card_offers(card: Card, paid: int, wonders: int) -> tuple[Action, ...]:
     return found
 
 
+_SHIELDS, _SCIENCE, _NOW = "shields", "science", "now"
+_TURN = "turn"  # StructurePhase.TURN.value, for the decision records
+_PLANS: dict[object, tuple[tuple[str, object], ...]] = {}  # source -> what it does on arrival
+
+
+def _arrival_plan(effects: fx.Effects) -> tuple[tuple[str, object], ...]:
+    """The steps a source's effects take when it arrives, in order (most cards: none)."""
+    steps: list[tuple[str, object]] = []
+    for clause in effects.clauses:
+        effect = clause.effect
+        if clause.timing is fx.Timing.ONGOING:
+            if isinstance(effect, fx.Shields):
+                steps.append((_SHIELDS, effect.count))
+            elif isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
+                steps.append((_NOW, effect))
+            elif isinstance(effect, fx.Science):
+                steps.append((_SCIENCE, effect.symbols[0]))
+        elif clause.timing is fx.Timing.NOW:
+            steps.append((_NOW, effect))
+    return tuple(steps)
+
+
 class StructurePhase(str, Enum):
     WONDERS = "wonder_draft"
     TURN = "turn"
@@ -187,7 +209,7 @@ class StructureGame:
             self._start_age(1, starter=0)
             return
         draft = self.setup.draft
-        boards = sorted(self.data.wonders, key=lambda w: w.name)
+        boards = self.setup.wonders
         wanted = draft.pools * draft.size
         if len(boards) < wanted:
             raise RuleError(f"{len(boards)} wonders for a draft of {wanted}")
@@ -472,6 +494,44 @@ class StructureGame:
     def play(self, actions: Mapping[int, Action]) -> None:
         """Resolve one decision: the seat in ``to_move()`` gives exactly one action."""
         phase = self.phase
+        if self.pending or phase is not StructurePhase.TURN:
+            self._play_choice(actions)
+            return
+        seat = self.current
+        action = actions.get(seat)
+        if action is None or len(actions) != 1:
+            raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self.legal_actions(seat)
+        for offered in legal:
+            if offered is action:
+                break
+        else:
+            self.check(seat, action)
+        age, turn = self.age, self.turn
+        self.last_actor = seat
+        self._legal = {}
+        self.replay = False
+        self._resolve_turn(seat, action)
+        first, second = self.cities
+        self.decisions.append((age, turn, _TURN, {seat: action}, (first.coins, second.coins)))
+        self._legal = {}
+        if self.pending or self.phase is not StructurePhase.TURN:
+            return
+        structure = self.structure
+        assert structure is not None
+        if structure.left:  # the usual case, inline: the next turn
+            self.turn += 1
+            if not self.replay:
+                self.current = 1 - seat
+            self.replay = False
+        else:
+            self._end_turn(seat)
+
+    def _play_choice(self, actions: Mapping[int, Action]) -> None:
+        """Every decision but a plain turn: draft picks, follow-up choices, who starts."""
+        phase = self.phase
         if phase is StructurePhase.OVER:
             raise RuleError("the game is over")
         pending = self.pending
@@ -495,9 +555,6 @@ class StructureGame:
         if pending:
             pending.pop(0)
             self._resolve_choice(seat, action)
-        elif phase is StructurePhase.TURN:
-            self.replay = False
-            self._resolve_turn(seat, action)
         elif isinstance(action, ChooseWonder):
             self._pick_wonder(seat, action.wonder)
             turn_over = False
@@ -578,18 +635,17 @@ class StructureGame:
     def _built(self, seat: int, source: object, effects: fx.Effects, event: str,
                colour: str | None) -> None:
         """Apply what a new card, wonder or token does as it arrives, then its triggers."""
-        for clause in effects.clauses:
-            effect = clause.effect
-            if clause.timing is fx.Timing.ONGOING:
-                if isinstance(effect, fx.Shields):
-                    self._shields(seat, effect.count)
-                elif isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
-                    self._ask_discard_build(seat)
-                elif isinstance(effect, fx.Science):
-                    self._science(seat, effect.symbols[0])
-            elif clause.timing is fx.Timing.NOW:
-                self._now(seat, effect)
-            if self.over:
+        plan = _PLANS.get(source)
+        if plan is None:
+            plan = _PLANS[source] = _arrival_plan(effects)
+        for step, value in plan:
+            if step is _SHIELDS:
+                self._shields(seat, value)  # type: ignore[arg-type]
+            elif step is _SCIENCE:
+                self._science(seat, value)  # type: ignore[arg-type]
+            else:
+                self._now(seat, value)  # type: ignore[arg-type]
+            if self.phase is StructurePhase.OVER:
                 return
         if event != TOKEN and self.cities[seat].triggers:
             self._trigger(seat, event, colour, source)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData, Token
+from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
 from .bank import BankRules
 from .errors import RuleError
@@ -50,6 +50,7 @@ class StructureRules:
     decks: dict[int, tuple[Card, ...]]                       # dealt cards per age (2 players)
     draws: dict[int, tuple[tuple[tuple[Card, ...], int], ...]]  # per age: (candidates, count)
     tokens_by_kind: tuple[tuple[str, tuple[Token, ...]], ...]   # canonical order
+    wonders: tuple[Wonder, ...]                              # by name
 
 
 def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -124,6 +125,7 @@ def structure_rules(data: GameData) -> StructureRules:
         tokens_by_kind=tuple((kind, tuple(sorted((t for t in data.tokens if t.kind == kind),
                                                  key=lambda t: t.name)))
                              for kind in sorted({t.kind for t in data.tokens})),
+        wonders=tuple(sorted(data.wonders, key=lambda w: w.name)),
     )
     object.__setattr__(data, "_structure_rules", found)
     return found
