@@ -629,3 +629,104 @@ def test_costs_match_a_slow_oracle() -> None:
             assert_costs_match_the_oracle(game)
             (seat,) = game.to_move()
             game.play({seat: policy(game, seat, rng)})
+
+
+# --- scores and coins against an oracle -------------------------------------------------------
+# The engine counts cards, wonders and tokens incrementally; this oracle counts them from
+# the cities as they stand ("End of game": civilian scoring; "Guilds": 'the city with the
+# most', either city; yellow 'coins per X' effects paid once, counting the builder's city).
+
+LINE_OF_COLOUR = {"blue": "civilian", "green": "science", "yellow": "commercial",
+                  "purple": "guilds"}
+MILITARY_POINTS = ((6, 10), (3, 5), (1, 2))   # distance from the centre -> points
+
+
+def _count(city: Any, counted: Any) -> int:
+    if isinstance(counted, fx.CountCards):
+        return sum(1 for c in city.built if counted.colours is None or c.colour in counted.colours)
+    if isinstance(counted, fx.CountStages):
+        return len(city.built_wonders)
+    if isinstance(counted, fx.CountCoins):
+        return int(city.coins)
+    if isinstance(counted, fx.CountTokens):
+        return sum(1 for t in city.owned_tokens if t.kind == counted.kind)
+    raise AssertionError(f"the oracle does not count {counted}")
+
+
+def oracle_amount(game: StructureGame, seat: int, amount: fx.Amount) -> int:
+    total = amount.fixed
+    for term in amount.terms:
+        counted = 0
+        for place in term.places:
+            if place == "most":
+                counted += max(_count(c, term.counted) for c in game.cities)
+            elif place == "self":
+                counted += _count(game.cities[seat], term.counted)
+            elif place == "opponent":
+                counted += _count(game.cities[1 - seat], term.counted)
+            else:
+                raise AssertionError(f"the oracle does not know the place {place}")
+        total += term.value * (counted // term.divisor)
+    return total
+
+
+def oracle_score(game: StructureGame, seat: int) -> dict[str, int]:
+    city = game.cities[seat]
+    lines = dict.fromkeys(SCORE_LINES, 0)
+    sources: list[tuple[str, fx.Effects]] = [
+        (LINE_OF_COLOUR.get(c.colour, "military"), c.effects) for c in city.built]
+    sources += [("wonder", stage_effects(w)) for w in city.built_wonders]
+    sources += [("progress", t.effects) for t in city.owned_tokens]
+    for line, effects in sources:
+        for clause in effects.clauses:
+            if clause.timing is fx.Timing.END and isinstance(clause.effect, fx.Points):
+                lines[line] += oracle_amount(game, seat, clause.effect.amount)
+    lines["treasury"] = city.coins // 3
+    ahead = 0 if game.position > 0 else 1
+    distance = abs(game.position)
+    if distance and seat == ahead:
+        lines["military"] = next(p for start, p in MILITARY_POINTS if distance >= start)
+    return lines
+
+
+def _now_coins(game: StructureGame, seat: int, effects: fx.Effects) -> int:
+    return sum(oracle_amount(game, seat, c.effect.amount) for c in effects.clauses
+               if c.timing is fx.Timing.NOW and isinstance(c.effect, fx.Coins))
+
+
+def _has_coin_triggers(city: Any) -> bool:
+    return any(isinstance(clause.effect, fx.Coins) for _, effects in _sources(city)
+               for clause in effects.clauses if clause.timing is fx.Timing.ON)
+
+
+def test_scores_and_coins_match_an_oracle() -> None:
+    checked = 0
+    for seed in range(60):
+        policy = (builder, scientist, uniform)[seed % 3]
+        game = new_game(DATA, 2, seed)
+        assert isinstance(game, StructureGame)
+        rng = random.Random(seed)
+        while not game.over:
+            (seat,) = game.to_move()
+            action = policy(game, seat, rng)
+            before = game.cities[seat].coins
+            simple = (isinstance(action, Build) and not game.pending
+                      and game.phase is StructurePhase.TURN
+                      and not _has_coin_triggers(game.cities[seat]))
+            game.play({seat: action})
+            if simple and isinstance(action, Build):
+                gained = _now_coins(game, seat, action.card.effects)
+                assert game.cities[seat].coins == before - action.payment.total + gained, \
+                    action.card.name
+                checked += 1
+            if game.phase is StructurePhase.TURN and not game.pending and seed % 5 == 0:
+                sheet = game.score_sheet()
+                for s in range(2):
+                    assert sheet.lines[s] == oracle_score(game, s)
+        sheet = game.score_sheet()
+        for s in range(2):
+            expected = oracle_score(game, s)
+            if abs(game.position) == 9:   # military supremacy: the track's points do not matter
+                expected["military"] = sheet.lines[s]["military"]
+            assert sheet.lines[s] == expected
+    assert checked > 1000
