@@ -42,23 +42,30 @@ def cheapest_trade(need: tuple[tuple[str, int], ...], own: Production, own_id: i
     """
     key = (need, own_id, prices_id, discount)
     found = _CHEAPEST.get(key)
-    if found is not None:
-        return found
-    fixed = dict(own.fixed)
+    if found is None:
+        found = shortfall(need, dict(own.fixed), own.choices, prices, discount)
+        if len(_CHEAPEST) >= _CACHE_LIMIT:
+            _CHEAPEST.clear()
+        _CHEAPEST[key] = found
+    return found
+
+
+def shortfall(need: tuple[tuple[str, int], ...], fixed: dict[str, int],
+              choices: tuple[tuple[str, ...], ...], prices: dict[str, int],
+              discount: int) -> int:
+    """Coins to buy what fixed units and choices leave of ``need`` (no cache: the callers
+    keep answers per card)."""
     short: list[str] = []  # one entry per unit to buy
     for resource, units in need:
         missing = units - fixed.get(resource, 0)
         if missing > 0:
             short.extend([resource] * missing)
-    useful = [c for c in own.choices if any(r in c for r in short)]
-    best = _best(short, useful, prices, discount)
-    if len(_CHEAPEST) >= _CACHE_LIMIT:
-        _CHEAPEST.clear()
-    _CHEAPEST[key] = best
-    return best
+    if not short:
+        return 0
+    return _best(short, choices, prices, discount)
 
 
-def _best(short: list[str], choices: list[tuple[str, ...]], prices: dict[str, int],
+def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[str, int],
           discount: int) -> int:
     """Cheapest purchase of the ``short`` units when each choice may cover one unit and
     ``discount`` units are waived.
@@ -70,6 +77,8 @@ def _best(short: list[str], choices: list[tuple[str, ...]], prices: dict[str, in
     while waivers last, else pay for it.
     """
     units = sorted(short, key=prices.__getitem__, reverse=True)
+    if not choices:
+        return sum(prices[u] for u in units[discount:])
     owner: list[int] = [-1] * len(choices)  # choice -> index of the unit it covers
     kept: list[str] = []
     waived = 0
@@ -86,7 +95,7 @@ def _best(short: list[str], choices: list[tuple[str, ...]], prices: dict[str, in
     return paid
 
 
-def _augment(index: int, kept: list[str], choices: list[tuple[str, ...]], owner: list[int],
+def _augment(index: int, kept: list[str], choices: tuple[tuple[str, ...], ...], owner: list[int],
              seen: list[bool]) -> bool:
     """Find a choice for ``kept[index]``, moving other units' choices if need be (Kuhn)."""
     unit = kept[index]

@@ -15,7 +15,7 @@ from typing import Any
 
 from wonders.dsl import effects as fx
 
-from .bank import cheapest_trade
+from .bank import shortfall
 from .production import Production
 
 _CACHE_LIMIT = 100_000
@@ -53,8 +53,8 @@ class TradeTerms:
                 if short > 0:
                     paid += short * prices[resource]
             return paid
-        return paid + cheapest_trade(cost.resources, self.own, self.own_id, self.prices,
-                                     self.prices_id, discount)
+        return paid + shortfall(cost.resources, self.fixed, self.own.choices, self.prices,
+                                discount)
 
 
 def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,

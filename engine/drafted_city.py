@@ -90,9 +90,13 @@ class DraftedCity(City):
         for clause in effects.clauses:
             if clause.timing is not fx.Timing.ONGOING:
                 continue
-            for key in _POWER_CACHES:
-                cache.pop(key, None)
             kind = type(clause.effect)
+            cached = _CACHED_BY.get(kind)
+            if cached is not None:
+                cache.pop(cached, None)
+            elif kind is not fx.Produce and kind is not fx.TradePrice:
+                for key in _POWER_CACHES:  # an effect this class does not know: drop all
+                    cache.pop(key, None)
             if kind is fx.Produce or kind is fx.TradePrice or kind is fx.Discount:
                 for key in _TRADE_CACHES:
                     cache.pop(key, None)
@@ -133,9 +137,9 @@ class DraftedCity(City):
             counts = self._cache.get("counts")
             if counts is None:
                 counts = self._cache["counts"] = {}
-            found = counts.get(counted)  # type: ignore[attr-defined]
+            found = counts.get(counted.colours)  # type: ignore[attr-defined]
             if found is None:
-                found = counts[counted] = super().count(counted)  # type: ignore[index]
+                found = counts[counted.colours] = super().count(counted)  # type: ignore[index]
             return found  # type: ignore[no-any-return]
         return super().count(counted)
 
@@ -161,7 +165,11 @@ class DraftedCity(City):
         return data
 
 
+_CACHED_BY: dict[type, str] = {fx.Ability: "abilities", fx.Shields: "shields",
+                               fx.Science: "symbols"}  # the one cache each effect changes
 _PRODUCED: dict[tuple[object, bool], tuple[Production, Production]] = {}
+_SUMS: dict[tuple[tuple[Production, Production], tuple[object, bool]],
+            tuple[Production, Production]] = {}
 
 
 def _plus(production: tuple[Production, Production], source: object, effects: fx.Effects,
@@ -191,8 +199,16 @@ def _plus(production: tuple[Production, Production], source: object, effects: fx
                                   Production.build(sale_units, sale_choices))
     own, sale = production
     add_own, add_sale = added
-    return (own + add_own if add_own.fixed or add_own.choices else own,
-            sale + add_sale if add_sale.fixed or add_sale.choices else sale)
+    if not (add_own.fixed or add_own.choices or add_sale.fixed or add_sale.choices):
+        return production
+    total = (production, key)
+    found = _SUMS.get(total)
+    if found is None:
+        if len(_SUMS) > 100_000:
+            _SUMS.clear()
+        found = _SUMS[total] = (own + add_own if add_own.fixed or add_own.choices else own,
+                                sale + add_sale if add_sale.fixed or add_sale.choices else sale)
+    return found
 
 
 def stage_effects(wonder: Wonder) -> fx.Effects:

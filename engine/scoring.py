@@ -26,13 +26,18 @@ DEFAULT_COLOUR_LINES = {"blue": "civilian", "yellow": "commercial", "purple": "g
 
 
 MOST = "most"
+_SELF = ("self",)
 
 
 def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
     """Evaluate an amount for the city at ``seat`` (``1 per brown card in left, right``)."""
     total = value.fixed
     for term in value.terms:
-        if MOST in term.places:  # the city with the most of the counted thing
+        places = term.places
+        if places == _SELF:  # the common case, without building a list of cities
+            total += term.value * (cities[seat].count(term.counted) // term.divisor)
+            continue
+        if MOST in places:  # the city with the most of the counted thing
             counted = max(city.count(term.counted) for city in cities)
         else:
             counted = sum(city.count(term.counted) for city in at(cities, seat, term.places))

@@ -158,8 +158,7 @@ class StructureGame:
         self.current = 0                        # whose turn it is
         self.last_actor = 0
         self.position = 0                       # conflict pawn, + = towards seat 1
-        self.track_tokens = {(i, side) for i, zone in enumerate(self.setup.track.zones)
-                             if zone.lose for side in (0, 1)}
+        self.track_tokens = set(self.setup.track_tokens)
         self.pools: dict[str, list[Token]] = {}
         self.wonder_pools: list[list[Wonder]] = []
         self.picks = 0
@@ -216,7 +215,9 @@ class StructureGame:
         if not wanted:
             self._start_age(1, starter=0)
             return
-        chosen = self.rng.sample(boards, wanted)
+        chosen = list(boards)
+        self.rng.shuffle(chosen)
+        del chosen[wanted:]
         self.wonder_pools = [chosen[i * draft.size:(i + 1) * draft.size]
                              for i in range(draft.pools)]
         self.phase = StructurePhase.WONDERS

@@ -51,6 +51,7 @@ class StructureRules:
     draws: dict[int, tuple[tuple[tuple[Card, ...], int], ...]]  # per age: (candidates, count)
     tokens_by_kind: tuple[tuple[str, tuple[Token, ...]], ...]   # canonical order
     wonders: tuple[Wonder, ...]                              # by name
+    track_tokens: frozenset[tuple[int, int]]                 # (zone, side) with a coin token
 
 
 def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -100,6 +101,7 @@ def structure_rules(data: GameData) -> StructureRules:
     by_age: dict[int, list[Card]] = {}
     for card in data.deck_cards():
         by_age.setdefault(card.age, []).append(card)
+    track = TrackRules.from_data(_section(raw, "military"))
     found = StructureRules(
         base=parameters(rules),
         layouts=layouts,
@@ -107,7 +109,7 @@ def structure_rules(data: GameData) -> StructureRules:
         draft=draft,
         token_board=tokens,
         bank=BankRules.from_data(_section(raw, "trade")),
-        track=TrackRules.from_data(_section(raw, "military")),
+        track=track,
         pair=getattr(rules, "science_pair", None),
         science_supremacy=int(science.get("supremacy", 0)),
         wonder_limit=int(_section(raw, "wonders").get("limit", 0)),
@@ -126,6 +128,8 @@ def structure_rules(data: GameData) -> StructureRules:
                                                  key=lambda t: t.name)))
                              for kind in sorted({t.kind for t in data.tokens})),
         wonders=tuple(sorted(data.wonders, key=lambda w: w.name)),
+        track_tokens=frozenset((i, side) for i, zone in enumerate(track.zones) if zone.lose
+                               for side in (0, 1)),
     )
     object.__setattr__(data, "_structure_rules", found)
     return found
