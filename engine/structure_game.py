@@ -368,20 +368,29 @@ class StructureGame:
         return dict(self._context(seat).prices)
 
     def _affordable(self, seat: int, city: DraftedCity, terms: TradeTerms) -> int:
-        """An interned id of the (wonder, price) pairs the city can pay for now (-1: none)."""
+        """An interned id of the (wonder, price) pairs the city can pay for now (-1: none).
+
+        Kept per number of unbuilt wonders and coins, the coins capped at the dearest
+        wonder's price (every richer city can pay for all of them alike).
+        """
         by_coins = self._trade[seat][2]
-        key = (city.coins, len(city.wonders))
+        key = (len(city.wonders), city.coins)
         found = by_coins.get(key)
         if found is None:
             costs = terms.costs
-            pairs = []
+            priced = []
             for wonder in city.wonders:
                 paid = costs.get(wonder)
                 if paid is None:
                     paid = costs[wonder] = terms.cost(stage_cost(wonder), terms.wonder_discount)
-                if paid <= city.coins:
-                    pairs.append((wonder, paid))
-            found = by_coins[key] = intern(tuple(pairs)) if pairs else -1
+                priced.append((wonder, paid))
+            dearest = max(paid for _, paid in priced)
+            capped = (len(city.wonders), min(city.coins, dearest))
+            found = by_coins.get(capped)
+            if found is None:
+                pairs = tuple(pair for pair in priced if pair[1] <= city.coins)
+                found = by_coins[capped] = intern(pairs) if pairs else -1
+            by_coins[key] = found
         return found
 
     def wonders_built(self) -> int:
