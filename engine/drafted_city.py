@@ -47,9 +47,12 @@ class DraftedCity(City):
         return other
 
     def _note_triggers(self, source: object, effects: fx.Effects) -> None:
-        for clause in effects.clauses:
-            if clause.timing is fx.Timing.ON:
-                self.triggers.append((source, clause))
+        found = _TRIGGERS.get(source)
+        if found is None:
+            found = _TRIGGERS[source] = tuple(c for c in effects.clauses
+                                              if c.timing is fx.Timing.ON)
+        for clause in found:
+            self.triggers.append((source, clause))
 
     def add_card(self, card: Card) -> None:
         """Add a built card, updating the name and production caches instead of
@@ -165,6 +168,7 @@ class DraftedCity(City):
         return data
 
 
+_TRIGGERS: dict[object, tuple[fx.Clause, ...]] = {}  # source -> its ``on …:`` clauses
 _CACHED_BY: dict[type, str] = {fx.Ability: "abilities", fx.Shields: "shields",
                                fx.Science: "symbols"}  # the one cache each effect changes
 _PRODUCED: dict[tuple[object, bool], tuple[Production, Production]] = {}

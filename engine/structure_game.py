@@ -79,7 +79,8 @@ def _card_offers(card: Card, paid: int, wonders: int) -> tuple[Action, ...]:
     if wonders >= 0:
         affordable = interned(wonders)
         assert isinstance(affordable, tuple)
-        offers.extend(build_wonder(card, wonder, price) for wonder, price in affordable)
+        for wonder, price in affordable:
+            offers.append(build_wonder(card, wonder, price))
     found = tuple(offers)
     _remember(_OFFERS, (card, paid, wonders), found)
     return found
@@ -379,30 +380,38 @@ class StructureGame:
         if found is None:
             costs = terms.costs
             priced = []
+            dearest = 0
             for wonder in city.wonders:
                 paid = costs.get(wonder)
                 if paid is None:
                     paid = costs[wonder] = terms.cost(stage_cost(wonder), terms.wonder_discount)
                 priced.append((wonder, paid))
-            dearest = max(paid for _, paid in priced)
-            capped = (len(city.wonders), min(city.coins, dearest))
+                if paid > dearest:
+                    dearest = paid
+            coins = city.coins
+            capped = (len(city.wonders), coins if coins < dearest else dearest)
             found = by_coins.get(capped)
             if found is None:
-                pairs = tuple(pair for pair in priced if pair[1] <= city.coins)
-                found = by_coins[capped] = intern(pairs) if pairs else -1
+                pairs = []
+                for pair in priced:
+                    if pair[1] <= coins:
+                        pairs.append(pair)
+                found = by_coins[capped] = intern(tuple(pairs)) if pairs else -1
             by_coins[key] = found
         return found
 
     def wonders_built(self) -> int:
         first, second = self.cities
-        return len(first.built_wonders) + len(second.built_wonders)
+        return first.stages + second.stages
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (shared list: treat it as read-only)."""
         found = self._legal.get(seat)
         if found is not None:
             return found
-        if self.phase is StructurePhase.OVER or seat not in self.to_move():
+        if self.phase is StructurePhase.OVER:
+            return []
+        if seat != (self.pending[0].seat if self.pending else self.current):
             return []
         if self.pending:
             actions = self.pending[0].options
@@ -432,7 +441,8 @@ class StructureGame:
         wonders = -1
         if city.wonders:
             limit = self.setup.wonder_limit
-            if not limit or self.wonders_built() < limit:
+            first, second = self.cities
+            if not limit or first.stages + second.stages < limit:
                 wonders = self._affordable(seat, city, terms)
         costs = terms.costs
         actions: list[Action] = []
