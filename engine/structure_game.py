@@ -518,17 +518,7 @@ class StructureGame:
             self._play_choice(actions)
             return
         seat = self.current
-        action = actions.get(seat)
-        if action is None or len(actions) != 1:
-            raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
-        legal = self._legal.get(seat)
-        if legal is None:
-            legal = self.legal_actions(seat)
-        for offered in legal:
-            if offered is action:
-                break
-        else:
-            self.check(seat, action)
+        action = self._checked(seat, actions)
         age, turn = self.age, self.turn
         self.last_actor = seat
         self._legal = {}
@@ -549,6 +539,20 @@ class StructureGame:
         else:
             self._end_turn(seat)
 
+    def _checked(self, seat: int, actions: Mapping[int, Action]) -> Action:
+        """The one action of ``seat``, checked (one of the offered objects passes at once)."""
+        action = actions.get(seat)
+        if action is None or len(actions) != 1:
+            raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self.legal_actions(seat)
+        for offered in legal:
+            if offered is action:
+                return action
+        self.check(seat, action)
+        return action
+
     def _play_choice(self, actions: Mapping[int, Action]) -> None:
         """Every decision but a plain turn: draft picks, follow-up choices, who starts."""
         phase = self.phase
@@ -556,17 +560,7 @@ class StructureGame:
             raise RuleError("the game is over")
         pending = self.pending
         seat = pending[0].seat if pending else self.current
-        if len(actions) != 1 or seat not in actions:
-            raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
-        action = actions[seat]
-        legal = self._legal.get(seat)
-        if legal is None:
-            legal = self.legal_actions(seat)
-        for offered in legal:
-            if offered is action:
-                break
-        else:
-            self.check(seat, action)
+        action = self._checked(seat, actions)
         age, turn = self.age, self.turn
         recorded = (pending[0].phase if pending else phase).value
         self.last_actor = seat

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import product
-from typing import Callable, Sequence
+from typing import Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -35,12 +35,10 @@ from ..game import Game, Phase
 from ..payment import Payment
 from ..production import Production
 from ..table import left_of, right_of
-
-Ask = Callable[[str], str]
+from .terminal import Ask, Quit, TerminalSession
 
 COLOUR_STYLES = {"brown": "#b0703c", "grey": "grey62", "blue": "bright_blue", "green": "green",
                  "yellow": "yellow", "red": "red", "purple": "magenta"}
-QUIT_WORDS = {"quit", "exit", "q", ":q"}
 HELP_WORDS = {"help", "?", "h"}
 SHOW_WORDS = {"show", "look", "table", "hand", "l"}
 BUILD_WORDS = {"build", "b"}
@@ -56,10 +54,6 @@ HELP = """\
   Or in one go: [bold]build 3[/bold], [bold]stage lumber[/bold], [bold]sell 5[/bold].
   When several payments are possible you choose one (Enter takes the cheapest).
   [bold]show[/bold] prints the table again, [bold]quit[/bold] leaves the game."""
-
-
-class Quit(Exception):
-    """The player left (typed quit, or the input ended)."""
 
 
 # --- what a card costs this player, and why -------------------------------------------------------
@@ -296,34 +290,8 @@ def city_name(game: Game, seat: int) -> str:
     return f"seat {seat}: {city.wonder.name} {city.side.side}"
 
 
-class HumanGame:
+class HumanGame(TerminalSession[Game]):
     """One game with a human at ``seat`` and bots at the other seats."""
-
-    def __init__(self, game: Game, seat: int, bots: dict[int, Bot], console: Console,
-                 ask: Ask) -> None:
-        self.game = game
-        self.seat = seat
-        self.bots = bots
-        self.console = console
-        self.ask = ask
-
-    # --- input -----------------------------------------------------------------------
-
-    def read(self, prompt: str) -> str:
-        try:
-            text = self.ask(prompt)
-        except EOFError:
-            raise Quit("end of input") from None
-        text = text.strip()
-        if text.lower() in QUIT_WORDS:
-            raise Quit("quit")
-        return text
-
-    def say(self, message: str, style: str = "") -> None:
-        self.console.print(Text(message, style=style))
-
-    def error(self, message: str) -> None:
-        self.console.print(Text("✗ " + message, style="bold red"))
 
     # --- the game loop ---------------------------------------------------------------------
 

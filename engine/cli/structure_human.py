@@ -36,8 +36,9 @@ from ..bots import Bot
 from ..drafted_city import DraftedCity, stage_cost, stage_effects
 from ..scoring import amount
 from ..structure_game import StructureGame, StructurePhase
-from .human import (COLOUR_STYLES, HELP_WORDS, QUIT_WORDS, ROMAN, SELL_WORDS, SHOW_WORDS,
-                    SKIP_WORDS, Ask, Quit, built_by_colour, production_text)
+from .human import (COLOUR_STYLES, HELP_WORDS, ROMAN, SELL_WORDS, SHOW_WORDS, SKIP_WORDS,
+                    built_by_colour, production_text)
+from .terminal import Ask, Quit, TerminalSession
 
 BUILD_WORDS = {"build", "b"}
 WONDER_WORDS = {"wonder", "w"}
@@ -90,31 +91,8 @@ def effects_text(effects: fx.Effects) -> str:
     return describe.effects(effects) if effects.clauses else "nothing"
 
 
-class StructureHumanGame:
+class StructureHumanGame(TerminalSession[StructureGame]):
     """One card-structure game with a human at ``seat`` and a bot at the other seat."""
-
-    def __init__(self, game: StructureGame, seat: int, bots: dict[int, Bot], console: Console,
-                 ask: Ask) -> None:
-        self.game = game
-        self.seat = seat
-        self.bots = bots
-        self.console = console
-        self.ask = ask
-
-    # --- input -----------------------------------------------------------------------
-
-    def read(self, prompt: str) -> str:
-        try:
-            text = self.ask(prompt)
-        except EOFError:
-            raise Quit("end of input") from None
-        text = text.strip()
-        if text.lower() in QUIT_WORDS:
-            raise Quit("quit")
-        return text
-
-    def error(self, message: str) -> None:
-        self.console.print(Text("✗ " + message, style="bold red"))
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else "Your opponent"
