@@ -25,9 +25,11 @@ def main() -> None:
         match = new_game(data, players, seed)
         rng = random.Random(seed)
         while not match.over:
+            moves = {}
             for seat in match.to_move():
                 actions = match.legal_actions(seat)
-                match.play({seat: actions[rng.randrange(len(actions))]})
+                moves[seat] = actions[rng.randrange(len(actions))]
+            match.play(moves)
 
 
 if __name__ == "__main__":
