@@ -77,4 +77,5 @@ CODES: dict[str, str] = {
     "R802": "a per-age list whose length differs from the number of ages",
     "R803": "a score line that is not in the score sheet's order",
     "R804": "a wonder draft whose pick order does not fit its pools or the player count",
+    "R805": "conflict track zones out of order, or beyond supremacy",
 }

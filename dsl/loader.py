@@ -301,6 +301,7 @@ class _Load:
                     doc.location(("score", "tokens", kind)), text=str(line),
                     suggestion=closest(str(line), [str(o) for o in order])))
         self.check_setup(doc, data, vocabulary)
+        self.check_track(doc, data)
         add = _map(trade.get("add"))
         for i, colour in enumerate(_list(add.get("colours"))):
             self.known_name(doc, ("trade", "add", "colours", i), colour, vocabulary.colours,
@@ -360,6 +361,31 @@ class _Load:
                     "R804", f"the wonder draft's pick {i + 1} goes to seat {seat}, but seats "
                     f"are 0 to {players - 1} (at most {players} players)",
                     doc.location(("setup", "wonders", "order", i))))
+
+    def check_track(self, doc: Document, data: dict[str, Any]) -> None:
+        """A conflict track's zones start further and further out, short of supremacy."""
+        military = _map(data.get("military"))
+        if military.get("mechanism") != "track":
+            return
+        supremacy = military.get("supremacy", 9)
+        previous = 0
+        for i, zone in enumerate(_list(military.get("zones"))):
+            start = _map(zone).get("from")
+            if not isinstance(start, int) or not isinstance(supremacy, int):
+                continue
+            where = doc.location(("military", "zones", i, "from"))
+            if start <= previous:
+                self.report.add(Diagnostic(
+                    "R805", f"conflict zone {i + 1} starts {start} spaces out, but zones must "
+                    f"start further out than the one before ({previous})"
+                    if previous else f"conflict zone {i + 1} starts {start} spaces out; the "
+                    "first zone starts 1 or more spaces from the middle", where))
+            elif start >= supremacy:
+                self.report.add(Diagnostic(
+                    "R805", f"conflict zone {i + 1} starts {start} spaces out, but the pawn "
+                    f"wins at {supremacy} (military.supremacy): the zone can never score",
+                    where))
+            previous = max(previous, start)
 
     def check_layouts(self, doc: Document, data: dict[str, Any], ages: int) -> None:
         """A ``structure`` offer has one layout per age, and each is a sound structure."""

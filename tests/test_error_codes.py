@@ -168,6 +168,11 @@ DRAFT_RULES = MINI_RULES.replace(
     "ages:\n")
 
 
+TRACK_RULES = MINI_RULES.replace(
+    "ages:\n", "military:\n  mechanism: track\n  supremacy: 9\n"
+    "  zones: [{from: 4, points: 2}, {from: 3, points: 5}]\nages:\n")
+
+
 def _duplicate_wonder(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
     return ws.diagnose(WONDERS_HEADER + wonder("Colossus") + wonder("Colossus"), "wonders.yaml")
 
@@ -353,6 +358,9 @@ CASES: list[Case] = [
     rules_case("wonder-draft-order", "R804", DRAFT_RULES, *line_col(DRAFT_RULES, "[0, 1, 1]"),
                message=("'order' gives 3 picks, but 2 pools of 2 wonders make 4",),
                others=frozenset({"D614"})),  # no wonders are loaded
+    rules_case("track-zones", "R805", TRACK_RULES, *line_col(TRACK_RULES, "3, points: 5"),
+               message=("zone 2 starts 3 spaces out, but zones must start further out than "
+                        "the one before (4)",)),
 
 ]
 
