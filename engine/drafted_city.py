@@ -70,7 +70,8 @@ class DraftedCity(City):
         if production is not None and "production" not in cache:
             cache["production"] = _plus(production, card, card.effects,  # type: ignore[arg-type]
                                         card.colour in self.sale_colours)
-        self._note_triggers(card, card.effects)
+        if _TRIGGERS.get(card, True):  # unknown yet, or has ``on …:`` clauses
+            self._note_triggers(card, card.effects)
 
     def add_wonder(self, wonder: Wonder, card: Card) -> None:
         self.wonders.remove(wonder)

@@ -437,7 +437,12 @@ class StructureGame:
         coins = city.coins
         names = city.names
         made_free = city.made_free
-        terms = self._context(seat)
+        entry = self._trade.get(seat)
+        if entry is not None and entry[0] == (city.version, self.cities[1 - seat].version,
+                                              len(city.owned_tokens)):
+            terms = entry[1]
+        else:
+            terms = self._context(seat)
         wonders = -1
         if city.wonders:
             limit = self.setup.wonder_limit
@@ -634,7 +639,10 @@ class StructureGame:
         """Pay ``total``; the part above the card's coin cost is trade, which a rival with
         the trade-income ability receives instead of the bank."""
         self.cities[seat].coins -= total
-        trade = max(0, total - fixed)
+        if total <= fixed:  # no trade (or a chain build): all of it to the bank
+            self.bank_paid += total
+            return
+        trade = total - fixed
         rival = self.cities[1 - seat]
         if trade and rival.has_ability(TRADE_INCOME_ABILITY):
             rival.coins += trade
