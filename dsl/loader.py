@@ -720,6 +720,55 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
     return LoadResult(built if ok else None, state.report, graph, files, partial=built)
 
 
+def load_each(paths: Sequence[str | Path]) -> list[LoadResult]:
+    """Load files and folders that may hold several games: one load per game.
+
+    A folder such as ``cards/`` holds one rule set per shipped game.  When the
+    paths hold rule sets of several names, each is loaded with the files whose
+    ``game:`` names it (files naming a shipped game whose rule set is not among
+    the paths are loaded with that game); files that name no game, or cannot
+    be read, are loaded on their own.  With at most one rule set this is
+    exactly :func:`load`, so cards naming another game still get L704.
+    """
+    files: list[Path] = []
+    missing: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = yaml_files(path)
+            files += found if found else [path]  # an empty folder: load() reports L701
+        elif path.is_file():
+            files.append(path)
+        else:
+            missing.append(path)
+    groups: dict[str | None, list[Path]] = {}
+    rule_sets: set[str] = set()
+    for file in files:
+        name, is_rules = _game_of(file)
+        groups.setdefault(name, []).append(file)
+        if is_rules and name is not None:
+            rule_sets.add(name)
+    if len(rule_sets) <= 1:  # one game: cards naming another one get L704 as usual
+        return [load([*map(Path, paths)])]
+    named = [name for name in groups if name is not None]
+    results = [load(groups[name]) for name in named]
+    if None in groups or missing:
+        results.append(load([*groups.get(None, []), *missing]))
+    return results
+
+
+def _game_of(path: Path) -> tuple[str | None, bool]:
+    """The game a file belongs to (a rule set's ``name``, another file's ``game``), and
+    whether it is a rule set."""
+    if path.is_dir():
+        return None, False
+    doc, _ = load_file(path, display_name(path))
+    if doc is None or not isinstance(doc.data, dict):
+        return None, False
+    is_rules = doc.data.get("kind") == "rules"
+    value = doc.data.get("name" if is_rules else "game")
+    return (value if isinstance(value, str) else None), is_rules
+
+
 def load_game(paths: Sequence[str | Path] = (), game: str | None = None) -> Game:
     """Load and return a valid game, or raise :class:`DataError` with every diagnostic."""
     result = load(paths, game)

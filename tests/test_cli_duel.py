@@ -367,3 +367,28 @@ def test_schema_tokens() -> None:
     result = run("schema", "tokens")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["$schema"].startswith("http://json-schema.org/draft-07")
+
+
+def test_validate_a_folder_of_several_games_checks_each_game() -> None:
+    """cards/ holds base and duel: each rule set is checked with its own cards, and an
+    expansion joins the game its cards name."""
+    cards = games_dir()
+    expansions = Path(__file__).resolve().parents[1] / "expansions"
+    assert cards is not None
+    result = run("validate", cards, expansions)
+    assert result.exit_code == 0, result.output
+    assert "15 files checked: 0 errors" in result.output
+
+
+def test_validate_several_games_still_reports_each_games_errors(tmp_path: Path) -> None:
+    cards = games_dir()
+    assert cards is not None
+    copy = tmp_path / "cards"
+    shutil.copytree(cards, copy)
+    age1 = copy / "duel" / "age1.yaml"
+    age1.write_text(age1.read_text(encoding="utf-8").replace("cost: 1 wood", "cost: 1 woood", 1),
+                    encoding="utf-8")
+    result = run("validate", "-q", copy)
+    assert result.exit_code == 1
+    assert "N301" in result.output and "woood" in result.output
+    assert "L703" not in result.output and "D605" not in result.output

@@ -19,7 +19,8 @@ import typer
 
 from wonders.dsl import describe
 from wonders.dsl.chains import to_dot, to_text
-from wonders.dsl.loader import LoadResult, load, shipped_expansions, shipped_games
+from wonders.dsl.errors import Report
+from wonders.dsl.loader import LoadResult, load, load_each, shipped_expansions, shipped_games
 from wonders.dsl.model import Card, Game, Token, Wonder
 from wonders.dsl.schema import ALL_SCHEMAS, KINDS, schema
 
@@ -53,12 +54,16 @@ def _load(paths: Optional[list[Path]], game: Optional[str]) -> LoadResult:
     if not paths and not game:
         raise typer.BadParameter("give --game NAME or one or more PATHs", param_hint="PATH…")
     source = check_game_name(game) if game is not None else None
-    for path in paths or []:
-        if not path.exists():
-            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
+    _check_paths(paths or [])
     if source is None:
         return load(paths or [], None)
     return load([*source.paths, *(paths or [])], source.name)
+
+
+def _check_paths(paths: list[Path]) -> None:
+    for path in paths:
+        if not path.exists():
+            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
 
 
 def _require_game(result: LoadResult) -> Game:
@@ -82,15 +87,24 @@ def validate(
 
     Exit 0 when valid, 1 when there are errors, 2 on a usage error.
     """
-    result = _load(paths, game)
-    diagnostics = result.report.sorted()
+    if game is None and paths:  # paths may hold several games (cards/): check each
+        _check_paths(paths)
+        results = load_each(paths)
+    else:
+        results = [_load(paths, game)]
+    report = Report()
+    files: list[str] = []
+    for result in results:
+        report.extend(result.report.diagnostics)
+        files += result.files
+    diagnostics = report.sorted()
     if output is OutputFormat.json:
-        print_json(result.files, diagnostics, sys.stdout)
+        print_json(files, diagnostics, sys.stdout)
     else:
         print_text(diagnostics, sys.stdout)
         if not quiet:
-            sys.stdout.write(summary(len(result.files), diagnostics) + "\n")
-    raise typer.Exit(0 if result.ok else 1)
+            sys.stdout.write(summary(len(files), diagnostics) + "\n")
+    raise typer.Exit(0 if report.ok else 1)
 
 
 def schema_command(
