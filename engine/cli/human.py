@@ -35,12 +35,10 @@ from ..game import Game, Phase
 from ..payment import Payment
 from ..production import Production
 from ..table import left_of, right_of
-from .terminal import Ask, Quit, TerminalSession
+from .terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession
 
 COLOUR_STYLES = {"brown": "#b0703c", "grey": "grey62", "blue": "bright_blue", "green": "green",
                  "yellow": "yellow", "red": "red", "purple": "magenta"}
-HELP_WORDS = {"help", "?", "h"}
-SHOW_WORDS = {"show", "look", "table", "hand", "l"}
 BUILD_WORDS = {"build", "b"}
 STAGE_WORDS = {"stage", "wonder", "w"}
 SELL_WORDS = {"sell", "discard", "s", "d"}
@@ -293,6 +291,9 @@ def city_name(game: Game, seat: int) -> str:
 class HumanGame(TerminalSession[Game]):
     """One game with a human at ``seat`` and bots at the other seats."""
 
+    help_text = HELP
+    verbs = frozenset(BUILD_WORDS | STAGE_WORDS | SELL_WORDS)
+
     # --- the game loop ---------------------------------------------------------------------
 
     def run(self) -> bool:
@@ -345,31 +346,11 @@ class HumanGame(TerminalSession[Game]):
         assert [c.name for c in cards] == names
         return cards
 
-    def _turn_input(self) -> Action | None:
-        hand = self.hand()
-        text = self.read(f"Your move — card 1–{len(hand)} or name (help, show, quit): ")
-        if not text:
-            self.error(f"Type a card number (1–{len(hand)}) or name; 'help' explains more.")
-            return None
-        lowered = text.lower()
-        if lowered in HELP_WORDS:
-            self.console.print(HELP)
-            return None
-        if lowered in SHOW_WORDS:
-            self.show_table()
-            return None
-        verb: str | None = None
-        first, _, rest = text.partition(" ")
-        if first.lower() in BUILD_WORDS | STAGE_WORDS | SELL_WORDS and rest.strip():
-            verb, text = first.lower(), rest.strip()
-        card = self.find_card(text, hand)
-        if card is None:
-            return None
-        if verb is None:
-            verb = self._ask_verb(card)
-            if verb is None:
-                return None
-        return self._action_for(card, verb)
+    def offered_cards(self) -> list[Card]:
+        return self.hand()
+
+    def find_offered(self, text: str, cards: Sequence[Card]) -> Card | None:
+        return self.find_card(text, cards)
 
     def find_card(self, text: str, cards: Sequence[Card]) -> Card | None:
         """A card by number or name (case-insensitive, unique prefix); explains a miss."""

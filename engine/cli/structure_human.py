@@ -36,9 +36,9 @@ from ..bots import Bot
 from ..drafted_city import DraftedCity, stage_cost, stage_effects
 from ..scoring import amount
 from ..structure_game import StructureGame, StructurePhase
-from .human import (COLOUR_STYLES, HELP_WORDS, ROMAN, SELL_WORDS, SHOW_WORDS, SKIP_WORDS,
-                    built_by_colour, production_text)
-from .terminal import Ask, Quit, TerminalSession
+from .human import (COLOUR_STYLES, ROMAN, SELL_WORDS, SKIP_WORDS, built_by_colour,
+                    production_text)
+from .terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession
 
 BUILD_WORDS = {"build", "b"}
 WONDER_WORDS = {"wonder", "w"}
@@ -93,6 +93,9 @@ def effects_text(effects: fx.Effects) -> str:
 
 class StructureHumanGame(TerminalSession[StructureGame]):
     """One card-structure game with a human at ``seat`` and a bot at the other seat."""
+
+    help_text = HELP
+    verbs = frozenset(BUILD_WORDS | WONDER_WORDS | SELL_WORDS)
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else "Your opponent"
@@ -236,31 +239,11 @@ class StructureHumanGame(TerminalSession[StructureGame]):
                                                             structure.layout.slot_columns[s]))
         return [structure.cards[s] for s in slots]
 
-    def _turn_input(self) -> Action | None:
-        cards = self.accessible()
-        text = self.read(f"Your move — card 1–{len(cards)} or name (help, show, quit): ")
-        if not text:
-            self.error(f"Type a card number (1–{len(cards)}) or name; 'help' explains more.")
-            return None
-        lowered = text.lower()
-        if lowered in HELP_WORDS:
-            self.console.print(HELP)
-            return None
-        if lowered in SHOW_WORDS:
-            self.show_table()
-            return None
-        verb: str | None = None
-        first, _, rest = text.partition(" ")
-        if first.lower() in BUILD_WORDS | WONDER_WORDS | SELL_WORDS and rest.strip():
-            verb, text = first.lower(), rest.strip()
-        card = self.find(text, cards, [c.name for c in cards], "card")
-        if card is None:
-            return None
-        if verb is None:
-            verb = self._ask_verb(card)
-            if verb is None:
-                return None
-        return self._action_for(card, verb)
+    def offered_cards(self) -> list[Card]:
+        return self.accessible()
+
+    def find_offered(self, text: str, cards: Sequence[Card]) -> Card | None:
+        return self.find(text, cards, [c.name for c in cards], "card")
 
     def _options(self, card: Card) -> tuple[list[Build], list[Sell], list[BuildWonder]]:
         legal = self.game.legal_actions(self.seat)

@@ -9,15 +9,20 @@ errors the same way.
 
 from __future__ import annotations
 
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Sequence, TypeVar
 
 from rich.console import Console
 from rich.text import Text
 
+from wonders.dsl.model import Card
+
+from ..actions import Action
 from ..bots import Bot
 
 Ask = Callable[[str], str]
 QUIT_WORDS = {"quit", "exit", "q", ":q"}
+HELP_WORDS = {"help", "?", "h"}
+SHOW_WORDS = {"show", "look", "table", "hand", "l"}
 GameT = TypeVar("GameT")
 
 
@@ -26,7 +31,16 @@ class Quit(Exception):
 
 
 class TerminalSession(Generic[GameT]):
-    """A human at ``seat`` of ``game``; ``bots`` play the other seats."""
+    """A human at ``seat`` of ``game``; ``bots`` play the other seats.
+
+    A turn is read the same way in every game: a card of those on offer (by
+    number or name), optionally led by a verb (``build 3``); without a verb the
+    session asks what to do with the card.  Subclasses say which cards are on
+    offer, how a name is found among them, which verbs exist and what each does.
+    """
+
+    help_text = ""
+    verbs: frozenset[str] = frozenset()  # words that may lead a one-line move
 
     def __init__(self, game: GameT, seat: int, bots: dict[int, Bot], console: Console,
                  ask: Ask) -> None:
@@ -52,3 +66,47 @@ class TerminalSession(Generic[GameT]):
 
     def error(self, message: str) -> None:
         self.console.print(Text("✗ " + message, style="bold red"))
+
+    # --- a turn ----------------------------------------------------------------------
+
+    def _turn_input(self) -> Action | None:
+        """One turn's answer as an action, or None after help, the table or a mistake."""
+        cards = self.offered_cards()
+        text = self.read(f"Your move — card 1–{len(cards)} or name (help, show, quit): ")
+        if not text:
+            self.error(f"Type a card number (1–{len(cards)}) or name; 'help' explains more.")
+            return None
+        lowered = text.lower()
+        if lowered in HELP_WORDS:
+            self.console.print(self.help_text)
+            return None
+        if lowered in SHOW_WORDS:
+            self.show_table()
+            return None
+        verb: str | None = None
+        first, _, rest = text.partition(" ")
+        if first.lower() in self.verbs and rest.strip():
+            verb, text = first.lower(), rest.strip()
+        card = self.find_offered(text, cards)
+        if card is None:
+            return None
+        if verb is None:
+            verb = self._ask_verb(card)
+            if verb is None:
+                return None
+        return self._action_for(card, verb)
+
+    def offered_cards(self) -> list[Card]:
+        raise NotImplementedError
+
+    def find_offered(self, text: str, cards: Sequence[Card]) -> Card | None:
+        raise NotImplementedError
+
+    def show_table(self) -> None:
+        raise NotImplementedError
+
+    def _ask_verb(self, card: Card) -> str | None:
+        raise NotImplementedError
+
+    def _action_for(self, card: Card, verb: str) -> Action | None:
+        raise NotImplementedError
