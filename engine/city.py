@@ -15,7 +15,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Wonder, WonderSide
 
 from .payment import intern
-from .production import Production
+from .production import Production, produced
 from .rules import Parameters
 
 START = "start"
@@ -24,6 +24,10 @@ STAGE = "stage"
 TOKEN = "token"
 _TRADE_CACHES = ("production", "prices", "ids", "bank_ids")
 _POWER_CACHES = ("abilities", "shields", "symbols")
+_CACHED_BY: dict[type, str] = {fx.Ability: "abilities", fx.Shields: "shields",
+                               fx.Science: "symbols"}  # the one cache each effect changes
+_TRADE_EFFECTS = (fx.Produce, fx.TradePrice, fx.Discount)
+TERMS_CACHE = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
 
 
 @dataclass
@@ -63,10 +67,12 @@ class City:
         self._forget(self.side.stages[self.stages - 1].effects, ("counts",))
 
     def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
-        """Drop the caches a new effect source can change.
+        """Drop the caches a new effect source can change (one pass over its clauses).
 
-        Production and prices change only with ``produce`` and ``buy`` effects; then
-        ``version`` moves on, which tells the game its payment contexts are stale.
+        Each kind of ongoing effect changes one cached answer (shields, abilities,
+        science symbols); production, prices and discounts change the trade caches,
+        and then ``version`` moves on, which tells the game its payment contexts are
+        stale.  An effect kind not listed here drops every power cache.
         """
         cache = self._cache
         for key in always:
@@ -74,11 +80,18 @@ class City:
         for clause in effects.clauses:
             if clause.timing is not fx.Timing.ONGOING:
                 continue
-            for key in _POWER_CACHES:
-                cache.pop(key, None)
-            if isinstance(clause.effect, (fx.Produce, fx.TradePrice)):
+            kind = type(clause.effect)
+            cached = _CACHED_BY.get(kind)
+            if cached is not None:
+                cache.pop(cached, None)
+            elif kind not in _TRADE_EFFECTS:
+                for key in _POWER_CACHES:
+                    cache.pop(key, None)
+            if kind in _TRADE_EFFECTS:
                 for key in _TRADE_CACHES:
                     cache.pop(key, None)
+                if kind is not fx.Produce:  # the city's own trading terms
+                    cache.pop(TERMS_CACHE, None)
                 self.version += 1
 
     # --- what the city holds ----------------------------------------------------------
@@ -130,26 +143,11 @@ class City:
         """(everything the city can use, what neighbours may buy from it)."""
         cached = self._cache.get("production")
         if cached is None:
-            own_units: Counter[str] = Counter()
-            own_choices: list[tuple[str, ...]] = []
-            sale_units: Counter[str] = Counter()
-            sale_choices: list[tuple[str, ...]] = []
-            for kind, what, effect in self.clauses(fx.Timing.ONGOING):
-                if not isinstance(effect, fx.Produce):
-                    continue
-                sellable = effect.buyable and (
-                    (kind == START and START in params.buyable)
-                    or (kind == CARD and isinstance(what, Card) and what.colour in params.buyable))
-                if len(effect.resources) == 1:
-                    own_units[effect.resources[0]] += effect.amount
-                    if sellable:
-                        sale_units[effect.resources[0]] += effect.amount
-                else:
-                    own_choices.append(effect.resources)
-                    if sellable:
-                        sale_choices.append(effect.resources)
-            cached = (Production.build(own_units, own_choices),
-                      Production.build(sale_units, sale_choices))
+            cached = produced(
+                (effect, (kind == START and START in params.buyable)
+                 or (kind == CARD and isinstance(what, Card) and what.colour in params.buyable))
+                for kind, what, effect in self.clauses(fx.Timing.ONGOING)
+                if isinstance(effect, fx.Produce))
             self._cache["production"] = cached
         return cached  # type: ignore[return-value]
 

@@ -14,8 +14,8 @@ from typing import Iterator
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
-from .city import _POWER_CACHES, _TRADE_CACHES, CARD, STAGE, TOKEN, City
-from .production import Production
+from .city import CARD, STAGE, TOKEN, City
+from .production import Production, produced
 
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
@@ -86,28 +86,6 @@ class DraftedCity(City):
                                               False)
         self._note_triggers(wonder, stage_effects(wonder))
 
-    def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
-        """Drop the caches a new effect source can change (one pass over its clauses)."""
-        cache = self._cache
-        for key in always:
-            cache.pop(key, None)
-        for clause in effects.clauses:
-            if clause.timing is not fx.Timing.ONGOING:
-                continue
-            kind = type(clause.effect)
-            cached = _CACHED_BY.get(kind)
-            if cached is not None:
-                cache.pop(cached, None)
-            elif kind is not fx.Produce and kind is not fx.TradePrice:
-                for key in _POWER_CACHES:  # an effect this class does not know: drop all
-                    cache.pop(key, None)
-            if kind is fx.Produce or kind is fx.TradePrice or kind is fx.Discount:
-                for key in _TRADE_CACHES:
-                    cache.pop(key, None)
-                if kind is not fx.Produce:  # the city's own trading terms
-                    cache.pop("bank_terms", None)
-                self.version += 1
-
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
         self._forget(token.effects, ("counts",))
@@ -170,8 +148,6 @@ class DraftedCity(City):
 
 
 _TRIGGERS: dict[object, tuple[fx.Clause, ...]] = {}  # source -> its ``on …:`` clauses
-_CACHED_BY: dict[type, str] = {fx.Ability: "abilities", fx.Shields: "shields",
-                               fx.Science: "symbols"}  # the one cache each effect changes
 _PRODUCED: dict[tuple[object, bool], tuple[Production, Production]] = {}
 _SUMS: dict[tuple[tuple[Production, Production], tuple[object, bool]],
             tuple[Production, Production]] = {}
@@ -183,25 +159,9 @@ def _plus(production: tuple[Production, Production], source: object, effects: fx
     key = (source, sellable)
     added = _PRODUCED.get(key)
     if added is None:
-        units: Counter[str] = Counter()
-        choices: list[tuple[str, ...]] = []
-        sale_units: Counter[str] = Counter()
-        sale_choices: list[tuple[str, ...]] = []
-        for clause in effects.clauses:
-            effect = clause.effect
-            if clause.timing is not fx.Timing.ONGOING or not isinstance(effect, fx.Produce):
-                continue
-            sells = sellable and effect.buyable
-            if len(effect.resources) == 1:
-                units[effect.resources[0]] += effect.amount
-                if sells:
-                    sale_units[effect.resources[0]] += effect.amount
-            else:
-                choices.append(effect.resources)
-                if sells:
-                    sale_choices.append(effect.resources)
-        added = _PRODUCED[key] = (Production.build(units, choices),
-                                  Production.build(sale_units, sale_choices))
+        added = _PRODUCED[key] = produced(
+            (c.effect, sellable) for c in effects.clauses
+            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce))
     own, sale = production
     add_own, add_sale = added
     if not (add_own.fixed or add_own.choices or add_sale.fixed or add_sale.choices):

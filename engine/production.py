@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
+from wonders.dsl import effects as fx
+
 
 @dataclass(frozen=True, slots=True)
 class Production:
@@ -61,3 +63,23 @@ def _match(rest: tuple[str, ...], choices: tuple[tuple[str, ...], ...]) -> bool:
 
 
 EMPTY = Production()
+
+
+def produced(effects: Iterable[tuple[fx.Produce, bool]]) -> tuple[Production, Production]:
+    """(everything produced, what may be bought) from ``produce`` effects, each with
+    whether its source sells (the effect must also be buyable)."""
+    units: Counter[str] = Counter()
+    choices: list[tuple[str, ...]] = []
+    sale_units: Counter[str] = Counter()
+    sale_choices: list[tuple[str, ...]] = []
+    for effect, sells in effects:
+        sells = sells and effect.buyable
+        if len(effect.resources) == 1:
+            units[effect.resources[0]] += effect.amount
+            if sells:
+                sale_units[effect.resources[0]] += effect.amount
+        else:
+            choices.append(effect.resources)
+            if sells:
+                sale_choices.append(effect.resources)
+    return Production.build(units, choices), Production.build(sale_units, sale_choices)

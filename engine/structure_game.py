@@ -35,7 +35,7 @@ from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
                       ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder, sell)
 from .bank_terms import TradeTerms, terms
-from .city import TOKEN
+from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .drafted_city import DraftedCity, stage_cost, stage_effects
 from .errors import IllegalActionError, RuleError
 from .payment import FREE, intern, interned, shared_payment
@@ -50,8 +50,7 @@ DISCARD_BUILD_ABILITY = "build_from_discard"
 TRADE_INCOME_ABILITY = "trade_income"
 MILITARY, SCIENCE, CIVILIAN = "military", "science", "civilian"
 CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
-BANK_TERMS = "bank_terms"  # city cache entries, dropped with its trade caches
-BANK_IDS = "bank_ids"
+BANK_IDS = "bank_ids"  # a city cache entry, dropped with its trade caches
 
 
 _CANNOT = -1    # the card cannot be built now (already there, or too dear)
