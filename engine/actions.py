@@ -222,3 +222,15 @@ def _how(payment: Payment, method: str) -> str:
     if payment.right:
         parts.append(f"{payment.right} to the right")
     return f" paying {', '.join(parts)}" if parts else ""
+
+
+Decision = tuple[int, int, str, dict[int, Action], tuple[int, ...]]  # age, turn, phase, …
+
+
+def history_records(decisions: list[Decision]) -> list[dict[str, object]]:
+    """Decisions (age, turn, phase, actions by seat, coins after) as JSON-ready records:
+    what ``Game.history`` gives and logs hold, for every game loop."""
+    return [{"age": age, "turn": turn, "phase": phase,
+             "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
+             "coins": list(coins)}
+            for age, turn, phase, actions, coins in decisions]

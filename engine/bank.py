@@ -14,11 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .production import Production
-
-_CACHE_LIMIT = 200_000
-_CHEAPEST: dict[tuple[object, ...], int] = {}
-
 
 @dataclass(frozen=True)
 class BankRules:
@@ -33,28 +28,12 @@ class BankRules:
                    str(add.get("place", "opponent")))
 
 
-def cheapest_trade(need: tuple[tuple[str, int], ...], own: Production, own_id: int,
-                   prices: dict[str, int], prices_id: int, discount: int = 0) -> int:
-    """Fewest coins to buy what ``own`` production leaves of ``need`` (resource, units).
-
-    ``own_id`` and ``prices_id`` are interned ids of ``own`` and ``prices`` (see
-    :func:`wonders.engine.payment.intern`): answers are cached by them.
-    """
-    key = (need, own_id, prices_id, discount)
-    found = _CHEAPEST.get(key)
-    if found is None:
-        found = shortfall(need, dict(own.fixed), own.choices, prices, discount)
-        if len(_CHEAPEST) >= _CACHE_LIMIT:
-            _CHEAPEST.clear()
-        _CHEAPEST[key] = found
-    return found
-
-
 def shortfall(need: tuple[tuple[str, int], ...], fixed: dict[str, int],
               choices: tuple[tuple[str, ...], ...], prices: dict[str, int],
               discount: int) -> int:
-    """Coins to buy what fixed units and choices leave of ``need`` (no cache: the callers
-    keep answers per card)."""
+    """Coins to buy what fixed units and choices leave of ``need``, ``discount`` units
+    waived (no cache here: :class:`~wonders.engine.bank_terms.TradeTerms` keeps the
+    answer per card)."""
     short: list[str] = []  # one entry per unit to buy
     for resource, units in need:
         missing = units - fixed.get(resource, 0)

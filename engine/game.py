@@ -19,7 +19,7 @@ from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell,
-                      Skip, _BUILDS, build, build_stage, sell)
+                      Skip, _BUILDS, build, build_stage, history_records, sell)
 from .city import City
 from .errors import IllegalActionError, RuleError
 from .payment import FREE, Market, Payment, TradeContext, intern, shared_payment
@@ -169,10 +169,7 @@ class Game:
     @property
     def history(self) -> list[dict[str, Any]]:
         """Every decision so far as JSON-ready records (what logs hold)."""
-        return [{"age": age, "turn": turn, "phase": phase,
-                 "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
-                 "coins": list(coins)}
-                for age, turn, phase, actions, coins in self.decisions]
+        return history_records(self.decisions)
 
     @property
     def over(self) -> bool:

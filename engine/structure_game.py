@@ -33,7 +33,8 @@ from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
-                      ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder, sell)
+                      ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder,
+                      history_records, sell)
 from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .drafted_city import DraftedCity, stage_cost, stage_effects
@@ -274,10 +275,8 @@ class StructureGame:
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        return [{"age": age, "turn": turn, "phase": phase,
-                 "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
-                 "coins": list(coins)}
-                for age, turn, phase, actions, coins in self.decisions]
+        """Every decision so far as JSON-ready records (what logs hold)."""
+        return history_records(self.decisions)
 
     def to_move(self) -> list[int]:
         if self.phase is StructurePhase.OVER:
