@@ -8,9 +8,7 @@ YAML says something else than the table fails.
 
 from __future__ import annotations
 
-import csv
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +16,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.loader import load
 from wonders.dsl.model import Game
 
-REFERENCE = Path(__file__).parent / "reference"
+from reference_tables import cost as parse_cost, rows as table_rows
+
 RAW = {"wood", "stone", "ore", "clay"}
 
 
@@ -28,24 +27,6 @@ def base() -> Game:
     assert result.report.diagnostics == []
     assert result.game is not None
     return result.game
-
-
-def _rows(name: str) -> list[dict[str, str]]:
-    with open(REFERENCE / name, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-def _cost(text: str) -> tuple[int, dict[str, int]]:
-    if text == "free":
-        return 0, {}
-    coins, resources = 0, {}
-    for part in text.split(","):
-        count, what = part.split()
-        if what.startswith("coin"):
-            coins += int(count)
-        else:
-            resources[what] = int(count)
-    return coins, resources
 
 
 def _places(text: str) -> tuple[str, ...]:
@@ -132,8 +113,8 @@ def _normalise(clauses: tuple[fx.Clause, ...] | list[fx.Clause]) -> list[object]
     return result
 
 
-CARD_ROWS = _rows("base-1e-cards.tsv")
-WONDER_ROWS = _rows("base-1e-wonders.tsv")
+CARD_ROWS = table_rows("base-1e-cards.tsv")
+WONDER_ROWS = table_rows("base-1e-wonders.tsv")
 
 
 def test_counts_match(base: Game) -> None:
@@ -157,7 +138,7 @@ def test_card_matches_reference(base: Game, row: dict[str, str]) -> None:
     else:
         assert [card.copies(p) for p in range(3, 8)] == [
             int(row[f"copies_{p}p"]) for p in range(3, 8)]
-    coins, resources = _cost(row["cost"])
+    coins, resources = parse_cost(row["cost"])
     assert card.cost.coins == coins
     assert dict(card.cost.resources) == resources
     assert set(card.free_if_built) == set(filter(None, row["free_if_built"].split(",")))
@@ -174,7 +155,7 @@ def test_wonder_stage_matches_reference(base: Game, row: dict[str, str]) -> None
     assert _normalise(side.start.clauses) == _normalise(
         _expected_clauses(f"produces {row['starting_resource']}"))
     stage = side.stages[int(row["stage"]) - 1]
-    coins, resources = _cost(row["cost"])
+    coins, resources = parse_cost(row["cost"])
     assert (stage.cost.coins, dict(stage.cost.resources)) == (coins, resources)
     assert _normalise(stage.effects.clauses) == _normalise(_expected_clauses(row["effect"]))
 

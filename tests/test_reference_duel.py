@@ -9,10 +9,8 @@ uses, so a card whose YAML says something else than the table fails.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +18,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.loader import load
 from wonders.dsl.model import Game
 
-REFERENCE = Path(__file__).parent / "reference"
+from reference_tables import cost as parse_cost, rows as table_rows
+
 # The fact sheet labels the science symbols S1-S7; the rule set names them.
 SYMBOLS = {"S1": "globe", "S2": "law", "S3": "sundial", "S4": "mortar", "S5": "plumb_line",
            "S6": "quill", "S7": "wheel"}
@@ -32,24 +31,6 @@ def duel() -> Game:
     assert result.report.diagnostics == []
     assert result.game is not None
     return result.game
-
-
-def _rows(name: str) -> list[dict[str, str]]:
-    with open(REFERENCE / name, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-def _cost(text: str) -> tuple[int, dict[str, int]]:
-    if text == "free":
-        return 0, {}
-    coins, resources = 0, {}
-    for part in text.split(","):
-        count, what = part.split()
-        if what.startswith("coin"):
-            coins += int(count)
-        else:
-            resources[what] = int(count)
-    return coins, resources
 
 
 def _colours(text: str) -> frozenset[str]:
@@ -175,10 +156,10 @@ def _normalise(clauses: tuple[fx.Clause, ...] | list[fx.Clause]) -> Counter[obje
     return result
 
 
-CARD_ROWS = _rows("duel-cards.tsv")
-WONDER_ROWS = _rows("duel-wonders.tsv")
-TOKEN_ROWS = _rows("duel-tokens.tsv")
-STRUCTURE_ROWS = _rows("duel-structures.tsv")
+CARD_ROWS = table_rows("duel-cards.tsv")
+WONDER_ROWS = table_rows("duel-wonders.tsv")
+TOKEN_ROWS = table_rows("duel-tokens.tsv")
+STRUCTURE_ROWS = table_rows("duel-structures.tsv")
 
 
 def _chain_from(row: dict[str, str]) -> set[str]:
@@ -208,7 +189,7 @@ def test_card_matches_reference(duel: Game, row: dict[str, str]) -> None:
     assert card.age == int(row["age"])
     assert card.colour == row["colour"]
     assert card.drawn == (row["colour"] == "purple")
-    coins, resources = _cost(row["cost"])
+    coins, resources = parse_cost(row["cost"])
     assert card.cost.coins == coins
     assert dict(card.cost.resources) == resources
     # chains are declared on both cards, as in the base set
@@ -225,7 +206,7 @@ def test_wonder_matches_reference(duel: Game, row: dict[str, str]) -> None:
     side = wonder.sides["A"]
     assert side.start.clauses == ()
     assert len(side.stages) == 1
-    coins, resources = _cost(row["cost"])
+    coins, resources = parse_cost(row["cost"])
     assert (side.stages[0].cost.coins, dict(side.stages[0].cost.resources)) == (coins, resources)
     assert _normalise(side.stages[0].effects.clauses) == _normalise(
         _expected_clauses(row["effect"]))
