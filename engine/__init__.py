@@ -14,6 +14,10 @@ from .errors import IllegalActionError, RuleError
 from .game import Game, Phase
 from .payment import Payment
 from .scoring import ScoreSheet
+from .structure_game import __file__ as _hot_path_file
 
-__all__ = ["Action", "Build", "BuildFromDiscard", "BuildStage", "Game", "IllegalActionError",
+#: Whether the hot-path modules run compiled by mypyc (see setup.py) or as Python.
+COMPILED: bool = not _hot_path_file.endswith(".py")
+
+__all__ = ["Action", "Build", "BuildFromDiscard", "BuildStage", "COMPILED", "Game", "IllegalActionError",
            "Payment", "Phase", "RuleError", "ScoreSheet", "Sell", "Skip"]

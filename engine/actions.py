@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Final, Union
 
 from wonders.dsl.model import Card, Token, Wonder
 
 from .payment import FREE, Payment, shared_payment
 
-PAY = "pay"
-CHAIN = "chain"
-FREE_BUILD = "free_build"
+PAY: Final = "pay"
+CHAIN: Final = "chain"
+FREE_BUILD: Final = "free_build"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +157,10 @@ Action = Union[Build, BuildStage, Sell, BuildFromDiscard, Skip, BuildWonder, Cho
 # Actions are values: the hot path shares one object per distinct action instead of
 # building thousands of equal ones (and a bot's choice is then recognised by identity).
 # Keys are cards (hashed by identity) and plain ints, which hash fast.
-_BUILDS: dict[tuple[Card, int, int, int, str], Build] = {}
-_STAGES: dict[tuple[Card, int, int, int], BuildStage] = {}
-_SELLS: dict[Card, Sell] = {}
-_SHARED_LIMIT = 200_000
+_BUILDS: Final[dict[tuple[Card, int, int, int, str], Build]] = {}
+_STAGES: Final[dict[tuple[Card, int, int, int], BuildStage]] = {}
+_SELLS: Final[dict[Card, Sell]] = {}
+_SHARED_LIMIT: Final = 200_000
 
 
 def build(card: Card, payment: Payment, method: str = PAY) -> Build:
@@ -185,7 +185,7 @@ def build_stage(card: Card, payment: Payment) -> BuildStage:
     return found
 
 
-_WONDERS: dict[tuple[Card, Wonder, int], BuildWonder] = {}
+_WONDERS: Final[dict[tuple[Card, Wonder, int], BuildWonder]] = {}
 
 
 def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:

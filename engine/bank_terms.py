@@ -11,15 +11,15 @@ trading effects change.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from wonders.dsl import effects as fx
 
 from .bank import shortfall
 from .production import Production
 
-_CACHE_LIMIT = 100_000
-_TERMS: dict[tuple[int, int, int], "TradeTerms"] = {}
+_CACHE_LIMIT: Final = 100_000
+_TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = {}
 
 
 class TradeTerms:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Final, Iterator
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Wonder, WonderSide
@@ -18,16 +18,16 @@ from .payment import intern
 from .production import Production, produced
 from .rules import Parameters
 
-START = "start"
-CARD = "card"
-STAGE = "stage"
-TOKEN = "token"
-_TRADE_CACHES = ("production", "prices", "ids", "bank_ids")
-_POWER_CACHES = ("abilities", "shields", "symbols")
-_CACHED_BY: dict[type, str] = {fx.Ability: "abilities", fx.Shields: "shields",
+START: Final = "start"
+CARD: Final = "card"
+STAGE: Final = "stage"
+TOKEN: Final = "token"
+_TRADE_CACHES: Final = ("production", "prices", "ids", "bank_ids")
+_POWER_CACHES: Final = ("abilities", "shields", "symbols")
+_CACHED_BY: Final[dict[type, str]] = {fx.Ability: "abilities", fx.Shields: "shields",
                                fx.Science: "symbols"}  # the one cache each effect changes
-_TRADE_EFFECTS = (fx.Produce, fx.TradePrice, fx.Discount)
-TERMS_CACHE = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
+_TRADE_EFFECTS: Final = (fx.Produce, fx.TradePrice, fx.Discount)
+TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
 
 
 @dataclass

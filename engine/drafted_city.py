@@ -8,8 +8,7 @@ ordinary :class:`City`'s, which reads effects only through ``sources()``.
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Iterator
+from typing import Final, Iterator
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
@@ -33,8 +32,14 @@ class DraftedCity(City):
         self.triggers: list[tuple[object, fx.Clause]] = []  # (source, ``on …:`` clause)
 
     def clone(self) -> "DraftedCity":
-        other = object.__new__(DraftedCity)
-        other.__dict__.update(self.__dict__)
+        other = DraftedCity.__new__(DraftedCity)  # every field below: no __dict__ if compiled
+        other.seat = self.seat
+        other.wonder = self.wonder
+        other.side = self.side
+        other.coins = self.coins
+        other.stages = self.stages
+        other.version = self.version
+        other.sale_colours = self.sale_colours
         other.built = list(self.built)
         other.tokens = list(self.tokens)
         other.free_build_ages = set(self.free_build_ages)
@@ -125,15 +130,16 @@ class DraftedCity(City):
             return found  # type: ignore[no-any-return]
         return super().count(counted)
 
-    def symbols(self) -> Counter[str]:
+    def symbols(self) -> dict[str, int]:
         """Science symbols held (each source's first symbol; choices are not used here).
         Shared: treat as read-only."""
         found = self._cache.get("symbols")
         if found is None:
-            counted: Counter[str] = Counter()
+            counted: dict[str, int] = {}
             for _, _, effect in self.clauses(fx.Timing.ONGOING):
                 if isinstance(effect, fx.Science):
-                    counted[effect.symbols[0]] += 1
+                    symbol = effect.symbols[0]
+                    counted[symbol] = counted.get(symbol, 0) + 1
             found = self._cache["symbols"] = counted
         return found  # type: ignore[return-value]
 
@@ -147,10 +153,10 @@ class DraftedCity(City):
         return data
 
 
-_TRIGGERS: dict[object, tuple[fx.Clause, ...]] = {}  # source -> its ``on …:`` clauses
-_PRODUCED: dict[tuple[object, bool], tuple[Production, Production]] = {}
-_SUMS: dict[tuple[tuple[Production, Production], tuple[object, bool]],
-            tuple[Production, Production]] = {}
+_TRIGGERS: Final[dict[object, tuple[fx.Clause, ...]]] = {}  # source -> its ``on …:`` clauses
+_PRODUCED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = {}
+_SUMS: Final[dict[tuple[tuple[Production, Production], tuple[object, bool]],
+            tuple[Production, Production]]] = {}
 
 
 def _plus(production: tuple[Production, Production], source: object, effects: fx.Effects,
@@ -185,7 +191,7 @@ def stage_effects(wonder: Wonder) -> fx.Effects:
     return found
 
 
-_STAGE_EFFECTS: dict[Wonder, fx.Effects] = {}
+_STAGE_EFFECTS: Final[dict[Wonder, fx.Effects]] = {}
 
 
 def stage_cost(wonder: Wonder) -> fx.Cost:

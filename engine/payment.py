@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
+from typing import Final
 
 from wonders.dsl.effects import Cost
 
@@ -46,8 +47,8 @@ class Payment:
         return {"left": self.left, "right": self.right, "bank": self.bank}
 
 
-FREE = Payment()
-_SHARED_PAYMENTS: dict[tuple[int, int, int], Payment] = {(0, 0, 0): FREE}
+FREE: Final = Payment()
+_SHARED_PAYMENTS: Final[dict[tuple[int, int, int], Payment]] = {(0, 0, 0): FREE}
 
 
 def shared_payment(left: int, right: int, bank: int) -> Payment:
@@ -76,14 +77,14 @@ class Market:
 
 # --- interning and caches ------------------------------------------------------------------
 
-_IDS: dict[object, int] = {}
-_VALUES: list[object] = []
-_CACHE_LIMIT = 400_000
-_BUY: dict[tuple[Vector, int, int, int], Pairs] = {}
-_BUY_SHORT: dict[tuple[object, ...], Pairs] = {}
-_RESIDUALS: dict[tuple[Vector, int, int], tuple[Vector, ...]] = {}
-_SUPPLY: dict[tuple[int, int], tuple[Vector, ...]] = {}
-_NEEDS: dict[tuple[tuple[tuple[str, int], ...], int], Vector] = {}
+_IDS: Final[dict[object, int]] = {}
+_VALUES: Final[list[object]] = []
+_CACHE_LIMIT: Final = 400_000
+_BUY: Final[dict[tuple[Vector, int, int, int], Pairs]] = {}
+_BUY_SHORT: Final[dict[tuple[object, ...], Pairs]] = {}
+_RESIDUALS: Final[dict[tuple[Vector, int, int], tuple[Vector, ...]]] = {}
+_SUPPLY: Final[dict[tuple[int, int], tuple[Vector, ...]]] = {}
+_NEEDS: Final[dict[tuple[tuple[tuple[str, int], ...], int], Vector]] = {}
 _SPARSE: dict[tuple[tuple[tuple[str, int], ...], int],
               tuple[Vector, tuple[tuple[int, int], ...], int]] = {}
 
@@ -217,7 +218,7 @@ def _residuals(need: Vector, own_id: int, names_id: int) -> tuple[Vector, ...]:
     return found
 
 
-_PROFILES: dict[tuple[int, int], tuple[Vector, tuple[int, ...]]] = {}
+_PROFILES: Final[dict[tuple[int, int], tuple[Vector, tuple[int, ...]]]] = {}
 
 
 def _profile(production_id: int, names_id: int) -> tuple[Vector, tuple[int, ...]]:
@@ -326,7 +327,7 @@ def _split(amounts: Vector, left: tuple[Vector, ...], right: tuple[Vector, ...],
     return _pareto(points)
 
 
-_NOTHING_TO_BUY: Pairs = ((0, 0),)
+_NOTHING_TO_BUY: Final[Pairs] = ((0, 0),)
 
 
 def _pareto(points: set[tuple[int, int]]) -> Pairs:

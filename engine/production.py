@@ -26,6 +26,16 @@ class Production:
             tuple(sorted(tuple(sorted(c)) for c in choices)),
         )
 
+    # Written out, not generated: payment caches hash and compare productions on every
+    # miss, and a generated method would run as interpreted code even when compiled.
+    def __hash__(self) -> int:
+        return hash((self.fixed, self.choices))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Production):
+            return NotImplemented
+        return self.fixed == other.fixed and self.choices == other.choices
+
     def units(self) -> dict[str, int]:
         return dict(self.fixed)
 

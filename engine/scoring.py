@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Sequence
+from typing import Final, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
@@ -25,8 +25,8 @@ DEFAULT_COLOUR_LINES = {"blue": "civilian", "yellow": "commercial", "purple": "g
                         "green": "science", "red": "military"}
 
 
-MOST = "most"
-_SELF = ("self",)
+MOST: Final = "most"
+_SELF: Final = ("self",)
 
 
 def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:

@@ -87,7 +87,7 @@ class Structure:
         self.left = layout.size
 
     def clone(self) -> "Structure":
-        other = object.__new__(Structure)
+        other = Structure.__new__(Structure)
         other.layout = self.layout
         other.cards = list(self.cards)
         other.taken = list(self.taken)

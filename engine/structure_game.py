@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from enum import Enum
-from typing import Any, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.loader import load_game
@@ -39,7 +39,7 @@ from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .drafted_city import DraftedCity, stage_cost, stage_effects
 from .errors import IllegalActionError, RuleError
-from .payment import FREE, intern, interned, shared_payment
+from .payment import FREE, intern, shared_payment
 from .production import Production
 from .scoring import ScoreSheet, amount, score
 from .structure import Structure
@@ -47,18 +47,19 @@ from .structure_rules import StructureRules, structure_rules
 from .table import at
 from .track import entered, push
 
-DISCARD_BUILD_ABILITY = "build_from_discard"
-TRADE_INCOME_ABILITY = "trade_income"
+DISCARD_BUILD_ABILITY: Final = "build_from_discard"
+TRADE_INCOME_ABILITY: Final = "trade_income"
 MILITARY, SCIENCE, CIVILIAN = "military", "science", "civilian"
 CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
-BANK_IDS = "bank_ids"  # a city cache entry, dropped with its trade caches
+BANK_IDS: Final = "bank_ids"  # a city cache entry, dropped with its trade caches
 
 
-_CANNOT = -1    # the card cannot be built now (already there, or too dear)
-_CHAINED = -2   # free by chain
-_CACHE_LIMIT = 200_000
-_OFFERS: dict[tuple[Card, int, int], tuple[Action, ...]] = {}
-_PRICES: dict[tuple[int, int], tuple[dict[str, int], int]] = {}
+_CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
+_CHAINED: Final = -2   # free by chain
+_CACHE_LIMIT: Final = 200_000
+_OFFERS: Final[dict[tuple[Card, int], tuple[Action, ...]]] = {}
+_PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = {}
+_NO_WONDERS: Final[tuple[tuple[Wonder, int], ...]] = ()
 
 
 def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
@@ -67,28 +68,22 @@ def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
     cache[key] = value
 
 
-def _card_offers(card: Card, paid: int, wonders: int) -> tuple[Action, ...]:
-    """The actions one accessible card offers (shared, immutable): build it (when it can
-    be), sell it, or put it under each wonder in ``wonders`` (an interned id, -1: none)."""
-    offers: list[Action] = []
+def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
+    """Build (when it can be) and sell: the actions of one accessible card before any
+    wonder, shared and immutable."""
     if paid == _CHAINED:
-        offers.append(build(card, FREE, CHAIN))
+        found: tuple[Action, ...] = (build(card, FREE, CHAIN), sell(card))
     elif paid >= 0:
-        offers.append(build(card, shared_payment(0, 0, paid)))
-    offers.append(sell(card))
-    if wonders >= 0:
-        affordable = interned(wonders)
-        assert isinstance(affordable, tuple)
-        for wonder, price in affordable:
-            offers.append(build_wonder(card, wonder, price))
-    found = tuple(offers)
-    _remember(_OFFERS, (card, paid, wonders), found)
+        found = (build(card, shared_payment(0, 0, paid)), sell(card))
+    else:
+        found = (sell(card),)
+    _remember(_OFFERS, (card, paid), found)
     return found
 
 
 _SHIELDS, _SCIENCE, _NOW = "shields", "science", "now"
-_TURN = "turn"  # StructurePhase.TURN.value, for the decision records
-_PLANS: dict[object, tuple[tuple[str, object], ...]] = {}  # source -> what it does on arrival
+_TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
+_PLANS: Final[dict[object, tuple[tuple[str, object], ...]]] = {}  # source -> what it does on arrival
 
 
 def _arrival_plan(effects: fx.Effects) -> tuple[tuple[str, object], ...]:
@@ -173,8 +168,7 @@ class StructureGame:
         self.start_coins = sum(c.coins for c in self.cities)
         self._score: ScoreSheet | None = None
         self._legal: dict[int, list[Action]] = {}
-        self._trade: dict[int, tuple[tuple[int, ...], TradeTerms,
-                                     dict[tuple[int, int], int]]] = {}
+        self._trade: dict[int, tuple[tuple[int, ...], TradeTerms]] = {}
         self._deal_tokens()
         self._deal_wonders(wonders)
 
@@ -249,20 +243,43 @@ class StructureGame:
         self.phase = StructurePhase.TURN
 
     def clone(self) -> "StructureGame":
-        """An independent copy of the game state (cards and data are shared, never copied)."""
-        other = object.__new__(StructureGame)
-        other.__dict__.update(self.__dict__)
+        """An independent copy of the game state (cards and data are shared, never copied).
+
+        Every attribute is listed: the class may be compiled (mypyc), where instances
+        have no ``__dict__`` to copy wholesale.
+        """
+        other = StructureGame.__new__(StructureGame)
+        other.data = self.data
+        other.setup = self.setup
+        other.params = self.params
+        other.players = self.players
+        other.seed = self.seed
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
+        other.science = self.science
         other.cities = [city.clone() for city in self.cities]
         other.discard = list(self.discard)
         other.removed = list(self.removed)
         other.structure = self.structure.clone() if self.structure is not None else None
+        other.age = self.age
+        other.turn = self.turn
+        other.phase = self.phase
+        other.current = self.current
+        other.last_actor = self.last_actor
+        other.position = self.position
         other.track_tokens = set(self.track_tokens)
         other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
         other.wonder_pools = [list(pool) for pool in self.wonder_pools]
+        other.picks = self.picks
         other.pending = [Pending(p.phase, p.seat, list(p.options)) for p in self.pending]
+        other.replay = self.replay
+        other.victory = self.victory
+        other.winner = self.winner
         other.decisions = list(self.decisions)
+        other.bank_paid = self.bank_paid
+        other.bank_gave = self.bank_gave
+        other.start_coins = self.start_coins
+        other._score = self._score
         other._legal = {}
         other._trade = dict(self._trade)
         return other
@@ -321,7 +338,7 @@ class StructureGame:
             priced = (prices, intern(tuple(prices[r] for r in resources)))
             _remember(_PRICES, key, priced)
         found = terms(own, own_id, priced[0], priced[1], discounts, wonder_discount, terms_id)
-        self._trade[seat] = (versions, found, {})
+        self._trade[seat] = (versions, found)
         return found
 
     def _production(self, city: DraftedCity, which: int) -> tuple[Production, int]:
@@ -366,37 +383,24 @@ class StructureGame:
         """What one unit of each resource costs ``seat`` at the bank now."""
         return dict(self._context(seat).prices)
 
-    def _affordable(self, seat: int, city: DraftedCity, terms: TradeTerms) -> int:
-        """An interned id of the (wonder, price) pairs the city can pay for now (-1: none).
+    def _affordable(self, city: DraftedCity, terms: TradeTerms) -> tuple[tuple[Wonder, int], ...]:
+        """The (wonder, price) pairs the city can pay for now, in the city's order.
 
-        Kept per number of unbuilt wonders and coins, the coins capped at the dearest
-        wonder's price (every richer city can pay for all of them alike).
+        A wonder's price is kept in the shared terms like a card's, so this is a few
+        lookups; what is kept per combination is the tucking action itself.
         """
-        by_coins = self._trade[seat][2]
-        key = (len(city.wonders), city.coins)
-        found = by_coins.get(key)
-        if found is None:
-            costs = terms.costs
-            priced = []
-            dearest = 0
-            for wonder in city.wonders:
-                paid = costs.get(wonder)
-                if paid is None:
-                    paid = costs[wonder] = terms.cost(stage_cost(wonder), terms.wonder_discount)
-                priced.append((wonder, paid))
-                if paid > dearest:
-                    dearest = paid
-            coins = city.coins
-            capped = (len(city.wonders), coins if coins < dearest else dearest)
-            found = by_coins.get(capped)
-            if found is None:
-                pairs = []
-                for pair in priced:
-                    if pair[1] <= coins:
-                        pairs.append(pair)
-                found = by_coins[capped] = intern(tuple(pairs)) if pairs else -1
-            by_coins[key] = found
-        return found
+        costs = terms.costs
+        coins = city.coins
+        pairs: list[tuple[Wonder, int]] = []
+        for wonder in city.wonders:
+            known = costs.get(wonder)
+            if known is None:
+                paid = costs[wonder] = terms.cost(stage_cost(wonder), terms.wonder_discount)
+            else:
+                paid = known
+            if paid <= coins:
+                pairs.append((wonder, paid))
+        return tuple(pairs)
 
     def wonders_built(self) -> int:
         first, second = self.cities
@@ -441,15 +445,16 @@ class StructureGame:
             terms = entry[1]
         else:
             terms = self._context(seat)
-        wonders = -1
+        wonders = _NO_WONDERS
         if city.wonders:
             limit = self.setup.wonder_limit
             first, second = self.cities
             if not limit or first.stages + second.stages < limit:
-                wonders = self._affordable(seat, city, terms)
+                wonders = self._affordable(city, terms)
         costs = terms.costs
         actions: list[Action] = []
         extend = actions.extend
+        append = actions.append
         structure = self.structure
         cards = structure.cards
         for slot in structure.accessible:
@@ -460,15 +465,19 @@ class StructureGame:
             elif name in made_free or not names.isdisjoint(card.free_if_built):
                 paid = _CHAINED
             else:
-                paid = costs.get(card)  # type: ignore[assignment]
-                if paid is None:
+                known = costs.get(card)
+                if known is None:
                     paid = costs[card] = terms.cost(card.cost, terms.discounts.get(card.colour, 0))
+                else:
+                    paid = known
                 if paid > coins:
                     paid = _CANNOT
-            found = _OFFERS.get((card, paid, wonders))
+            found = _OFFERS.get((card, paid))
             if found is None:
-                found = _card_offers(card, paid, wonders)
+                found = _card_offers(card, paid)
             extend(found)
+            for wonder, price in wonders:
+                append(build_wonder(card, wonder, price))
         return actions
 
     # --- checking --------------------------------------------------------------------
