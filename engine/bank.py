@@ -56,7 +56,17 @@ def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[s
     while waivers last, else pay for it.
     """
     units = sorted(short, key=prices.__getitem__, reverse=True)
+    if choices:  # only the choices offering a missing resource matter
+        missing = set(units)
+        choices = tuple(c for c in choices if not missing.isdisjoint(c))
     if not choices:
+        return sum(prices[u] for u in units[discount:])
+    if len(choices) == 1:  # what the greedy does with one choice: cover the dearest it can
+        only = choices[0]
+        for index, unit in enumerate(units):
+            if unit in only:
+                del units[index]
+                break
         return sum(prices[u] for u in units[discount:])
     owner: list[int] = [-1] * len(choices)  # choice -> index of the unit it covers
     kept: list[str] = []

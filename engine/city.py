@@ -77,22 +77,12 @@ class City:
         cache = self._cache
         for key in always:
             cache.pop(key, None)
-        for clause in effects.clauses:
-            if clause.timing is not fx.Timing.ONGOING:
-                continue
-            kind = type(clause.effect)
-            cached = _CACHED_BY.get(kind)
-            if cached is not None:
-                cache.pop(cached, None)
-            elif kind not in _TRADE_EFFECTS:
-                for key in _POWER_CACHES:
-                    cache.pop(key, None)
-            if kind in _TRADE_EFFECTS:
-                for key in _TRADE_CACHES:
-                    cache.pop(key, None)
-                if kind is not fx.Produce:  # the city's own trading terms
-                    cache.pop(TERMS_CACHE, None)
-                self.version += 1
+        plan = _FORGET_PLANS.get(id(effects))
+        if plan is None or plan[0] is not effects:
+            plan = _forget_plan(effects)
+        for key in plan[1]:
+            cache.pop(key, None)
+        self.version += plan[2]
 
     # --- what the city holds ----------------------------------------------------------
 
@@ -226,3 +216,35 @@ class City:
             "tokens": [list(t) for t in self.tokens],
             "shields": self.shields(),
         }
+
+
+# id(effects) -> (the effects, cache keys they drop, version steps): kept with the effects
+# object itself, so an id reused after the object is gone is recognised as new.
+_FORGET_PLANS: Final[dict[int, tuple[fx.Effects, tuple[str, ...], int]]] = {}
+
+
+def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]:
+    """What adding a source with ``effects`` drops from a city's caches: each kind of
+    ongoing effect its one cache; production, prices and discounts the trade caches
+    and a version step each."""
+    keys: list[str] = []
+    steps = 0
+    for clause in effects.clauses:
+        if clause.timing is not fx.Timing.ONGOING:
+            continue
+        kind = type(clause.effect)
+        cached = _CACHED_BY.get(kind)
+        if cached is not None:
+            keys.append(cached)
+        elif kind not in _TRADE_EFFECTS:
+            keys.extend(_POWER_CACHES)
+        if kind in _TRADE_EFFECTS:
+            keys.extend(_TRADE_CACHES)
+            if kind is not fx.Produce:  # the city's own trading terms
+                keys.append(TERMS_CACHE)
+            steps += 1
+    plan = (effects, tuple(dict.fromkeys(keys)), steps)
+    if len(_FORGET_PLANS) > 100_000:
+        _FORGET_PLANS.clear()
+    _FORGET_PLANS[id(effects)] = plan
+    return plan

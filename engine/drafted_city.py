@@ -16,6 +16,8 @@ from wonders.dsl.model import Card, Token, Wonder, WonderSide
 from .city import CARD, STAGE, TOKEN, City
 from .production import Production, produced
 
+_COUNT_TOKENS: Final = fx.CountTokens
+_COUNT_CARDS: Final = fx.CountCards
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
 
@@ -117,10 +119,10 @@ class DraftedCity(City):
             yield TOKEN, token, token.effects
 
     def count(self, counted: fx.Counted) -> int:
-        if isinstance(counted, fx.CountTokens):
+        if isinstance(counted, _COUNT_TOKENS):
             return (sum(1 for t in self.owned_tokens if t.kind == counted.kind)
                     + sum(1 for kind, _ in self.tokens if kind == counted.kind))
-        if isinstance(counted, fx.CountCards):  # cached: sold cards and guilds ask often
+        if isinstance(counted, _COUNT_CARDS):  # cached: sold cards and guilds ask often
             counts = self._cache.get("counts")
             if counts is None:
                 counts = self._cache["counts"] = {}

@@ -7,7 +7,6 @@ immutable and hashable so payment searches can be cached by them.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -20,7 +19,7 @@ class Production:
     choices: tuple[tuple[str, ...], ...] = ()  # sorted; each tuple sorted
 
     @staticmethod
-    def build(units: Counter[str], choices: Iterable[tuple[str, ...]]) -> "Production":
+    def build(units: dict[str, int], choices: Iterable[tuple[str, ...]]) -> "Production":
         return Production(
             tuple(sorted((r, n) for r, n in units.items() if n > 0)),
             tuple(sorted(tuple(sorted(c)) for c in choices)),
@@ -53,8 +52,9 @@ class Production:
         return _match(tuple(sorted(rest)), self.choices)
 
     def __add__(self, other: "Production") -> "Production":
-        units: Counter[str] = Counter(dict(self.fixed))
-        units.update(dict(other.fixed))
+        units = dict(self.fixed)
+        for resource, count in other.fixed:
+            units[resource] = units.get(resource, 0) + count
         return Production.build(units, self.choices + other.choices)
 
 
@@ -78,16 +78,17 @@ EMPTY = Production()
 def produced(effects: Iterable[tuple[fx.Produce, bool]]) -> tuple[Production, Production]:
     """(everything produced, what may be bought) from ``produce`` effects, each with
     whether its source sells (the effect must also be buyable)."""
-    units: Counter[str] = Counter()
+    units: dict[str, int] = {}
     choices: list[tuple[str, ...]] = []
-    sale_units: Counter[str] = Counter()
+    sale_units: dict[str, int] = {}
     sale_choices: list[tuple[str, ...]] = []
     for effect, sells in effects:
         sells = sells and effect.buyable
         if len(effect.resources) == 1:
-            units[effect.resources[0]] += effect.amount
+            resource = effect.resources[0]
+            units[resource] = units.get(resource, 0) + effect.amount
             if sells:
-                sale_units[effect.resources[0]] += effect.amount
+                sale_units[resource] = sale_units.get(resource, 0) + effect.amount
         else:
             choices.append(effect.resources)
             if sells:

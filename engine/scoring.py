@@ -26,6 +26,8 @@ DEFAULT_COLOUR_LINES = {"blue": "civilian", "yellow": "commercial", "purple": "g
 
 
 MOST: Final = "most"
+_END: Final = fx.Timing.END
+_POINTS: Final = fx.Points
 _SELF: Final = ("self",)
 
 
@@ -116,39 +118,42 @@ class ScoreSheet:
 
 def _city_lines(city: City, cities: Sequence[City], params: Parameters, science: Sequence[str],
                 extra: Sequence[Card]) -> dict[str, int]:
-    lines: Counter[str] = Counter({name: 0 for name in params.score_order})
+    lines: dict[str, int] = {name: 0 for name in params.score_order}
     colour_lines = params.colour_lines or DEFAULT_COLOUR_LINES
-    lines["military"] += sum(points for _, points in city.tokens)
+    lines["military"] = lines.get("military", 0) + sum(points for _, points in city.tokens)
     if params.treasury is not None:
         for clause in params.treasury.clauses:
             if isinstance(clause.effect, fx.Points):
-                lines["treasury"] += amount(clause.effect.amount, city.seat, cities)
+                lines["treasury"] = (lines.get("treasury", 0)
+                                     + amount(clause.effect.amount, city.seat, cities))
     sources: list[tuple[str, object, fx.Effects]] = list(city.sources())
     sources += [(CARD, card, card.effects) for card in extra]
-    fixed, choices = city.science_symbols()
-    for card in extra:
-        for clause in card.effects.clauses:
-            if isinstance(clause.effect, fx.Science):
-                if len(clause.effect.symbols) == 1:
-                    fixed[clause.effect.symbols[0]] += 1
-                else:
-                    choices.append(clause.effect.symbols)
     for kind, what, effects in sources:
         for clause in effects.clauses:
-            if clause.timing is not fx.Timing.END or not isinstance(clause.effect, fx.Points):
+            if clause.timing is not _END or not isinstance(clause.effect, _POINTS):
                 continue
             points = amount(clause.effect.amount, city.seat, cities)
             if kind == STAGE:
-                lines["wonder"] += points
+                line = "wonder"
             elif kind == CARD and isinstance(what, Card):
-                lines[colour_lines.get(what.colour, what.colour)] += points
+                line = colour_lines.get(what.colour, what.colour)
             elif kind == TOKEN and isinstance(what, Token):
-                lines[params.token_lines.get(what.kind, what.kind)] += points
+                line = params.token_lines.get(what.kind, what.kind)
             else:
-                lines["wonder"] += points
-    if params.science_mechanism == "sets":
-        lines["science"] += science_points(fixed, choices, science, params.science_set)
-    return dict(lines)
+                line = "wonder"
+            lines[line] = lines.get(line, 0) + points
+    if params.science_mechanism == "sets":  # other mechanisms score science elsewhere
+        fixed, choices = city.science_symbols()
+        for card in extra:
+            for clause in card.effects.clauses:
+                if isinstance(clause.effect, fx.Science):
+                    if len(clause.effect.symbols) == 1:
+                        fixed[clause.effect.symbols[0]] += 1
+                    else:
+                        choices.append(clause.effect.symbols)
+        lines["science"] = (lines.get("science", 0)
+                            + science_points(fixed, choices, science, params.science_set))
+    return lines
 
 
 def score_city(city: City, cities: Sequence[City], params: Parameters,

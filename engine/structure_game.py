@@ -82,7 +82,15 @@ def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
 
 
 _SHIELDS, _SCIENCE, _NOW = "shields", "science", "now"
-_TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
+_TURN: Final = "turn"
+# Effect classes as constants: compiled, a module attribute lookup costs more than the test.
+_COINS: Final = fx.Coins
+_SHIELDS_EFFECT: Final = fx.Shields
+_REPLAY: Final = fx.Replay
+_LOSE_COINS: Final = fx.LoseCoins
+_DESTROY: Final = fx.Destroy
+_TAKE_TOKEN: Final = fx.TakeToken
+_ABILITY: Final = fx.Ability  # StructurePhase.TURN.value, for the decision records
 _PLANS: Final[dict[object, tuple[tuple[str, object], ...]]] = {}  # source -> what it does on arrival
 
 
@@ -695,25 +703,25 @@ class StructureGame:
                     return
 
     def _now(self, seat: int, effect: fx.Effect) -> None:
-        if isinstance(effect, fx.Coins):
+        if isinstance(effect, _COINS):
             self._gain(seat, amount(effect.amount, seat, self.cities))
-        elif isinstance(effect, fx.Shields):
+        elif isinstance(effect, _SHIELDS_EFFECT):
             self._shields(seat, effect.count)
-        elif isinstance(effect, fx.Replay):
+        elif isinstance(effect, _REPLAY):
             self.replay = True
-        elif isinstance(effect, fx.LoseCoins):
+        elif isinstance(effect, _LOSE_COINS):
             lost = amount(effect.amount, seat, self.cities)
             for target in at(self.cities, seat, effect.places):
                 taken = min(lost, target.coins)
                 target.coins -= taken
                 self.bank_paid += taken
-        elif isinstance(effect, fx.Destroy):
+        elif isinstance(effect, _DESTROY):
             targets = at(self.cities, seat, effect.places)
             options: list[Action] = [DestroyCard(c) for target in targets for c in target.built
                                      if c.colour in effect.colours]
             if options:
                 self.pending.append(Pending(StructurePhase.DESTROY, seat, options))
-        elif isinstance(effect, fx.TakeToken):
+        elif isinstance(effect, _TAKE_TOKEN):
             pool = self.pools.get(effect.pool, [])
             candidates = [t for t in pool if t.kind == effect.kind]
             if effect.draw is not None:
@@ -721,7 +729,7 @@ class StructureGame:
             if candidates:
                 self.pending.append(Pending(StructurePhase.TOKEN, seat,
                                             [TakeToken(t) for t in candidates]))
-        elif isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
+        elif isinstance(effect, _ABILITY) and effect.name == DISCARD_BUILD_ABILITY:
             self._ask_discard_build(seat)
 
     def _ask_discard_build(self, seat: int) -> None:

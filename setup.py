@@ -1,0 +1,66 @@
+"""Build hook: compile the engine's hot path with mypyc (the rest is in pyproject.toml).
+
+Bots, simulations and agents spend their time in a few engine modules: legal
+actions, payment, resolving a turn, scoring.  Those modules are plain typed
+Python (mypy-clean), and mypyc compiles such modules into C extensions with
+the same behaviour, about twice as fast.  So a regular install (``pip install .``)
+compiles them; the Python sources ship too, and every other module stays
+interpreted.
+
+``WONDERS_COMPILE`` chooses:
+
+* unset: compile for a regular install; an editable install (``pip install -e .``)
+  stays pure Python, so an edited source takes effect without a rebuild;
+* ``0``: never compile (pure Python everywhere);
+* ``1``: compile, and fail the build if that fails.
+
+``python -c "import wonders.engine; print(wonders.engine.COMPILED)"`` tells which
+one an environment has.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+# The modules every decision of a game runs through (mypyc needs each to be
+# compiled together with the classes it subclasses).
+HOT_PATH = [
+    "actions",
+    "bank",
+    "bank_terms",
+    "city",
+    "drafted_city",
+    "payment",
+    "production",
+    "scoring",
+    "structure",
+    "structure_game",
+    "table",
+    "track",
+]
+
+
+def _wanted() -> bool:
+    choice = os.environ.get("WONDERS_COMPILE", "").strip()
+    if choice in ("0", "1"):
+        return choice == "1"
+    return not any(arg.startswith("editable") for arg in sys.argv[1:])
+
+
+def _extensions() -> list[object]:
+    if not _wanted():
+        return []
+    from mypyc.build import mypycify
+
+    # typecheck/wonders/ links dsl/ and engine/ under their installed package names,
+    # so mypyc names the modules wonders.engine.* (as mypy does for the whole project).
+    paths = [f"typecheck/wonders/engine/{name}.py" for name in HOT_PATH]
+    return list(mypycify(["--explicit-package-bases", *paths], opt_level="3",
+                         separate=True))
+
+
+setup(ext_modules=_extensions(),
+      options={"build_ext": {"parallel": os.cpu_count() or 1}})
