@@ -58,8 +58,8 @@ def _extensions() -> list[object]:
     # typecheck/wonders/ links dsl/ and engine/ under their installed package names,
     # so mypyc names the modules wonders.engine.* (as mypy does for the whole project).
     paths = [f"typecheck/wonders/engine/{name}.py" for name in HOT_PATH]
-    return list(mypycify(["--explicit-package-bases", *paths], opt_level="3",
-                         separate=True))
+    options = ["--config-file", "typecheck/mypyc.ini"]
+    return list(mypycify([*options, *paths], opt_level="3", separate=True))
 
 
 setup(ext_modules=_extensions(),
