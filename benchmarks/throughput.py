@@ -16,6 +16,7 @@ import random
 import time
 
 from wonders.dsl.loader import load_game
+from wonders.engine import COMPILED
 from wonders.engine.flows import default_players, new_game
 
 
@@ -57,6 +58,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per player count; the best and the median are shown")
     args = parser.parse_args()
+    print("engine hot path: " + ("compiled (mypyc)" if COMPILED else "pure Python (an editable "
+                                 "install, or WONDERS_COMPILE=0; see setup.py)"))
     first = time.process_time()
     data = load_game(game=args.game)
     cold = time.process_time() - first

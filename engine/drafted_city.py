@@ -34,14 +34,12 @@ class DraftedCity(City):
         self.triggers: list[tuple[object, fx.Clause]] = []  # (source, ``on …:`` clause)
 
     def clone(self) -> "DraftedCity":
-        other = DraftedCity.__new__(DraftedCity)  # every field below: no __dict__ if compiled
-        other.seat = self.seat
+        # every field is set: a compiled class has no __dict__ to copy wholesale
+        other = DraftedCity(self.seat, self.coins, self.sale_colours)
         other.wonder = self.wonder
         other.side = self.side
-        other.coins = self.coins
         other.stages = self.stages
         other.version = self.version
-        other.sale_colours = self.sale_colours
         other.built = list(self.built)
         other.tokens = list(self.tokens)
         other.free_build_ages = set(self.free_build_ages)

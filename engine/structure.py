@@ -87,9 +87,7 @@ class Structure:
         self.left = layout.size
 
     def clone(self) -> "Structure":
-        other = Structure.__new__(Structure)
-        other.layout = self.layout
-        other.cards = list(self.cards)
+        other = Structure(self.layout, self.cards)  # copies the card list
         other.taken = list(self.taken)
         other.face_up = list(self.face_up)
         other.blockers = list(self.blockers)

@@ -137,7 +137,11 @@ class StructureGame:
 
     def __init__(self, data: GameData, players: int = 2, seed: int = 0, *,
                  wonders: Sequence[Sequence[str]] | None = None,
-                 sides: object = None) -> None:
+                 sides: object = None, _shell: bool = False) -> None:
+        """``_shell`` is for :meth:`clone` only: an object whose fields it then sets (a
+        compiled class cannot be allocated without running ``__init__``)."""
+        if _shell:
+            return
         rules = data.rules
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
@@ -256,7 +260,7 @@ class StructureGame:
         Every attribute is listed: the class may be compiled (mypyc), where instances
         have no ``__dict__`` to copy wholesale.
         """
-        other = StructureGame.__new__(StructureGame)
+        other = StructureGame(self.data, self.players, self.seed, _shell=True)
         other.data = self.data
         other.setup = self.setup
         other.params = self.params
