@@ -35,9 +35,12 @@ HOT_PATH = [
     "drafted_city",
     "payment",
     "production",
+    "randomness",
+    "rules",
     "scoring",
     "structure",
     "structure_game",
+    "structure_rules",
     "table",
     "track",
 ]

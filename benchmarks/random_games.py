@@ -15,6 +15,7 @@ import sys
 
 from wonders.dsl.loader import load_game
 from wonders.engine.flows import default_players, new_game
+from wonders.engine.randomness import below
 
 
 def main() -> None:
@@ -28,7 +29,7 @@ def main() -> None:
             moves = {}
             for seat in match.to_move():
                 actions = match.legal_actions(seat)
-                moves[seat] = actions[rng.randrange(len(actions))]
+                moves[seat] = actions[below(rng, len(actions))]  # rng.randrange, compiled
             match.play(moves)
 
 

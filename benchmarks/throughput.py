@@ -18,6 +18,7 @@ import time
 from wonders.dsl.loader import load_game
 from wonders.engine import COMPILED
 from wonders.engine.flows import default_players, new_game
+from wonders.engine.randomness import below
 
 
 def bench_load(game: str, repeat: int = 5) -> float:
@@ -42,7 +43,7 @@ def bench_games(name: str, players: int, games: int, first_seed: int = 0) -> tup
             for seat in game.to_move():
                 actions = game.legal_actions(seat)
                 decisions += 1
-                moves[seat] = actions[rng.randrange(len(actions))]
+                moves[seat] = actions[below(rng, len(actions))]  # rng.randrange, compiled
             game.play(moves)
         game.score_sheet()
     return games / (time.process_time() - start), decisions

@@ -34,14 +34,23 @@ def shortfall(need: tuple[tuple[str, int], ...], fixed: dict[str, int],
     """Coins to buy what fixed units and choices leave of ``need``, ``discount`` units
     waived (no cache here: :class:`~wonders.engine.bank_terms.TradeTerms` keeps the
     answer per card)."""
-    short: list[str] = []  # one entry per unit to buy
+    missing: list[tuple[str, int]] = []
     for resource, units in need:
-        missing = units - fixed.get(resource, 0)
-        if missing > 0:
-            short.extend([resource] * missing)
-    if not short:
+        short = units - fixed.get(resource, 0)
+        if short > 0:
+            missing.append((resource, short))
+    if not missing:
         return 0
-    return _best(short, choices, prices, discount)
+    useful = tuple(c for c in choices if any(r in c for r, _ in missing)) if choices else ()
+    if not useful and not discount:  # nothing to assign or waive: buy what is missing
+        total = 0
+        for resource, short in missing:
+            total += prices[resource] * short
+        return total
+    to_buy: list[str] = []  # one entry per unit
+    for resource, short in missing:
+        to_buy.extend([resource] * short)
+    return _best(to_buy, useful, prices, discount)
 
 
 def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[str, int],

@@ -8,7 +8,7 @@ ordinary :class:`City`'s, which reads effects only through ``sources()``.
 
 from __future__ import annotations
 
-from typing import Final, Iterator
+from typing import Final, Iterator, Mapping
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
@@ -18,6 +18,7 @@ from .production import Production, produced
 
 _COUNT_TOKENS: Final = fx.CountTokens
 _COUNT_CARDS: Final = fx.CountCards
+NO_UNLOCKS: Final[Mapping[str, tuple[Card, ...]]] = {}
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
 
@@ -25,9 +26,11 @@ NO_BOARD = Wonder("", {})
 class DraftedCity(City):
     """A city whose wonders are a hand of single-stage wonders (built in any order)."""
 
-    def __init__(self, seat: int, coins: int, sale_colours: frozenset[str] = frozenset()) -> None:
+    def __init__(self, seat: int, coins: int, sale_colours: frozenset[str] = frozenset(),
+                 unlocks: Mapping[str, tuple[Card, ...]] = NO_UNLOCKS) -> None:
         super().__init__(seat, NO_BOARD, NO_SIDE, coins)
         self.sale_colours = sale_colours  # cards whose production counts for the rival
+        self.unlocks = unlocks  # a card's name -> the cards it makes free (``free_if_built``)
         self.wonders: list[Wonder] = []        # drafted, not built yet
         self.built_wonders: list[Wonder] = []
         self.owned_tokens: list[Token] = []
@@ -35,7 +38,7 @@ class DraftedCity(City):
 
     def clone(self) -> "DraftedCity":
         # every field is set: a compiled class has no __dict__ to copy wholesale
-        other = DraftedCity(self.seat, self.coins, self.sale_colours)
+        other = DraftedCity(self.seat, self.coins, self.sale_colours, self.unlocks)
         other.wonder = self.wonder
         other.side = self.side
         other.stages = self.stages
@@ -72,6 +75,13 @@ class DraftedCity(City):
             cache["names"] = names | {card.name}
         if isinstance(made_free, frozenset):
             cache["made_free"] = made_free.union(card.makes_free) if card.makes_free else made_free
+        unlocked = cache.get("unlocked")
+        if isinstance(unlocked, frozenset):
+            freed = self.unlocks.get(card.name)
+            if freed:
+                cache["unlocked"] = unlocked.union(freed)
+        else:
+            cache.pop("unlocked", None)
         if production is not None and "production" not in cache:
             cache["production"] = _plus(production, card, card.effects,  # type: ignore[arg-type]
                                         card.colour in self.sale_colours)
@@ -95,6 +105,17 @@ class DraftedCity(City):
         self.owned_tokens.append(token)
         self._forget(token.effects, ("counts",))
         self._note_triggers(token, token.effects)
+
+    @property
+    def unlocked(self) -> frozenset[Card]:
+        """The cards whose ``free_if_built`` names a built card: free by chain here (with
+        the names in ``made_free``)."""
+        found = self._cache.get("unlocked")
+        if found is None:
+            unlocks = self.unlocks
+            found = self._cache["unlocked"] = frozenset(
+                freed for card in self.built for freed in unlocks.get(card.name, ()))
+        return found  # type: ignore[return-value]
 
     def remove_card(self, card: Card) -> None:
         self.built.remove(card)

@@ -41,6 +41,7 @@ from .drafted_city import DraftedCity, stage_cost, stage_effects
 from .errors import IllegalActionError, RuleError
 from .payment import FREE, intern, shared_payment
 from .production import Production
+from .randomness import below, shuffle
 from .scoring import ScoreSheet, amount, score
 from .structure import Structure
 from .structure_rules import StructureRules, structure_rules
@@ -155,7 +156,8 @@ class StructureGame:
         self.seed = seed
         self.rng = random.Random(seed)
         self.science = rules.vocabulary.science
-        self.cities = [DraftedCity(s, self.params.start_coins, self.params.buyable)
+        self.cities = [DraftedCity(s, self.params.start_coins, self.params.buyable,
+                                   self.setup.unlocks)
                        for s in range(players)]
         self.discard: list[Card] = []
         self.removed: list[Card] = []          # removed unseen from the current age
@@ -180,7 +182,8 @@ class StructureGame:
         self.start_coins = sum(c.coins for c in self.cities)
         self._score: ScoreSheet | None = None
         self._legal: dict[int, list[Action]] = {}
-        self._trade: dict[int, tuple[tuple[int, ...], TradeTerms]] = {}
+        # seat -> (own version, rival's version, tokens held, the terms then)
+        self._trade: dict[int, tuple[int, int, int, TradeTerms]] = {}
         self._deal_tokens()
         self._deal_wonders(wonders)
 
@@ -196,7 +199,7 @@ class StructureGame:
         box: list[Token] = []
         for kind, tokens in self.setup.tokens_by_kind:
             of_kind = list(tokens)
-            self.rng.shuffle(of_kind)
+            shuffle(self.rng, of_kind)
             count = self.setup.token_board.get(kind, 0)
             board += of_kind[:count]
             box += of_kind[count:]
@@ -223,7 +226,7 @@ class StructureGame:
             self._start_age(1, starter=0)
             return
         chosen = list(boards)
-        self.rng.shuffle(chosen)
+        shuffle(self.rng, chosen)
         del chosen[wanted:]
         self.wonder_pools = [chosen[i * draft.size:(i + 1) * draft.size]
                              for i in range(draft.pools)]
@@ -238,13 +241,13 @@ class StructureGame:
         """
         deck = list(self.setup.decks.get(age, ()))
         rng = self.rng
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         remove = self.setup.remove
         self.removed = deck[:remove]
         del deck[:remove]
         for candidates, count in self.setup.draws.get(age, ()):
             for card in rng.sample(candidates, count):
-                deck.insert(rng.randrange(len(deck) + 1), card)
+                deck.insert(below(rng, len(deck) + 1), card)
         return deck
 
     def _start_age(self, age: int, starter: int) -> None:
@@ -323,17 +326,17 @@ class StructureGame:
 
     def chained(self, seat: int, card: Card) -> bool:
         city = self.cities[seat]
-        return card.name in city.made_free or not city.names.isdisjoint(card.free_if_built)
+        return card.name in city.made_free or card in city.unlocked
 
     def _context(self, seat: int) -> TradeTerms:
         """What ``seat`` pays for things now (shared terms, looked up again only when
         either city's production or trading effects change)."""
         city = self.cities[seat]
         rival = self.cities[1 - seat]
-        versions = (city.version, rival.version, len(city.owned_tokens))
         cached = self._trade.get(seat)
-        if cached is not None and cached[0] == versions:
-            return cached[1]
+        if (cached is not None and cached[0] == city.version and cached[1] == rival.version
+                and cached[2] == len(city.owned_tokens)):
+            return cached[3]
         own, own_id = self._production(city, 0)
         fixed_prices, discounts, wonder_discount, terms_id = self._terms(city)
         sale, sale_id = self._production(rival, 1)
@@ -350,7 +353,7 @@ class StructureGame:
             priced = (prices, intern(tuple(prices[r] for r in resources)))
             _remember(_PRICES, key, priced)
         found = terms(own, own_id, priced[0], priced[1], discounts, wonder_discount, terms_id)
-        self._trade[seat] = (versions, found)
+        self._trade[seat] = (city.version, rival.version, len(city.owned_tokens), found)
         return found
 
     def _production(self, city: DraftedCity, which: int) -> tuple[Production, int]:
@@ -451,10 +454,12 @@ class StructureGame:
         coins = city.coins
         names = city.names
         made_free = city.made_free
+        unlocked = city.unlocked
         entry = self._trade.get(seat)
-        if entry is not None and entry[0] == (city.version, self.cities[1 - seat].version,
-                                              len(city.owned_tokens)):
-            terms = entry[1]
+        if (entry is not None and entry[0] == city.version
+                and entry[1] == self.cities[1 - seat].version
+                and entry[2] == len(city.owned_tokens)):
+            terms = entry[3]
         else:
             terms = self._context(seat)
         wonders = _NO_WONDERS
@@ -474,7 +479,7 @@ class StructureGame:
             name = card.name
             if name in names:
                 paid = _CANNOT
-            elif name in made_free or not names.isdisjoint(card.free_if_built):
+            elif name in made_free or card in unlocked:
                 paid = _CHAINED
             else:
                 known = costs.get(card)
@@ -545,12 +550,12 @@ class StructureGame:
         action = self._checked(seat, actions)
         age, turn = self.age, self.turn
         self.last_actor = seat
-        self._legal = {}
+        self._legal.clear()
         self.replay = False
         self._resolve_turn(seat, action)
         first, second = self.cities
         self.decisions.append((age, turn, _TURN, {seat: action}, (first.coins, second.coins)))
-        self._legal = {}
+        self._legal.clear()
         if self.pending or self.phase is not StructurePhase.TURN:
             return
         structure = self.structure

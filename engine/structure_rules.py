@@ -52,6 +52,7 @@ class StructureRules:
     tokens_by_kind: tuple[tuple[str, tuple[Token, ...]], ...]   # canonical order
     wonders: tuple[Wonder, ...]                              # by name
     track_tokens: frozenset[tuple[int, int]]                 # (zone, side) with a coin token
+    unlocks: dict[str, tuple[Card, ...]]  # a card's name -> the cards it makes free by chain
 
 
 def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -130,6 +131,18 @@ def structure_rules(data: GameData) -> StructureRules:
         wonders=tuple(sorted(data.wonders, key=lambda w: w.name)),
         track_tokens=frozenset((i, side) for i, zone in enumerate(track.zones) if zone.lose
                                for side in (0, 1)),
+        unlocks=_unlocks(data.cards),
     )
     object.__setattr__(data, "_structure_rules", found)
     return found
+
+
+def _unlocks(cards: tuple[Card, ...]) -> dict[str, tuple[Card, ...]]:
+    """For each name a ``free_if_built`` list mentions, the cards it makes free: a city
+    then keeps the set of cards its buildings make free instead of testing every
+    offered card's list against its names."""
+    found: dict[str, list[Card]] = {}
+    for card in cards:
+        for name in card.free_if_built:
+            found.setdefault(name, []).append(card)
+    return {name: tuple(freed) for name, freed in found.items()}

@@ -1,0 +1,32 @@
+"""Shuffles and draws on a ``random.Random``, in compiled code.
+
+The game loops shuffle decks and draw positions with the game's own generator.
+``random.Random.shuffle`` and ``randrange`` are written in Python, and in a
+compiled hot path they cost more than everything else a turn does; these
+functions make the same draws with the same ``getrandbits`` calls (the
+algorithm of CPython's ``random`` module), so a seed still gives the very
+same game, and a log replays the same, whichever is used.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A random int in ``[0, n)``, ``n > 0``: what ``rng.randrange(n)`` returns."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, items: list[T]) -> None:
+    """Shuffle ``items`` in place: the order ``rng.shuffle(items)`` gives."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
