@@ -41,22 +41,34 @@ def shortfall(need: tuple[tuple[str, int], ...], fixed: dict[str, int],
             missing.append((resource, short))
     if not missing:
         return 0
-    useful = tuple(c for c in choices if any(r in c for r, _ in missing)) if choices else ()
-    if not useful and not discount:  # nothing to assign or waive: buy what is missing
+    useful: list[tuple[str, ...]] = []  # the choices offering a missing resource
+    for choice in choices:
+        for resource, _ in missing:
+            if resource in choice:
+                useful.append(choice)
+                break
+    if not discount and len(useful) <= 1:
+        # Nothing to waive, at most one choice: it covers one unit of the dearest missing
+        # resource it offers (what the greedy below does), and the rest is bought.
         total = 0
+        saved = 0
+        offered = useful[0] if useful else ()
         for resource, short in missing:
-            total += prices[resource] * short
-        return total
+            price = prices[resource]
+            total += price * short
+            if price > saved and resource in offered:
+                saved = price
+        return total - saved
     to_buy: list[str] = []  # one entry per unit
     for resource, short in missing:
         to_buy.extend([resource] * short)
-    return _best(to_buy, useful, prices, discount)
+    return _best(to_buy, tuple(useful), prices, discount)
 
 
 def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[str, int],
           discount: int) -> int:
-    """Cheapest purchase of the ``short`` units when each choice may cover one unit and
-    ``discount`` units are waived.
+    """Cheapest purchase of the ``short`` units when each choice (each offering one of
+    them) may cover one unit and ``discount`` units are waived.
 
     The sets of units that can be covered by distinct choices form a matroid (a
     transversal matroid); adding up to ``discount`` waived units keeps it one (a
@@ -65,18 +77,17 @@ def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[s
     while waivers last, else pay for it.
     """
     units = sorted(short, key=prices.__getitem__, reverse=True)
-    if choices:  # only the choices offering a missing resource matter
-        missing = set(units)
-        choices = tuple(c for c in choices if not missing.isdisjoint(c))
-    if not choices:
-        return sum(prices[u] for u in units[discount:])
     if len(choices) == 1:  # what the greedy does with one choice: cover the dearest it can
         only = choices[0]
         for index, unit in enumerate(units):
             if unit in only:
                 del units[index]
                 break
-        return sum(prices[u] for u in units[discount:])
+    if len(choices) <= 1:  # the rest: waive the dearest, pay for the others
+        paid = 0
+        for unit in units[discount:]:
+            paid += prices[unit]
+        return paid
     owner: list[int] = [-1] * len(choices)  # choice -> index of the unit it covers
     kept: list[str] = []
     waived = 0

@@ -117,7 +117,10 @@ class City:
         return cached  # type: ignore[return-value]
 
     def has_ability(self, name: str) -> bool:
-        return any(a.name == name for a in self.abilities())
+        for ability in self.abilities():
+            if ability.name == name:
+                return True
+        return False
 
     def shields(self) -> int:
         cached = self._cache.get("shields")

@@ -18,6 +18,7 @@ from .production import Production, produced
 
 _COUNT_TOKENS: Final = fx.CountTokens
 _COUNT_CARDS: Final = fx.CountCards
+COLOUR_TALLY: Final = "colour_tally"  # cache entry: built cards per colour
 NO_UNLOCKS: Final[Mapping[str, tuple[Card, ...]]] = {}
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
@@ -69,8 +70,18 @@ class DraftedCity(City):
         names = cache.get("names")
         made_free = cache.get("made_free")
         production = cache.get("production")
+        symbols = cache.get("symbols")
         self.built.append(card)
-        self._forget(card.effects, ("counts",))
+        self._forget(card.effects, ())
+        if isinstance(symbols, dict) and "symbols" not in cache:  # a science card
+            symbols = dict(symbols)  # shared with clones: replaced, never changed in place
+            for symbol in _science_of(card, card.effects):
+                symbols[symbol] = symbols.get(symbol, 0) + 1
+            cache["symbols"] = symbols
+        tally = cache.get(COLOUR_TALLY)
+        if isinstance(tally, dict):
+            tally = cache[COLOUR_TALLY] = dict(tally)
+            tally[card.colour] = tally.get(card.colour, 0) + 1
         if isinstance(names, frozenset):
             cache["names"] = names | {card.name}
         if isinstance(made_free, frozenset):
@@ -95,7 +106,7 @@ class DraftedCity(City):
         self.stage_cards.append(card)
         production = self._cache.get("production")
         effects = stage_effects(wonder)
-        self._forget(effects, ("counts",))
+        self._forget(effects, ())
         if production is not None and "production" not in self._cache:
             self._cache["production"] = _plus(production, wonder, effects,  # type: ignore[arg-type]
                                               False)
@@ -103,7 +114,7 @@ class DraftedCity(City):
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
-        self._forget(token.effects, ("counts",))
+        self._forget(token.effects, ())
         self._note_triggers(token, token.effects)
 
     @property
@@ -141,25 +152,39 @@ class DraftedCity(City):
         if isinstance(counted, _COUNT_TOKENS):
             return (sum(1 for t in self.owned_tokens if t.kind == counted.kind)
                     + sum(1 for kind, _ in self.tokens if kind == counted.kind))
-        if isinstance(counted, _COUNT_CARDS):  # cached: sold cards and guilds ask often
-            counts = self._cache.get("counts")
-            if counts is None:
-                counts = self._cache["counts"] = {}
-            found = counts.get(counted.colours)  # type: ignore[attr-defined]
-            if found is None:
-                found = counts[counted.colours] = super().count(counted)  # type: ignore[index]
-            return found  # type: ignore[no-any-return]
+        if isinstance(counted, _COUNT_CARDS):  # sold cards and guilds ask often
+            return self.cards_of(counted.colours)
         return super().count(counted)
 
+    def cards_of(self, colours: frozenset[str] | None) -> int:
+        """Built cards of these colours (None: all)."""
+        if colours is None:
+            return len(self.built)
+        tally = self._colour_tally()
+        found = 0
+        for colour in colours:
+            found += tally.get(colour, 0)
+        return found
+
+    def _colour_tally(self) -> dict[str, int]:
+        """Built cards per colour (kept up to date by ``add_card``; shared with clones, so
+        replaced, never changed in place)."""
+        found = self._cache.get(COLOUR_TALLY)
+        if found is None:
+            tally: dict[str, int] = {}
+            for card in self.built:
+                tally[card.colour] = tally.get(card.colour, 0) + 1
+            found = self._cache[COLOUR_TALLY] = tally
+        return found  # type: ignore[return-value]
+
     def symbols(self) -> dict[str, int]:
-        """Science symbols held (each source's first symbol; choices are not used here).
-        Shared: treat as read-only."""
+        """Science symbols held (each ongoing ``science`` effect's first symbol; choices are
+        not used here).  Shared: treat as read-only."""
         found = self._cache.get("symbols")
         if found is None:
             counted: dict[str, int] = {}
-            for _, _, effect in self.clauses(fx.Timing.ONGOING):
-                if isinstance(effect, fx.Science):
-                    symbol = effect.symbols[0]
+            for _, source, effects in self.sources():
+                for symbol in _science_of(source, effects):
                     counted[symbol] = counted.get(symbol, 0) + 1
             found = self._cache["symbols"] = counted
         return found  # type: ignore[return-value]
@@ -218,3 +243,16 @@ _STAGE_EFFECTS: Final[dict[Wonder, fx.Effects]] = {}
 def stage_cost(wonder: Wonder) -> fx.Cost:
     side = next(iter(wonder.sides.values()))
     return side.stages[0].cost
+
+
+_SCIENCE: Final[dict[object, tuple[str, ...]]] = {}  # source -> its science symbols
+
+
+def _science_of(source: object, effects: fx.Effects) -> tuple[str, ...]:
+    """The first symbol of each ongoing ``science`` effect of a source."""
+    found = _SCIENCE.get(source)
+    if found is None:
+        found = _SCIENCE[source] = tuple(
+            c.effect.symbols[0] for c in effects.clauses
+            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Science))
+    return found

@@ -60,7 +60,8 @@ _CHAINED: Final = -2   # free by chain
 _CACHE_LIMIT: Final = 200_000
 _OFFERS: Final[dict[tuple[Card, int], tuple[Action, ...]]] = {}
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = {}
-_NO_WONDERS: Final[tuple[tuple[Wonder, int], ...]] = ()
+# (wonder, price) -> card -> the action tucking that card under that wonder at that price
+_TUCKS: Final[dict[tuple[Wonder, int], dict[Card, Action]]] = {}
 
 
 def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
@@ -398,15 +399,17 @@ class StructureGame:
         """What one unit of each resource costs ``seat`` at the bank now."""
         return dict(self._context(seat).prices)
 
-    def _affordable(self, city: DraftedCity, terms: TradeTerms) -> tuple[tuple[Wonder, int], ...]:
-        """The (wonder, price) pairs the city can pay for now, in the city's order.
+    def _affordable(self, city: DraftedCity,
+                    terms: TradeTerms) -> list[tuple[Wonder, int, dict[Card, Action]]]:
+        """The wonders the city can pay for now, in the city's order: each with its price
+        and the shared tucking actions for that (wonder, price), by card.
 
         A wonder's price is kept in the shared terms like a card's, so this is a few
-        lookups; what is kept per combination is the tucking action itself.
+        lookups; the actions are kept per (wonder, price) and then per card.
         """
         costs = terms.costs
         coins = city.coins
-        pairs: list[tuple[Wonder, int]] = []
+        found: list[tuple[Wonder, int, dict[Card, Action]]] = []
         for wonder in city.wonders:
             known = costs.get(wonder)
             if known is None:
@@ -414,8 +417,13 @@ class StructureGame:
             else:
                 paid = known
             if paid <= coins:
-                pairs.append((wonder, paid))
-        return tuple(pairs)
+                key = (wonder, paid)
+                by_card = _TUCKS.get(key)
+                if by_card is None:
+                    by_card = {}
+                    _remember(_TUCKS, key, by_card)
+                found.append((wonder, paid, by_card))
+        return found
 
     def wonders_built(self) -> int:
         first, second = self.cities
@@ -462,7 +470,7 @@ class StructureGame:
             terms = entry[3]
         else:
             terms = self._context(seat)
-        wonders = _NO_WONDERS
+        wonders: list[tuple[Wonder, int, dict[Card, Action]]] = []
         if city.wonders:
             limit = self.setup.wonder_limit
             first, second = self.cities
@@ -470,8 +478,6 @@ class StructureGame:
                 wonders = self._affordable(city, terms)
         costs = terms.costs
         actions: list[Action] = []
-        extend = actions.extend
-        append = actions.append
         structure = self.structure
         cards = structure.cards
         for slot in structure.accessible:
@@ -492,9 +498,12 @@ class StructureGame:
             found = _OFFERS.get((card, paid))
             if found is None:
                 found = _card_offers(card, paid)
-            extend(found)
-            for wonder, price in wonders:
-                append(build_wonder(card, wonder, price))
+            actions.extend(found)  # (compiled, a direct call beats a bound-method alias)
+            for wonder, price, by_card in wonders:
+                tuck = by_card.get(card)
+                if tuck is None:
+                    tuck = by_card[card] = build_wonder(card, wonder, price)
+                actions.append(tuck)
         return actions
 
     # --- checking --------------------------------------------------------------------
@@ -636,8 +645,15 @@ class StructureGame:
             raise RuleError(f"{card.name} is not an accessible card of the structure")
         if kind is Sell:
             self.discard.append(card)
-            for value in self.setup.sell:
-                self._gain(seat, amount(value, seat, self.cities))
+            by_colour = self.setup.sell_by_colour
+            if by_colour is None:
+                for value in self.setup.sell:
+                    self._gain(seat, amount(value, seat, self.cities))
+            else:
+                coins, terms = by_colour
+                for colours, per, divisor in terms:
+                    coins += per * (city.cards_of(colours) // divisor)
+                self._gain(seat, coins)
             return
         if kind is Build:
             assert isinstance(action, Build)
