@@ -19,5 +19,5 @@ from .structure_game import __file__ as _hot_path_file
 #: Whether the hot-path modules run compiled by mypyc (see setup.py) or as Python.
 COMPILED: bool = not _hot_path_file.endswith(".py")
 
-__all__ = ["Action", "Build", "BuildFromDiscard", "BuildStage", "COMPILED", "Game", "IllegalActionError",
-           "Payment", "Phase", "RuleError", "ScoreSheet", "Sell", "Skip"]
+__all__ = ["Action", "Build", "BuildFromDiscard", "BuildStage", "COMPILED", "Game",
+           "IllegalActionError", "Payment", "Phase", "RuleError", "ScoreSheet", "Sell", "Skip"]

@@ -199,6 +199,19 @@ def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:
     return found
 
 
+_CHOICES: Final[dict[Wonder, ChooseWonder]] = {}
+
+
+def choose_wonder(wonder: Wonder) -> ChooseWonder:
+    """The shared ChooseWonder value for a wonder."""
+    found = _CHOICES.get(wonder)
+    if found is None:
+        if len(_CHOICES) >= _SHARED_LIMIT:
+            _CHOICES.clear()
+        found = _CHOICES[wonder] = ChooseWonder(wonder)
+    return found
+
+
 def sell(card: Card) -> Sell:
     """The shared Sell value for a card."""
     found = _SELLS.get(card)

@@ -11,17 +11,26 @@ same game, and a log replays the same, whichever is used.
 from __future__ import annotations
 
 import random
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
+
+
+# The C method itself: calling it skips looking ``getrandbits`` up on each call.
+_GETRANDBITS: Final = random.Random.getrandbits
 
 
 def below(rng: random.Random, n: int) -> int:
     """A random int in ``[0, n)``, ``n > 0``: what ``rng.randrange(n)`` returns."""
     k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
+    if type(rng) is not random.Random:  # a subclass may draw its bits another way
         r = rng.getrandbits(k)
+        while r >= n:
+            r = rng.getrandbits(k)
+        return r
+    r = _GETRANDBITS(rng, k)
+    while r >= n:
+        r = _GETRANDBITS(rng, k)
     return r
 
 

@@ -34,7 +34,7 @@ from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
                       ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder,
-                      history_records, sell)
+                      choose_wonder, history_records, sell)
 from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .drafted_city import DraftedCity, stage_cost, stage_effects
@@ -93,7 +93,8 @@ _LOSE_COINS: Final = fx.LoseCoins
 _DESTROY: Final = fx.Destroy
 _TAKE_TOKEN: Final = fx.TakeToken
 _ABILITY: Final = fx.Ability  # StructurePhase.TURN.value, for the decision records
-_PLANS: Final[dict[object, tuple[tuple[str, object], ...]]] = {}  # source -> what it does on arrival
+# source -> what it does on arrival
+_PLANS: Final[dict[object, tuple[tuple[str, object], ...]]] = {}
 
 
 def _arrival_plan(effects: fx.Effects) -> tuple[tuple[str, object], ...]:
@@ -442,7 +443,7 @@ class StructureGame:
             actions = self.pending[0].options
         elif self.phase is StructurePhase.WONDERS:
             pool = self.wonder_pools[self.picks // self.setup.draft.size]
-            actions = [ChooseWonder(w) for w in pool]
+            actions = [choose_wonder(w) for w in pool]
         elif self.phase is StructurePhase.STARTER:
             actions = [ChooseStarter(s) for s in range(self.players)]
         else:
