@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import Final, TypeVar, Union
 
 from wonders.dsl.model import Card, Token, Wonder
 
@@ -163,14 +163,25 @@ _SELLS: Final[dict[Card, Sell]] = {}
 _SHARED_LIMIT: Final = 200_000
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _keep(cache: dict[K, V], key: K, value: V) -> V:
+    """Store a shared value (a full cache starts again: values are only shared, never
+    needed, so forgetting them is safe)."""
+    if len(cache) >= _SHARED_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def build(card: Card, payment: Payment, method: str = PAY) -> Build:
     """The shared Build value for (card, payment, method)."""
     key = (card, payment.left, payment.right, payment.bank, method)
     found = _BUILDS.get(key)
     if found is None:
-        if len(_BUILDS) >= _SHARED_LIMIT:
-            _BUILDS.clear()
-        found = _BUILDS[key] = Build(card, shared_payment(*key[1:4]), method)
+        found = _keep(_BUILDS, key, Build(card, shared_payment(*key[1:4]), method))
     return found
 
 
@@ -179,9 +190,7 @@ def build_stage(card: Card, payment: Payment) -> BuildStage:
     key = (card, payment.left, payment.right, payment.bank)
     found = _STAGES.get(key)
     if found is None:
-        if len(_STAGES) >= _SHARED_LIMIT:
-            _STAGES.clear()
-        found = _STAGES[key] = BuildStage(card, shared_payment(*key[1:]))
+        found = _keep(_STAGES, key, BuildStage(card, shared_payment(*key[1:])))
     return found
 
 
@@ -193,9 +202,7 @@ def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:
     key = (card, wonder, bank)
     found = _WONDERS.get(key)
     if found is None:
-        if len(_WONDERS) >= _SHARED_LIMIT:
-            _WONDERS.clear()
-        found = _WONDERS[key] = BuildWonder(card, wonder, shared_payment(0, 0, bank))
+        found = _keep(_WONDERS, key, BuildWonder(card, wonder, shared_payment(0, 0, bank)))
     return found
 
 
@@ -206,9 +213,7 @@ def choose_wonder(wonder: Wonder) -> ChooseWonder:
     """The shared ChooseWonder value for a wonder."""
     found = _CHOICES.get(wonder)
     if found is None:
-        if len(_CHOICES) >= _SHARED_LIMIT:
-            _CHOICES.clear()
-        found = _CHOICES[wonder] = ChooseWonder(wonder)
+        found = _keep(_CHOICES, wonder, ChooseWonder(wonder))
     return found
 
 
@@ -216,9 +221,7 @@ def sell(card: Card) -> Sell:
     """The shared Sell value for a card."""
     found = _SELLS.get(card)
     if found is None:
-        if len(_SELLS) >= _SHARED_LIMIT:
-            _SELLS.clear()
-        found = _SELLS[card] = Sell(card)
+        found = _keep(_SELLS, card, Sell(card))
     return found
 
 
