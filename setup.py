@@ -56,6 +56,11 @@ def _wanted() -> bool:
 def _extensions() -> list[object]:
     if not _wanted():
         return []
+    if not os.path.isdir("typecheck/wonders/engine"):  # e.g. a source archive without links
+        if os.environ.get("WONDERS_COMPILE", "").strip() == "1":
+            raise SystemExit("WONDERS_COMPILE=1, but typecheck/wonders/ is missing")
+        print("wonders: typecheck/wonders/ is missing; installing pure Python", file=sys.stderr)
+        return []
     from mypyc.build import mypycify
 
     # typecheck/wonders/ links dsl/ and engine/ under their installed package names,
