@@ -26,7 +26,6 @@ from rich.text import Text
 
 from wonders.dsl import describe
 from wonders.dsl import effects as fx
-from wonders.dsl.errors import closest
 from wonders.dsl.model import Card
 
 from ..actions import CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
@@ -353,34 +352,9 @@ class HumanGame(TerminalSession[Game]):
         return self.find_card(text, cards)
 
     def find_card(self, text: str, cards: Sequence[Card]) -> Card | None:
-        """A card by number or name (case-insensitive, unique prefix); explains a miss."""
-        if text.lstrip("-").isdigit():
-            number = int(text)
-            if 1 <= number <= len(cards):
-                return cards[number - 1]
-            self.error(f"There is no card {number}: choose a number from 1 to {len(cards)}.")
-            return None
-        lowered = text.lower()
-        exact = [c for c in cards if c.name.lower() == lowered]
-        if exact:
-            return exact[0]
-        names = list(dict.fromkeys(c.name for c in cards))
-        starts = [n for n in names if n.lower().startswith(lowered)]
-        if not starts:
-            starts = [n for n in names if any(w.lower().startswith(lowered)
-                                              for w in n.split())]
-        if len(starts) == 1:
-            return next(c for c in cards if c.name == starts[0])
-        if len(starts) > 1:
-            self.error(f"'{text}' matches several cards: {', '.join(starts)}. Type more "
-                       "of the name or its number.")
-            return None
-        hint = closest(text, names)
-        message = f"No card '{text}' in your hand."
-        if hint:
-            message += f" Did you mean '{hint}'?"
-        self.error(message + f" Choose 1–{len(cards)} or a name from the table.")
-        return None
+        """A card of the hand by number or name (see ``TerminalSession.find``)."""
+        return self.find(text, cards, [c.name for c in cards], "card", several=" cards",
+                         where="in your hand", listed="the table")
 
     def _ask_verb(self, card: Card) -> str | None:
         legal = self.game.legal_actions(self.seat)

@@ -27,7 +27,6 @@ from rich.text import Text
 
 from wonders.dsl import describe
 from wonders.dsl import effects as fx
-from wonders.dsl.errors import closest
 from wonders.dsl.model import Card, Token, Wonder
 
 from ..actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
@@ -99,35 +98,6 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else "Your opponent"
-
-    def find(self, text: str, items: Sequence[T], names: Sequence[str], what: str) -> T | None:
-        """An item by number or name (case-insensitive, unique prefix); explains a miss."""
-        if text.lstrip("-").isdigit():
-            number = int(text)
-            if 1 <= number <= len(items):
-                return items[number - 1]
-            self.error(f"There is no {what} {number}: choose a number from 1 to {len(items)}.")
-            return None
-        lowered = text.lower()
-        for item, name in zip(items, names):
-            if name.lower() == lowered:
-                return item
-        starts = [n for n in dict.fromkeys(names) if n.lower().startswith(lowered)]
-        if not starts:
-            starts = [n for n in dict.fromkeys(names)
-                      if any(w.lower().startswith(lowered) for w in n.split())]
-        if len(starts) == 1:
-            return items[list(names).index(starts[0])]
-        if len(starts) > 1:
-            self.error(f"'{text}' matches several: {', '.join(starts)}. Type more of the name "
-                       "or its number.")
-            return None
-        hint = closest(text, names)
-        message = f"No {what} '{text}' here."
-        if hint:
-            message += f" Did you mean '{hint}'?"
-        self.error(message + f" Choose 1–{len(items)} or a name from the list.")
-        return None
 
     def pick(self, prompt: str, items: Sequence[T], names: Sequence[str], what: str,
              help_text: str, show: Callable[[], None] | None = None) -> T:

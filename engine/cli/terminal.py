@@ -14,6 +14,7 @@ from typing import Callable, Generic, Sequence, TypeVar
 from rich.console import Console
 from rich.text import Text
 
+from wonders.dsl.errors import closest
 from wonders.dsl.model import Card
 
 from ..actions import Action
@@ -24,6 +25,7 @@ QUIT_WORDS = {"quit", "exit", "q", ":q"}
 HELP_WORDS = {"help", "?", "h"}
 SHOW_WORDS = {"show", "look", "table", "hand", "l"}
 GameT = TypeVar("GameT")
+T = TypeVar("T")
 
 
 class Quit(Exception):
@@ -66,6 +68,40 @@ class TerminalSession(Generic[GameT]):
 
     def error(self, message: str) -> None:
         self.console.print(Text("✗ " + message, style="bold red"))
+
+    def find(self, text: str, items: Sequence[T], names: Sequence[str], what: str, *,
+             several: str = "", where: str = "here", listed: str = "the list") -> T | None:
+        """An item by number or name (case-insensitive, unique prefix of the name or of
+        one of its words); explains a miss with a "did you mean".  ``several``,
+        ``where`` and ``listed`` word the messages ("matches several cards", "in your
+        hand", "from the table")."""
+        if text.lstrip("-").isdigit():
+            number = int(text)
+            if 1 <= number <= len(items):
+                return items[number - 1]
+            self.error(f"There is no {what} {number}: choose a number from 1 to {len(items)}.")
+            return None
+        lowered = text.lower()
+        for item, name in zip(items, names):
+            if name.lower() == lowered:
+                return item
+        distinct = list(dict.fromkeys(names))
+        starts = [n for n in distinct if n.lower().startswith(lowered)]
+        if not starts:
+            starts = [n for n in distinct
+                      if any(w.lower().startswith(lowered) for w in n.split())]
+        if len(starts) == 1:
+            return items[list(names).index(starts[0])]
+        if len(starts) > 1:
+            self.error(f"'{text}' matches several{several}: {', '.join(starts)}. Type more "
+                       "of the name or its number.")
+            return None
+        hint = closest(text, names)
+        message = f"No {what} '{text}' {where}."
+        if hint:
+            message += f" Did you mean '{hint}'?"
+        self.error(message + f" Choose 1–{len(items)} or a name from {listed}.")
+        return None
 
     # --- a turn ----------------------------------------------------------------------
 
