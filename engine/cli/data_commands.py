@@ -116,8 +116,7 @@ def schema_command(
     Point yaml-language-server at it with a first line such as
     '# yaml-language-server: $schema=cards.schema.json'.
     """
-    json.dump(schema(kind.value), sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    _print_json(schema(kind.value))
 
 
 def graph(
@@ -198,10 +197,15 @@ def wonder_record(wonder: Wonder) -> dict[str, Any]:
         for side in wonder.sides.values()]}
 
 
+def _print_json(value: object) -> None:
+    """JSON for the listing commands: indented, names as written (not \\u-escaped)."""
+    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
 def _print_tokens(loaded: Game, tokens: list[Token], as_json: bool) -> None:
     if as_json:
-        json.dump([token_record(t) for t in tokens], sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        _print_json([token_record(t) for t in tokens])
         return
     from rich.console import Console
     from rich.table import Table
@@ -218,8 +222,7 @@ def _print_tokens(loaded: Game, tokens: list[Token], as_json: bool) -> None:
 
 def _print_wonders(loaded: Game, wonders: list[Wonder], as_json: bool) -> None:
     if as_json:
-        json.dump([wonder_record(w) for w in wonders], sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        _print_json([wonder_record(w) for w in wonders])
         return
     from rich.console import Console
     from rich.table import Table
@@ -286,9 +289,7 @@ def cards(
                 and (search is None or search.lower() in c.name.lower()
                      or search.lower() in c.effects.text.lower())]
     if as_json:
-        json.dump([card_record(c, loaded) for c in selected], sys.stdout, indent=2,
-                  ensure_ascii=False)
-        sys.stdout.write("\n")
+        _print_json([card_record(c, loaded) for c in selected])
         return
     from rich.console import Console
     from rich.table import Table
