@@ -77,13 +77,7 @@ def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[s
     while waivers last, else pay for it.
     """
     units = sorted(short, key=prices.__getitem__, reverse=True)
-    if len(choices) == 1:  # what the greedy does with one choice: cover the dearest it can
-        only = choices[0]
-        for index, unit in enumerate(units):
-            if unit in only:
-                del units[index]
-                break
-    if len(choices) <= 1:  # the rest: waive the dearest, pay for the others
+    if not choices:  # waive the dearest, pay for the others
         paid = 0
         for unit in units[discount:]:
             paid += prices[unit]

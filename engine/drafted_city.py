@@ -91,8 +91,6 @@ class DraftedCity(City):
             freed = self.unlocks.get(card.name)
             if freed:
                 cache["unlocked"] = unlocked.union(freed)
-        else:
-            cache.pop("unlocked", None)
         if production is not None and "production" not in cache:
             cache["production"] = _plus(production, card, card.effects,  # type: ignore[arg-type]
                                         card.colour in self.sale_colours)
