@@ -646,15 +646,8 @@ class StructureGame:
             raise RuleError(f"{card.name} is not an accessible card of the structure")
         if kind is Sell:
             self.discard.append(card)
-            by_colour = self.setup.sell_by_colour
-            if by_colour is None:
-                for value in self.setup.sell:
-                    self._gain(seat, amount(value, seat, self.cities))
-            else:
-                coins, terms = by_colour
-                for colours, per, divisor in terms:
-                    coins += per * (city.cards_of(colours) // divisor)
-                self._gain(seat, coins)
+            for value in self.setup.sell:
+                self._gain(seat, amount(value, seat, self.cities))
             return
         if kind is Build:
             assert isinstance(action, Build)

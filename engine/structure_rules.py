@@ -53,9 +53,6 @@ class StructureRules:
     wonders: tuple[Wonder, ...]                              # by name
     track_tokens: frozenset[tuple[int, int]]                 # (zone, side) with a coin token
     unlocks: dict[str, tuple[Card, ...]]  # a card's name -> the cards it makes free by chain
-    # ``sell`` as (fixed coins, (colours or None, value, divisor) per "N per C card" of the
-    # seller), when it is only that; None: evaluate ``sell`` as amounts
-    sell_by_colour: tuple[int, tuple[tuple[frozenset[str] | None, int, int], ...]] | None
 
 
 def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -136,7 +133,6 @@ def structure_rules(data: GameData) -> StructureRules:
         track_tokens=frozenset((i, side) for i, zone in enumerate(track.zones) if zone.lose
                                for side in (0, 1)),
         unlocks=_unlocks(data.cards),
-        sell_by_colour=_by_colour(sell),
     )
     object.__setattr__(data, "_structure_rules", found)
     return found
@@ -152,17 +148,3 @@ def _unlocks(cards: tuple[Card, ...]) -> dict[str, tuple[Card, ...]]:
             found.setdefault(name, []).append(card)
     return {name: tuple(freed) for name, freed in found.items()}
 
-
-def _by_colour(amounts: tuple[fx.Amount, ...]
-               ) -> tuple[int, tuple[tuple[frozenset[str] | None, int, int], ...]] | None:
-    """The amounts as fixed coins plus "N per C card in self" terms, if that is all they
-    are (Duel's "2 + 1 per yellow card"): a sale then needs no effect evaluation."""
-    fixed = 0
-    terms: list[tuple[frozenset[str] | None, int, int]] = []
-    for value in amounts:
-        fixed += value.fixed
-        for term in value.terms:
-            if term.places != ("self",) or not isinstance(term.counted, fx.CountCards):
-                return None
-            terms.append((term.counted.colours, term.value, term.divisor))
-    return fixed, tuple(terms)
