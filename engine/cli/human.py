@@ -34,7 +34,7 @@ from ..game import Game, Phase
 from ..payment import Payment
 from ..production import Production
 from ..table import left_of, right_of
-from .terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession
+from .terminal import HELP_WORDS, Ask, Quit, TerminalSession
 
 COLOUR_STYLES = {"brown": "#b0703c", "grey": "grey62", "blue": "bright_blue", "green": "green",
                  "yellow": "yellow", "red": "red", "purple": "magenta"}
@@ -368,17 +368,10 @@ class HumanGame(TerminalSession[Game]):
         self.console.print(("  [bold]w[/bold] wonder stage — " if can_stage else
                             "  [dim]w wonder stage — impossible: [/dim]") + _escape(stage_why))
         self.console.print(f"  [bold]s[/bold] sell it — {sell_value(self.game)}")
-        while True:
-            answer = self.read("Action — b, w or s (Enter to choose another card): ").lower()
-            if not answer or answer in {"back", "cancel"}:
-                return None
-            if answer in HELP_WORDS:
-                self.console.print(HELP)
-                continue
-            if answer in BUILD_WORDS | STAGE_WORDS | SELL_WORDS:
-                return answer
-            self.error(f"'{answer}' is not an action: type b (build), w (wonder stage) or "
-                       "s (sell), or Enter to go back.")
+        return self.read_verb("Action — b, w or s (Enter to choose another card): ",
+                              BUILD_WORDS | STAGE_WORDS | SELL_WORDS,
+                              "type b (build), w (wonder stage) or s (sell), or Enter to go "
+                              "back.")
 
     def _action_for(self, card: Card, verb: str) -> Action | None:
         game, seat = self.game, self.seat

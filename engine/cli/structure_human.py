@@ -37,13 +37,12 @@ from ..scoring import amount
 from ..structure_game import StructureGame, StructurePhase
 from .human import (COLOUR_STYLES, ROMAN, SELL_WORDS, SKIP_WORDS, built_by_colour,
                     production_text)
-from .terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession
+from .terminal import BACK_WORDS, HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession
 
 BUILD_WORDS = {"build", "b"}
 WONDER_WORDS = {"wonder", "w"}
 ME_WORDS = {"me", "i", "myself", "you"}
 OPPONENT_WORDS = {"opponent", "them", "other", "bot", "o"}
-BACK_WORDS = {"back", "cancel"}
 CARD_BACK = "▒"
 VICTORY_TEXT = {"military": ("military supremacy", "the conflict pawn reached the capital"),
                 "science": ("scientific supremacy", "enough different science symbols"),
@@ -231,17 +230,9 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         self.console.print(("  [bold]w[/bold] build a wonder with it — " if wonders else
                             "  [dim]w build a wonder with it — impossible: [/dim]")
                            + _escape(self.wonder_reason(wonders)))
-        while True:
-            answer = self.read("Action — b, s or w (Enter to choose another card): ").lower()
-            if not answer or answer in BACK_WORDS:
-                return None
-            if answer in HELP_WORDS:
-                self.console.print(HELP)
-                continue
-            if answer in BUILD_WORDS | SELL_WORDS | WONDER_WORDS:
-                return answer
-            self.error(f"'{answer}' is not an action: type b (build), s (sell) or w (wonder), "
-                       "or Enter to go back.")
+        return self.read_verb("Action — b, s or w (Enter to choose another card): ",
+                              BUILD_WORDS | SELL_WORDS | WONDER_WORDS,
+                              "type b (build), s (sell) or w (wonder), or Enter to go back.")
 
     def _action_for(self, card: Card, verb: str) -> Action | None:
         builds, sells, wonders = self._options(card)

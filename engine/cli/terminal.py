@@ -23,6 +23,7 @@ from ..bots import Bot
 Ask = Callable[[str], str]
 QUIT_WORDS = {"quit", "exit", "q", ":q"}
 HELP_WORDS = {"help", "?", "h"}
+BACK_WORDS = {"back", "cancel"}
 SHOW_WORDS = {"show", "look", "table", "hand", "l"}
 GameT = TypeVar("GameT")
 T = TypeVar("T")
@@ -102,6 +103,20 @@ class TerminalSession(Generic[GameT]):
             message += f" Did you mean '{hint}'?"
         self.error(message + f" Choose 1–{len(items)} or a name from {listed}.")
         return None
+
+    def read_verb(self, prompt: str, verbs: frozenset[str] | set[str], wrong: str) -> str | None:
+        """Ask what to do with a chosen card: one of ``verbs``; None (Enter, back or
+        cancel) to choose another card; help prints the help; ``wrong`` explains a miss."""
+        while True:
+            answer = self.read(prompt).lower()
+            if not answer or answer in BACK_WORDS:
+                return None
+            if answer in HELP_WORDS:
+                self.console.print(self.help_text)
+                continue
+            if answer in verbs:
+                return answer
+            self.error(f"'{answer}' is not an action: {wrong}")
 
     # --- a turn ----------------------------------------------------------------------
 
