@@ -26,23 +26,27 @@ import sys
 from setuptools import setup
 
 # The modules every decision of a game runs through (mypyc needs each to be
-# compiled together with the classes it subclasses).
+# compiled together with the classes it subclasses).  The card language's data
+# classes are among them: compiled, the engine reads a card's or an effect's
+# fields directly instead of through Python attribute lookups.
 HOT_PATH = [
-    "actions",
-    "bank",
-    "bank_terms",
-    "city",
-    "drafted_city",
-    "payment",
-    "production",
-    "randomness",
-    "rules",
-    "scoring",
-    "structure",
-    "structure_game",
-    "structure_rules",
-    "table",
-    "track",
+    "dsl/effects",
+    "dsl/model",
+    "engine/actions",
+    "engine/bank",
+    "engine/bank_terms",
+    "engine/city",
+    "engine/drafted_city",
+    "engine/payment",
+    "engine/production",
+    "engine/randomness",
+    "engine/rules",
+    "engine/scoring",
+    "engine/structure",
+    "engine/structure_game",
+    "engine/structure_rules",
+    "engine/table",
+    "engine/track",
 ]
 
 
@@ -56,7 +60,8 @@ def _wanted() -> bool:
 def _extensions() -> list[object]:
     if not _wanted():
         return []
-    if not os.path.isdir("typecheck/wonders/engine"):  # e.g. a source archive without links
+    linked = all(os.path.isdir(f"typecheck/wonders/{package}") for package in ("dsl", "engine"))
+    if not linked:  # e.g. a source archive without the links
         if os.environ.get("WONDERS_COMPILE", "").strip() == "1":
             raise SystemExit("WONDERS_COMPILE=1, but typecheck/wonders/ is missing")
         print("wonders: typecheck/wonders/ is missing; installing pure Python", file=sys.stderr)
@@ -64,8 +69,8 @@ def _extensions() -> list[object]:
     from mypyc.build import mypycify
 
     # typecheck/wonders/ links dsl/ and engine/ under their installed package names,
-    # so mypyc names the modules wonders.engine.* (as mypy does for the whole project).
-    paths = [f"typecheck/wonders/engine/{name}.py" for name in HOT_PATH]
+    # so mypyc names the modules wonders.dsl.* and wonders.engine.* (as mypy does for the whole project).
+    paths = [f"typecheck/wonders/{name}.py" for name in HOT_PATH]
     options = ["--config-file", "typecheck/mypyc.ini"]
     return list(mypycify([*options, *paths], opt_level="3", separate=True))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from . import ast
 from . import effects as fx
 from .errors import EffectSyntaxError, Problem, closest
+from .formula import Formula, FormulaNode
 from .parser import parse_cost, parse_effects, parse_formula
 from .vocabulary import Vocabulary
 
@@ -303,15 +304,15 @@ def compile_cost(text: str, vocabulary: Vocabulary) -> tuple[fx.Cost, list[Probl
     return fx.Cost(coins, tuple(counts.items())), checker.problems
 
 
-def compile_formula(text: str, vocabulary: Vocabulary) -> tuple[fx.Formula, list[Problem]]:
+def compile_formula(text: str, vocabulary: Vocabulary) -> tuple[Formula, list[Problem]]:
     """Parse a formula (``players + 2``) and check its variables."""
     try:
         tree = parse_formula(text)
     except EffectSyntaxError as exc:
-        return fx.Formula(text, 0), [_syntax_problem(exc)]
+        return Formula(text, 0), [_syntax_problem(exc)]
     checker = _Checker(vocabulary)
 
-    def convert(node: ast.Expression) -> fx.FormulaNode:
+    def convert(node: ast.Expression) -> FormulaNode:
         if isinstance(node, ast.Number):
             return node.value
         if isinstance(node, ast.Variable):
@@ -319,4 +320,4 @@ def compile_formula(text: str, vocabulary: Vocabulary) -> tuple[fx.Formula, list
             return node.name.text
         return (node.op, convert(node.left), convert(node.right))
 
-    return fx.Formula(text.strip(), convert(tree)), checker.problems
+    return Formula(text.strip(), convert(tree)), checker.problems

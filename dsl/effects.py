@@ -209,33 +209,3 @@ class Cost:
 
 
 FREE = Cost(0, ())
-
-
-@dataclass(frozen=True, slots=True)
-class Formula:
-    """A number computed from variables (``players + 2``); kept as its expression."""
-
-    text: str
-    expression: "FormulaNode"
-
-    def evaluate(self, variables: dict[str, int]) -> int:
-        return _evaluate(self.expression, variables)
-
-
-FormulaNode = Union[int, str, tuple[str, "FormulaNode", "FormulaNode"]]
-
-
-def _evaluate(node: FormulaNode, variables: dict[str, int]) -> int:
-    if isinstance(node, int):
-        return node
-    if isinstance(node, str):
-        return variables[node]
-    op, left, right = node
-    a, b = _evaluate(left, variables), _evaluate(right, variables)
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    return a // b if b else 0

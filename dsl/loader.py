@@ -29,6 +29,7 @@ from .chains import check_chains, links_of
 from .compiler import compile_cost, compile_effects, compile_formula
 from .decks import check_decks
 from .errors import DataError, Diagnostic, Location, Report, Severity, closest
+from .formula import Formula
 from .model import Card, DrawPool, Game, RuleSet, Stage, Token, Wonder, WonderSide
 from .schema import detect_kind, validate
 from .source import Document, PathKey, load_file
@@ -141,7 +142,7 @@ class _Compiler:
         self._place(doc, path, text, problems)
         return None if problems else value
 
-    def formula(self, doc: Document, path: PathKey) -> fx.Formula | None:
+    def formula(self, doc: Document, path: PathKey) -> Formula | None:
         raw = doc.get(path)
         if isinstance(raw, bool) or not isinstance(raw, (str, int)):
             return None

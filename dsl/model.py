@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .effects import Cost, Effects, Formula
+from .effects import Cost, Effects
+from .formula import Formula
 from .errors import Location
 from .vocabulary import Vocabulary
 
@@ -120,6 +121,10 @@ class Game:
     files: tuple[str, ...] = ()
     tokens: tuple[Token, ...] = ()
     content_hash: str = ""  # sha256 over every loaded file's text: logs record it
+    # What engine mechanisms compute once from this data (parameters, decks by age, a
+    # flow's set-up), under keys each mechanism owns: shared by every game on the data,
+    # gone with it.  A field, not attributes set later: compiled classes have no __dict__.
+    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     def rules_name(self) -> str:
         return self.rules.name

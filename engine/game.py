@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from enum import Enum
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Final, Iterable, Mapping, Sequence, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.loader import load_game
@@ -568,22 +568,26 @@ class Game:
         }
 
 
-def _prepared(data: GameData) -> tuple[Parameters, dict[int, tuple[Card, ...]],
-                                       dict[tuple[int, int], tuple[Card, ...]]]:
+_DERIVED_KEY: Final = "engine_prepared"  # this module's entry in GameData.derived
+_Prepared = tuple[Parameters, dict[int, tuple[Card, ...]], dict[tuple[int, int], tuple[Card, ...]]]
+
+
+def _prepared(data: GameData) -> _Prepared:
     """Rule parameters and the deck's cards by age, computed once per loaded data.
 
-    Kept on the (immutable) data object itself, so thousands of games on the same
+    Kept in the data's ``derived`` cache, so thousands of games on the same
     data share them and nothing outlives the data.
     """
-    cached = data.__dict__.get("_engine_prepared")
-    if cached is None:
-        by_age: dict[int, list[Card]] = {}
-        for card in data.deck_cards():
-            by_age.setdefault(card.age, []).append(card)
-        cached = (parameters(data.rules), {age: tuple(cards) for age, cards in by_age.items()},
-                  {})
-        object.__setattr__(data, "_engine_prepared", cached)
-    return cached
+    cached = data.derived.get(_DERIVED_KEY)
+    if cached is not None:
+        return cast(_Prepared, cached)
+    by_age: dict[int, list[Card]] = {}
+    for card in data.deck_cards():
+        by_age.setdefault(card.age, []).append(card)
+    prepared: _Prepared = (parameters(data.rules),
+                           {age: tuple(cards) for age, cards in by_age.items()}, {})
+    data.derived[_DERIVED_KEY] = prepared
+    return prepared
 
 
 def _unique(cards: Iterable[Card]) -> list[Card]:

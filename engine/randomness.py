@@ -18,12 +18,13 @@ T = TypeVar("T")
 
 # The C method itself: calling it skips looking ``getrandbits`` up on each call.
 _GETRANDBITS: Final = random.Random.getrandbits
+_RANDOM: Final = random.Random  # compiled, a module attribute lookup costs more than a draw
 
 
 def below(rng: random.Random, n: int) -> int:
     """A random int in ``[0, n)``, ``n > 0``: what ``rng.randrange(n)`` returns."""
     k = n.bit_length()
-    if type(rng) is not random.Random:  # a subclass may draw its bits another way
+    if type(rng) is not _RANDOM:  # a subclass may draw its bits another way
         r = rng.getrandbits(k)
         while r >= n:
             r = rng.getrandbits(k)

@@ -124,6 +124,10 @@ class StructurePhase(str, Enum):
     OVER = "over"
 
 
+# Each phase's name, for the decision records (an Enum's ``.value`` runs Python code).
+_PHASE_NAMES: Final[dict[StructurePhase, str]] = {phase: phase.value for phase in StructurePhase}
+
+
 class Pending:
     """A choice an effect asks for before the turn can end."""
 
@@ -601,7 +605,7 @@ class StructureGame:
         seat = pending[0].seat if pending else self.current
         action = self._checked(seat, actions)
         age, turn = self.age, self.turn
-        recorded = (pending[0].phase if pending else phase).value
+        recorded = _PHASE_NAMES[pending[0].phase if pending else phase]
         self.last_actor = seat
         self._legal = {}
         turn_over = True

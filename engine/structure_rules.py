@@ -10,7 +10,7 @@ flow cannot play (a :class:`RuleError` says what is missing).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
@@ -67,9 +67,12 @@ def _mechanism(data: dict[str, Any], slot: str, default: str) -> str:
     return str(value) if isinstance(value, str) else default
 
 
+_DERIVED_KEY: Final = "structure_rules"  # this module's entry in GameData.derived
+
+
 def structure_rules(data: GameData) -> StructureRules:
-    """Read and check the rule set's structure-flow parameters (cached on the data)."""
-    cached = data.__dict__.get("_structure_rules")
+    """Read and check the rule set's structure-flow parameters (kept in the data's ``derived`` cache)."""
+    cached = data.derived.get(_DERIVED_KEY)
     if isinstance(cached, StructureRules):
         return cached
     rules = data.rules
@@ -134,7 +137,7 @@ def structure_rules(data: GameData) -> StructureRules:
                                for side in (0, 1)),
         unlocks=_unlocks(data.cards),
     )
-    object.__setattr__(data, "_structure_rules", found)
+    data.derived[_DERIVED_KEY] = found
     return found
 
 
