@@ -9,6 +9,7 @@ mean" when a misspelt keyword is close to an expected one.
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, TypeVar, cast
@@ -68,7 +69,8 @@ def _span(item: Any) -> ast.Span:
 
 
 def _name(token: Token) -> ast.Name:
-    return ast.Name(str(token), _span(token))
+    # interned like the YAML loader's strings: the same name is then the same object
+    return ast.Name(sys.intern(str(token)), _span(token))
 
 
 def _names(tree: Tree[Any]) -> tuple[ast.Name, ...]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -262,7 +263,10 @@ class _Builder:
                          node, _shown(node.tag))
             return node.value
         if node.tag == _STR or node.tag == _TIMESTAMP:
-            value: Any = node.value
+            # Interned: names recur across files (a colour, a resource, a card a chain
+            # names), and the engine compares and hashes them on every decision; one
+            # object per name makes each comparison an identity test.
+            value: Any = sys.intern(node.value)
             self.doc.scalars[path] = _Scalar(
                 self._index(node),
                 self.source.index(node.end_mark.line, node.end_mark.column),
@@ -290,7 +294,7 @@ class _Builder:
                 self.problem("Y005", f"{what} are not supported; write the key as plain text",
                              key_node)
                 continue
-            key = str(key_node.value)
+            key = sys.intern(str(key_node.value))
             if key in result:
                 self.problem("Y006", f"duplicate key '{key}' (YAML would silently keep only one)", key_node, key)
                 continue
