@@ -37,6 +37,7 @@ HOT_PATH = [
     "engine/bank_terms",
     "engine/city",
     "engine/drafted_city",
+    "engine/interning",
     "engine/payment",
     "engine/production",
     "engine/randomness",

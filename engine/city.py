@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Final, Iterator
+from typing import AbstractSet, Final, Iterator
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Wonder, WonderSide
 
-from .payment import intern
+from .interning import intern
 from .production import Production, produced
 from .rules import Parameters
 
@@ -22,10 +22,12 @@ START: Final = "start"
 CARD: Final = "card"
 STAGE: Final = "stage"
 TOKEN: Final = "token"
-_TRADE_CACHES: Final = ("production", "prices", "ids", "bank_ids")
-_POWER_CACHES: Final = ("abilities", "shields", "symbols")
-_CACHED_BY: Final[dict[type, str]] = {fx.Ability: "abilities", fx.Shields: "shields",
-                               fx.Science: "symbols"}  # the one cache each effect changes
+_TRADE_CACHES: Final = ("production", "prices", "ids")
+_POWER_CACHES: Final = ("abilities", "shields")
+# The caches each kind of ongoing effect changes (science symbols are no cached answer
+# here: a city counts them itself when it keeps them)
+_CACHED_BY: Final[dict[type, tuple[str, ...]]] = {fx.Ability: ("abilities",),
+                                                  fx.Shields: ("shields",), fx.Science: ()}
 _TRADE_EFFECTS: Final = (fx.Produce, fx.TradePrice, fx.Discount)
 TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
 
@@ -69,8 +71,8 @@ class City:
     def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
         """Drop the caches a new effect source can change (one pass over its clauses).
 
-        Each kind of ongoing effect changes one cached answer (shields, abilities,
-        science symbols); production, prices and discounts change the trade caches,
+        Each kind of ongoing effect changes at most one cached answer (shields,
+        abilities); production, prices and discounts change the trade caches,
         and then ``version`` moves on, which tells the game its payment contexts are
         stale.  An effect kind not listed here drops every power cache.
         """
@@ -87,7 +89,7 @@ class City:
     # --- what the city holds ----------------------------------------------------------
 
     @property
-    def names(self) -> frozenset[str]:
+    def names(self) -> AbstractSet[str]:
         cached = self._cache.get("names")
         if cached is None:
             cached = frozenset(c.name for c in self.built)
@@ -149,12 +151,12 @@ class City:
         cached = self._cache.get("ids")
         if cached is None:
             own, sale = self.production(params)
-            cached = (intern(own), intern(sale), intern(self.prices(params)))
+            cached = (own.ident, sale.ident, intern(self.prices(params)))
             self._cache["ids"] = cached
         return cached  # type: ignore[return-value]
 
     @property
-    def made_free(self) -> frozenset[str]:
+    def made_free(self) -> AbstractSet[str]:
         """Names of cards this city may build free by chain (its cards' ``makes_free``)."""
         cached = self._cache.get("made_free")
         if cached is None:
@@ -238,7 +240,7 @@ def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]
         kind = type(clause.effect)
         cached = _CACHED_BY.get(kind)
         if cached is not None:
-            keys.append(cached)
+            keys.extend(cached)
         elif kind not in _TRADE_EFFECTS:
             keys.extend(_POWER_CACHES)
         if kind in _TRADE_EFFECTS:

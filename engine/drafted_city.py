@@ -8,7 +8,7 @@ ordinary :class:`City`'s, which reads effects only through ``sources()``.
 
 from __future__ import annotations
 
-from typing import Final, Iterator, Mapping
+from typing import AbstractSet, Final, Iterator, Mapping
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
@@ -18,7 +18,6 @@ from .production import Production, produced
 
 _COUNT_TOKENS: Final = fx.CountTokens
 _COUNT_CARDS: Final = fx.CountCards
-COLOUR_TALLY: Final = "colour_tally"  # cache entry: built cards per colour
 NO_UNLOCKS: Final[Mapping[str, tuple[Card, ...]]] = {}
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
@@ -36,6 +35,13 @@ class DraftedCity(City):
         self.built_wonders: list[Wonder] = []
         self.owned_tokens: list[Token] = []
         self.triggers: list[tuple[object, fx.Clause]] = []  # (source, ``on …:`` clause)
+        # Kept up to date by every addition and rebuilt by ``changed``, because the hot
+        # path reads them on every decision; ``clone`` copies them.  Read-only outside.
+        self._names: set[str] = set()  # of built cards
+        self._chain_names: set[str] = set()  # made free by built cards' ``makes_free``
+        self._chain_cards: set[Card] = set()  # whose ``free_if_built`` names a built card
+        self._tally: dict[str, int] = {}  # built cards per colour
+        self._symbols: dict[str, int] = {}  # science symbols held
 
     def clone(self) -> "DraftedCity":
         # every field is set: a compiled class has no __dict__ to copy wholesale
@@ -53,6 +59,11 @@ class DraftedCity(City):
         other.built_wonders = list(self.built_wonders)
         other.owned_tokens = list(self.owned_tokens)
         other.triggers = list(self.triggers)
+        other._names = set(self._names)
+        other._chain_names = set(self._chain_names)
+        other._chain_cards = set(self._chain_cards)
+        other._tally = dict(self._tally)
+        other._symbols = dict(self._symbols)
         return other
 
     def _note_triggers(self, source: object, effects: fx.Effects) -> None:
@@ -64,38 +75,36 @@ class DraftedCity(City):
             self.triggers.append((source, clause))
 
     def add_card(self, card: Card) -> None:
-        """Add a built card, updating the name and production caches instead of
-        dropping them (this runs on every turn of every simulated game)."""
+        """Add a built card, updating what the city keeps instead of dropping it (this
+        runs on every turn of every simulated game)."""
         cache = self._cache
-        names = cache.get("names")
-        made_free = cache.get("made_free")
         production = cache.get("production")
-        symbols = cache.get("symbols")
         self.built.append(card)
         self._forget(card.effects, ())
-        if isinstance(symbols, dict) and "symbols" not in cache:  # a science card
-            symbols = dict(symbols)  # shared with clones: replaced, never changed in place
-            for symbol in _science_of(card, card.effects):
-                symbols[symbol] = symbols.get(symbol, 0) + 1
-            cache["symbols"] = symbols
-        tally = cache.get(COLOUR_TALLY)
-        if isinstance(tally, dict):
-            tally = cache[COLOUR_TALLY] = dict(tally)
-            tally[card.colour] = tally.get(card.colour, 0) + 1
-        if isinstance(names, frozenset):
-            cache["names"] = names | {card.name}
-        if isinstance(made_free, frozenset):
-            cache["made_free"] = made_free.union(card.makes_free) if card.makes_free else made_free
-        unlocked = cache.get("unlocked")
-        if isinstance(unlocked, frozenset):
-            freed = self.unlocks.get(card.name)
-            if freed:
-                cache["unlocked"] = unlocked.union(freed)
+        self._note_card(card)
+        self._count_symbols(card, card.effects)
         if production is not None and "production" not in cache:
             cache["production"] = _plus(production, card, card.effects,  # type: ignore[arg-type]
                                         card.colour in self.sale_colours)
         if _TRIGGERS.get(card, True):  # unknown yet, or has ``on …:`` clauses
             self._note_triggers(card, card.effects)
+
+    def _note_card(self, card: Card) -> None:
+        """Count a built card in the name, chain and colour tallies."""
+        name = card.name
+        self._names.add(name)
+        if card.makes_free:
+            self._chain_names.update(card.makes_free)
+        freed = self.unlocks.get(name)
+        if freed:
+            self._chain_cards.update(freed)
+        tally = self._tally
+        tally[card.colour] = tally.get(card.colour, 0) + 1
+
+    def _count_symbols(self, source: object, effects: fx.Effects) -> None:
+        symbols = self._symbols
+        for symbol in _science_of(source, effects):
+            symbols[symbol] = symbols.get(symbol, 0) + 1
 
     def add_wonder(self, wonder: Wonder, card: Card) -> None:
         self.wonders.remove(wonder)
@@ -105,37 +114,52 @@ class DraftedCity(City):
         production = self._cache.get("production")
         effects = stage_effects(wonder)
         self._forget(effects, ())
+        self._count_symbols(wonder, effects)
         if production is not None and "production" not in self._cache:
             self._cache["production"] = _plus(production, wonder, effects,  # type: ignore[arg-type]
                                               False)
-        self._note_triggers(wonder, stage_effects(wonder))
+        self._note_triggers(wonder, effects)
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
         self._forget(token.effects, ())
+        self._count_symbols(token, token.effects)
         self._note_triggers(token, token.effects)
 
     @property
-    def unlocked(self) -> frozenset[Card]:
+    def names(self) -> AbstractSet[str]:
+        """Names of the built cards (kept up to date; read-only)."""
+        return self._names
+
+    @property
+    def made_free(self) -> AbstractSet[str]:
+        """Names the built cards' ``makes_free`` lists (kept up to date; read-only)."""
+        return self._chain_names
+
+    @property
+    def unlocked(self) -> AbstractSet[Card]:
         """The cards whose ``free_if_built`` names a built card: free by chain here (with
         the names in ``made_free``)."""
-        found = self._cache.get("unlocked")
-        if found is None:
-            unlocks = self.unlocks
-            found = self._cache["unlocked"] = frozenset(
-                freed for card in self.built for freed in unlocks.get(card.name, ()))
-        return found  # type: ignore[return-value]
+        return self._chain_cards
 
     def remove_card(self, card: Card) -> None:
         self.built.remove(card)
         self.changed()
 
     def changed(self) -> None:
-        """Forget cached answers and list the ``on …:`` clauses again (after any change
-        that is not an addition: a destroyed card, a position set up by hand)."""
+        """Forget cached answers and count everything again (after any change that is
+        not an addition: a destroyed card, a position set up by hand)."""
         super().changed()
         self.triggers = []
+        self._names = set()
+        self._chain_names = set()
+        self._chain_cards = set()
+        self._tally = {}
+        self._symbols = {}
+        for card in self.built:
+            self._note_card(card)
         for _, what, effects in self.sources():
+            self._count_symbols(what, effects)
             self._note_triggers(what, effects)
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
@@ -158,34 +182,16 @@ class DraftedCity(City):
         """Built cards of these colours (None: all)."""
         if colours is None:
             return len(self.built)
-        tally = self._colour_tally()
+        tally = self._tally
         found = 0
         for colour in colours:
             found += tally.get(colour, 0)
         return found
 
-    def _colour_tally(self) -> dict[str, int]:
-        """Built cards per colour (kept up to date by ``add_card``; shared with clones, so
-        replaced, never changed in place)."""
-        found = self._cache.get(COLOUR_TALLY)
-        if found is None:
-            tally: dict[str, int] = {}
-            for card in self.built:
-                tally[card.colour] = tally.get(card.colour, 0) + 1
-            found = self._cache[COLOUR_TALLY] = tally
-        return found  # type: ignore[return-value]
-
     def symbols(self) -> dict[str, int]:
         """Science symbols held (each ongoing ``science`` effect's first symbol; choices are
-        not used here).  Shared: treat as read-only."""
-        found = self._cache.get("symbols")
-        if found is None:
-            counted: dict[str, int] = {}
-            for _, source, effects in self.sources():
-                for symbol in _science_of(source, effects):
-                    counted[symbol] = counted.get(symbol, 0) + 1
-            found = self._cache["symbols"] = counted
-        return found  # type: ignore[return-value]
+        not used here).  Kept up to date: treat as read-only."""
+        return self._symbols
 
     def to_json(self) -> dict[str, object]:
         data = super().to_json()
@@ -199,8 +205,8 @@ class DraftedCity(City):
 
 _TRIGGERS: Final[dict[object, tuple[fx.Clause, ...]]] = {}  # source -> its ``on …:`` clauses
 _PRODUCED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = {}
-_SUMS: Final[dict[tuple[tuple[Production, Production], tuple[object, bool]],
-            tuple[Production, Production]]] = {}
+# (own id, for-sale id, source, sellable) -> the sum
+_SUMS: Final[dict[tuple[int, int, object, bool], tuple[Production, Production]]] = {}
 
 
 def _plus(production: tuple[Production, Production], source: object, effects: fx.Effects,
@@ -216,7 +222,7 @@ def _plus(production: tuple[Production, Production], source: object, effects: fx
     add_own, add_sale = added
     if not (add_own.fixed or add_own.choices or add_sale.fixed or add_sale.choices):
         return production
-    total = (production, key)
+    total = (own.ident, sale.ident, source, sellable)
     found = _SUMS.get(total)
     if found is None:
         if len(_SUMS) > 100_000:

@@ -22,7 +22,8 @@ from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, B
                       Skip, _BUILDS, build, build_stage, history_records, sell)
 from .city import City
 from .errors import IllegalActionError, RuleError
-from .payment import FREE, Market, Payment, TradeContext, intern, shared_payment
+from .interning import intern
+from .payment import FREE, Market, Payment, TradeContext, shared_payment
 from .rules import Parameters, parameters
 from .scoring import ScoreSheet, amount, score
 from .table import left_of, right_of

@@ -25,6 +25,7 @@ from typing import Final
 
 from wonders.dsl.effects import Cost
 
+from .interning import intern, interned
 from .production import Production
 
 Vector = tuple[int, ...]
@@ -77,8 +78,6 @@ class Market:
 
 # --- interning and caches ------------------------------------------------------------------
 
-_IDS: Final[dict[object, int]] = {}
-_VALUES: Final[list[object]] = []
 _CACHE_LIMIT: Final = 400_000
 _BUY: Final[dict[tuple[Vector, int, int, int], Pairs]] = {}
 _BUY_SHORT: Final[dict[tuple[object, ...], Pairs]] = {}
@@ -87,25 +86,6 @@ _SUPPLY: Final[dict[tuple[int, int], tuple[Vector, ...]]] = {}
 _NEEDS: Final[dict[tuple[tuple[tuple[str, int], ...], int], Vector]] = {}
 _SPARSE: dict[tuple[tuple[tuple[str, int], ...], int],
               tuple[Vector, tuple[tuple[int, int], ...], int]] = {}
-
-
-def intern(value: object) -> int:
-    """A small integer standing for a hashable value (a production, a price list).
-
-    Cities cache these ids, so the hot path looks payments up by tuples of ints
-    instead of hashing nested tuples again and again.  Ids are never reused.
-    """
-    found = _IDS.get(value)
-    if found is None:
-        found = len(_VALUES)
-        _IDS[value] = found
-        _VALUES.append(value)
-    return found
-
-
-def interned(ident: int) -> object:
-    """The value an :func:`intern` id stands for."""
-    return _VALUES[ident]
 
 
 def _remember(cache: dict, key: object, value: object) -> None:  # type: ignore[type-arg]
@@ -118,7 +98,7 @@ def _need_vector(resources: tuple[tuple[str, int], ...], names_id: int) -> Vecto
     key = (resources, names_id)
     found = _NEEDS.get(key)
     if found is None:
-        names = _VALUES[names_id]
+        names = interned(names_id)
         assert isinstance(names, tuple)
         counts = dict(resources)
         found = tuple(counts.get(name, 0) for name in names)
@@ -177,7 +157,7 @@ def _supply(production_id: int, names_id: int) -> tuple[Vector, ...]:
     key = (production_id, names_id)
     found = _SUPPLY.get(key)
     if found is None:
-        production, names = _VALUES[production_id], _VALUES[names_id]
+        production, names = interned(production_id), interned(names_id)
         assert isinstance(production, Production) and isinstance(names, tuple)
         fixed, choices = _choice_indexes(production, names)
         reached: set[Vector] = {fixed}
@@ -197,7 +177,7 @@ def _residuals(need: Vector, own_id: int, names_id: int) -> tuple[Vector, ...]:
     key = (need, own_id, names_id)
     found = _RESIDUALS.get(key)
     if found is None:
-        own, names = _VALUES[own_id], _VALUES[names_id]
+        own, names = interned(own_id), interned(names_id)
         assert isinstance(own, Production) and isinstance(names, tuple)
         fixed, choices = _choice_indexes(own, names)
         start = tuple(max(n - f, 0) for n, f in zip(need, fixed))
@@ -226,7 +206,7 @@ def _profile(production_id: int, names_id: int) -> tuple[Vector, tuple[int, ...]
     key = (production_id, names_id)
     found = _PROFILES.get(key)
     if found is None:
-        production, names = _VALUES[production_id], _VALUES[names_id]
+        production, names = interned(production_id), interned(names_id)
         assert isinstance(production, Production) and isinstance(names, tuple)
         fixed, choices = _choice_indexes(production, names)
         available = list(fixed)
@@ -300,7 +280,7 @@ def _buy(residual: Vector, left_id: int, right_id: int, prices_id: int,
         if not needed:
             found = ((0, 0),)
         else:
-            prices = _VALUES[prices_id]
+            prices = interned(prices_id)
             assert isinstance(prices, tuple)
             amounts = tuple(residual[i] for i in needed)
             left = _capped(_supply(left_id, names_id), needed, residual)
@@ -444,8 +424,8 @@ class TradeContext:
 
 def trade_context(own: Production, market: Market) -> TradeContext:
     prices = (market.left_prices, market.right_prices)
-    return TradeContext(own, intern(own), market.left, intern(market.left), market.right,
-                        intern(market.right), prices, intern(prices), market.resources,
+    return TradeContext(own, own.ident, market.left, market.left.ident, market.right,
+                        market.right.ident, prices, intern(prices), market.resources,
                         intern(market.resources))
 
 

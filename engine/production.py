@@ -7,16 +7,28 @@ immutable and hashable so payment searches can be cached by them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from wonders.dsl import effects as fx
 
+from .interning import intern
 
-@dataclass(frozen=True, slots=True)
+
 class Production:
-    fixed: tuple[tuple[str, int], ...] = ()  # sorted (resource, units)
-    choices: tuple[tuple[str, ...], ...] = ()  # sorted; each tuple sorted
+    """Fixed units (sorted ``(resource, units)``) and choices (sorted, each sorted).
+
+    A value: equal productions are interchangeable and nothing assigns to a field
+    after construction.  Not a frozen dataclass because of :attr:`ident`, which is
+    worked out once per object and then kept on it.
+    """
+
+    __slots__ = ("fixed", "choices", "_ident")
+
+    def __init__(self, fixed: tuple[tuple[str, int], ...] = (),
+                 choices: tuple[tuple[str, ...], ...] = ()) -> None:
+        self.fixed = fixed
+        self.choices = choices
+        self._ident = -1
 
     @staticmethod
     def build(units: dict[str, int], choices: Iterable[tuple[str, ...]]) -> "Production":
@@ -25,8 +37,15 @@ class Production:
             tuple(sorted(tuple(sorted(c)) for c in choices)),
         )
 
-    # Written out, not generated: payment caches hash and compare productions on every
-    # miss, and a generated method would run as interpreted code even when compiled.
+    @property
+    def ident(self) -> int:
+        """The interned id of this value (:func:`~wonders.engine.interning.intern`): cache
+        keys use it instead of hashing the nested tuples again."""
+        found = self._ident
+        if found < 0:
+            found = self._ident = intern(self)
+        return found
+
     def __hash__(self) -> int:
         return hash((self.fixed, self.choices))
 
@@ -34,6 +53,9 @@ class Production:
         if not isinstance(other, Production):
             return NotImplemented
         return self.fixed == other.fixed and self.choices == other.choices
+
+    def __repr__(self) -> str:
+        return f"Production(fixed={self.fixed!r}, choices={self.choices!r})"
 
     def units(self) -> dict[str, int]:
         return dict(self.fixed)

@@ -39,7 +39,8 @@ from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .drafted_city import DraftedCity, stage_cost, stage_effects
 from .errors import IllegalActionError, RuleError
-from .payment import FREE, intern, shared_payment
+from .interning import intern
+from .payment import FREE, shared_payment
 from .production import Production
 from .randomness import below, shuffle
 from .scoring import ScoreSheet, amount, score
@@ -52,7 +53,6 @@ DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 TRADE_INCOME_ABILITY: Final = "trade_income"
 MILITARY, SCIENCE, CIVILIAN = "military", "science", "civilian"
 CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
-BANK_IDS: Final = "bank_ids"  # a city cache entry, dropped with its trade caches
 
 
 _CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
@@ -365,11 +365,8 @@ class StructureGame:
     def _production(self, city: DraftedCity, which: int) -> tuple[Production, int]:
         """The city's own production (0) or production counted for the rival's prices (1),
         with its interned id."""
-        ids = city._cache.get(BANK_IDS)
-        production = city.production(self.params)
-        if ids is None:
-            ids = city._cache[BANK_IDS] = (intern(production[0]), intern(production[1]))
-        return production[which], ids[which]  # type: ignore[index]
+        production = city.production(self.params)[which]
+        return production, production.ident
 
     def _terms(self, city: DraftedCity) -> tuple[dict[str, int], dict[str, int], int, int]:
         """The city's own trading terms: fixed prices, discounts per colour, on wonders,
