@@ -150,7 +150,9 @@ class ChooseStarter:
         return {"action": "starter", "seat": self.seat}
 
 
-Action = Union[Build, BuildStage, Sell, BuildFromDiscard, Skip, BuildWonder, ChooseWonder,
+# The commonest kinds first: compiled code checks a value against the members in this
+# order (each list item a game loop reads back), so a build or a sale matches at once.
+Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, ChooseWonder,
                TakeToken, DestroyCard, ChooseStarter]
 
 
@@ -194,16 +196,10 @@ def build_stage(card: Card, payment: Payment) -> BuildStage:
     return found
 
 
-_WONDERS: Final[dict[tuple[Card, Wonder, int], BuildWonder]] = {}
-
-
 def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:
-    """The shared BuildWonder value for (card, wonder, coins paid to the bank)."""
-    key = (card, wonder, bank)
-    found = _WONDERS.get(key)
-    if found is None:
-        found = _keep(_WONDERS, key, BuildWonder(card, wonder, shared_payment(0, 0, bank)))
-    return found
+    """A BuildWonder value for (card, wonder, coins paid to the bank).  Not kept here: the
+    card-structure flow keeps the ones it offers, by (wonder, price) and then card."""
+    return BuildWonder(card, wonder, shared_payment(0, 0, bank))
 
 
 _CHOICES: Final[dict[Wonder, ChooseWonder]] = {}

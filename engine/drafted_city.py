@@ -14,7 +14,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from .city import CARD, STAGE, TOKEN, City
-from .production import Production, produced
+from .production import EMPTY, Production, produced
 
 _COUNT_TOKENS: Final = fx.CountTokens
 _COUNT_CARDS: Final = fx.CountCards
@@ -42,6 +42,8 @@ class DraftedCity(City):
         self._chain_cards: set[Card] = set()  # whose ``free_if_built`` names a built card
         self._tally: dict[str, int] = {}  # built cards per colour
         self._symbols: dict[str, int] = {}  # science symbols held
+        # Nothing built yet: nothing produced (additions then update this incrementally)
+        self._cache["production"] = (EMPTY, EMPTY)
 
     def clone(self) -> "DraftedCity":
         # every field is set: a compiled class has no __dict__ to copy wholesale
