@@ -58,10 +58,13 @@ CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
 _CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
 _CHAINED: Final = -2   # free by chain
 _CACHE_LIMIT: Final = 200_000
-_OFFERS: Final[dict[tuple[Card, int], tuple[Action, ...]]] = {}
+# card -> its actions by what building it costs: index ``paid - _CHAINED`` (so 0 is free
+# by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
+_OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = {}
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = {}
-# (wonder, price) -> card -> the action tucking that card under that wonder at that price
-_TUCKS: Final[dict[tuple[Wonder, int], dict[Card, Action]]] = {}
+# wonder -> by price (list index) -> card -> the action tucking that card under that wonder
+# at that price
+_TUCKS: Final[dict[Wonder, list[dict[Card, Action] | None]]] = {}
 
 
 def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
@@ -79,7 +82,13 @@ def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
         found = (build(card, shared_payment(0, 0, paid)), sell(card))
     else:
         found = (sell(card),)
-    _remember(_OFFERS, (card, paid), found)
+    by_price = _OFFERS.get(card)
+    if by_price is None:
+        by_price = _OFFERS[card] = []
+    index = paid - _CHAINED
+    while len(by_price) <= index:
+        by_price.append(None)
+    by_price[index] = found
     return found
 
 
@@ -182,7 +191,9 @@ class StructureGame:
         self.replay = False
         self.victory: str | None = None
         self.winner: int | None = None
-        self.decisions: list[tuple[int, int, str, dict[int, Action], tuple[int, ...]]] = []
+        # (age, turn, phase, seat, action, coins of seat 0 and 1 after): one flat tuple per
+        # decision, made on every turn; ``history`` gives the records every loop shares
+        self.decisions: list[tuple[int, int, str, int, Action, int, int]] = []
         self.bank_paid = 0
         self.bank_gave = 0
         self.start_coins = sum(c.coins for c in self.cities)
@@ -314,7 +325,9 @@ class StructureGame:
     @property
     def history(self) -> list[dict[str, Any]]:
         """Every decision so far as JSON-ready records (what logs hold)."""
-        return history_records(self.decisions)
+        return history_records([(age, turn, phase, {seat: action}, (coins0, coins1))
+                                for age, turn, phase, seat, action, coins0, coins1
+                                in self.decisions])
 
     def to_move(self) -> list[int]:
         if self.phase is StructurePhase.OVER:
@@ -407,7 +420,7 @@ class StructureGame:
         and the shared tucking actions for that (wonder, price), by card.
 
         A wonder's price is kept in the shared terms like a card's, so this is a few
-        lookups; the actions are kept per (wonder, price) and then per card.
+        lookups; the actions are kept per wonder, price and then card.
         """
         costs = terms.costs
         coins = city.coins
@@ -419,11 +432,14 @@ class StructureGame:
             else:
                 paid = known
             if paid <= coins:
-                key = (wonder, paid)
-                by_card = _TUCKS.get(key)
+                by_price = _TUCKS.get(wonder)
+                if by_price is None:
+                    by_price = _TUCKS[wonder] = []
+                while len(by_price) <= paid:
+                    by_price.append(None)
+                by_card = by_price[paid]
                 if by_card is None:
-                    by_card = {}
-                    _remember(_TUCKS, key, by_card)
+                    by_card = by_price[paid] = {}
                 found.append((wonder, paid, by_card))
         return found
 
@@ -497,7 +513,9 @@ class StructureGame:
                     paid = known
                 if paid > coins:
                     paid = _CANNOT
-            found = _OFFERS.get((card, paid))
+            by_price = _OFFERS.get(card)
+            index = paid - _CHAINED
+            found = by_price[index] if by_price is not None and index < len(by_price) else None
             if found is None:
                 found = _card_offers(card, paid)
             actions.extend(found)  # (compiled, a direct call beats a bound-method alias)
@@ -565,7 +583,7 @@ class StructureGame:
         self.replay = False
         self._resolve_turn(seat, action)
         first, second = self.cities
-        self.decisions.append((age, turn, _TURN, {seat: action}, (first.coins, second.coins)))
+        self.decisions.append((age, turn, _TURN, seat, action, first.coins, second.coins))
         self._legal.clear()
         if self.pending or self.phase is not StructurePhase.TURN:
             return
@@ -616,7 +634,7 @@ class StructureGame:
             self._start_age(self.age + 1, action.seat)
             turn_over = False
         first, second = self.cities
-        self.decisions.append((age, turn, recorded, {seat: action}, (first.coins, second.coins)))
+        self.decisions.append((age, turn, recorded, seat, action, first.coins, second.coins))
         self._legal = {}
         if turn_over and not self.pending and self.phase is not StructurePhase.OVER:
             self._end_turn(self.current)
