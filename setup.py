@@ -70,7 +70,8 @@ def _extensions() -> list[object]:
     from mypyc.build import mypycify
 
     # typecheck/wonders/ links dsl/ and engine/ under their installed package names,
-    # so mypyc names the modules wonders.dsl.* and wonders.engine.* (as mypy does for the whole project).
+    # so mypyc names the modules wonders.dsl.* and wonders.engine.* (as mypy does for
+    # the whole project).
     paths = [f"typecheck/wonders/{name}.py" for name in HOT_PATH]
     options = ["--config-file", "typecheck/mypyc.ini"]
     return list(mypycify([*options, *paths], opt_level="3", separate=True))

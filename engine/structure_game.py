@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from enum import Enum
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence, TypeVar
 
 from wonders.dsl import effects as fx
 from wonders.dsl.loader import load_game
@@ -73,6 +73,21 @@ def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
     cache[key] = value
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _by_price(table: dict[K, list[V | None]], key: K, index: int) -> list[V | None]:
+    """``key``'s values by price (a list, as prices are small ints), long enough to
+    hold ``index``."""
+    found = table.get(key)
+    if found is None:
+        found = table[key] = []
+    while len(found) <= index:
+        found.append(None)
+    return found
+
+
 def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
     """Build (when it can be) and sell: the actions of one accessible card before any
     wonder, shared and immutable."""
@@ -82,18 +97,12 @@ def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
         found = (build(card, shared_payment(0, 0, paid)), sell(card))
     else:
         found = (sell(card),)
-    by_price = _OFFERS.get(card)
-    if by_price is None:
-        by_price = _OFFERS[card] = []
-    index = paid - _CHAINED
-    while len(by_price) <= index:
-        by_price.append(None)
-    by_price[index] = found
+    _by_price(_OFFERS, card, paid - _CHAINED)[paid - _CHAINED] = found
     return found
 
 
 _SHIELDS, _SCIENCE, _NOW = "shields", "science", "now"
-_TURN: Final = "turn"
+_TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
 # Effect classes as constants: compiled, a module attribute lookup costs more than the test.
 _COINS: Final = fx.Coins
 _SHIELDS_EFFECT: Final = fx.Shields
@@ -101,7 +110,7 @@ _REPLAY: Final = fx.Replay
 _LOSE_COINS: Final = fx.LoseCoins
 _DESTROY: Final = fx.Destroy
 _TAKE_TOKEN: Final = fx.TakeToken
-_ABILITY: Final = fx.Ability  # StructurePhase.TURN.value, for the decision records
+_ABILITY: Final = fx.Ability
 # source -> what it does on arrival
 _PLANS: Final[dict[object, tuple[tuple[str, object], ...]]] = {}
 
@@ -432,11 +441,7 @@ class StructureGame:
             else:
                 paid = known
             if paid <= coins:
-                by_price = _TUCKS.get(wonder)
-                if by_price is None:
-                    by_price = _TUCKS[wonder] = []
-                while len(by_price) <= paid:
-                    by_price.append(None)
+                by_price = _by_price(_TUCKS, wonder, paid)
                 by_card = by_price[paid]
                 if by_card is None:
                     by_card = by_price[paid] = {}
@@ -481,13 +486,7 @@ class StructureGame:
         names = city.names
         made_free = city.made_free
         unlocked = city.unlocked
-        entry = self._trade.get(seat)
-        if (entry is not None and entry[0] == city.version
-                and entry[1] == self.cities[1 - seat].version
-                and entry[2] == len(city.owned_tokens)):
-            terms = entry[3]
-        else:
-            terms = self._context(seat)
+        terms = self._context(seat)
         wonders: list[tuple[Wonder, int, dict[Card, Action]]] = []
         if city.wonders:
             limit = self.setup.wonder_limit

@@ -71,7 +71,8 @@ _DERIVED_KEY: Final = "structure_rules"  # this module's entry in GameData.deriv
 
 
 def structure_rules(data: GameData) -> StructureRules:
-    """Read and check the rule set's structure-flow parameters (kept in the data's ``derived`` cache)."""
+    """Read and check the rule set's structure-flow parameters (kept in the data's
+    ``derived`` cache)."""
     cached = data.derived.get(_DERIVED_KEY)
     if isinstance(cached, StructureRules):
         return cached
@@ -106,8 +107,6 @@ def structure_rules(data: GameData) -> StructureRules:
     for card in data.deck_cards():
         by_age.setdefault(card.age, []).append(card)
     track = TrackRules.from_data(_section(raw, "military"))
-    sell = tuple(c.effect.amount for c in (rules.sell.clauses if rules.sell else ())
-                 if isinstance(c.effect, fx.Coins))
     found = StructureRules(
         base=parameters(rules),
         layouts=layouts,
@@ -121,7 +120,8 @@ def structure_rules(data: GameData) -> StructureRules:
         wonder_limit=int(_section(raw, "wonders").get("limit", 0)),
         next_age=next_age,
         cards_by_age={age: tuple(cards) for age, cards in by_age.items()},
-        sell=sell,
+        sell=tuple(c.effect.amount for c in (rules.sell.clauses if rules.sell else ())
+                   if isinstance(c.effect, fx.Coins)),
         decks={age: tuple(c for c in cards if not c.drawn for _ in range(c.copies(2)))
                for age, cards in by_age.items()},
         draws={age: tuple((tuple(c for c in by_age.get(age, ()) if c.drawn
