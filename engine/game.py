@@ -21,6 +21,7 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell,
                       Skip, _BUILDS, build, build_stage, history_records, sell)
 from .city import City
+from .contract import Decision
 from .errors import IllegalActionError, RuleError
 from .interning import intern
 from .payment import FREE, Market, Payment, TradeContext, shared_payment
@@ -38,6 +39,14 @@ class Phase(str, Enum):
     LAST_CARD = "last_card"
     DISCARD_BUILD = "discard_build"
     OVER = "over"
+
+
+_WORDING: Final[dict[Phase, str]] = {
+    Phase.TURN: "choosing a card to build, to sell or to build a wonder stage with",
+    Phase.LAST_CARD: "playing the last card of the age",
+    Phase.DISCARD_BUILD: "building a card from the discard pile",
+    Phase.OVER: "done: the game is over",
+}
 
 
 class Game:
@@ -179,6 +188,17 @@ class Game:
     def to_move(self) -> list[int]:
         """The seats that must act at this decision point."""
         return [] if self.over else list(self.movers)
+
+    def decision(self) -> Decision:
+        """The pending decision: its kind (the phase), who decides it at once, in words."""
+        return Decision(self.phase.value, tuple(self.to_move()), _WORDING[self.phase])
+
+    def phase_name(self) -> str:
+        return _WORDING[self.phase]
+
+    def setup_record(self) -> dict[str, Any]:
+        """What set-up dealt: each seat's board and side."""
+        return {"seats": [{"wonder": c.wonder.name, "side": c.side.side} for c in self.cities]}
 
     def market(self, seat: int) -> Market:
         """What ``seat`` can buy from its neighbours this turn, at its prices."""

@@ -37,6 +37,7 @@ from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, Choos
                       choose_wonder, history_records, sell)
 from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
+from .contract import Decision
 from .drafted_city import DraftedCity, stage_cost, stage_effects
 from .errors import IllegalActionError, RuleError
 from .interning import intern
@@ -344,6 +345,25 @@ class StructureGame:
         if self.pending:
             return [self.pending[0].seat]
         return [self.current]
+
+    def decision(self) -> Decision:
+        """The pending decision: its kind, the one seat that decides it, in words."""
+        phase = self.pending[0].phase if self.pending else self.phase
+        return Decision(phase.value, tuple(self.to_move()), self.phase_name())
+
+    def setup_record(self) -> dict[str, Any]:
+        """What set-up dealt: each seat's wonders before the draft, the draft's pools and
+        the tokens on the board (read from a fresh game: the deal is a function of the
+        data, the player count and the seed)."""
+        fresh = self if not self.decisions else StructureGame(self.data, self.players,
+                                                              self.seed)
+        return {
+            "seats": [{"seat": c.seat, "wonders": [w.name for w in c.wonders]}
+                      for c in fresh.cities],
+            "wonder_pools": [[w.name for w in pool] for pool in fresh.wonder_pools],
+            "board_tokens": {pool: [t.name for t in tokens]
+                             for pool, tokens in sorted(fresh.pools.items()) if pool != "box"},
+        }
 
     def invalidate(self) -> None:
         """Drop cached answers; call after changing cities by hand (scenarios)."""

@@ -1,0 +1,120 @@
+"""The registry of game loops: the only place that knows which loop plays a rule set.
+
+A rule set names how cards are offered (``offer.mechanism``); the offer decides
+the shape of a turn, so it selects the loop, and the loop reads its other slots
+(trade, military, science, end) from the same rule set.  Like python-chess's
+variants, each loop registers itself here with what the rest of the engine needs
+from it *beyond* the game contract (:mod:`wonders.engine.contract`): the runner of
+its rule scenarios, its terminal UI and its greedy policy.  Those are named as
+``"module:attribute"`` and imported when first used, so loading a game never
+pulls in the command line.
+
+Everything else — bots, logs, simulations, scenarios, the command line — asks
+the registry, never a concrete loop class: a new game registers here and nothing
+else is edited.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
+
+from .errors import RuleError
+
+if TYPE_CHECKING:
+    from wonders.dsl.model import Game as GameData
+
+    from .contract import GameState
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A registered game loop and its companions (each ``"module:attribute"``)."""
+
+    offer: str           # the ``offer.mechanism`` it plays
+    game: str            # the GameState class: ``Class(data, players, seed, **options)``
+    scenarios: str       # the scenario runner class (``wonders check``)
+    terminal: str        # ``play(game, seat, bots) -> bool``: a human at the terminal
+    greedy: str          # the greedy policy class: ``Policy(seed)`` with ``choose(game, seat)``
+    summary: str         # one line for people
+
+    def load(self, which: str) -> Any:
+        """Import one companion by its field name (``game``, ``scenarios`` …)."""
+        return load_attribute(getattr(self, which))
+
+
+LOOPS: dict[str, Loop] = {}
+
+
+def register(loop: Loop) -> Loop:
+    """Add a loop (a later registration of the same offer replaces the earlier one)."""
+    LOOPS[loop.offer] = loop
+    return loop
+
+
+def load_attribute(spec: str) -> Any:
+    """``"package.module:name"`` -> the object (raises ImportError/AttributeError)."""
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+register(Loop(
+    offer="draft",
+    game="wonders.engine.game:Game",
+    scenarios="wonders.engine.scenario:DraftRunner",
+    terminal="wonders.engine.cli.human:play_human",
+    greedy="wonders.engine.bots.greedy:DraftGreedy",
+    summary="hands passed around the table, everyone plays at once (7 Wonders)",
+))
+register(Loop(
+    offer="structure",
+    game="wonders.engine.structure_game:StructureGame",
+    scenarios="wonders.engine.scenario_structure:StructureRunner",
+    terminal="wonders.engine.cli.structure_human:play_structure_human",
+    greedy="wonders.engine.bots.greedy_structure:StructureGreedyBot",
+    summary="cards taken in turn from overlapping rows (7 Wonders Duel)",
+))
+
+
+def offer_of(data: GameData) -> str:
+    """The rule set's offer mechanism (``draft`` when it names none)."""
+    offer = data.rules.parameters.get("offer")
+    if isinstance(offer, dict):
+        return str(offer.get("mechanism", "draft"))
+    return "draft"
+
+
+def loop_for(data: GameData) -> Loop:
+    """The registered loop that plays ``data``'s rule set."""
+    mechanism = offer_of(data)
+    loop = LOOPS.get(mechanism)
+    if loop is None:
+        raise RuleError(f"rule set '{data.rules.name}' offers cards by '{mechanism}'; the "
+                        f"engine knows {', '.join(sorted(LOOPS))}")
+    return loop
+
+
+def default_players(data: GameData) -> int:
+    """A sensible player count for the rule set: its minimum, at least 3 when it allows 3."""
+    rules = data.rules
+    return max(rules.min_players, min(3, rules.max_players))
+
+
+def new_game(data: GameData, players: int | None = None, seed: int = 0,
+             **options: Any) -> GameState:
+    """Set up a game of the loaded data with the loop its rule set selects."""
+    factory = cast(Callable[..., "GameState"], loop_for(data).load("game"))
+    return factory(data, default_players(data) if players is None else players, seed, **options)
+
+
+def load_new_game(game: str, players: int | None = None, seed: int = 0,
+                  paths: Sequence[str] = (), **options: Any) -> GameState:
+    """Load a shipped game (or a rule-set path) plus optional files, and set up a game."""
+    from wonders.dsl.loader import load_game  # the language stack, only when loading
+
+    return new_game(load_game(paths, game), players, seed, **options)
+
+
+__all__ = ["LOOPS", "Loop", "default_players", "load_attribute", "load_new_game", "loop_for",
+           "new_game", "offer_of", "register"]
