@@ -15,7 +15,6 @@ from enum import Enum
 from typing import Any, Final, Iterable, Mapping, Sequence, cast
 
 from wonders.dsl import effects as fx
-from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell,
@@ -89,6 +88,8 @@ class Game:
     def new(cls, game: str = "base", players: int = 3, seed: int = 0,
             paths: Sequence[str] = (), **options: Any) -> "Game":
         """Load a shipped game (plus optional files) and set up a game."""
+        from wonders.dsl.loader import load_game  # the language stack, only when loading
+
         return cls(load_game(paths, game), players, seed, **options)
 
     # --- setup -----------------------------------------------------------------------

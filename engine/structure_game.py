@@ -29,7 +29,6 @@ from enum import Enum
 from typing import Any, Final, Mapping, Sequence, TypeVar
 
 from wonders.dsl import effects as fx
-from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
@@ -217,6 +216,8 @@ class StructureGame:
     @classmethod
     def new(cls, game: str = "duel", players: int = 2, seed: int = 0,
             paths: Sequence[str] = (), **options: Any) -> "StructureGame":
+        from wonders.dsl.loader import load_game  # the language stack, only when loading
+
         return cls(load_game(paths, game), players, seed, **options)
 
     # --- setup -----------------------------------------------------------------------
