@@ -38,6 +38,7 @@ HOT_PATH = [
     "engine/city",
     "engine/drafted_city",
     "engine/interning",
+    "engine/mechanisms/battles",
     "engine/payment",
     "engine/production",
     "engine/randomness",
@@ -51,7 +52,14 @@ HOT_PATH = [
 ]
 
 
+# Commands that only write the package's metadata: no extension is needed for them
+# (pip runs one before an editable install as well, without "editable" in argv).
+METADATA_ONLY = ("dist_info", "egg_info")
+
+
 def _wanted() -> bool:
+    if sys.argv[1:2] and sys.argv[1] in METADATA_ONLY:
+        return False
     choice = os.environ.get("WONDERS_COMPILE", "").strip()
     if choice in ("0", "1"):
         return choice == "1"
