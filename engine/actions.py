@@ -126,15 +126,23 @@ class TakeToken:
 
 @dataclass(frozen=True, slots=True)
 class DestroyCard:
-    """Send ``card`` from the opponent's city to the discard pile (a ``destroy`` effect)."""
+    """Send ``card`` from the city at ``seat`` to the discard pile (a ``destroy`` effect).
+
+    The seat says which city loses it: with several cities in play the same card may
+    stand in two of them (-1, for a value made by hand: the only city that has it)."""
 
     card: Card
+    seat: int = -1
 
     def __str__(self) -> str:
         return f"destroy {self.card.name}"
 
     def to_json(self) -> dict[str, object]:
-        return {"action": "destroy", "card": self.card.name, "age": self.card.age}
+        found: dict[str, object] = {"action": "destroy", "card": self.card.name,
+                                    "age": self.card.age}
+        if self.seat >= 0:
+            found["seat"] = self.seat
+        return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import AbstractSet, Final, Iterator
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Wonder, WonderSide
+from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from .interning import intern
 from .production import Production, produced
@@ -45,12 +45,17 @@ class City:
     stage_cards: list[Card] = field(default_factory=list)  # cards tucked under built stages
     _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
     version: int = field(default=0, compare=False)  # changes when production or prices may
+    # shields gained once (``now: shields 2``, ``on …: shields 1``) where shields are
+    # compared in battles: they count in every later battle, like ongoing ones
+    bonus_shields: int = 0
+    owned_tokens: list[Token] = field(default_factory=list)  # taken from pools: effect sources
 
     def clone(self) -> "City":
         """An independent copy; cached answers are immutable, so the copy keeps them."""
         return City(self.seat, self.wonder, self.side, self.coins, list(self.built), self.stages,
                     list(self.tokens), set(self.free_build_ages), list(self.stage_cards),
-                    dict(self._cache), self.version)
+                    dict(self._cache), self.version, self.bonus_shields,
+                    list(self.owned_tokens))
 
     # --- changes -----------------------------------------------------------------
 
@@ -62,6 +67,16 @@ class City:
     def add_card(self, card: Card) -> None:
         self.built.append(card)
         self._forget(card.effects, ("names", "made_free", "counts"))
+
+    def add_token(self, token: Token) -> None:
+        """Take a token from a pool: its effects are the city's from now on."""
+        self.owned_tokens.append(token)
+        self._forget(token.effects, ("counts",))
+
+    def remove_card(self, card: Card) -> None:
+        """Take a built card away (a ``destroy`` effect): every cached answer may change."""
+        self.built.remove(card)
+        self.changed()
 
     def add_stage(self, card: Card) -> None:
         self.stages += 1
@@ -103,6 +118,8 @@ class City:
             yield CARD, card, card.effects
         for index in range(self.stages):
             yield STAGE, index, self.side.stages[index].effects
+        for token in self.owned_tokens:
+            yield TOKEN, token, token.effects
 
     def clauses(self, timing: fx.Timing) -> Iterator[tuple[str, object, fx.Effect]]:
         for kind, what, effects in self.sources():
@@ -130,7 +147,7 @@ class City:
             cached = sum(e.count for _, _, e in self.clauses(fx.Timing.ONGOING)
                          if isinstance(e, fx.Shields))
             self._cache["shields"] = cached
-        return cached  # type: ignore[return-value]
+        return cached + self.bonus_shields  # type: ignore[operator]
 
     # --- production and prices ---------------------------------------------------
 
@@ -195,7 +212,8 @@ class City:
         if isinstance(counted, fx.CountStages):
             return self.stages
         if isinstance(counted, fx.CountTokens):
-            return sum(1 for kind, _ in self.tokens if kind == counted.kind)
+            return (sum(1 for kind, _ in self.tokens if kind == counted.kind)
+                    + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
         return self.coins
 
     def science_symbols(self) -> tuple[Counter[str], list[tuple[str, ...]]]:

@@ -33,7 +33,7 @@ class DraftedCity(City):
         self.unlocks = unlocks  # a card's name -> the cards it makes free (``free_if_built``)
         self.wonders: list[Wonder] = []        # drafted, not built yet
         self.built_wonders: list[Wonder] = []
-        self.owned_tokens: list[Token] = []
+        self.owned_tokens = []
         self.triggers: list[tuple[object, fx.Clause]] = []  # (source, ``on …:`` clause)
         # Kept up to date by every addition and rebuilt by ``changed``, because the hot
         # path reads them on every decision; ``clone`` copies them.  Read-only outside.
@@ -60,6 +60,7 @@ class DraftedCity(City):
         other.wonders = list(self.wonders)
         other.built_wonders = list(self.built_wonders)
         other.owned_tokens = list(self.owned_tokens)
+        other.bonus_shields = self.bonus_shields
         other.triggers = list(self.triggers)
         other._names = set(self._names)
         other._chain_names = set(self._chain_names)

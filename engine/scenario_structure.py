@@ -272,7 +272,7 @@ class StructureRunner(_Runner):
                 self.fail(outcome, path + (i,), f"{card.name} is in the discard pile")
 
     def _expect_phase(self, game: Any, spec: str, path: PathKey, outcome: Outcome) -> None:
-        phase = (game.pending[0].phase if game.pending else game.phase).value
+        phase = game.decision().kind
         if phase != spec:
             self.fail(outcome, path, f"the phase is {phase}, expected {spec}")
 

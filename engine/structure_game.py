@@ -42,7 +42,10 @@ from .errors import IllegalActionError, RuleError
 from .interning import intern
 from .payment import FREE, shared_payment
 from .production import Production
+from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, shuffle
+from .runtime import Pending, arrive, now, options as pending_options, plan, resolve, run, \
+    trigger
 from .scoring import ScoreSheet, amount, score
 from .structure import Structure
 from .structure_rules import StructureRules, structure_rules
@@ -53,6 +56,7 @@ DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 TRADE_INCOME_ABILITY: Final = "trade_income"
 MILITARY, SCIENCE, CIVILIAN = "military", "science", "civilian"
 CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
+WEAKER_MILITARY: Final = "weaker_military"  # a value of ``turns.next_age``
 
 
 _CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
@@ -101,35 +105,7 @@ def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
     return found
 
 
-_SHIELDS, _SCIENCE, _NOW = "shields", "science", "now"
 _TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
-# Effect classes as constants: compiled, a module attribute lookup costs more than the test.
-_COINS: Final = fx.Coins
-_SHIELDS_EFFECT: Final = fx.Shields
-_REPLAY: Final = fx.Replay
-_LOSE_COINS: Final = fx.LoseCoins
-_DESTROY: Final = fx.Destroy
-_TAKE_TOKEN: Final = fx.TakeToken
-_ABILITY: Final = fx.Ability
-# source -> what it does on arrival
-_PLANS: Final[dict[object, tuple[tuple[str, object], ...]]] = {}
-
-
-def _arrival_plan(effects: fx.Effects) -> tuple[tuple[str, object], ...]:
-    """The steps a source's effects take when it arrives, in order (most cards: none)."""
-    steps: list[tuple[str, object]] = []
-    for clause in effects.clauses:
-        effect = clause.effect
-        if clause.timing is fx.Timing.ONGOING:
-            if isinstance(effect, fx.Shields):
-                steps.append((_SHIELDS, effect.count))
-            elif isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
-                steps.append((_NOW, effect))
-            elif isinstance(effect, fx.Science):
-                steps.append((_SCIENCE, effect.symbols[0]))
-        elif clause.timing is fx.Timing.NOW:
-            steps.append((_NOW, effect))
-    return tuple(steps)
 
 
 class StructurePhase(str, Enum):
@@ -144,17 +120,6 @@ class StructurePhase(str, Enum):
 
 # Each phase's name, for the decision records (an Enum's ``.value`` runs Python code).
 _PHASE_NAMES: Final[dict[StructurePhase, str]] = {phase: phase.value for phase in StructurePhase}
-
-
-class Pending:
-    """A choice an effect asks for before the turn can end."""
-
-    __slots__ = ("phase", "seat", "options")
-
-    def __init__(self, phase: StructurePhase, seat: int, options: list[Action]) -> None:
-        self.phase = phase
-        self.seat = seat
-        self.options = options
 
 
 class StructureGame:
@@ -197,7 +162,8 @@ class StructureGame:
         self.wonder_pools: list[list[Wonder]] = []
         self.picks = 0
         self.pending: list[Pending] = []
-        self.replay = False
+        self.again = False                      # a ``replay`` effect: the same seat plays next
+        self.arrival_ongoing = True             # shields and science act as they arrive
         self.victory: str | None = None
         self.winner: int | None = None
         # (age, turn, phase, seat, action, coins of seat 0 and 1 after): one flat tuple per
@@ -223,15 +189,7 @@ class StructureGame:
     # --- setup -----------------------------------------------------------------------
 
     def _deal_tokens(self) -> None:
-        board: list[Token] = []
-        box: list[Token] = []
-        for kind, tokens in self.setup.tokens_by_kind:
-            of_kind = list(tokens)
-            shuffle(self.rng, of_kind)
-            count = self.setup.token_board.get(kind, 0)
-            board += of_kind[:count]
-            box += of_kind[count:]
-        self.pools = {"board": board, "box": box}
+        self.pools = deal_pools(self.data, self.rng)
 
     def _deal_wonders(self, names: Sequence[Sequence[str]] | None) -> None:
         if names is not None:
@@ -314,8 +272,9 @@ class StructureGame:
         other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
         other.wonder_pools = [list(pool) for pool in self.wonder_pools]
         other.picks = self.picks
-        other.pending = [Pending(p.phase, p.seat, list(p.options)) for p in self.pending]
-        other.replay = self.replay
+        other.pending = [p.copy() for p in self.pending]
+        other.again = self.again
+        other.arrival_ongoing = self.arrival_ongoing
         other.victory = self.victory
         other.winner = self.winner
         other.decisions = list(self.decisions)
@@ -349,8 +308,8 @@ class StructureGame:
 
     def decision(self) -> Decision:
         """The pending decision: its kind, the one seat that decides it, in words."""
-        phase = self.pending[0].phase if self.pending else self.phase
-        return Decision(phase.value, tuple(self.to_move()), self.phase_name())
+        kind = self.pending[0].kind if self.pending else _PHASE_NAMES[self.phase]
+        return Decision(kind, tuple(self.to_move()), self.phase_name())
 
     def setup_record(self) -> dict[str, Any]:
         """What set-up dealt: each seat's wonders before the draft, the draft's pools and
@@ -578,7 +537,7 @@ class StructureGame:
                                  + "; ".join(str(a) for a in legal))
 
     def phase_name(self) -> str:
-        phase = self.pending[0].phase if self.pending else self.phase
+        phase = StructurePhase(self.pending[0].kind) if self.pending else self.phase
         return {StructurePhase.WONDERS: "choosing a wonder",
                 StructurePhase.TURN: "taking a card from the structure",
                 StructurePhase.TOKEN: "choosing a token",
@@ -600,7 +559,7 @@ class StructureGame:
         age, turn = self.age, self.turn
         self.last_actor = seat
         self._legal.clear()
-        self.replay = False
+        self.again = False
         self._resolve_turn(seat, action)
         first, second = self.cities
         self.decisions.append((age, turn, _TURN, seat, action, first.coins, second.coins))
@@ -611,9 +570,9 @@ class StructureGame:
         assert structure is not None
         if structure.left:  # the usual case, inline: the next turn
             self.turn += 1
-            if not self.replay:
+            if not self.again:
                 self.current = 1 - seat
-            self.replay = False
+            self.again = False
         else:
             self._end_turn(seat)
 
@@ -640,13 +599,13 @@ class StructureGame:
         seat = pending[0].seat if pending else self.current
         action = self._checked(seat, actions)
         age, turn = self.age, self.turn
-        recorded = _PHASE_NAMES[pending[0].phase if pending else phase]
+        recorded = pending[0].kind if pending else _PHASE_NAMES[phase]
         self.last_actor = seat
         self._legal = {}
         turn_over = True
         if pending:
             pending.pop(0)
-            self._resolve_choice(seat, action)
+            resolve(self, seat, action)
         elif isinstance(action, ChooseWonder):
             self._pick_wonder(seat, action.wonder)
             turn_over = False
@@ -685,8 +644,9 @@ class StructureGame:
             raise RuleError(f"{card.name} is not an accessible card of the structure")
         if kind is Sell:
             self.discard.append(card)
-            for value in self.setup.sell:
-                self._gain(seat, amount(value, seat, self.cities))
+            sell = self.params.sell
+            if sell is not None:
+                run(self, seat, plan(sell, True))
             return
         if kind is Build:
             assert isinstance(action, Build)
@@ -696,7 +656,7 @@ class StructureGame:
             city.add_card(card)
             self._built(seat, card, card.effects, CARD_EVENT, card.colour)
             if action.method == CHAIN and city.triggers:
-                self._trigger(seat, CHAIN_EVENT, None, card)
+                trigger(self, seat, CHAIN_EVENT, None, card)
             return
         assert isinstance(action, BuildWonder)
         wonder = action.wonder
@@ -723,83 +683,53 @@ class StructureGame:
         else:
             self.bank_paid += total
 
-    def _gain(self, seat: int, coins: int) -> None:
+    # --- the table the effect runtime plays on (wonders.engine.runtime) ----------------
+
+    def gain(self, seat: int, coins: int) -> None:
+        """The bank gives ``seat`` coins, at once (turns are sequential)."""
         self.cities[seat].coins += coins
         self.bank_gave += coins
+
+    def _gain(self, seat: int, coins: int) -> None:
+        self.gain(seat, coins)
+
+    def lose(self, seat: int, coins: int) -> None:
+        """``seat`` returns up to ``coins`` coins to the bank."""
+        target = self.cities[seat]
+        taken = min(coins, target.coins)
+        target.coins -= taken
+        self.bank_paid += taken
+
+    def shields(self, seat: int, count: int) -> None:
+        """Shields move the conflict pawn towards the rival at once."""
+        self._shields(seat, count)
+
+    def science_arrived(self, seat: int, symbol: str) -> None:
+        self._science(seat, symbol)
+
+    def replay(self, seat: int) -> None:
+        self.again = True
+
+    def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
+        """Queue a choice of ``seat`` before the turn ends (none when there is nothing to
+        choose): its options are settled now, as the effect acts."""
+        found = pending_options(self, kind, seat, effect)
+        if found:
+            self.pending.append(Pending(kind, seat, found, effect))
+
+    def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
+        return self.cities[seat].triggers
 
     def _built(self, seat: int, source: object, effects: fx.Effects, event: str,
                colour: str | None) -> None:
         """Apply what a new card, wonder or token does as it arrives, then its triggers."""
-        plan = _PLANS.get(source)
-        if plan is None:
-            plan = _PLANS[source] = _arrival_plan(effects)
-        for step, value in plan:
-            if step is _SHIELDS:
-                self._shields(seat, value)  # type: ignore[arg-type]
-            elif step is _SCIENCE:
-                self._science(seat, value)  # type: ignore[arg-type]
-            else:
-                self._now(seat, value)  # type: ignore[arg-type]
+        steps = plan(effects, True)
+        if steps:
+            run(self, seat, steps)
             if self.phase is StructurePhase.OVER:
                 return
         if event != TOKEN and self.cities[seat].triggers:
-            self._trigger(seat, event, colour, source)
-
-    def _trigger(self, seat: int, event: str, colour: str | None, source: object) -> None:
-        """Run the owner's ``on …:`` clauses that ``event`` sets off (never the source's own)."""
-        for what, clause in self.cities[seat].triggers:
-            if what is source:
-                continue
-            trigger = clause.trigger
-            if trigger is not None:
-                if trigger.event != event:
-                    continue
-                if trigger.colours is not None and colour not in trigger.colours:
-                    continue
-                self._now(seat, clause.effect)
-                if self.over:
-                    return
-
-    def _now(self, seat: int, effect: fx.Effect) -> None:
-        if isinstance(effect, _COINS):
-            self._gain(seat, amount(effect.amount, seat, self.cities))
-        elif isinstance(effect, _SHIELDS_EFFECT):
-            self._shields(seat, effect.count)
-        elif isinstance(effect, _REPLAY):
-            self.replay = True
-        elif isinstance(effect, _LOSE_COINS):
-            lost = amount(effect.amount, seat, self.cities)
-            for target in at(self.cities, seat, effect.places):
-                taken = min(lost, target.coins)
-                target.coins -= taken
-                self.bank_paid += taken
-        elif isinstance(effect, _DESTROY):
-            targets = at(self.cities, seat, effect.places)
-            options: list[Action] = [DestroyCard(c) for target in targets for c in target.built
-                                     if c.colour in effect.colours]
-            if options:
-                self.pending.append(Pending(StructurePhase.DESTROY, seat, options))
-        elif isinstance(effect, _TAKE_TOKEN):
-            pool = self.pools.get(effect.pool, [])
-            candidates = [t for t in pool if t.kind == effect.kind]
-            if effect.draw is not None:
-                candidates = self.rng.sample(candidates, min(effect.draw, len(candidates)))
-            if candidates:
-                self.pending.append(Pending(StructurePhase.TOKEN, seat,
-                                            [TakeToken(t) for t in candidates]))
-        elif isinstance(effect, _ABILITY) and effect.name == DISCARD_BUILD_ABILITY:
-            self._ask_discard_build(seat)
-
-    def _ask_discard_build(self, seat: int) -> None:
-        names = self.cities[seat].names
-        seen: set[int] = set()
-        options: list[Action] = []
-        for card in self.discard:
-            if id(card) not in seen and card.name not in names:
-                seen.add(id(card))
-                options.append(BuildFromDiscard(card))
-        if options:
-            self.pending.append(Pending(StructurePhase.DISCARD_BUILD, seat, options))
+            trigger(self, seat, event, colour, source)
 
     def _shields(self, seat: int, shields: int) -> None:
         track = self.setup.track
@@ -823,32 +753,13 @@ class StructureGame:
             return
         if symbols[symbol] == 2 and self.setup.pair is not None:
             for clause in self.setup.pair.clauses:
-                self._now(seat, clause.effect)
+                now(self, seat, clause.effect)
 
     def _win(self, seat: int, victory: str) -> None:
         self.victory = victory
         self.winner = seat
         self.pending = []
         self.phase = StructurePhase.OVER
-
-    def _resolve_choice(self, seat: int, action: Action) -> None:
-        if isinstance(action, TakeToken):
-            for pool in self.pools.values():
-                if action.token in pool:
-                    pool.remove(action.token)
-                    break
-            self.cities[seat].add_token(action.token)
-            self._built(seat, action.token, action.token.effects, TOKEN, None)
-        elif isinstance(action, DestroyCard):
-            for city in self.cities:
-                if any(c is action.card for c in city.built):
-                    city.remove_card(action.card)
-                    break
-            self.discard.append(action.card)
-        elif isinstance(action, BuildFromDiscard):
-            self.discard.remove(action.card)
-            self.cities[seat].add_card(action.card)
-            self._built(seat, action.card, action.card.effects, CARD_EVENT, action.card.colour)
 
     def _end_turn(self, seat: int) -> None:
         """After a turn and its follow-up choices: next turn, next age, or the end."""
@@ -865,16 +776,22 @@ class StructureGame:
             return
         self.phase = StructurePhase.TURN
         self.turn += 1
-        self.current = seat if self.replay else 1 - seat
-        self.replay = False
+        self.current = seat if self.again else 1 - seat
+        self.again = False
 
     def _chooser(self, last: int) -> int:
-        """Who chooses the next age's first player: the weaker military, else the last actor."""
-        if self.position > 0:
-            return 1
-        if self.position < 0:
-            return 0
-        return last
+        """Who chooses the next age's first player (``turns.next_age``; the values are
+        :data:`wonders.dsl.mechanisms.NEXT_AGE`): ``weaker_military``, the player the
+        conflict pawn points at (its rival is ahead), else the last actor."""
+        rule = self.setup.next_age
+        if rule == WEAKER_MILITARY:
+            if self.position > 0:
+                return 1
+            if self.position < 0:
+                return 0
+            return last
+        raise RuleError(f"turns.next_age '{rule}' is not a way this loop knows to choose who "
+                        "starts the next age")
 
     # --- results ---------------------------------------------------------------------
 
@@ -917,13 +834,13 @@ class StructureGame:
             "seat": seat,
             "age": self.age,
             "turn": self.turn,
-            "phase": (self.pending[0].phase if self.pending else self.phase).value,
+            "phase": self.decision().kind,
             "to_move": self.to_move(),
             "structure": self.structure.to_json() if self.structure is not None else [],
             "conflict": self.position,
             "military_tokens": sorted(self.track_tokens),
             "tokens": {pool: [t.name for t in tokens] for pool, tokens in self.pools.items()
-                       if pool != "box"},
+                       if pool not in hidden_pools(self.data)},
             "wonder_pool": ([w.name for w in self.wonder_pools[self.picks // self.setup.draft.size]]
                             if self.phase is StructurePhase.WONDERS else []),
             "discard_cards": [c.name for c in self.discard],

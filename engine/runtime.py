@@ -1,0 +1,325 @@
+"""The effect runtime: one implementation of every effect that acts during play.
+
+Both game loops (and any later one) run a card's, a wonder stage's or a token's
+effects through this module, against a small table interface (:class:`Table`)
+that each loop implements — never against a concrete loop.  What the runtime
+does, per effect kind and timing:
+
+* **arrival** of a source (a card built, a wonder stage built, a token taken):
+  its ``now:`` clauses act, in the order written; ``ability build_from_discard``
+  asks for a card of the discard pile; where the table says ongoing effects act on
+  arrival (a conflict track: the pawn moves as shields arrive; science pairs are
+  counted as symbols arrive), ongoing ``shields`` and ``science`` act too;
+* then the owner's **triggers**: each ``on <event> [colours]:`` clause of the
+  owner's *other* sources (never the arriving source's own) whose event is the
+  arrival's (``card`` of a colour, ``wonder``, ``chain``) acts;
+* the **now-effects**: ``coins`` (the table's ``gain``), ``shields`` (the table's
+  ``shields``: a pawn move, or a permanent bonus counted in every later battle),
+  ``replay``, ``PLACES loses N coins`` (to the bank, never below 0), ``destroy``
+  and ``take … token`` (a pending decision of the owner, :class:`Pending`).
+
+*When* coins change hands is the table's: the draft table credits what its
+``gain`` receives at the end of a simultaneous turn (all coins of a turn arrive
+together), the structure table at once.  Which effects a loop's runtime runs is
+declared in :mod:`wonders.dsl.mechanisms`; ``wonders validate`` refuses the rest,
+so nothing written in a card is ever silently skipped here.
+
+Plans are cached per effects object (most sources have none: the common case is
+one dictionary lookup).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final, Protocol, Sequence
+
+from wonders.dsl import effects as fx
+from wonders.dsl.model import Card, Game as GameData, Token
+
+from .actions import Action, BuildFromDiscard, DestroyCard, Skip, TakeToken
+from .city import City
+from .scoring import amount
+from .table import seats_at
+
+# The kinds of pending decision effects ask for (the names records and logs use).
+DISCARD_BUILD: Final = "discard_build"
+DESTROY: Final = "destroy"
+TOKEN: Final = "token"
+# What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
+CARD_EVENT: Final = "card"
+WONDER_EVENT: Final = "wonder"
+CHAIN_EVENT: Final = "chain"
+DISCARD_BUILD_ABILITY: Final = "build_from_discard"
+
+_SHIELDS: Final = "shields"
+_SCIENCE: Final = "science"
+_NOW: Final = "now"
+# Effect classes as constants: compiled, a module attribute lookup costs more than the test.
+_COINS: Final = fx.Coins
+_SHIELDS_EFFECT: Final = fx.Shields
+_REPLAY: Final = fx.Replay
+_LOSE_COINS: Final = fx.LoseCoins
+_DESTROY: Final = fx.Destroy
+_TAKE_TOKEN: Final = fx.TakeToken
+_ABILITY: Final = fx.Ability
+
+Step = tuple[str, object]
+Plan = tuple[Step, ...]
+
+
+class Pending:
+    """A choice an effect asks for: its kind, the seat that decides, the options.
+
+    ``effect`` is what asked (a ``destroy``, a ``take … token``, the discard-build
+    ability), so a table that asks later than the effect acted (the draft table,
+    after a simultaneous turn) works the options out when the choice comes up.
+    """
+
+    __slots__ = ("kind", "seat", "options", "effect")
+
+    def __init__(self, kind: str, seat: int, options: list[Action],
+                 effect: fx.Effect | None = None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.options = options
+        self.effect = effect
+
+    def copy(self) -> "Pending":
+        return Pending(self.kind, self.seat, list(self.options), self.effect)
+
+
+class Table(Protocol):
+    """What the runtime needs of a game loop: the cities and a few verbs.
+
+    ``arrival_ongoing`` says whether ongoing ``shields`` and ``science`` act as they
+    arrive (a conflict track and science pairs) or are only counted later (battles
+    at the end of an age, science sets at the final scoring).
+    """
+
+    arrival_ongoing: bool
+    pools: dict[str, list[Token]]
+    rng: random.Random
+    discard: list[Card]
+
+    @property
+    def cities(self) -> Sequence[City]: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def gain(self, seat: int, coins: int) -> None:
+        """The bank gives ``seat`` coins (when they arrive is the table's)."""
+
+    def lose(self, seat: int, coins: int) -> None:
+        """``seat`` returns up to ``coins`` coins to the bank (never below 0)."""
+
+    def shields(self, seat: int, count: int) -> None:
+        """``seat`` gains ``count`` shields once (a pawn move, or a lasting bonus)."""
+
+    def science_arrived(self, seat: int, symbol: str) -> None:
+        """A science symbol arrived (only called when ``arrival_ongoing``)."""
+
+    def replay(self, seat: int) -> None:
+        """``seat`` plays again straight after this turn."""
+
+    def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
+        """Queue a pending decision of ``seat`` (``options`` works out its choices)."""
+
+    def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
+        """The ``on …:`` clauses of ``seat``'s sources, each with its source."""
+
+
+_PLANS: Final[dict[int, tuple[fx.Effects, Plan]]] = {}
+_PLANS_ONGOING: Final[dict[int, tuple[fx.Effects, Plan]]] = {}
+
+
+def plan(effects: fx.Effects, ongoing: bool) -> Plan:
+    """The steps ``effects`` take when their source arrives, in order (most: none).
+
+    Cached by the effects object (kept with it, so a reused id is recognised as new).
+    """
+    cache = _PLANS_ONGOING if ongoing else _PLANS
+    found = cache.get(id(effects))
+    if found is not None and found[0] is effects:
+        return found[1]
+    steps: list[Step] = []
+    for clause in effects.clauses:
+        effect = clause.effect
+        if clause.timing is fx.Timing.ONGOING:
+            if isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
+                steps.append((_NOW, effect))
+            elif ongoing and isinstance(effect, fx.Shields):
+                steps.append((_SHIELDS, effect.count))
+            elif ongoing and isinstance(effect, fx.Science):
+                steps.append((_SCIENCE, effect.symbols[0]))
+        elif clause.timing is fx.Timing.NOW:
+            steps.append((_NOW, effect))
+    made = tuple(steps)
+    if len(cache) > 100_000:
+        cache.clear()
+    cache[id(effects)] = (effects, made)
+    return made
+
+
+def run(table: Table, seat: int, steps: Plan) -> None:
+    """Take a plan's steps for ``seat`` (stopping if the game ends on the way)."""
+    for step, value in steps:
+        if step is _SHIELDS:
+            table.shields(seat, value)  # type: ignore[arg-type]
+        elif step is _SCIENCE:
+            table.science_arrived(seat, value)  # type: ignore[arg-type]
+        else:
+            now(table, seat, value)  # type: ignore[arg-type]
+        if table.over:
+            return
+
+
+def arrive(table: Table, seat: int, source: object, effects: fx.Effects, event: str | None,
+           colour: str | None) -> None:
+    """A source arrives in ``seat``'s city: its plan, then the owner's triggers
+    (``event`` None: none, as for a token taken)."""
+    steps = plan(effects, table.arrival_ongoing)
+    if steps:
+        run(table, seat, steps)
+        if table.over:
+            return
+    if event is not None:
+        trigger(table, seat, event, colour, source)
+
+
+def trigger(table: Table, seat: int, event: str, colour: str | None, source: object) -> None:
+    """Run the owner's ``on …:`` clauses that ``event`` sets off (never the source's own)."""
+    for what, clause in table.triggers(seat):
+        if what is source:
+            continue
+        wanted = clause.trigger
+        if wanted is None or wanted.event != event:
+            continue
+        if wanted.colours is not None and colour not in wanted.colours:
+            continue
+        now(table, seat, clause.effect)
+        if table.over:
+            return
+
+
+def now(table: Table, seat: int, effect: fx.Effect) -> None:
+    """One now-effect of ``seat``'s (a ``now:`` clause, a trigger's, a rule's)."""
+    if isinstance(effect, _COINS):
+        table.gain(seat, amount(effect.amount, seat, table.cities))
+    elif isinstance(effect, _SHIELDS_EFFECT):
+        table.shields(seat, effect.count)
+    elif isinstance(effect, _REPLAY):
+        table.replay(seat)
+    elif isinstance(effect, _LOSE_COINS):
+        cities = table.cities
+        lost = amount(effect.amount, seat, cities)
+        for place in effect.places:
+            for target in seats_at(seat, place, len(cities)):
+                table.lose(target, lost)
+    elif isinstance(effect, _DESTROY):
+        table.ask(DESTROY, seat, effect)
+    elif isinstance(effect, _TAKE_TOKEN):
+        table.ask(TOKEN, seat, effect)
+    elif isinstance(effect, _ABILITY) and effect.name == DISCARD_BUILD_ABILITY:
+        table.ask(DISCARD_BUILD, seat, effect)
+
+
+def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> list[Action]:
+    """The choices of a pending decision now ([]: nothing to choose, the choice lapses).
+
+    A ``take`` with ``draw N`` draws its N tokens here, from the table's generator.
+    """
+    cities = table.cities
+    if kind == DESTROY:
+        assert isinstance(effect, fx.Destroy)
+        found: list[Action] = []
+        seen: set[int] = set()
+        for place in effect.places:
+            for target in seats_at(seat, place, len(cities)):
+                if target in seen:
+                    continue
+                seen.add(target)
+                shown: set[int] = set()
+                for card in cities[target].built:
+                    if card.colour in effect.colours and id(card) not in shown:
+                        shown.add(id(card))
+                        found.append(DestroyCard(card, target))
+        return found
+    if kind == TOKEN:
+        assert isinstance(effect, fx.TakeToken)
+        pool = table.pools.get(effect.pool, [])
+        candidates = [t for t in pool if t.kind == effect.kind]
+        if effect.draw is not None:
+            candidates = table.rng.sample(candidates, min(effect.draw, len(candidates)))
+        return [TakeToken(t) for t in candidates]
+    names = cities[seat].names
+    seen_cards: set[int] = set()
+    chosen: list[Action] = []
+    for card in table.discard:
+        if id(card) not in seen_cards and card.name not in names:
+            seen_cards.add(id(card))
+            chosen.append(BuildFromDiscard(card))
+    return chosen
+
+
+def resolve(table: Table, seat: int, action: Action) -> None:
+    """Carry out the answer to a pending decision (a token arrives, a card is destroyed
+    or built from the discard pile; ``Skip`` declines)."""
+    if isinstance(action, TakeToken):
+        for pool in table.pools.values():
+            if action.token in pool:
+                pool.remove(action.token)
+                break
+        table.cities[seat].add_token(action.token)
+        arrive(table, seat, action.token, action.token.effects, None, None)
+    elif isinstance(action, DestroyCard):
+        cities = table.cities
+        owners = [action.seat] if action.seat >= 0 else range(len(cities))
+        for owner in owners:
+            if any(c is action.card for c in cities[owner].built):
+                cities[owner].remove_card(action.card)
+                break
+        table.discard.append(action.card)
+    elif isinstance(action, BuildFromDiscard):
+        table.discard.remove(action.card)
+        table.cities[seat].add_card(action.card)
+        arrive(table, seat, action.card, action.card.effects, CARD_EVENT, action.card.colour)
+    else:
+        assert isinstance(action, Skip)
+
+
+def triggers_of(city: City) -> list[tuple[object, fx.Clause]]:
+    """A city's ``on …:`` clauses with their sources, read from its sources (a stage's
+    source is its :class:`~wonders.dsl.model.Stage`, as the table passes on arrival)."""
+    found: list[tuple[object, fx.Clause]] = []
+    for kind, what, effects in city.sources():
+        for clause in effects.clauses:
+            if clause.timing is fx.Timing.ON:
+                source = city.side.stages[what] if isinstance(what, int) else what
+                found.append((source, clause))
+    return found
+
+
+_HAS_TRIGGERS: Final = "runtime_has_triggers"  # this module's entry in GameData.derived
+
+
+def has_triggers(data: GameData) -> bool:
+    """Whether any card, wonder or token of the data has an ``on …:`` clause (computed
+    once per loaded data: without any, a table need not look for triggers)."""
+    cached = data.derived.get(_HAS_TRIGGERS)
+    if isinstance(cached, bool):
+        return cached
+    effects: list[fx.Effects] = [c.effects for c in data.cards]
+    effects += [t.effects for t in data.tokens]
+    for wonder in data.wonders:
+        for side in wonder.sides.values():
+            effects.append(side.start)
+            effects += [s.effects for s in side.stages]
+    found = any(c.timing is fx.Timing.ON for e in effects for c in e.clauses)
+    data.derived[_HAS_TRIGGERS] = found
+    return found
+
+
+__all__ = ["CARD_EVENT", "CHAIN_EVENT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
+           "WONDER_EVENT", "arrive", "has_triggers", "now", "options", "plan", "resolve", "run",
+           "trigger", "triggers_of"]
