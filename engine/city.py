@@ -228,6 +228,23 @@ class City:
                     choices.append(effect.symbols)
         return fixed, choices
 
+    # --- a seat in a few words (score sheets, statistics) -------------------------------
+
+    def label(self) -> str:
+        """A column heading for the seat: its board and side, or the seat alone without one."""
+        if not self.wonder.name:
+            return f"seat {self.seat}"
+        return f"{self.seat}: {self.wonder.name} {self.side.side}"
+
+    def summary(self) -> dict[str, object]:
+        """What a score-sheet row says about the city beyond its points (JSON-ready)."""
+        return {"wonder": self.wonder.name, "side": self.side.side}
+
+    def wonder_states(self) -> list[tuple[str, str]]:
+        """Each wonder the seat plays with and its state, for statistics: the board and
+        the side it is played on (a drafted wonder says whether it was built)."""
+        return [(self.wonder.name, self.side.side)]
+
     def to_json(self) -> dict[str, object]:
         return {
             "seat": self.seat,

@@ -112,5 +112,13 @@ class GameState(Protocol):
     def invalidate(self) -> None:
         """Drop cached answers after changing the state by hand (scenarios)."""
 
+    def offer_cards(self) -> list[Card]:
+        """Every card of the current age still on offer, hidden ones included (the hands;
+        the cards of a structure not taken yet): at an age's first decision, all it dealt.
+
+        Statistics read it to know which cards were in a game; a bot must not (what a
+        seat may see is :meth:`view`).
+        """
+
 
 __all__ = ["Decision", "GameState"]

@@ -21,6 +21,8 @@ _COUNT_CARDS: Final = fx.CountCards
 NO_UNLOCKS: Final[Mapping[str, tuple[Card, ...]]] = {}
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
+BUILT: Final = "built"          # a drafted wonder's state in statistics (its "side")
+NOT_BUILT: Final = "not built"
 
 
 class DraftedCity(City):
@@ -195,6 +197,17 @@ class DraftedCity(City):
         """Science symbols held (each ongoing ``science`` effect's first symbol; choices are
         not used here).  Kept up to date: treat as read-only."""
         return self._symbols
+
+    def summary(self) -> dict[str, object]:
+        """Wonders built and not (yet) built, and the tokens taken."""
+        return {"wonders": [w.name for w in self.built_wonders],
+                "unbuilt_wonders": [w.name for w in self.wonders],
+                "tokens": [t.name for t in self.owned_tokens]}
+
+    def wonder_states(self) -> list[tuple[str, str]]:
+        """Each wonder the city holds, built or not (a city without a board has no sides)."""
+        return ([(w.name, BUILT) for w in self.built_wonders]
+                + [(w.name, NOT_BUILT) for w in self.wonders])
 
     def to_json(self) -> dict[str, object]:
         data = super().to_json()

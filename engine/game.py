@@ -201,6 +201,10 @@ class Game:
         """What set-up dealt: each seat's board and side."""
         return {"seats": [{"wonder": c.wonder.name, "side": c.side.side} for c in self.cities]}
 
+    def offer_cards(self) -> list[Card]:
+        """Every card still in a hand (the contract's cards on offer this age)."""
+        return [card for hand in self.hands for card in hand]
+
     def market(self, seat: int) -> Market:
         """What ``seat`` can buy from its neighbours this turn, at its prices."""
         trade = self.trade(seat)

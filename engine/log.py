@@ -27,33 +27,15 @@ from typing import Any, Sequence
 from wonders.dsl.loader import load
 
 from .actions import Action
-from .drafted_city import DraftedCity
+from .contract import GameState
 from .errors import RuleError
-from .flows import AnyGame, new_game
+from .registry import new_game
 from .sources import SourceError, resolve
-from .structure_game import StructureGame
 
 FORMAT = 1
 
 
-def setup(game: AnyGame) -> dict[str, Any]:
-    """What set-up dealt, for the header: per seat, and for a structure game the draft
-    pools and the board's tokens (read from a fresh game: the deal is a function of the
-    data, the player count and the seed)."""
-    if not isinstance(game, StructureGame):
-        return {"seats": [{"wonder": c.wonder.name, "side": c.side.side} for c in game.cities]}
-    fresh = game if not game.decisions else StructureGame(game.data, game.players, game.seed)
-    return {
-        "seats": [{"seat": c.seat, "wonders": [w.name for w in c.wonders]}
-                  if isinstance(c, DraftedCity) else {"wonder": c.wonder.name}
-                  for c in fresh.cities],
-        "wonder_pools": [[w.name for w in pool] for pool in fresh.wonder_pools],
-        "board_tokens": {pool: [t.name for t in tokens]
-                         for pool, tokens in sorted(fresh.pools.items()) if pool != "box"},
-    }
-
-
-def header(game: AnyGame, source: str | None, paths: Sequence[str] = (),
+def header(game: GameState, source: str | None, paths: Sequence[str] = (),
            side: str | None = None) -> dict[str, Any]:
     """The first line; ``side`` is the wonder-side choice the game was set up with
     (``A`` or ``B``; left out when random, the default)."""
@@ -67,14 +49,14 @@ def header(game: AnyGame, source: str | None, paths: Sequence[str] = (),
         "content_hash": game.data.content_hash,
         "players": game.players,
         "seed": game.seed,
-        **setup(game),
+        **game.setup_record(),
     }
     if side is not None and side != "random":
         record["side"] = side
     return record
 
 
-def lines(game: AnyGame, source: str | None, paths: Sequence[str] = (),
+def lines(game: GameState, source: str | None, paths: Sequence[str] = (),
           side: str | None = None) -> list[dict[str, Any]]:
     """The whole log of a game (finished or not) as a list of JSON-ready records."""
     records = [header(game, source, paths, side)]
@@ -85,7 +67,7 @@ def lines(game: AnyGame, source: str | None, paths: Sequence[str] = (),
     return records
 
 
-def write(game: AnyGame, path: Path, source: str | None, paths: Sequence[str] = (),
+def write(game: GameState, path: Path, source: str | None, paths: Sequence[str] = (),
           side: str | None = None) -> None:
     with open(path, "w", encoding="utf-8") as handle:
         for record in lines(game, source, paths, side):
@@ -96,7 +78,7 @@ def write(game: AnyGame, path: Path, source: str | None, paths: Sequence[str] = 
 class Replay:
     """The outcome of a replay: identical, or where it first went another way."""
 
-    game: AnyGame | None
+    game: GameState | None
     decisions: int
     divergence: str | None = None
     line: int = 0
@@ -136,7 +118,7 @@ def read(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def _find(game: AnyGame, seat: int, wanted: dict[str, Any]) -> Action | None:
+def _find(game: GameState, seat: int, wanted: dict[str, Any]) -> Action | None:
     for action in game.legal_actions(seat):
         if action.to_json() == wanted:
             return action
@@ -168,7 +150,7 @@ def replay(path: Path) -> Replay:
         game = new_game(data, int(head["players"]), int(head["seed"]), **options)
     except (KeyError, ValueError, TypeError, RuleError) as exc:
         raise LogError(f"{path}:1: cannot set up the logged game: {exc}") from None
-    for key, dealt in setup(game).items():
+    for key, dealt in game.setup_record().items():
         if dealt != head.get(key):
             return Replay(game, 0, f"the setup differs: the log's {key} are {head.get(key)}, "
                           f"this engine deals {dealt}", 1, changed)

@@ -36,7 +36,9 @@ class Loop:
     game: str            # the GameState class: ``Class(data, players, seed, **options)``
     scenarios: str       # the scenario runner class (``wonders check``)
     terminal: str        # ``play(game, seat, bots) -> bool``: a human at the terminal
-    greedy: str          # the greedy policy class: ``Policy(seed)`` with ``choose(game, seat)``
+    greedy: str          # the greedy policy class: ``Policy(seed, noise, fast)`` with
+                         # ``choose(game, seat)`` and ``rank(game, seat, actions)``
+                         # (:mod:`wonders.engine.bots.policy`)
     summary: str         # one line for people
 
     def load(self, which: str) -> Any:
@@ -72,7 +74,7 @@ register(Loop(
     game="wonders.engine.structure_game:StructureGame",
     scenarios="wonders.engine.scenario_structure:StructureRunner",
     terminal="wonders.engine.cli.structure_human:play_structure_human",
-    greedy="wonders.engine.bots.greedy_structure:StructureGreedyBot",
+    greedy="wonders.engine.bots.greedy_structure:StructureGreedy",
     summary="cards taken in turn from overlapping rows (7 Wonders Duel)",
 ))
 

@@ -24,8 +24,8 @@ from wonders.dsl.source import Document, PathKey, load_file
 
 from .actions import CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
 from .errors import RuleError
-from .flows import offer_mechanism
 from .game import Game, Phase
+from .registry import loop_for
 from .payment import Payment
 
 FAILED = "X901"
@@ -63,7 +63,10 @@ class CheckResult:
         return self.report.ok and all(o.passed for o in self.outcomes)
 
 
-class _Runner:
+class DraftRunner:
+    """Builds draft-game positions and checks their expectations (the ``draft`` loop's
+    scenario runner; other loops' runners extend it with what their positions need)."""
+
     def __init__(self, doc: Document, data: GameData) -> None:
         self.doc = doc
         self.data = data
@@ -427,12 +430,14 @@ def check_file(path: Path) -> CheckResult:
         if not loaded.report.diagnostics:
             report.add(Diagnostic("L702", "no game could be loaded", doc.location(("game",))))
         return CheckResult(report, [])
-    runner: _Runner
-    if offer_mechanism(loaded.game) == "structure":
-        from .scenario_structure import StructureRunner  # imports this module
-
-        runner = StructureRunner(doc, loaded.game)
-    else:
-        runner = _Runner(doc, loaded.game)
+    try:
+        runner_class = loop_for(loaded.game).load("scenarios")
+    except RuleError as exc:
+        report.add(Diagnostic("L702", str(exc), doc.location(("game",))))
+        return CheckResult(report, [])
+    runner = runner_class(doc, loaded.game)
     outcomes = [runner.run(i, s) for i, s in enumerate(doc.data["scenarios"])]
     return CheckResult(report, outcomes)
+
+
+_Runner = DraftRunner  # its former name

@@ -19,14 +19,14 @@ from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, Choos
 from .drafted_city import DraftedCity, stage_cost
 from .errors import RuleError
 from .payment import Payment
-from .scenario import Outcome, _Runner, _ScenarioDataError, _sheet
+from .scenario import DraftRunner, Outcome, _ScenarioDataError, _sheet
 from .structure import Layout, Structure
 from .structure_game import StructureGame, StructurePhase
 
 PathKey = tuple[Any, ...]
 
 
-class StructureRunner(_Runner):
+class StructureRunner(DraftRunner):
     """Builds structure-game positions and checks their expectations."""
 
     # --- names -----------------------------------------------------------------------

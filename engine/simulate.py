@@ -11,11 +11,13 @@ number of workers.
 Wins are counted as *win credit*: a shared victory between ``k`` players gives
 each ``1/k``, so the credits of one game sum to 1.
 
-Any rule set plays: the loop is the one its offer selects (:func:`new_game`).
-A card-structure game records every card laid out in an age's structure as
-dealt (face-down ones too: they were in the game), each seat's drafted wonders
-as built or not, and how the game was won (military, science or civilian —
-the base game is always civilian).
+Any rule set plays: the loop is the one its offer selects (:func:`new_game`), and
+this module reads only the game contract.  Every card on offer at the start of an
+age counts as dealt (face-down ones too: they were in the game); each seat's
+wonders are recorded with their state — a board and its side, or each drafted
+wonder built or not (:meth:`City.wonder_states`); and the score sheet says how
+the game was won (military, science or civilian — the base game is always
+civilian).
 """
 
 from __future__ import annotations
@@ -30,12 +32,12 @@ from wonders.dsl.model import Game as GameData
 
 from .actions import ChooseWonder
 from .bots import make_bot
-from .flows import new_game
-from .game import Game
+from .city import City
+from .drafted_city import BUILT, NOT_BUILT
+from .registry import new_game
 from .sources import resolve
 
 VICTORIES = ("military", "science", "civilian")
-BUILT, NOT_BUILT = "built", "not built"  # the "side" of a drafted wonder in the statistics
 
 Record = dict[str, Any]
 
@@ -65,36 +67,24 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
     started = time.perf_counter()
     seated = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
     dealt: set[str] = set()
+    drafted: list[list[str]] = [[] for _ in range(players)]
     age = 0
-    if isinstance(match := new_game(data, players, seed, sides=side), Game):
-        while not match.over:
-            if match.age != age:  # a new age was dealt: every card in it was in the game
-                age = match.age
-                dealt.update(card.name for hand in match.hands for card in hand)
-            match.play({seat: seated[seat].choose(match, seat) for seat in match.to_move()})
-        wonders: list[list[Any]] = [[city.wonder.name, city.side.side] for city in match.cities]
-    else:
-        drafted: list[list[str]] = [[] for _ in range(players)]
-        while not match.over:
-            if match.age != age and match.structure is not None:
-                age = match.age  # a new structure was laid out: all its cards are in the game
-                dealt.update(card.name for card in match.structure.cards)
-            (seat,) = match.to_move()
-            action = seated[seat].choose(match, seat)
+    match = new_game(data, players, seed, sides=side)
+    while not match.over:
+        if match.age != age:  # a new age was dealt: every card in it is in the game
+            age = match.age
+            dealt.update(card.name for card in match.offer_cards())
+        moves = {seat: seated[seat].choose(match, seat) for seat in match.to_move()}
+        for seat, action in moves.items():
             if isinstance(action, ChooseWonder):
                 drafted[seat].append(action.wonder.name)
-            match.play({seat: action})
-        wonders = []
-        for seat, city in enumerate(match.cities):
-            built = {w.name for w in city.built_wonders}
-            wonders.append([[name, BUILT if name in built else NOT_BUILT]
-                            for name in drafted[seat] or sorted(built)])
+        match.play(moves)
     sheet = match.score_sheet()
     winners = sheet.winners
     return {
         "seed": seed,
         "bots": list(bots),
-        "wonders": wonders,
+        "wonders": [_wonders(city, chosen) for city, chosen in zip(match.cities, drafted)],
         "victory": sheet.victory,
         "lines": [dict(row) for row in sheet.lines],
         "totals": sheet.totals,
@@ -102,9 +92,17 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
         "winners": list(winners),
         "built": [[card.name for card in city.built] for city in match.cities],
         "dealt": sorted(dealt),
-        "decisions": len(match.decisions),
+        "decisions": len(match.history),
         "seconds": time.perf_counter() - started,
     }
+
+
+def _wonders(city: City, drafted: Sequence[str]) -> list[list[str]]:
+    """A seat's wonders and their states (board and side; drafted wonders built or not),
+    with the wonders it drafted that left the game unbuilt."""
+    states = [[name, state] for name, state in city.wonder_states()]
+    held = {name for name, _ in states}
+    return states + [[name, NOT_BUILT] for name in drafted if name not in held]
 
 
 def _chunk(game: str, paths: tuple[str, ...], players: int, seeds: Sequence[int],
@@ -292,6 +290,12 @@ def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
         "victories": [{"victory": name, "games": count, "share": _rate(count, games)}
                       for name, count in victories.items()],
     }
+
+
+def drafted_wonders(stats: dict[str, Any]) -> bool:
+    """Whether the statistics' wonders are drafted ones, built or not (not boards by side)."""
+    rows = stats["wonder_sides"]
+    return bool(rows) and all(row["side"] in (BUILT, NOT_BUILT) for row in rows)
 
 
 def timing(outcome: Outcome) -> dict[str, Any]:

@@ -325,6 +325,14 @@ class StructureGame:
                              for pool, tokens in sorted(fresh.pools.items()) if pool != "box"},
         }
 
+    def offer_cards(self) -> list[Card]:
+        """The structure's cards not taken yet, face-down ones included (the contract's
+        cards on offer this age)."""
+        structure = self.structure
+        if structure is None:
+            return []
+        return [card for card, taken in zip(structure.cards, structure.taken) if not taken]
+
     def invalidate(self) -> None:
         """Drop cached answers; call after changing cities by hand (scenarios)."""
         self._trade = {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from ..actions import Action
-from ..flows import AnyGame
+from ..contract import GameState
 from .greedy import GreedyBot
 from .mcts import MCTSBot
 from .random_bot import RandomBot
@@ -22,7 +22,7 @@ from .random_bot import RandomBot
 class Bot(Protocol):
     name: str
 
-    def choose(self, game: AnyGame, seat: int) -> Action: ...
+    def choose(self, game: GameState, seat: int) -> Action: ...
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {

@@ -1,4 +1,9 @@
-"""A greedy heuristic bot: one-ply look-ahead on an estimate of its own final score.
+"""The greedy bot, and the draft loop's greedy policy it plays in 7 Wonders.
+
+:class:`GreedyBot` plays, in any game, the greedy policy the game's loop
+registers (:mod:`wonders.engine.registry`).  :class:`DraftGreedy`, the draft
+loop's, looks one ply ahead on an estimate of its own final score.
+
 
 Each candidate action is valued as the change it makes to the bot's own score
 sheet (``score_city`` on a copy of its city with the card or stage added) plus
@@ -29,16 +34,15 @@ from collections import Counter
 from typing import Sequence
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card
+from wonders.dsl.model import Card, Game as GameData
 
 from ..actions import FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
 from ..city import City
-from ..flows import AnyGame
+from ..contract import GameState
 from ..game import Game
-from ..structure_game import StructureGame
-from .greedy_structure import StructureGreedyBot
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
+from .policy import Policy, greedy_policy
 
 # weights by age (index 0 = age 1); ages beyond the table use the last entry
 COIN_VALUE = (0.55, 0.45, 0.34)       # points per coin held
@@ -306,8 +310,9 @@ def _self_count(value: fx.Amount, card: Card) -> int:
     return extra
 
 
-class GreedyBot:
-    """Picks the action with the best heuristic value; ties by its own generator."""
+class DraftGreedy:
+    """The draft loop's greedy policy: the action with the best heuristic value, ties by
+    its own generator (registered as the ``draft`` loop's ``greedy``)."""
 
     name = "greedy"
 
@@ -315,11 +320,8 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.noise = noise
         self.fast = fast
-        self._structure = StructureGreedyBot(seed)
 
-    def choose(self, game: AnyGame, seat: int) -> Action:
-        if isinstance(game, StructureGame):
-            return self._structure.choose(game, seat)
+    def choose(self, game: Game, seat: int) -> Action:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
@@ -335,3 +337,60 @@ class GreedyBot:
             elif value > best_value - 1e-9:
                 best.append(action)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def rank(self, game: Game, seat: int, actions: Sequence[Action]) -> list[tuple[float, Action]]:
+        """One entry per card and kind of action (its best payment), best first; a stage
+        or a sale is one entry, made with the card others would like most."""
+        evaluator = Evaluator(game, seat)
+        best: dict[tuple[str, object], tuple[float, int, Action]] = {}
+        for index, action in enumerate(actions):
+            value = evaluator.value(action)
+            card = getattr(action, "card", None)
+            kind = type(action).__name__
+            key: tuple[str, object]
+            if isinstance(action, (BuildStage, Sell)):
+                # any card can be tucked or sold: give away the one others would like most
+                assert card is not None
+                value += 0.01 * evaluator.card_value(card)
+                key = (kind, 0)
+            else:  # a card's payments are one choice; an action without a card is its own
+                key = (kind, id(card) if card is not None else str(action))
+            found = best.get(key)
+            if found is None or value > found[0]:
+                best[key] = (value, index, action)
+        return [(value, action) for value, _, action in
+                sorted(best.values(), key=lambda t: (-t[0], t[1]))]
+
+
+class GreedyBot:
+    """Plays the greedy policy the running game's loop registers, in any game.
+
+    The policy is looked up once per loop (:func:`~.policy.greedy_policy`) and keeps
+    its own generator seeded with this bot's seed, so the bot is deterministic for a
+    seed whatever the game.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, noise: float = 0.0, fast: bool = False) -> None:
+        self.seed = seed
+        self.noise = noise
+        self.fast = fast
+        self._policies: dict[object, Policy] = {}
+        self._last: tuple[GameData, Policy] | None = None
+
+    def policy(self, game: GameState) -> Policy:
+        """The policy for ``game``'s loop (made once per loop, and remembered per data)."""
+        last = self._last
+        if last is not None and last[0] is game.data:
+            return last[1]
+        factory = greedy_policy(game.data)
+        found = self._policies.get(factory)
+        if found is None:
+            found = factory(self.seed, self.noise, self.fast)
+            self._policies[factory] = found
+        self._last = (game.data, found)
+        return found
+
+    def choose(self, game: GameState, seat: int) -> Action:
+        return self.policy(game).choose(game, seat)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Sequence
 
 from wonders.dsl import effects as fx
 
@@ -52,13 +53,21 @@ def value(game: StructureGame, seat: int) -> float:
     return lead
 
 
-class StructureGreedyBot:
-    """Picks the action whose resulting position values best; ties by its own generator."""
+class StructureGreedy:
+    """The card-structure loop's greedy policy: the action whose resulting position values
+    best, ties by its own generator (registered as the ``structure`` loop's ``greedy``).
+
+    ``noise`` adds a normal error of that spread to each value (search playouts);
+    ``fast`` is accepted for the policy interface and changes nothing: a position is
+    valued the same way either way.
+    """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, noise: float = 0.0, fast: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.noise = noise
+        self.fast = fast
 
     def choose(self, game: StructureGame, seat: int) -> Action:
         actions = game.legal_actions(seat)
@@ -67,11 +76,30 @@ class StructureGreedyBot:
         best: list[Action] = []
         best_value = -math.inf
         for action in actions:
-            trial = game.clone()
-            trial.play({seat: action})
-            found = value(trial, seat)
+            found = _after(game, seat, action)
+            if self.noise:
+                found += self.rng.gauss(0.0, self.noise)
             if found > best_value + 1e-9:
                 best, best_value = [action], found
             elif found > best_value - 1e-9:
                 best.append(action)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def rank(self, game: StructureGame, seat: int,
+             actions: Sequence[Action]) -> list[tuple[float, Action]]:
+        """Every action valued by the position it leads to, best first (each one is a
+        distinct choice: a card is paid for in one way only)."""
+        valued = [(_after(game, seat, action), index, action)
+                  for index, action in enumerate(actions)]
+        valued.sort(key=lambda t: (-t[0], t[1]))
+        return [(found, action) for found, _, action in valued]
+
+
+def _after(game: StructureGame, seat: int, action: Action) -> float:
+    """The value for ``seat`` of the position ``action`` leads to."""
+    trial = game.clone()
+    trial.play({seat: action})
+    return value(trial, seat)
+
+
+StructureGreedyBot = StructureGreedy  # its former name

@@ -2,18 +2,20 @@
 
 At each decision the bot
 
-1. ranks its legal actions with the greedy evaluator and keeps a few
-   candidates (the best payment of each card, the best few builds, the best
-   wonder stage and a sale);
-2. samples *determinizations*: ``game.determinize(seat, rng)`` deals the other
-   players' hands and the face-down discard pile again from a canonical
-   (sorted) pool — so its choice depends only on what it may see, not on how
-   the hidden cards happen to be arranged in the real game;
+1. ranks its legal actions with the greedy policy the game's loop registers
+   (``rank``) and keeps a few candidates (in 7 Wonders: the best payment of each
+   card, the best few builds, and the best of each kind missing — a wonder
+   stage, a sale);
+2. samples *determinizations*: ``game.determinize(seat, rng)`` deals what the
+   seat cannot see (other players' hands and the face-down discard pile; a
+   structure's face-down cards) again from a canonical (sorted) pool — so its
+   choice depends only on what it may see, not on how the hidden cards happen
+   to be arranged in the real game;
 3. plays each surviving candidate out to the end of the game in every sample,
-   everyone (itself included, after the first move) following a fast greedy
-   policy with a little noise; the *same* sample and rollout seed serve every
-   candidate (common random numbers), so differences between candidates are
-   not drowned in the noise of the deal;
+   everyone (itself included, after the first move) following the loop's
+   greedy policy, fast and with a little noise; the *same* sample and rollout
+   seed serve every candidate (common random numbers), so differences between
+   candidates are not drowned in the noise of the deal;
 4. keeps the better half of the candidates after 4, 8, 16 … samples
    (successive halving) until the budget is spent, and plays the best mean.
 
@@ -21,21 +23,22 @@ The value of a playout is a win (1, shared wins split) plus the margin over
 the best opponent / 10.  The budget is a number of playouts (deterministic
 for a seed) or, if ``time_limit`` is given, seconds per decision (then the
 choice depends on the machine's speed).
+
+Only the game contract is used, so the same search plays every registered game.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
+from ..actions import Action
+from ..contract import GameState
+from .policy import Policy, PolicyFactory, greedy_policy
 
-from ..actions import Action, BuildStage, Sell
-from ..flows import AnyGame
-from ..game import Game
-from ..structure_game import StructureGame
-from .greedy_structure import StructureGreedyBot
-from .greedy import Evaluator, GreedyBot
+if TYPE_CHECKING:
+    from wonders.dsl.model import Game as GameData
 
 
 class MCTSBot:
@@ -52,13 +55,21 @@ class MCTSBot:
         self.noise = noise
         self.first_cut = first_cut
         self.last_stats: dict[str, object] = {}
-        self._structure = StructureGreedyBot(seed)
+        # the data last played -> its loop's greedy policy class and a ranking policy
+        self._policy: tuple[GameData, PolicyFactory, Policy] | None = None
+
+    def _policies(self, game: GameState) -> tuple[PolicyFactory, Policy]:
+        """The running loop's greedy policy class, and one instance of it for ranking."""
+        found = self._policy
+        if found is None or found[0] is not game.data:
+            factory = greedy_policy(game.data)
+            found = (game.data, factory, factory(0))
+            self._policy = found
+        return found[1], found[2]
 
     # --- choosing ----------------------------------------------------------------
 
-    def choose(self, game: AnyGame, seat: int) -> Action:
-        if isinstance(game, StructureGame):  # the search below reads drafting hands
-            return self._structure.choose(game, seat)
+    def choose(self, game: GameState, seat: int) -> Action:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
@@ -92,45 +103,33 @@ class MCTSBot:
                            "means": [t / max(samples, 1) for t in totals]}
         return candidates[best]
 
-    def shortlist(self, game: Game, seat: int, actions: Sequence[Action]) -> list[Action]:
-        """A few candidate actions, by greedy value: one payment per card and kind."""
-        evaluator = Evaluator(game, seat)
-        best: dict[tuple[str, int], tuple[float, int, Action]] = {}
-        for index, action in enumerate(actions):
-            value = evaluator.value(action)
-            card = getattr(action, "card", None)
-            kind = type(action).__name__
-            if isinstance(action, (BuildStage, Sell)):
-                # any card can be tucked or sold: give away the one others would like most
-                assert card is not None
-                value += 0.01 * evaluator.card_value(card)
-                key = (kind, 0)
-            else:
-                key = (kind, id(card))
-            found = best.get(key)
-            if found is None or value > found[0]:
-                best[key] = (value, index, action)
-        ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]))
-        chosen = [action for _, _, action in ranked[:self.candidates]]
-        for wanted in (BuildStage, Sell):
-            if not any(isinstance(a, wanted) for a in chosen):
-                extra = [a for _, _, a in ranked if isinstance(a, wanted)]
-                chosen += extra[:1]
+    def shortlist(self, game: GameState, seat: int, actions: Sequence[Action]) -> list[Action]:
+        """A few candidate actions: the loop's greedy ranking's best few, plus the best of
+        each kind of action missing among them (a wonder stage, a sale …)."""
+        _, ranker = self._policies(game)
+        ranked = [action for _, action in ranker.rank(game, seat, actions)]
+        chosen = ranked[:self.candidates]
+        kinds = {type(action) for action in chosen}
+        for action in ranked[self.candidates:]:
+            if type(action) not in kinds:
+                kinds.add(type(action))
+                chosen.append(action)
         return chosen
 
     # --- samples and playouts ------------------------------------------------------
 
-    def sample(self, game: Game, seat: int, seed: int, index: int) -> tuple[Game, int]:
-        """One determinization of what ``seat`` cannot see (hidden hands and the face-down
-        discard pile, dealt again from a canonical pool by ``Game.determinize``)."""
+    def sample(self, game: GameState, seat: int, seed: int, index: int) -> tuple[GameState, int]:
+        """One determinization of what ``seat`` cannot see (``game.determinize`` deals the
+        hidden cards again from a canonical pool)."""
         rng = random.Random(seed * 1_000_003 + index)
         world = game.determinize(seat, rng)
         return world, rng.getrandbits(64)
 
-    def playout(self, world: Game, seat: int, first: Action, seed: int) -> float:
+    def playout(self, world: GameState, seat: int, first: Action, seed: int) -> float:
         """Play ``first`` in a copy of ``world``, then everyone greedily (noisy) to the end."""
         game = world.clone()
-        policy = GreedyBot(seed, noise=self.noise, fast=True)
+        factory, _ = self._policies(game)
+        policy = factory(seed, self.noise, True)
         moves: dict[int, Action] = {}
         for s in game.to_move():
             moves[s] = first if s == seat else policy.choose(game, s)

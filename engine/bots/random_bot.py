@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..actions import Action
-from ..flows import AnyGame
+from ..contract import GameState
 
 
 class RandomBot:
@@ -14,5 +14,5 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: AnyGame, seat: int) -> Action:
+    def choose(self, game: GameState, seat: int) -> Action:
         return self.rng.choice(game.legal_actions(seat))

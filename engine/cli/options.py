@@ -12,7 +12,7 @@ from wonders.dsl.errors import closest
 from wonders.dsl.model import Game as GameData
 
 from ..bots import BOTS
-from ..flows import default_players
+from ..registry import default_players
 from ..sources import Source, SourceError, resolve
 from .render import print_text
 
@@ -87,3 +87,9 @@ def load_playable(source: Source, paths: Optional[list[Path]],
         raise typer.BadParameter(f"{rules.title} is for {players_range(result.game)}, not "
                                  f"{players}", param_hint="--players")
     return result.game, players
+
+
+def has_sides(data: GameData) -> bool:
+    """Whether some wonder of the rule set has more than one side (else ``--side`` means
+    nothing, and the loop is not asked for one)."""
+    return any(len(wonder.sides) > 1 for wonder in data.wonders)

@@ -12,14 +12,14 @@ import typer
 
 from ..bots import BOTS, make_bot
 from ..city import City
-from ..drafted_city import DraftedCity
+from ..contract import GameState
 from ..errors import RuleError
-from ..flows import AnyGame, new_game, offer_mechanism
 from ..log import LogError, replay as replay_log, write as write_log
+from ..registry import loop_for, new_game
 from ..scenario import check_file
 from ..scoring import ScoreSheet
-from ..structure_game import StructureGame
-from .options import GAME_HELP, check_game_name, check_side_and_paths, load_playable, parse_bots
+from .options import (GAME_HELP, check_game_name, check_side_and_paths, has_sides, load_playable,
+                      parse_bots)
 from .render import print_text
 
 
@@ -45,13 +45,13 @@ def play(
     source = check_game_name(game)
     check_side_and_paths(side, paths)
     data, players = load_playable(source, paths, players)
-    structure = offer_mechanism(data) != "draft"
-    if structure and side != "random":
+    sided = has_sides(data)
+    if not sided and side != "random":
         raise typer.BadParameter(f"{data.rules.title}'s wonders have no sides",
                                  param_hint="--side")
     try:
-        match = new_game(data, players, seed) if structure else new_game(data, players, seed,
-                                                                           sides=side)
+        match = new_game(data, players, seed, sides=side) if sided else new_game(data, players,
+                                                                                 seed)
     except RuleError as exc:
         sys.stderr.write(f"wonders: {exc}\n")
         raise typer.Exit(1) from None
@@ -66,14 +66,8 @@ def play(
     extra = [str(p) for p in paths or []]
     if human:
         others = {s: b for s, b in enumerate(players_bots) if s != human_seat}
-        if isinstance(match, StructureGame):
-            from .structure_human import play_structure_human
-
-            finished = play_structure_human(match, human_seat, others)
-        else:
-            from .human import play_human
-
-            finished = play_human(match, human_seat, others)
+        play_human = loop_for(data).load("terminal")  # the loop's terminal UI
+        finished = bool(play_human(match, human_seat, others))
         if finished and log is not None:
             write_log(match, log, source.spec, extra, side)
             sys.stdout.write(f"wrote {log}\n")
@@ -111,18 +105,12 @@ def play(
 
 def seat_record(city: City) -> dict[str, object]:
     """What a score sheet row in JSON says about the seat's city beyond its points."""
-    if isinstance(city, DraftedCity):
-        return {"wonders": [w.name for w in city.built_wonders],
-                "unbuilt_wonders": [w.name for w in city.wonders],
-                "tokens": [t.name for t in city.owned_tokens]}
-    return {"wonder": city.wonder.name, "side": city.side.side}
+    return city.summary()
 
 
 def seat_label(city: City) -> str:
     """A column heading for a seat: its board and side, or the seat alone without a board."""
-    if not city.wonder.name:
-        return f"seat {city.seat}"
-    return f"{city.seat}: {city.wonder.name} {city.side.side}"
+    return city.label()
 
 
 VICTORY_TEXT = {"military": "supremacy: the conflict pawn reached the capital",
@@ -130,16 +118,14 @@ VICTORY_TEXT = {"military": "supremacy: the conflict pawn reached the capital",
                 "civilian": "most points after the last age"}
 
 
-def winner_line(match: AnyGame, sheet: ScoreSheet) -> str:
-    """``winner: …`` under the score sheet; with a structure game, how the game was won."""
+def winner_line(match: GameState, sheet: ScoreSheet) -> str:
+    """``winner: …`` under the score sheet: each winner by its column heading, and how
+    the game was won (the score sheet's victory)."""
     plural = "s" if len(sheet.winners) > 1 else ""
-    if isinstance(match, StructureGame):
-        winners = ", ".join(f"seat {s}" for s in sheet.winners)
-        why = VICTORY_TEXT.get(sheet.victory)
-        return (f"winner{plural}: {winners} — victory: {sheet.victory}"
-                + (f" ({why})" if why else ""))
-    winners = ", ".join(f"{s}: {match.cities[s].wonder.name}" for s in sheet.winners)
-    return f"winner{plural}: {winners}"
+    winners = ", ".join(seat_label(match.cities[s]) for s in sheet.winners)
+    why = VICTORY_TEXT.get(sheet.victory)
+    return (f"winner{plural}: {winners} — victory: {sheet.victory}"
+            + (f" ({why})" if why else ""))
 
 
 def check(

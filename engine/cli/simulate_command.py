@@ -13,9 +13,10 @@ import typer
 
 
 from ..bots import BOTS
-from ..flows import offer_mechanism
-from ..simulate import PlotUnavailable, Run, plot, ranked_cards, run_games, timing
-from .options import GAME_HELP, check_game_name, check_side_and_paths, load_playable, parse_bots
+from ..simulate import (PlotUnavailable, Run, drafted_wonders, plot, ranked_cards, run_games,
+                        timing)
+from .options import (GAME_HELP, check_game_name, check_side_and_paths, has_sides, load_playable,
+                      parse_bots)
 
 DEFAULT_PLAYERS = 4  # when the rule set allows it; else the rule set's own default
 
@@ -83,7 +84,7 @@ def simulate(
             players = DEFAULT_PLAYERS
     else:
         data, players = load_playable(source, paths, players)
-    if offer_mechanism(data) != "draft" and side != "random":
+    if not has_sides(data) and side != "random":
         raise typer.BadParameter(f"{data.rules.title}'s wonders have no sides",
                                  param_hint="--side")
     seat_bots = parse_bots(bots, players)
@@ -126,7 +127,7 @@ def simulate(
         json.dump(record, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
-    _print(stats, times, run, data.rules.title, top, offer_mechanism(data) != "draft")
+    _print(stats, times, run, data.rules.title, top, drafted_wonders(stats))
     if plot_file is not None:
         sys.stdout.write(f"wrote {plot_file}\n")
 
