@@ -120,5 +120,17 @@ class GameState(Protocol):
         seat may see is :meth:`view`).
         """
 
+    def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:
+        """Every card dealt so far, by where it is now, and whether ``seat`` may see it:
+        place name -> (visible to ``seat``, its cards), fresh lists.
+
+        A card is listed as often as it is in the game (copies are one object), so the
+        places together hold exactly what set-up and the ages dealt, cards removed unseen
+        included; a place is wholly visible or wholly hidden (a structure's face-up and
+        face-down cards are two places).  The conformance suite checks with it that
+        cards are conserved and that :meth:`view` shows no hidden card; players must
+        not read it.
+        """
+
 
 __all__ = ["Decision", "GameState"]

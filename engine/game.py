@@ -205,6 +205,18 @@ class Game:
         """Every card still in a hand (the contract's cards on offer this age)."""
         return [card for hand in self.hands for card in hand]
 
+    def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:
+        """Every card dealt so far by where it is, and whether ``seat`` sees it there:
+        the hands (each its holder's), the discard pile (face down but while ``seat``
+        builds from it), each city and the cards under its wonder (its owner's)."""
+        building = self.phase is Phase.DISCARD_BUILD and seat in self.movers
+        places: dict[str, tuple[bool, list[Card]]] = {"discard": (building, list(self.discard))}
+        for s, (hand, city) in enumerate(zip(self.hands, self.cities)):
+            places[f"hand {s}"] = (s == seat, list(hand))
+            places[f"city {s}"] = (True, list(city.built))
+            places[f"wonder {s}"] = (s == seat, list(city.stage_cards))
+        return places
+
     def market(self, seat: int) -> Market:
         """What ``seat`` can buy from its neighbours this turn, at its prices."""
         trade = self.trade(seat)

@@ -150,6 +150,7 @@ class StructureGame:
                        for s in range(players)]
         self.discard: list[Card] = []
         self.removed: list[Card] = []          # removed unseen from the current age
+        self.removed_before: list[Card] = []   # ... and from the ages before
         self.structure: Structure | None = None
         self.age = 0
         self.turn = 0
@@ -229,6 +230,7 @@ class StructureGame:
         rng = self.rng
         shuffle(rng, deck)
         remove = self.setup.remove
+        self.removed_before += self.removed
         self.removed = deck[:remove]
         del deck[:remove]
         for candidates, count in self.setup.draws.get(age, ()):
@@ -261,6 +263,7 @@ class StructureGame:
         other.cities = [city.clone() for city in self.cities]
         other.discard = list(self.discard)
         other.removed = list(self.removed)
+        other.removed_before = list(self.removed_before)
         other.structure = self.structure.clone() if self.structure is not None else None
         other.age = self.age
         other.turn = self.turn
@@ -332,6 +335,26 @@ class StructureGame:
         if structure is None:
             return []
         return [card for card, taken in zip(structure.cards, structure.taken) if not taken]
+
+    def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:
+        """Every card dealt so far by where it is, and whether ``seat`` sees it there: the
+        structure's face-up and face-down cards, those removed unseen (every age), the
+        discard pile, each city and the cards under its wonders (its owner's)."""
+        up: list[Card] = []
+        down: list[Card] = []
+        structure = self.structure
+        if structure is not None:
+            for slot, card in enumerate(structure.cards):
+                if not structure.taken[slot]:
+                    (up if structure.face_up[slot] else down).append(card)
+        places: dict[str, tuple[bool, list[Card]]] = {
+            "structure": (True, up), "structure face down": (False, down),
+            "removed": (False, self.removed_before + self.removed),
+            "discard": (True, list(self.discard))}
+        for s, city in enumerate(self.cities):
+            places[f"city {s}"] = (True, list(city.built))
+            places[f"wonder {s}"] = (s == seat, list(city.stage_cards))
+        return places
 
     def invalidate(self) -> None:
         """Drop cached answers; call after changing cities by hand (scenarios)."""
