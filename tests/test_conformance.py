@@ -270,7 +270,7 @@ def seeds_for(name: str, players: int, budget: int) -> int:
 def test_random_games_keep_every_invariant(name: str, players: int) -> None:
     dealt: dict[int, int] = {}
     kinds: Counter[str] = Counter()
-    games = seeds_for(name, players, 30_000)
+    games = seeds_for(name, players, 50_000)
     for seed in range(games):
         game = play_checked(name, players, seed, dealt, full=seed < games // 10)
         kinds.update(entry["phase"] for entry in game.history)

@@ -1,13 +1,12 @@
 """Properties of whole 7 Wonders Duel games, over many seeded games.
 
-Whatever the players do: no exception; every card dealt is in exactly one place
-(a city, under a wonder, the discard pile, still in the structure, or removed
-unseen); every coin is accounted for (start + paid by the bank - paid to the
-bank); every progress token is in exactly one place; at most 7 wonders are
-built; the score total is the sum of its lines and the victory matches the
-position; the same seed gives the same game; a clone is independent of its
-original.  Over enough games all three victories happen (military and
-scientific supremacy, civilian points).
+Whatever the players do: no exception; every progress token is in exactly one
+place; at most 7 wonders are built; the score lines are the reference's and the
+victory matches the position; each age deals its structure as the reference
+says.  Over enough games all three victories happen (military and scientific
+supremacy, civilian points).  What every game must satisfy (cards and coins
+conserved at every decision, same seed same game, clones, determinizations,
+logs, hidden information) is tests/test_conformance.py's, for every game at once.
 
 Players: uniform random, a "builder" that rarely sells, a "scientist" (seat 0
 builds green cards and takes science tokens when it can) and the greedy bot.
@@ -26,7 +25,6 @@ from collections.abc import Callable
 from itertools import product
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wonders.dsl import effects as fx
@@ -116,47 +114,6 @@ class Ledger:
         self.dealt[game.age] = list(structure.cards)
         self.removed[game.age] = list(game.removed)
 
-    def all_dealt(self) -> list[Card]:
-        return [c for age in self.dealt for c in self.dealt[age] + self.removed[age]]
-
-
-def card_places(game: StructureGame, ledger: Ledger) -> list[Card]:
-    """Every card dealt so far, wherever it is now (a card in two places shows twice)."""
-    places: list[Card] = []
-    for city in game.cities:
-        places += city.built
-        places += city.stage_cards
-    places += game.discard
-    if game.structure is not None:
-        structure = game.structure
-        places += [structure.cards[s] for s in range(structure.layout.size)
-                   if not structure.taken[s]]
-    for age in ledger.removed:
-        places += ledger.removed[age]
-    return places
-
-
-def assert_cards_conserved(game: StructureGame, ledger: Ledger) -> None:
-    dealt = Counter(id(c) for c in ledger.all_dealt())
-    assert max(dealt.values(), default=1) == 1, "the same card was dealt twice"
-    found = Counter(id(c) for c in card_places(game, ledger))
-    duplicated = [n for n, k in found.items() if k > 1]
-    assert not duplicated, "a card is in two places"
-    assert found == dealt, "a card was lost or appeared from nowhere"
-
-
-def assert_coins_conserved(game: StructureGame) -> None:
-    coins = sum(c.coins for c in game.cities)
-    assert coins == game.start_coins + game.bank_gave - game.bank_paid
-    # (coins once went below 0: a chain build of a card with a coin cost took that cost
-    # from an opponent owning Economy; see test_a_chain_costs_the_trade_income_owner_nothing)
-    assert_no_negative_coins(game)
-
-
-def assert_no_negative_coins(game: StructureGame) -> None:
-    assert all(c.coins >= 0 for c in game.cities), [c.coins for c in game.cities]
-
-
 def assert_tokens_conserved(game: StructureGame) -> None:
     places = [t for pool in game.pools.values() for t in pool]
     places += [t for city in game.cities for t in city.owned_tokens]
@@ -177,8 +134,6 @@ def assert_wonders_sound(game: StructureGame) -> None:
 
 
 def assert_invariants(game: StructureGame, ledger: Ledger) -> None:
-    assert_cards_conserved(game, ledger)
-    assert_coins_conserved(game)
     assert_tokens_conserved(game)
     assert_wonders_sound(game)
     assert -9 <= game.position <= 9
@@ -298,7 +253,7 @@ def test_a_chain_costs_the_trade_income_owner_nothing() -> None:
                     if isinstance(a, Build) and a.card is card and a.method == CHAIN]
         game.play({0: build})
         assert (builder_city.coins, owner.coins) == (0, 0), card.name
-        assert_coins_conserved(game)
+        assert game.bank_gave == game.bank_paid == 0
 
 
 def test_every_victory_happens() -> None:
@@ -330,20 +285,6 @@ def test_every_kind_of_decision_happens() -> None:
 
 # --- determinism --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("policy", ["builder", "greedy"])
-def test_same_seed_same_game(policy: str) -> None:
-    def players(seed: int) -> Policy:
-        return builder if policy == "builder" else greedy_players(seed)
-
-    first, _ = play(2024, players(2024), check_every_step=False)
-    second, _ = play(2024, players(2024), check_every_step=False)
-    assert first.history == second.history
-    assert first.score_sheet().to_json() == second.score_sheet().to_json()
-    assert first.view(0) == second.view(0)
-    other, _ = play(4202, players(4202), check_every_step=False)
-    assert other.history != first.history
-
-
 def test_the_game_seed_alone_fixes_the_deal() -> None:
     """Same game seed, different players: the same wonders offered and the same Age I."""
     first = new_game(DATA, 2, 77)
@@ -357,70 +298,6 @@ def test_the_game_seed_alone_fixes_the_deal() -> None:
     assert ([[w.name for w in p] for p in other.wonder_pools]
             != [[w.name for w in p] for p in first.wonder_pools]
             or [t.name for t in other.pools["board"]] != [t.name for t in first.pools["board"]])
-
-
-# --- clones ---------------------------------------------------------------------------------
-
-def snapshot(game: StructureGame) -> Any:
-    return (game.history, game.view(0), game.view(1), game.age, game.turn, game.phase,
-            game.position, sorted(game.track_tokens), game.to_move(),
-            {name: [t.name for t in pool] for name, pool in game.pools.items()},
-            [c.name for c in game.discard], [c.name for c in game.removed],
-            [(c.coins, [x.name for x in c.built], [w.name for w in c.wonders],
-              [w.name for w in c.built_wonders], [t.name for t in c.owned_tokens])
-             for c in game.cities],
-            game.bank_paid, game.bank_gave, [str(a) for a in game.legal_actions(game.to_move()[0])]
-            if game.to_move() else [])
-
-
-def test_a_clone_is_independent_at_every_step() -> None:
-    for seed in (5, 6):
-        game = new_game(DATA, 2, seed)
-        assert isinstance(game, StructureGame)
-        rng = random.Random(seed)
-        while not game.over:
-            before = snapshot(game)
-            copy = game.clone()
-            assert snapshot(copy) == before
-            (seat,) = copy.to_move()
-            copy.play({seat: builder(copy, seat, random.Random(rng.random()))})
-            assert snapshot(game) == before, "playing a clone changed the original"
-            (seat,) = game.to_move()
-            game.play({seat: builder(game, seat, rng)})
-
-
-def _same_action(game: StructureGame, seat: int, recorded: dict[str, object]) -> Action:
-    for action in game.legal_actions(seat):
-        if action.to_json() == recorded:
-            return action
-    raise AssertionError(f"{recorded} is not legal in the original")
-
-
-def test_a_clone_plays_on_like_its_original() -> None:
-    """Played to the end with the clone's moves, the original ends exactly like the clone
-    (the clone carries the random generator too: The Great Library's draws, later ages)."""
-    for seed in range(6):
-        game = new_game(DATA, 2, seed)
-        assert isinstance(game, StructureGame)
-        rng = random.Random(seed)
-        while game.age < 2 and not game.over:
-            (seat,) = game.to_move()
-            game.play({seat: builder(game, seat, rng)})
-        if game.over:
-            continue
-        before = snapshot(game)
-        copy = game.clone()
-        done = len(copy.history)
-        while not copy.over:
-            (seat,) = copy.to_move()
-            copy.play({seat: builder(copy, seat, rng)})
-        assert snapshot(game) == before
-        for entry in copy.history[done:]:
-            ((seat_text, recorded),) = entry["actions"].items()
-            seat = int(seat_text)
-            game.play({seat: _same_action(game, seat, recorded)})
-        assert game.history == copy.history
-        assert game.score_sheet().to_json() == copy.score_sheet().to_json()
 
 
 # --- the setup of the reference -------------------------------------------------------------
