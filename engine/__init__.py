@@ -1,12 +1,16 @@
 """The rules engine: play games defined by a rule set and card sets.
 
-A game in five lines::
+Programs use the public API of the top-level package (``import wonders``:
+``wonders.new_game``, the contract ``wonders.GameState`` …); a game in five lines::
 
-    from wonders.engine import Game
-    game = Game.new("base", players=4, seed=1)
+    import wonders
+    game = wonders.new_game("base", players=4, seed=1)
     while not game.over:
         game.play({seat: game.legal_actions(seat)[0] for seat in game.to_move()})
     print(game.score_sheet().to_json())
+
+Importing the engine never imports the data language's parsing stack (YAML, Lark,
+jsonschema): loops load card files only when asked to by name.
 """
 
 from .actions import Action, Build, BuildFromDiscard, BuildStage, Sell, Skip

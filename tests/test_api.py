@@ -129,3 +129,20 @@ def test_the_package_is_installed_from_api_with_its_type_marker() -> None:
     # the shipped data are packages too, so an editable install finds them under `wonders`
     for data in ("cards", "expansions"):
         assert (ROOT / data / "__init__.py").is_file()
+
+
+def _first_python_block(path: Path, after: str = "") -> str:
+    text = path.read_text(encoding="utf-8")
+    start = text.index("```python\n", text.index(after) if after else 0) + len("```python\n")
+    return text[start:text.index("```", start)]
+
+
+@pytest.mark.parametrize(("doc", "after"), [("README.md", "## Python API"),
+                                            ("docs/engine.md", "")])
+def test_the_documented_first_examples_run(doc: str, after: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code = _first_python_block(ROOT / doc, after)
+    assert "import wonders\n" in code and len(code.splitlines()) <= 15
+    exec(compile(code, doc, "exec"), {})
+    printed = capsys.readouterr().out
+    assert "'winners'" in printed
