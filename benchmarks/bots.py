@@ -7,7 +7,8 @@ bots, so a run is reproducible and does not depend on ``--workers``.  A shared
 win counts as a fraction.  With equal bots ``A`` would win ``1 / players`` of
 the games.
 
-    python benchmarks/bots.py [--games 100] [--players 3] [--match greedy:random mcts:greedy]
+    python benchmarks/bots.py [--game base] [--games 100] [--players 3]
+                              [--match greedy:random mcts:greedy]
                               [--workers 2] [--playouts 96] [--seed 0]
 
 Measured on this machine (2 cores), default budgets:
@@ -30,18 +31,18 @@ from functools import partial
 
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
-from wonders.engine import Game
 from wonders.engine.bots import BOTS, Bot
 from wonders.engine.bots.mcts import MCTSBot
+from wonders.engine.registry import default_players, new_game
 
-_DATA: GameData | None = None
+_DATA: dict[str, GameData] = {}
 
 
-def _data() -> GameData:
-    global _DATA
-    if _DATA is None:
-        _DATA = load_game(game="base")
-    return _DATA
+def _data(game: str) -> GameData:
+    found = _DATA.get(game)
+    if found is None:
+        found = _DATA[game] = load_game(game=game)
+    return found
 
 
 def make(name: str, seed: int, playouts: int | None) -> Bot:
@@ -60,14 +61,14 @@ class Result:
 
 
 def play_one(index: int, a: str, b: str, players: int, seed: int,
-             playouts: int | None) -> Result:
+             playouts: int | None, game_name: str = "base") -> Result:
     start = time.perf_counter()
     game_seed = seed + index
     seat_a = index % players
     names = [b] * players
     names[seat_a] = a
     bots = [make(name, game_seed * 100 + seat, playouts) for seat, name in enumerate(names)]
-    game = Game(_data(), players, game_seed)
+    game = new_game(_data(game_name), players, game_seed)
     while not game.over:
         game.play({seat: bots[seat].choose(game, seat) for seat in game.to_move()})
     sheet = game.score_sheet()
@@ -89,8 +90,9 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def run_match(a: str, b: str, players: int, games: int, seed: int, workers: int,
-              playouts: int | None) -> None:
-    job = partial(play_one, a=a, b=b, players=players, seed=seed, playouts=playouts)
+              playouts: int | None, game_name: str = "base") -> None:
+    job = partial(play_one, a=a, b=b, players=players, seed=seed, playouts=playouts,
+                  game_name=game_name)
     start = time.perf_counter()
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -103,7 +105,7 @@ def run_match(a: str, b: str, players: int, games: int, seed: int, workers: int,
     others, others_ci = mean_ci([r.others for r in results])
     margin, margin_ci = mean_ci([float(r.margin) for r in results])
     per_game = sum(r.seconds for r in results) / games
-    print(f"{a} vs {players - 1}x {b}, {players} players, {games} games (seeds {seed}…"
+    print(f"{game_name}: {a} vs {players - 1}x {b}, {players} players, {games} games (seeds {seed}…"
           f"{seed + games - 1}, seats rotated):")
     print(f"  {a} win rate {win:.1%} ± {win_ci:.1%} (95% CI; {1 / players:.1%} if equal)")
     print(f"  average score: {a} {score:.1f} ± {score_ci:.1f}, {b} {others:.1f} ± {others_ci:.1f}"
@@ -115,7 +117,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100, help="games per match-up")
-    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--game", default="base", help="a shipped game (base, duel …)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="players (default: 3, or the game's own count, 2 for duel)")
     parser.add_argument("--match", nargs="*", default=["greedy:random", "mcts:greedy"],
                         help="match-ups A:B (one A against players-1 B)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -128,7 +132,8 @@ def main() -> None:
         for name in (a, b):
             if name not in BOTS:
                 parser.error(f"no bot named '{name}' (known: {', '.join(BOTS)})")
-        run_match(a, b, args.players, args.games, args.seed, args.workers, args.playouts)
+        players = args.players or default_players(_data(args.game))
+        run_match(a, b, players, args.games, args.seed, args.workers, args.playouts, args.game)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ from wonders.engine.bots import BOTS, Bot, make_bot
 from wonders.engine.bots.greedy import GreedyBot
 from wonders.engine.bots.mcts import MCTSBot
 from wonders.engine.bots.random_bot import RandomBot
+from wonders.engine.contract import GameState
+from wonders.engine.registry import new_game
+from wonders.engine.structure_game import StructureGame
 
 Factory = Callable[[int], Bot]
 
@@ -144,3 +147,66 @@ def test_mcts_time_budget(data: GameData) -> None:
     game = _midgame(data, 3, 1, seed=3)
     action = MCTSBot(1, time_limit=0.2).choose(game, 0)
     assert action in game.legal_actions(0)
+
+
+# --- the same bots in a card-structure game (7 Wonders Duel), through the contract alone ---
+
+@pytest.fixture(scope="module")
+def duel() -> GameData:
+    return load_game(game="duel")
+
+
+def _duel_game(duel: GameData, factories: list[Factory], seed: int) -> GameState:
+    game = new_game(duel, 2, seed)
+    bots = [factory(seed * 100 + seat) for seat, factory in enumerate(factories)]
+    while not game.over:
+        (seat,) = game.to_move()
+        action = bots[seat].choose(game, seat)
+        assert action in game.legal_actions(seat), (seat, str(action))
+        game.play({seat: action})
+    return game
+
+
+def test_mcts_searches_duel(duel: GameData) -> None:
+    """The search plays Duel legally and reproducibly with the loop's own greedy policy."""
+    def mcts(seed: int) -> Bot:
+        return MCTSBot(seed, playouts=4, candidates=2)
+
+    assert _duel_game(duel, [GreedyBot, mcts], seed=3).over
+    game = new_game(duel, 2, 4)
+    while game.decision().kind != "turn":
+        (seat,) = game.to_move()
+        game.play({seat: GreedyBot(seat).choose(game, seat)})
+    (seat,) = game.to_move()
+    bot = MCTSBot(1, playouts=8, candidates=2)
+    chosen = bot.choose(game, seat)
+    assert chosen.to_json() == MCTSBot(1, playouts=8, candidates=2).choose(game, seat).to_json()
+    stats = bot.last_stats  # it searched: several candidates, each played out
+    assert isinstance(stats["candidates"], list) and len(stats["candidates"]) >= 2
+    assert isinstance(stats["playouts"], int) and 2 <= stats["playouts"] <= 8
+
+
+def test_mcts_does_not_peek_in_duel(duel: GameData) -> None:
+    """Rearranging the face-down cards (and those removed unseen) changes nothing."""
+    game = new_game(duel, 2, 21)
+    bots = [GreedyBot(0), GreedyBot(1)]
+    while game.age < 1 or game.turn < 4:
+        (seat,) = game.to_move()
+        game.play({seat: bots[seat].choose(game, seat)})
+    assert isinstance(game, StructureGame) and game.structure is not None
+    hidden = game.clone()
+    assert isinstance(hidden, StructureGame) and hidden.structure is not None
+    slots = hidden.structure.hidden_slots()
+    pool = [hidden.structure.cards[s] for s in slots] + hidden.removed
+    pool = pool[1:] + pool[:1]
+    for slot, card in zip(slots, pool):
+        hidden.structure.cards[slot] = card
+    hidden.removed = pool[len(slots):]
+    hidden.invalidate()
+    assert len(slots) > 1 and [hidden.structure.cards[s] for s in slots] != \
+        [game.structure.cards[s] for s in slots]
+    (seat,) = game.to_move()
+    for seed in (1, 2):
+        real = MCTSBot(seed, playouts=8, candidates=2).choose(game, seat)
+        swapped = MCTSBot(seed, playouts=8, candidates=2).choose(hidden, seat)
+        assert real.to_json() == swapped.to_json()
