@@ -438,6 +438,3 @@ def check_file(path: Path) -> CheckResult:
     runner = runner_class(doc, loaded.game)
     outcomes = [runner.run(i, s) for i, s in enumerate(doc.data["scenarios"])]
     return CheckResult(report, outcomes)
-
-
-_Runner = DraftRunner  # its former name
