@@ -78,4 +78,13 @@ CODES: dict[str, str] = {
     "R803": "a score line that is not in the score sheet's order",
     "R804": "a wonder draft whose pick order does not fit its pools or the player count",
     "R805": "conflict track zones out of order, or beyond supremacy",
+    # M: what the rule set's game loop runs (dsl/mechanisms.py)
+    "M901": "an effect or timing the game loop does not run (replay in a drafting game, "
+            "a discount with neighbour trading, buy from places with bank trading …)",
+    "M902": "an ability the game loop does not implement",
+    "M903": "a token pool nothing fills, a take from a pool that never holds that kind, or "
+            "tokens no pool deals",
+    "M904": "fewer wonder boards than players, where each player is dealt a board",
+    "M905": "a slot mechanism the game loop does not play with, or a rule-set key it never "
+            "reads",
 }

@@ -608,6 +608,25 @@ class _Load:
                 token_seen[token.name] = token
 
 
+    # --- what the game loop runs (the capability checks: dsl/playable.py) -------------------
+
+    def check_playable(self, game: Game, rules: Document) -> None:
+        """Refuse, located, what the rule set's game loop does not run (once the data is
+        otherwise valid: a misspelt name would only make its pools or boards look unused)."""
+        from .playable import check_playable  # (this region's own import)
+
+        if not self.report.ok:
+            return
+        cache = self.compiler._effects
+
+        def compiled(text: str) -> fx.Effects | None:
+            found = cache.get(text)
+            return found[0] if found is not None and not found[1] else None
+
+        check_playable(game, rules, [(d.doc, d.kind) for d in self.docs], compiled,
+                       self.report)
+
+
 def _list(value: Any) -> list[Any]:
     """A list value, or [] when the data has something else there (already a schema error)."""
     return value if isinstance(value, list) else []
@@ -717,6 +736,7 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
                  content_hash=digest)
     rules_doc = entry.doc
     state.report.extend(check_decks(built, lambda path: rules_doc.location(path)))
+    state.check_playable(built, rules_doc)
     ok = state.report.ok
     return LoadResult(built if ok else None, state.report, graph, files, partial=built)
 

@@ -29,6 +29,7 @@ _POWER_CACHES: Final = ("abilities", "shields")
 _CACHED_BY: Final[dict[type, tuple[str, ...]]] = {fx.Ability: ("abilities",),
                                                   fx.Shields: ("shields",), fx.Science: ()}
 _TRADE_EFFECTS: Final = (fx.Produce, fx.TradePrice, fx.Discount)
+_EVERY_SELLER: Final = ("neighbours",)  # ``buy … at N`` with neighbours to buy from
 TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
 
 
@@ -193,7 +194,8 @@ class City:
                 for i, resource in enumerate(params.resources):
                     if resource not in effect.resources:
                         continue
-                    for place in effect.places:
+                    # without places the price holds whoever sells: both neighbours
+                    for place in effect.places or _EVERY_SELLER:
                         if place in ("left", "neighbours"):
                             left[i] = min(left[i], effect.price)
                         if place in ("right", "neighbours"):

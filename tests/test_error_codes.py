@@ -57,7 +57,10 @@ DUEL_RULES = MINI_RULES.replace(
 def structure_rules(layout: str, ages: int = 1, extra: str = "") -> str:
     """The mini rule set with a card structure offer: ``layout`` is age 1's layout."""
     return MINI_RULES.replace("  count: 3\n", f"  count: {ages}\n{extra}offer:\n"
-                              f"  mechanism: structure\n  layouts:\n    1: {layout}\n")
+                              f"  mechanism: structure\n  layouts:\n    1: {layout}\n").replace(
+        # the abilities a structure game implements (the others are M902)
+        "  abilities: [free_build, build_from_discard, play_last_card]\n",
+        "  abilities: [build_from_discard]\n")
 
 
 def line_col(text: str, needle: str) -> tuple[int, int]:
@@ -364,6 +367,68 @@ CASES: list[Case] = [
 
 ]
 
+# --- what the game loop runs (M9xx): a shipped game copied with one change ---------------
+
+SHIPPED = Path(__file__).resolve().parent.parent / "cards"
+
+
+def _shipped_text(game: str, name: str) -> str:
+    return (SHIPPED / game / name).read_text(encoding="utf-8")
+
+
+def shipped_case(id: str, code: str, game: str, name: str, old: str, new: str, needle: str,
+                 extra: dict[str, str] | None = None, **kw: object) -> Case:
+    """A case that loads a copy of a shipped game whose file ``name`` has ``old``
+    replaced by ``new`` (and ``extra`` files added); the diagnostic stands at ``needle``."""
+    changed = _shipped_text(game, name).replace(old, new, 1)
+    assert changed != _shipped_text(game, name) or old == new
+    line, column = line_col(changed, needle)
+
+    def run(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+        for path in sorted((SHIPPED / game).glob("*.yaml")):
+            ws.write(path.name, changed if path.name == name else
+                     path.read_text(encoding="utf-8"))
+        for extra_name, text in (extra or {}).items():
+            ws.write(extra_name, text)
+        return ws.load(ws.root).report.sorted()
+
+    return Case(id, code, run, line, column, file=name, **kw)  # type: ignore[arg-type]
+
+
+BASE_REPLAY = ("kind: cards\nset: extra\ngame: base\ncards:\n  - name: Encore\n    age: 1\n"
+               "    colour: red\n    players: [8]\n    cost: free\n"
+               "    effect: \"shields 1; now: replay\"\n")
+TWO_BOARDS = _shipped_text("base", "wonders.yaml").split("  - name: Babylon")[0]
+MECHANISM_CASES: list[Case] = [
+    shipped_case("replay-in-a-draft", "M901", "base", "age1.yaml", "cards:\n", "cards:\n",
+                 "cards:", extra={"encore.yaml": BASE_REPLAY}),
+    shipped_case("unimplemented-ability", "M902", "base", "rules.yaml",
+                 "play_last_card]", "play_last_card, trade_income]", "trade_income",
+                 text="trade_income", message=("not implemented by the draft game loop",)),
+    shipped_case("pool-nothing-fills", "M903", "duel", "rules.yaml", "pools: [board, box]",
+                 "pools: [board, box, market]", "market", text="market",
+                 message=("token pool 'market' is never filled",)),
+    shipped_case("too-few-boards", "M904", "base", "wonders.yaml",
+                 _shipped_text("base", "wonders.yaml"), TWO_BOARDS, "kind: wonders",
+                 message=("wonder boards are loaded, but each of up to 7 players needs one",)),
+    shipped_case("next-age-unread", "M905", "base", "rules.yaml", "ages:\n",
+                 "turns: {next_age: weaker_military}\n\nages:\n", "next_age",
+                 text="next_age", message=("turns.next_age is never read",)),
+]
+# the replay case stands in encore.yaml, the boards case in rules.yaml (players.max)
+MECHANISM_CASES[0] = Case(
+    "replay-in-a-draft", "M901", MECHANISM_CASES[0].run, *line_col(BASE_REPLAY, "now: replay"),
+    file="encore.yaml",
+    text="now: replay", message=("replay needs sequential turns",),
+    others=frozenset({"D604"}))  # (the card is marked for 8 players, so decks stay whole)
+_BASE_RULES = _shipped_text("base", "rules.yaml")
+MECHANISM_CASES[3] = Case(
+    "too-few-boards", "M904", MECHANISM_CASES[3].run,
+    *line_col(_BASE_RULES, "max: 7}"), file="rules.yaml",
+    message=MECHANISM_CASES[3].message)
+MECHANISM_CASES[3].column += len("max: ")
+CASES += MECHANISM_CASES
+
 # Further cases for codes with several distinct triggers.
 EXTRA_CASES: list[Case] = [
     cards_case("nul-bytes", "Y001", "kind: cards\nset: a\x00b\n", 2, 7,
@@ -457,7 +522,8 @@ def test_every_code_has_a_case() -> None:
 def test_codes_are_well_formed() -> None:
     prefixes = {"Y": range(1, 100), "S": range(100, 200), "E": range(200, 300),
                 "N": range(300, 400), "T": range(400, 500), "C": range(500, 600),
-                "D": range(600, 700), "L": range(700, 800), "R": range(800, 900)}
+                "D": range(600, 700), "L": range(700, 800), "R": range(800, 900),
+                "M": range(900, 1000)}
     for code, meaning in CODES.items():
         assert len(code) == 4 and code[0] in prefixes and int(code[1:]) in prefixes[code[0]]
         assert meaning and meaning == meaning.strip()

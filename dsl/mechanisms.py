@@ -1,0 +1,144 @@
+"""What each game loop runs: the catalogue ``wonders validate`` checks data against.
+
+"Valid means it plays as written": an effect, a timing, an ability, a trade form,
+a slot mechanism or a rule-set key that the game loop a rule set selects (by
+``offer: mechanism``) does not run is a located validation error, never a silent
+no-op in play.  This module is that declaration, one :class:`Capabilities` per
+loop; it lives in the language package because the loader needs it and the
+language never imports the engine.  The engine's side keeps it honest: each loop
+reads its abilities and accepted mechanisms from here, and the effect × game test
+(``tests/test_effects_matrix.py``) plays every accepted effect kind and timing in
+every shipped game and checks that everything else is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Mapping
+
+from . import effects as fx
+
+NOW, ON, END, ONGOING = fx.Timing.NOW, fx.Timing.ON, fx.Timing.END, fx.Timing.ONGOING
+
+# The word that starts each effect in the language (for messages and the tables).
+EFFECT_WORDS: Final[Mapping[type, str]] = {
+    fx.Produce: "produce", fx.Points: "points", fx.Coins: "coins", fx.Shields: "shields",
+    fx.Science: "science", fx.TradePrice: "buy", fx.Ability: "ability", fx.CopyCard: "copy",
+    fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
+    fx.Discount: "discount",
+}
+
+# Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
+NEXT_AGE: Final = ("weaker_military",)
+
+_EVERYWHERE: Final = frozenset({
+    ("produce", ONGOING), ("science", ONGOING), ("points", END), ("copy", END),
+    ("coins", NOW), ("coins", ON), ("shields", ONGOING), ("shields", NOW), ("shields", ON),
+    ("buy", ONGOING), ("ability", ONGOING), ("loses", NOW), ("loses", ON),
+    ("destroy", NOW), ("take", NOW),
+})
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What one game loop runs.
+
+    ``effects``: the (effect word, timing) pairs its effect runtime executes;
+    ``refused``: why an effect word it does not run has no meaning there;
+    ``abilities``: the abilities it implements; ``buy_places``: the places a
+    ``buy … from PLACES`` may name (empty: none), ``buy_anyone``: whether a
+    ``buy … at N`` without places works; ``slots``: per rule-set slot, the
+    mechanisms it plays with (the first is the default); ``next_age``: the values
+    of ``turns.next_age`` it reads (empty: it never reads the key);
+    ``boards``: whether it deals one wonder board to each player.
+    """
+
+    offer: str
+    turns: str
+    effects: frozenset[tuple[str, fx.Timing]]
+    refused: Mapping[str, str]
+    abilities: frozenset[str]
+    buy_places: frozenset[str]
+    buy_anyone: bool
+    slots: Mapping[str, tuple[str, ...]]
+    next_age: tuple[str, ...]
+    boards: bool
+
+    def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
+        return (EFFECT_WORDS[type(effect)], timing) in self.effects
+
+
+LOOPS: Final[Mapping[str, Capabilities]] = {
+    "draft": Capabilities(
+        offer="draft",
+        turns="simultaneous",
+        effects=_EVERYWHERE,
+        refused={
+            "replay": "replay needs sequential turns; this rule set offers cards by draft "
+                      "(everyone plays at once)",
+            "discount": "discounts are paid for by the bank's trading (offer: structure); "
+                        "this rule set trades with neighbours, whose prices are per unit "
+                        "(write 'buy … from left, right at N')",
+        },
+        abilities=frozenset({"free_build", "build_from_discard", "play_last_card"}),
+        buy_places=frozenset({"left", "right", "neighbours"}),
+        buy_anyone=True,
+        slots={"turns": ("simultaneous",), "trade": ("neighbours",),
+               "military": ("battles",), "science": ("sets",)},
+        next_age=(),
+        boards=True,
+    ),
+    "structure": Capabilities(
+        offer="structure",
+        turns="sequential",
+        effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING)},
+        refused={},
+        abilities=frozenset({"build_from_discard", "trade_income"}),
+        buy_places=frozenset(),
+        buy_anyone=True,
+        slots={"turns": ("sequential",), "trade": ("bank",), "military": ("track",),
+               "science": ("pairs",)},
+        next_age=NEXT_AGE,
+        boards=False,
+    ),
+}
+
+
+def capabilities(offer: str) -> Capabilities | None:
+    """The catalogue entry of the loop that plays ``offer`` (None: no such loop)."""
+    return LOOPS.get(offer)
+
+
+def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
+    """Why ``clause`` does not play in the loop (None: it plays as written)."""
+    effect = clause.effect
+    word = EFFECT_WORDS[type(effect)]
+    if isinstance(effect, fx.TradePrice):
+        if effect.places:
+            wrong = [p for p in effect.places if p not in caps.buy_places]
+            if wrong:
+                if not caps.buy_places:
+                    return (f"'buy … from {', '.join(effect.places)}' needs neighbours to buy "
+                            f"from; this rule set offers cards by {caps.offer} and trades with "
+                            "the bank (write 'buy … at N', the price whoever sells)")
+                return (f"'buy … from {', '.join(wrong)}': resources are bought from "
+                        f"{', '.join(sorted(caps.buy_places))} in this game")
+        elif not caps.buy_anyone:
+            return "'buy … at N' without 'from PLACES' has no seller in this game"
+        return None
+    if isinstance(effect, fx.Ability):
+        if effect.name not in caps.abilities:
+            return (f"ability '{effect.name}' is not implemented by the {caps.offer} game loop "
+                    f"(it implements {', '.join(sorted(caps.abilities))})")
+        return None
+    if (word, clause.timing) in caps.effects:
+        return None
+    why = caps.refused.get(word)
+    if why is not None:
+        return why
+    timing = {NOW: "now:", ON: "on …:", END: "end:", ONGOING: "ongoing"}[clause.timing]
+    return (f"'{word}' with timing {timing} is not run by the {caps.offer} game loop "
+            "(this rule set offers cards by " + caps.offer + ")")
+
+
+__all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "capabilities", "refusal"]
