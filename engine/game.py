@@ -17,15 +17,19 @@ from typing import Any, Final, Iterable, Mapping, Sequence, cast
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
-from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage, Sell,
-                      Skip, _BUILDS, build, build_stage, history_records, sell)
+from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage,
+                      DestroyCard, Sell, Skip, TakeToken, _BUILDS, build, build_stage,
+                      history_records, sell)
 from .city import City
 from .contract import Decision
 from .errors import IllegalActionError, RuleError
 from .interning import intern
 from .payment import FREE, Market, Payment, TradeContext, shared_payment
+from .pools import deal as deal_pools, hidden as hidden_pools
+from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, has_triggers,
+                      options as pending_options, plan, resolve, run, trigger, triggers_of)
 from .rules import Parameters, parameters
-from .scoring import ScoreSheet, amount, score
+from .scoring import ScoreSheet, score
 from .table import left_of, right_of
 
 FREE_BUILD_ABILITY = "free_build"
@@ -37,6 +41,8 @@ class Phase(str, Enum):
     TURN = "turn"
     LAST_CARD = "last_card"
     DISCARD_BUILD = "discard_build"
+    DESTROY = "destroy"
+    TOKEN = "token"
     OVER = "over"
 
 
@@ -44,6 +50,8 @@ _WORDING: Final[dict[Phase, str]] = {
     Phase.TURN: "choosing a card to build, to sell or to build a wonder stage with",
     Phase.LAST_CARD: "playing the last card of the age",
     Phase.DISCARD_BUILD: "building a card from the discard pile",
+    Phase.DESTROY: "choosing a card of another city to destroy",
+    Phase.TOKEN: "choosing a token",
     Phase.OVER: "done: the game is over",
 }
 
@@ -71,7 +79,14 @@ class Game:
         self.turn = 0
         self.phase = Phase.TURN
         self.movers: list[int] = []
-        self.pending_discard_builds: list[int] = []
+        # follow-up choices effects asked for (discard builds, destructions, tokens), asked
+        # one seat at a time after the turn that set them off, in the order asked
+        self.pending: list[Pending] = []
+        self.pools = deal_pools(data, self.rng)  # token pools (after the boards are dealt)
+        self.arrival_ongoing = False  # ongoing shields count in battles, science at the end
+        self._has_triggers = has_triggers(data)
+        self._credits: list[int] | None = None  # during a turn: coins arriving at its end
+        self._debits: list[int] | None = None   # during a turn: coins lost at its end
         # every decision: (age, turn, phase, actions, coins after); ``history`` is its JSON
         self.decisions: list[tuple[int, int, str, dict[int, Action], tuple[int, ...]]] = []
         self.bank_paid = 0  # coins the bank received (costs)
@@ -169,7 +184,8 @@ class Game:
         other.hands = [list(hand) for hand in self.hands]
         other.discard = list(self.discard)
         other.movers = list(self.movers)
-        other.pending_discard_builds = list(self.pending_discard_builds)
+        other.pending = [p.copy() for p in self.pending]
+        other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
         other.decisions = list(self.decisions)
         other._trade = dict(self._trade)
         other._legal = {}
@@ -299,8 +315,8 @@ class Game:
         if seat not in self.movers or self.phase is Phase.OVER:
             return []
         actions: list[Action]
-        if self.phase is Phase.DISCARD_BUILD:
-            actions = [*self._discard_build_options(seat), Skip()]
+        if self.pending and self.phase is not Phase.TURN and self.phase is not Phase.LAST_CARD:
+            actions = self._pending_options()
         else:
             actions = self._play_options(seat)
         self._legal[seat] = actions
@@ -347,10 +363,6 @@ class Game:
             append(sell(card))
         return actions
 
-    def _discard_build_options(self, seat: int) -> list[BuildFromDiscard]:
-        names = self.cities[seat].names
-        return [BuildFromDiscard(c) for c in _unique(self.discard) if c.name not in names]
-
     # --- checking an action ---------------------------------------------------------------
 
     def check(self, seat: int, action: Action) -> None:
@@ -371,6 +383,9 @@ class Game:
                 raise IllegalActionError(seat, action, "that card is not in the discard pile")
             if action.card.name in self.cities[seat].names:
                 raise IllegalActionError(seat, action, f"the city already has {action.card.name}")
+            return
+        if self.phase is Phase.DESTROY or self.phase is Phase.TOKEN:
+            self._check_pending(seat, action)
             return
         if isinstance(action, (BuildFromDiscard, Skip)):
             raise IllegalActionError(seat, action, "only possible when building from the "
@@ -422,8 +437,8 @@ class Game:
         for seat, action in actions.items():
             self.check(seat, action)
         age, turn, phase = self.age, self.turn, self.phase
-        if phase is Phase.DISCARD_BUILD:
-            self._resolve_discard_build(actions)
+        if self.pending and phase is not Phase.TURN and phase is not Phase.LAST_CARD:
+            self._resolve_pending(actions)
         else:
             self._resolve_turn(actions)
         self.decisions.append((age, turn, phase.value, dict(actions),
@@ -433,7 +448,10 @@ class Game:
 
     def _resolve_turn(self, actions: Mapping[int, Action]) -> None:
         credits = [0] * self.players
-        built: list[tuple[int, fx.Effects]] = []
+        debits = [0] * self.players
+        self._credits, self._debits = credits, debits
+        # (seat, source, its effects, the trigger event, the card's colour)
+        built: list[tuple[int, object, fx.Effects, str, str | None]] = []
         sold: list[int] = []
         for seat, action in sorted(actions.items()):
             city = self.cities[seat]
@@ -449,23 +467,35 @@ class Game:
                 if action.method == FREE_BUILD:
                     city.free_build_ages.add(self.age)
                 city.add_card(action.card)
-                built.append((seat, action.card.effects))
+                built.append((seat, action.card, action.card.effects,
+                              CHAIN_EVENT if action.method == CHAIN else CARD_EVENT,
+                              action.card.colour))
             else:
                 stage = city.side.stages[city.stages]
                 city.add_stage(action.card)
-                built.append((seat, stage.effects))
-                if any(isinstance(c.effect, fx.Ability) and c.effect.name == DISCARD_BUILD_ABILITY
-                       for c in stage.effects.clauses):
-                    self.pending_discard_builds.append(seat)
-        # immediate effects see every card built this turn, then coins arrive all at once
-        for seat, effects in built:
-            if effects.clauses:
-                credits[seat] += self._immediate_coins(seat, effects)
-        if self.params.sell is not None:
+                built.append((seat, stage, stage.effects, WONDER_EVENT, None))
+        # immediate effects see every card built this turn (the effect runtime: coins go to
+        # ``credits``, losses to ``debits``, choices wait in ``pending``), then coins arrive
+        # all at once, and losses are taken from what the cities then hold
+        for seat, source, effects, event, colour in built:
+            steps = plan(effects, False)
+            if steps:
+                run(self, seat, steps)
+            if self._has_triggers:
+                if event == CHAIN_EVENT:  # a chain build is a card built, and a chain
+                    trigger(self, seat, CARD_EVENT, colour, source)
+                trigger(self, seat, event, colour, source)
+        sell = self.params.sell
+        if sell is not None:
+            sale = plan(sell, False)
             for seat in sold:
-                credits[seat] += self._immediate_coins(seat, self.params.sell, always=True)
+                run(self, seat, sale)
+        self._credits = self._debits = None
         for seat, coins in enumerate(credits):
             self.cities[seat].coins += coins
+        for seat, coins in enumerate(debits):
+            if coins:
+                self.lose(seat, coins)
 
     def _pay(self, seat: int, payment: Payment, credits: list[int]) -> None:
         city = self.cities[seat]
@@ -474,21 +504,71 @@ class Game:
         credits[left_of(seat, self.players)] += payment.left
         credits[right_of(seat, self.players)] += payment.right
 
-    def _immediate_coins(self, seat: int, effects: fx.Effects, always: bool = False) -> int:
-        total = 0
-        for clause in effects.clauses:
-            if isinstance(clause.effect, fx.Coins) and (always or clause.timing is fx.Timing.NOW):
-                total += amount(clause.effect.amount, seat, self.cities)
-        self.bank_gave += total
-        return total
+    # --- the table the effect runtime plays on (wonders.engine.runtime) ----------------
 
-    def _resolve_discard_build(self, actions: Mapping[int, Action]) -> None:
+    def gain(self, seat: int, coins: int) -> None:
+        """The bank gives ``seat`` coins: at the end of the turn during one (all coins of a
+        turn arrive together), at once after it (a card built from the discard pile)."""
+        self.bank_gave += coins
+        if self._credits is not None:
+            self._credits[seat] += coins
+        else:
+            self.cities[seat].coins += coins
+
+    def lose(self, seat: int, coins: int) -> None:
+        """``seat`` returns up to ``coins`` coins to the bank (never below 0): at the end of
+        the turn during one, after the coins of the turn arrived."""
+        if self._debits is not None:
+            self._debits[seat] += coins
+            return
+        city = self.cities[seat]
+        taken = min(coins, city.coins)
+        city.coins -= taken
+        self.bank_paid += taken
+
+    def shields(self, seat: int, count: int) -> None:
+        """Shields gained once count in every later battle (a lasting bonus)."""
+        self.cities[seat].bonus_shields += count
+
+    def science_arrived(self, seat: int, symbol: str) -> None:
+        """Never called: science sets are counted at the final scoring."""
+
+    def replay(self, seat: int) -> None:
+        raise RuleError("'replay' needs sequential turns; this game's turns are simultaneous "
+                        "(wonders validate refuses such data)")
+
+    def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
+        """Queue a choice of ``seat``: asked after the turn, its options worked out then."""
+        self.pending.append(Pending(kind, seat, [], effect))
+
+    def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
+        return triggers_of(self.cities[seat])
+
+    def _pending_options(self) -> list[Action]:
+        """The choices of the pending decision (a discard build may be declined)."""
+        pending = self.pending[0]
+        if pending.kind == Phase.DISCARD_BUILD.value:
+            return [*pending.options, Skip()]
+        return list(pending.options)
+
+    def _check_pending(self, seat: int, action: Action) -> None:
+        options = self._pending_options()
+        if action in options:
+            return
+        what = _WORDING[self.phase]
+        listed = "; ".join(str(o) for o in options)
+        if isinstance(action, DestroyCard):
+            reason = f"{action.card.name} is not a card this effect can destroy"
+        elif isinstance(action, TakeToken):
+            reason = f"the {action.token.name} token is not one this effect offers"
+        else:
+            reason = f"the player is {what}"
+        raise IllegalActionError(seat, action, f"{reason}; the options are: {listed}")
+
+    def _resolve_pending(self, actions: Mapping[int, Action]) -> None:
         (seat, action), = actions.items()
-        self.pending_discard_builds.remove(seat)
-        if isinstance(action, BuildFromDiscard):
-            self.discard.remove(action.card)
-            self.cities[seat].add_card(action.card)
-            self.cities[seat].coins += self._immediate_coins(seat, action.card.effects)
+        self.pending.pop(0)
+        resolve(self, seat, action)
 
     def _continue(self) -> None:
         """Move to the next decision point: last cards, discard builds, next turn or age."""
@@ -505,12 +585,13 @@ class Game:
             for hand in self.hands:
                 self.discard.extend(hand)
                 hand.clear()
-        while self.pending_discard_builds:
-            seat = self.pending_discard_builds[0]
-            if self._discard_build_options(seat):
-                self.phase, self.movers = Phase.DISCARD_BUILD, [seat]
+        while self.pending:
+            pending = self.pending[0]
+            pending.options = pending_options(self, pending.kind, pending.seat, pending.effect)
+            if pending.options:
+                self.phase, self.movers = Phase(pending.kind), [pending.seat]
                 return
-            self.pending_discard_builds.pop(0)
+            self.pending.pop(0)
         if all(not hand for hand in self.hands):
             self._military()
             if self.age >= self.data.rules.ages:
@@ -585,6 +666,9 @@ class Game:
             start += size
         other.discard = known_discard + pool[start:]
         other.rng = random.Random(rng.getrandbits(64))
+        if other.phase is Phase.DISCARD_BUILD and other.pending:
+            pending = other.pending[0]  # its options are cards of the (resampled) pile
+            pending.options = pending_options(other, pending.kind, pending.seat, pending.effect)
         other.invalidate()
         return other
 
@@ -603,6 +687,8 @@ class Game:
                               if self.phase is Phase.DISCARD_BUILD and seat in self.movers
                               else None),
             "cities": [city.to_json() for city in self.cities],
+            "tokens": {pool: [t.name for t in tokens] for pool, tokens in self.pools.items()
+                       if pool not in hidden_pools(self.data)},
         }
 
 
