@@ -158,10 +158,23 @@ class ChooseStarter:
         return {"action": "starter", "seat": self.seat}
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseSide:
+    """Turn one's wonder board to ``side`` before Age I (``setup.wonder_side: choose``)."""
+
+    side: str
+
+    def __str__(self) -> str:
+        return f"choose side {self.side}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "side", "side": self.side}
+
+
 # The commonest kinds first: compiled code checks a value against the members in this
 # order (each list item a game loop reads back), so a build or a sale matches at once.
 Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, ChooseWonder,
-               TakeToken, DestroyCard, ChooseStarter]
+               TakeToken, DestroyCard, ChooseStarter, ChooseSide]
 
 
 # Actions are values: the hot path shares one object per distinct action instead of

@@ -38,6 +38,7 @@ LAST_CARD_ABILITY = "play_last_card"
 
 
 class Phase(str, Enum):
+    SIDE = "side"
     TURN = "turn"
     LAST_CARD = "last_card"
     DISCARD_BUILD = "discard_build"
@@ -47,6 +48,7 @@ class Phase(str, Enum):
 
 
 _WORDING: Final[dict[Phase, str]] = {
+    Phase.SIDE: "choosing the side of the wonder board",
     Phase.TURN: "choosing a card to build, to sell or to build a wonder stage with",
     Phase.LAST_CARD: "playing the last card of the age",
     Phase.DISCARD_BUILD: "building a card from the discard pile",
@@ -72,7 +74,11 @@ class Game:
         self.seed = seed
         self.rng = random.Random(seed)
         self.science = rules.vocabulary.science
-        self.cities = self._deal_wonders(wonders, sides)
+        self.cities, self.choosing = self._deal_wonders(wonders, sides)
+        # each seat's side as set-up dealt it (None: the player chooses), for logs
+        self.dealt_sides: list[str | None] = [
+            None if seat in self.choosing else city.side.side
+            for seat, city in enumerate(self.cities)]
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.discard: list[Card] = []
         self.age = 0
@@ -97,7 +103,10 @@ class Game:
         self._trade: dict[int, tuple[tuple[int, int, int], TradeContext]] = {}
         self._names_id = intern(self.params.resources)
         self._legal: dict[int, list[Action]] = {}
-        self._start_age(1)
+        if self.choosing:  # the players who choose their side do so before Age I is dealt
+            self.phase, self.movers = Phase.SIDE, list(self.choosing)
+        else:
+            self._start_age(1)
 
     @classmethod
     def new(cls, game: str = "base", players: int = 3, seed: int = 0,
@@ -110,7 +119,15 @@ class Game:
     # --- setup -----------------------------------------------------------------------
 
     def _deal_wonders(self, names: Sequence[str] | None,
-                      sides: str | Sequence[str] | None) -> list[City]:
+                      sides: str | Sequence[str] | None) -> tuple[list[City], list[int]]:
+        """Deal one board per seat and settle its side: the cities (a choosing seat's
+        city starts on its first side until it chooses) and the seats that choose.
+
+        ``sides`` is one mode for every seat or one per seat: a side (``A``, or a name
+        the rule set gives it in ``setup.side_names``, such as ``Day``), ``random``, or
+        ``choose``; ``None`` is the rule set's ``setup.wonder_side``.  Random sides are
+        drawn in seat order right after the boards, as they always were.
+        """
         boards = sorted(self.data.wonders, key=lambda w: w.name)
         if names is not None:
             chosen: list[Wonder] = []
@@ -126,24 +143,40 @@ class Game:
                 raise RuleError(f"{len(boards)} wonder boards for {self.players} players")
             chosen = self.rng.sample(boards, self.players)
         if sides is None or isinstance(sides, str):
-            mode = sides or self.params.wonder_side
-            side_names = [self._pick_side(w, mode) for w in chosen]
+            modes = [sides or self.params.wonder_side] * self.players
         else:
-            side_names = list(sides)
-            if len(side_names) != self.players:
-                raise RuleError(f"{len(side_names)} sides named for {self.players} players")
-        cities = []
-        for seat, (wonder, side) in enumerate(zip(chosen, side_names)):
-            if side not in wonder.sides:
-                raise RuleError(f"{wonder.name} has no side '{side}' "
-                                f"(sides: {', '.join(sorted(wonder.sides))})")
+            modes = list(sides)
+            if len(modes) != self.players:
+                raise RuleError(f"{len(modes)} sides named for {self.players} players")
+        aliases = side_aliases(self.data)
+        cities: list[City] = []
+        choosing: list[int] = []
+        for seat, (wonder, mode) in enumerate(zip(chosen, modes)):
+            side = resolve_side(wonder, mode, aliases)
+            if side == CHOOSE_SIDE:
+                if len(wonder.sides) > 1:
+                    choosing.append(seat)
+                side = sorted(wonder.sides)[0]
+            elif side == RANDOM_SIDE:
+                side = self.rng.choice(sorted(wonder.sides))
             cities.append(City(seat, wonder, wonder.sides[side], self.params.start_coins))
-        return cities
+        return cities, choosing
 
-    def _pick_side(self, wonder: Wonder, mode: str) -> str:
-        if mode in wonder.sides:
-            return mode
-        return self.rng.choice(sorted(wonder.sides))  # random, or "choose" without a choice
+    def _side_options(self, seat: int) -> list[Action]:
+        wonder = self.cities[seat].wonder
+        return [ChooseSide(side) for side in sorted(wonder.sides)]
+
+    def _resolve_sides(self, actions: Mapping[int, Action]) -> None:
+        """Every choosing seat turns its board to the side it chose (all at once), then
+        Age I is dealt."""
+        for seat, action in actions.items():
+            assert isinstance(action, ChooseSide)
+            city = self.cities[seat]
+            self.cities[seat] = City(seat, city.wonder, city.wonder.sides[action.side],
+                                     city.coins)
+        self.choosing = []
+        self._trade = {}
+        self._start_age(1)
 
     def _deck(self, age: int) -> list[Card]:
         cards = self._age_cards.get(age, ())
@@ -184,6 +217,7 @@ class Game:
         other.hands = [list(hand) for hand in self.hands]
         other.discard = list(self.discard)
         other.movers = list(self.movers)
+        other.choosing = list(self.choosing)
         other.pending = [p.copy() for p in self.pending]
         other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
         other.decisions = list(self.decisions)
@@ -215,7 +249,8 @@ class Game:
 
     def setup_record(self) -> dict[str, Any]:
         """What set-up dealt: each seat's board and side."""
-        return {"seats": [{"wonder": c.wonder.name, "side": c.side.side} for c in self.cities]}
+        return {"seats": [{"wonder": c.wonder.name, "side": side}
+                          for c, side in zip(self.cities, self.dealt_sides)]}
 
     def offer_cards(self) -> list[Card]:
         """Every card still in a hand (the contract's cards on offer this age)."""
@@ -317,6 +352,8 @@ class Game:
         actions: list[Action]
         if self.pending and self.phase is not Phase.TURN and self.phase is not Phase.LAST_CARD:
             actions = self._pending_options()
+        elif self.phase is Phase.SIDE:
+            actions = self._side_options(seat)
         else:
             actions = self._play_options(seat)
         self._legal[seat] = actions
@@ -387,6 +424,17 @@ class Game:
         if self.phase is Phase.DESTROY or self.phase is Phase.TOKEN:
             self._check_pending(seat, action)
             return
+        if self.phase is Phase.SIDE:
+            sides = sorted(self.cities[seat].wonder.sides)
+            if not isinstance(action, ChooseSide):
+                raise IllegalActionError(seat, action, "the player is choosing the side of "
+                                         f"the wonder board ({' or '.join(sides)})")
+            if action.side not in sides:
+                raise IllegalActionError(seat, action, f"{self.cities[seat].wonder.name} has "
+                                         f"no side '{action.side}' (sides: {', '.join(sides)})")
+            return
+        if isinstance(action, ChooseSide):
+            raise IllegalActionError(seat, action, "sides are chosen before Age I")
         if isinstance(action, (BuildFromDiscard, Skip)):
             raise IllegalActionError(seat, action, "only possible when building from the "
                                      "discard pile")
@@ -437,14 +485,17 @@ class Game:
         for seat, action in actions.items():
             self.check(seat, action)
         age, turn, phase = self.age, self.turn, self.phase
-        if self.pending and phase is not Phase.TURN and phase is not Phase.LAST_CARD:
+        if phase is Phase.SIDE:
+            self._resolve_sides(actions)
+        elif self.pending and phase is not Phase.TURN and phase is not Phase.LAST_CARD:
             self._resolve_pending(actions)
         else:
             self._resolve_turn(actions)
         self.decisions.append((age, turn, phase.value, dict(actions),
                                tuple(city.coins for city in self.cities)))
         self._legal = {}
-        self._continue()
+        if phase is not Phase.SIDE:  # choosing sides ends by dealing Age I
+            self._continue()
 
     def _resolve_turn(self, actions: Mapping[int, Action]) -> None:
         credits = [0] * self.players
@@ -681,6 +732,8 @@ class Game:
             "phase": self.phase.value,
             "to_move": self.to_move(),
             "hand": [c.name for c in self.hands[seat]],
+            "sides": (sorted(self.cities[seat].wonder.sides)
+                      if self.phase is Phase.SIDE and seat in self.movers else None),
             "hand_sizes": [len(h) for h in self.hands],
             "discard_pile": len(self.discard),
             "discard_cards": ([c.name for c in self.discard]
@@ -722,3 +775,4 @@ def _unique(cards: Iterable[Card]) -> list[Card]:
             seen.add(id(card))
             result.append(card)
     return result
+

@@ -32,13 +32,17 @@ from .errors import RuleError
 from .registry import new_game
 from .sources import SourceError, resolve
 
+# a table's wonder sides: None (the rule set's way), one mode for all, or one per seat
+Sides = str | Sequence[str] | None
+
 FORMAT = 1
 
 
 def header(game: GameState, source: str | None, paths: Sequence[str] = (),
-           side: str | None = None) -> dict[str, Any]:
-    """The first line; ``side`` is the wonder-side choice the game was set up with
-    (``A`` or ``B``; left out when random, the default)."""
+           side: Sides = None) -> dict[str, Any]:
+    """The first line; ``side`` is the ``sides`` option the game was set up with (None:
+    the rule set's way; one mode for every seat; or one per seat), recorded as
+    ``sides`` because it decides what set-up draws from the generator."""
     record: dict[str, Any] = {
         "type": "game",
         "format": FORMAT,
@@ -51,13 +55,25 @@ def header(game: GameState, source: str | None, paths: Sequence[str] = (),
         "seed": game.seed,
         **game.setup_record(),
     }
-    if side is not None and side != "random":
-        record["side"] = side
+    record["sides"] = side if side is None or isinstance(side, str) else list(side)
     return record
 
 
+def sides_option(head: dict[str, Any]) -> Sides:
+    """The ``sides`` option of a logged game.  Logs before per-seat sides wrote ``side``
+    only when it was not ``random``, their default."""
+    if "sides" in head:
+        value = head["sides"]
+        if value is None or isinstance(value, str):
+            return value
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        raise ValueError(f"'sides' is {value!r}: a side, or a list of one per seat")
+    return str(head.get("side") or "random")
+
+
 def lines(game: GameState, source: str | None, paths: Sequence[str] = (),
-          side: str | None = None) -> list[dict[str, Any]]:
+          side: Sides = None) -> list[dict[str, Any]]:
     """The whole log of a game (finished or not) as a list of JSON-ready records."""
     records = [header(game, source, paths, side)]
     for entry in game.history:
@@ -68,7 +84,7 @@ def lines(game: GameState, source: str | None, paths: Sequence[str] = (),
 
 
 def write(game: GameState, path: Path, source: str | None, paths: Sequence[str] = (),
-          side: str | None = None) -> None:
+          side: Sides = None) -> None:
     with open(path, "w", encoding="utf-8") as handle:
         for record in lines(game, source, paths, side):
             handle.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -146,7 +162,8 @@ def replay(path: Path) -> Replay:
     data = result.game
     changed = data.content_hash != head.get("content_hash")
     try:
-        options = {"sides": str(head["side"])} if head.get("side") else {}
+        sides = sides_option(head)
+        options = {} if sides is None else {"sides": sides}
         game = new_game(data, int(head["players"]), int(head["seed"]), **options)
     except (KeyError, ValueError, TypeError, RuleError) as exc:
         raise LogError(f"{path}:1: cannot set up the logged game: {exc}") from None

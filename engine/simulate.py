@@ -40,6 +40,8 @@ from .sources import resolve
 VICTORIES = ("military", "science", "civilian")
 
 Record = dict[str, Any]
+# a table's wonder sides: None (the rule set's way), one mode for all, or one per seat
+Sides = str | tuple[str, ...] | None
 
 _DATA: dict[tuple[str, tuple[str, ...]], GameData] = {}
 
@@ -62,14 +64,15 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
-              side: str = "random") -> Record:
+              side: Sides = "random") -> Record:
     """Play one game with bots and return its record (plain data, cheap to send between processes)."""
     started = time.perf_counter()
     seated = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
     dealt: set[str] = set()
     drafted: list[list[str]] = [[] for _ in range(players)]
     age = 0
-    match = new_game(data, players, seed, sides=side)
+    match = new_game(data, players, seed) if side is None else new_game(data, players, seed,
+                                                                         sides=side)
     while not match.over:
         if match.age != age:  # a new age was dealt: every card in it is in the game
             age = match.age
@@ -106,7 +109,7 @@ def _wonders(city: City, drafted: Sequence[str]) -> list[list[str]]:
 
 
 def _chunk(game: str, paths: tuple[str, ...], players: int, seeds: Sequence[int],
-           bots: Sequence[str], side: str) -> list[Record]:
+           bots: Sequence[str], side: Sides) -> list[Record]:
     data = game_data(game, paths)
     return [play_game(data, players, seed, bots, side) for seed in seeds]
 
@@ -122,7 +125,7 @@ class Run:
     bots: tuple[str, ...] = ("random",)
     workers: int = 1
     paths: tuple[str, ...] = ()
-    side: str = "random"
+    side: Sides = "random"   # the ``sides`` option: None (the rule set's), one mode, or per seat
 
     def seat_bots(self) -> list[str]:
         names = list(self.bots)

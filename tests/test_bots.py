@@ -32,8 +32,8 @@ def data() -> GameData:
 
 
 def play(data: GameData, factories: list[Factory], seed: int,
-         check_legal: bool = False) -> Game:
-    game = Game(data, len(factories), seed)
+         check_legal: bool = False, sides: str | None = None) -> Game:
+    game = Game(data, len(factories), seed, sides=sides)
     bots = [factory(seed * 100 + seat) for seat, factory in enumerate(factories)]
     while not game.over:
         moves = {}
@@ -67,12 +67,15 @@ def test_only_legal_actions_over_complete_games(data: GameData, name: str, playe
 
 
 def test_every_phase_is_handled(data: GameData) -> None:
-    """Over many seeds greedy games meet the last-card and discard-build decisions too."""
+    """Over many seeds greedy games meet the side, last-card and discard-build decisions too
+    (the first games let the bots choose sides, the others deal them at random: greedy
+    may prefer sides without the powers these decisions come from)."""
     phases: set[str] = set()
     for seed in range(12):
-        game = play(data, [GreedyBot] * 7, seed, check_legal=True)
+        game = play(data, [GreedyBot] * 7, seed, check_legal=True,
+                    sides=None if seed < 2 else "random")
         phases |= {entry["phase"] for entry in game.history}
-    assert {"turn", "last_card", "discard_build"} <= phases
+    assert {"side", "turn", "last_card", "discard_build"} <= phases
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "mcts"])

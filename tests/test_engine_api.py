@@ -8,12 +8,20 @@ import pytest
 
 from wonders.dsl.loader import load_game
 from wonders.engine import Build, Game, IllegalActionError, Payment, RuleError, Sell, Skip
+from wonders.engine.actions import ChooseSide
 
 DATA = load_game(game="base")
 
 
 def test_setup_follows_the_rules() -> None:
     game = Game(DATA, 5, 42)
+    # the base rules let each player choose a side first; Age I is dealt after that
+    assert game.decision().kind == "side" and game.to_move() == [0, 1, 2, 3, 4]
+    assert game.age == 0 and all(not hand for hand in game.hands)
+    assert all(game.legal_actions(s) == [ChooseSide("A"), ChooseSide("B")] for s in range(5))
+    game.play({s: ChooseSide("B" if s % 2 else "A") for s in range(5)})
+    assert [city.side.side for city in game.cities] == ["A", "B", "A", "B", "A"]
+    assert game.history[0]["phase"] == "side"
     assert [len(hand) for hand in game.hands] == [7] * 5
     assert all(city.coins == 3 for city in game.cities)
     assert len({city.wonder.name for city in game.cities}) == 5
@@ -22,7 +30,7 @@ def test_setup_follows_the_rules() -> None:
 
 
 def test_third_age_holds_players_plus_two_guilds() -> None:
-    game = Game(DATA, 4, 1)
+    game = Game(DATA, 4, 1, sides="random")
     deck = game._deck(3)
     assert len(deck) == 28
     assert sum(1 for card in deck if card.colour == "purple") == 6
@@ -35,10 +43,19 @@ def test_player_counts_and_sides_are_checked() -> None:
         Game(DATA, 3, 0, sides=["A", "B", "C"])
     sides = Game(DATA, 3, 0, sides="B")
     assert all(city.side.side == "B" for city in sides.cities)
+    assert sides.decision().kind == "turn"  # a table that fixes the sides asks nobody
+    mixed = Game(DATA, 3, 0, sides=["night", "choose", "Day"])
+    assert [c.side.side for c in mixed.cities][::2] == ["B", "A"] and mixed.to_move() == [1]
+    with pytest.raises(IllegalActionError, match="no side 'C'"):
+        mixed.check(1, ChooseSide("C"))
+    with pytest.raises(IllegalActionError, match="choosing the side"):
+        mixed.check(1, Skip())
+    with pytest.raises(RuleError, match=r"sides: A \(Day\), B \(Night\)"):
+        Game(DATA, 3, 0, sides="dusk")
 
 
 def test_illegal_actions_say_why() -> None:
-    game = Game(DATA, 3, 7)
+    game = Game(DATA, 3, 7, sides="random")
     other_card = game.hands[1][0]
     with pytest.raises(IllegalActionError, match="not in the hand"):
         game.check(0, Sell(other_card))
@@ -53,7 +70,7 @@ def test_illegal_actions_say_why() -> None:
 
 
 def test_view_shows_only_what_the_player_sees() -> None:
-    game = Game(DATA, 4, 3)
+    game = Game(DATA, 4, 3, sides="random")
     view = game.view(2)
     assert view["hand"] == [c.name for c in game.hands[2]]
     assert view["hand_sizes"] == [7, 7, 7, 7]
@@ -65,7 +82,7 @@ def test_view_shows_only_what_the_player_sees() -> None:
 
 
 def test_determinize_keeps_what_the_player_knows() -> None:
-    game = Game(DATA, 4, 3)
+    game = Game(DATA, 4, 3, sides="random")
     rng = random.Random(1)
     sample = game.determinize(0, rng)
     assert sample.hands[0] == game.hands[0]
@@ -78,7 +95,7 @@ def test_determinize_keeps_what_the_player_knows() -> None:
 
 
 def test_clone_is_independent() -> None:
-    game = Game(DATA, 3, 9)
+    game = Game(DATA, 3, 9, sides="random")
     copy = game.clone()
     copy.play({s: copy.legal_actions(s)[-1] for s in copy.to_move()})
     assert game.turn == 1 and copy.turn == 2
@@ -86,7 +103,7 @@ def test_clone_is_independent() -> None:
 
 
 def test_legal_actions_carry_every_pareto_payment() -> None:
-    game = Game(DATA, 3, 2)
+    game = Game(DATA, 3, 2, sides="random")
     for seat in game.to_move():
         for action in game.legal_actions(seat):
             if isinstance(action, Build) and action.method == "pay":
@@ -99,7 +116,7 @@ def test_legal_actions_carry_every_pareto_payment() -> None:
 
 
 def test_determinize_hides_the_discard_pile_but_not_own_sales() -> None:
-    game = Game(DATA, 3, 5)
+    game = Game(DATA, 3, 5, sides="random")
     sold = game.hands[0][0]
     moves = {0: Sell(sold)}
     moves.update({s: Sell(game.hands[s][0]) for s in (1, 2)})
@@ -117,7 +134,7 @@ def test_determinize_hides_the_discard_pile_but_not_own_sales() -> None:
 
 
 def test_determinize_does_not_depend_on_where_hidden_cards_are() -> None:
-    game = Game(DATA, 4, 8)
+    game = Game(DATA, 4, 8, sides="random")
     swapped = game.clone()
     swapped.hands[1], swapped.hands[2] = swapped.hands[2], swapped.hands[1]
     a = game.determinize(0, random.Random(3))
@@ -129,7 +146,7 @@ def test_hot_path_matches_the_per_card_rules() -> None:
     """legal_actions inlines the build and stage rules for speed; check() uses the
     per-card versions. Over random positions both must give the same actions."""
     for seed in range(25):
-        game = Game(DATA, 3 + seed % 5, seed)
+        game = Game(DATA, 3 + seed % 5, seed, sides="random")
         rng = random.Random(seed)
         while not game.over:
             for seat in game.to_move():

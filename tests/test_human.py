@@ -29,7 +29,10 @@ GREEDY_SCRIPT = "build 1\n\nsell 1\n" * 80
 
 
 def play(text: str, *args: str):  # type: ignore[no-untyped-def]
-    return runner.invoke(app, ["play", "--human", *args], input=text)
+    """``play --human``; sides dealt at random unless the test says otherwise, so the
+    scripts below start on the first turn (choosing sides has tests of its own)."""
+    sides = () if "--side" in args else ("--side", "random")
+    return runner.invoke(app, ["play", "--human", *sides, *args], input=text)
 
 
 # --- complete games through the command line -------------------------------------------------
@@ -64,7 +67,7 @@ def test_first_turn_shows_costs_and_why() -> None:
     out = result.output
     assert result.exit_code == 0
     # the opening hand of seat 0 (Babylon B) for seed 1
-    game = Game.new("base", players=3, seed=1)
+    game = Game.new("base", players=3, seed=1, sides="random")
     for card in game.hands[0]:
         assert card.name in out
     assert "free" in out
@@ -75,7 +78,7 @@ def test_first_turn_shows_costs_and_why() -> None:
 
 def test_only_own_hand_is_shown() -> None:
     result = play("quit\n", "--players", "3", "--seed", "7")
-    game = Game.new("base", players=3, seed=7)
+    game = Game.new("base", players=3, seed=7, sides="random")
     own = {c.name for c in game.hands[0]}
     hidden = {c.name for s in (1, 2) for c in game.hands[s]} - own
     assert hidden
@@ -87,7 +90,7 @@ def test_only_own_hand_is_shown() -> None:
 # --- bad input -----------------------------------------------------------------------------------
 
 def first_hand(seed: int, players: int = 3) -> list[str]:
-    return [c.name for c in Game.new("base", players=players, seed=seed).hands[0]]
+    return [c.name for c in Game.new("base", players=players, seed=seed, sides="random").hands[0]]
 
 
 def test_unknown_card_out_of_range_and_garbage_reprompt() -> None:
@@ -137,7 +140,7 @@ def test_ambiguous_prefix_lists_the_cards() -> None:
 
 
 def impossible_build(seed: int) -> str | None:
-    game = Game.new("base", players=3, seed=seed)
+    game = Game.new("base", players=3, seed=seed, sides="random")
     legal = game.legal_actions(0)
     for index, card in enumerate(game.hands[0], 1):
         if not any(isinstance(a, Build) and a.card is card for a in legal):
@@ -265,7 +268,7 @@ def test_choosing_the_second_payment() -> None:
     for seed in range(30):
         chosen.clear()
         payments.clear()
-        game = Game.new("base", players=3, seed=seed)
+        game = Game.new("base", players=3, seed=seed, sides="random")
         finished, out = run_human(game, answer)
         assert finished
         if chosen:
@@ -293,7 +296,7 @@ def test_bad_payment_number_reprompts() -> None:
 
     for seed in range(30):
         answers.clear()
-        finished, out = run_human(Game.new("base", players=3, seed=seed), answer)
+        finished, out = run_human(Game.new("base", players=3, seed=seed, sides="random"), answer)
         if answers:
             assert "'9' is not a payment" in out
             assert "'zz' is not a payment" in out
@@ -310,7 +313,7 @@ def test_building_from_the_discard_pile() -> None:
             return "nonsense" if len(seen) == 1 else "1"
         return builder(prompt, game)
 
-    game = Game(Game.new("base", players=3).data, 3, 4, sides="A",
+    game = Game(Game.new("base", players=3, sides="random").data, 3, 4, sides="A",
                 wonders=["Halikarnassus", "Gizah", "Rhodos"])
     finished, out = run_human(game, answer)
     assert finished
@@ -327,7 +330,7 @@ def test_skipping_the_discard_build() -> None:
             return "skip"
         return builder(prompt, game)
 
-    game = Game(Game.new("base", players=3).data, 3, 4, sides="A",
+    game = Game(Game.new("base", players=3, sides="random").data, 3, 4, sides="A",
                 wonders=["Halikarnassus", "Gizah", "Rhodos"])
     finished, out = run_human(game, answer)
     assert finished
@@ -343,7 +346,7 @@ def test_last_card_decision() -> None:
         phases.append(game.phase.value)
         return builder(prompt, game)
 
-    game = Game(Game.new("base", players=3).data, 3, 0, sides="B",
+    game = Game(Game.new("base", players=3, sides="random").data, 3, 0, sides="B",
                 wonders=["Babylon", "Gizah", "Rhodos"])
     finished, out = run_human(game, answer)
     assert finished
@@ -354,7 +357,7 @@ def test_last_card_decision() -> None:
 
 
 def test_view_only_shows_own_hand_in_process() -> None:
-    game = Game.new("base", players=3, seed=11)
+    game = Game.new("base", players=3, seed=11, sides="random")
     finished, out = run_human(game, lambda prompt, g: "quit")
     assert not finished
     for seat in (1, 2):
@@ -364,9 +367,37 @@ def test_view_only_shows_own_hand_in_process() -> None:
 
 
 def test_sold_and_free_build_labels() -> None:
-    game = Game(Game.new("base", players=3).data, 3, 2, sides="A",
+    game = Game(Game.new("base", players=3, sides="random").data, 3, 2, sides="A",
                 wonders=["Olympia", "Gizah", "Rhodos"])
 
     finished, out = run_human(game, builder)
     assert finished
     assert "free with your free-build power" in out or "free-build power only" in out
+
+
+# --- choosing the side of the board (setup.wonder_side: choose) ----------------------------
+
+def test_the_player_chooses_a_side_by_letter_or_name() -> None:
+    """The base rules say each player chooses: the terminal shows both sides of the board
+    dealt and asks before Age I; the rule set's name for a side (Night = B) is understood."""
+    game = Game.new("base", players=3, seed=3)
+    assert game.decision().kind == "side" and game.to_move() == [0, 1, 2]
+    result = play("C\nnight\nquit\n", "--players", "3", "--seed", "3", "--side", "choose")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert f"Your wonder board: {game.cities[0].wonder.name}" in out
+    assert "B (Night)" in out and "A (Day)" in out
+    assert "No side 'C'" in out
+    assert f"seat 0: {game.cities[0].wonder.name} B" in out  # the side it now plays
+    assert "Age I · turn 1" in out
+
+
+def test_sides_per_seat_on_the_command_line() -> None:
+    result = runner.invoke(app, ["play", "--players", "3", "--seed", "4", "--side",
+                                 "Day,night,random", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "\"side\": \"A\"" in result.output and "\"side\": \"B\"" in result.output
+    wrong = runner.invoke(app, ["play", "--players", "3", "--side", "A,B"])
+    assert wrong.exit_code == 2 and "one per seat (3)" in wrong.output
+    typo = runner.invoke(app, ["play", "--players", "3", "--side", "nigth"])
+    assert typo.exit_code == 2 and "did you mean 'Night'" in typo.output

@@ -44,7 +44,10 @@ def test_log_contents(tmp_path: Path) -> None:
     assert len(head["content_hash"]) == 64 and head["rule_set"] == "base"
     decisions = [r for r in records if r["type"] == "decision"]
     assert len(decisions) == len(game.history) >= 18
-    first = decisions[0]["actions"]["0"]
+    assert head["sides"] is None  # the rule set's way: the players chose
+    assert decisions[0]["phase"] == "side" and decisions[0]["actions"]["0"]["action"] == "side"
+    assert [seat["side"] for seat in head["seats"]] == [None, None, None]
+    first = decisions[1]["actions"]["0"]
     assert first["action"] in ("build", "stage", "sell")
     if first["action"] != "sell":
         assert set(first["payment"]) == {"left", "right", "bank"}
@@ -128,7 +131,30 @@ def test_a_game_with_fixed_sides_replays(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", "--side", "A", "--seed", "3", "--log", str(log)])
     assert result.exit_code == 0, result.output
     head = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
-    assert head["side"] == "A" and {s["side"] for s in head["seats"]} == {"A"}
+    assert head["sides"] == "A" and {s["side"] for s in head["seats"]} == {"A"}
     result = runner.invoke(app, ["replay", str(log)])
     assert result.exit_code == 0, result.output
     assert "identical" in result.output
+
+
+def test_per_seat_sides_replay_and_old_headers_mean_random(tmp_path: Path) -> None:
+    """Per-seat sides are recorded as a list; a log from before them, with no ``sides``
+    and no ``side``, was dealt random sides and replays so."""
+    runner = CliRunner()
+    log = tmp_path / "seats.jsonl"
+    result = runner.invoke(app, ["play", "--side", "B,choose,random", "--seed", "6", "--log",
+                                 str(log)])
+    assert result.exit_code == 0, result.output
+    text = log.read_text(encoding="utf-8").splitlines()
+    head = json.loads(text[0])
+    assert head["sides"] == ["B", "choose", "random"]
+    assert head["seats"][0]["side"] == "B" and head["seats"][1]["side"] is None
+    assert json.loads(text[1])["phase"] == "side" and list(json.loads(text[1])["actions"]) == ["1"]
+    assert runner.invoke(app, ["replay", str(log)]).exit_code == 0
+    old = tmp_path / "old.jsonl"
+    game = _play(Game.new("base", 3, 8, sides="random"), 8)
+    records = lines(game, "base", side="random")
+    del records[0]["sides"]
+    old.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    replayed = replay(old)
+    assert replayed.identical, replayed.divergence

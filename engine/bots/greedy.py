@@ -4,7 +4,6 @@
 registers (:mod:`wonders.engine.registry`).  :class:`DraftGreedy`, the draft
 loop's, looks one ply ahead on an estimate of its own final score.
 
-
 Each candidate action is valued as the change it makes to the bot's own score
 sheet (``score_city`` on a copy of its city with the card or stage added) plus
 generic estimates, by effect type, of what the score sheet does not see yet:
@@ -36,7 +35,8 @@ from typing import Sequence
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData
 
-from ..actions import FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from ..actions import (FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide, Sell,
+                       Skip)
 from ..city import City
 from ..contract import GameState
 from ..game import Game
@@ -104,6 +104,8 @@ class Evaluator:
             return self.sell_value()
         if isinstance(action, BuildFromDiscard):
             return self.card_value(action.card)
+        if isinstance(action, ChooseSide):
+            return self.side_value(action.side)
         assert isinstance(action, Skip)
         return 0.0
 
@@ -143,6 +145,16 @@ class Evaluator:
                 value = self._effects_value(city, stage.effects)
             self._stage_value = value + STAGE_BONUS
         return self._stage_value
+
+    def side_value(self, side: str) -> float:
+        """A board side read off its effects: what its start and its stages give, less
+        what the stages cost (a unit of resource about half a point, as trading goes)."""
+        board = self.city.wonder.sides[side]
+        value = self._fast_value(board.start, None)
+        for stage in board.stages:
+            value += self._fast_value(stage.effects, None) + STAGE_BONUS
+            value -= 0.5 * stage.cost.resource_count() + self.coin_value * stage.cost.coins
+        return value
 
     # --- parts -------------------------------------------------------------------------
 

@@ -28,9 +28,11 @@ from wonders.dsl import describe
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
 
-from ..actions import CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
+                       Sell, Skip)
 from ..bots import Bot
 from ..game import Game, Phase
+from ..sides import side_aliases, side_names
 from ..payment import Payment
 from ..production import Production
 from ..table import left_of, right_of
@@ -323,13 +325,16 @@ class HumanGame(TerminalSession[Game]):
 
     def _waiting(self, movers: Sequence[int]) -> None:
         names = ", ".join(city_name(self.game, s) for s in movers)
-        what = {Phase.DISCARD_BUILD: "building from the discard pile",
+        what = {Phase.SIDE: "choosing the side of their board",
+                Phase.DISCARD_BUILD: "building from the discard pile",
                 Phase.LAST_CARD: "playing their last card"}.get(self.game.phase, "choosing")
         self.console.print(f"[dim]Waiting: {names} {what}…[/dim]")
 
     def choose(self) -> Action:
         if self.game.phase is Phase.DISCARD_BUILD:
             return self.choose_from_discard()
+        if self.game.phase is Phase.SIDE:
+            return self.choose_side()
         self.show_table()
         while True:
             action = self._turn_input()
@@ -435,6 +440,38 @@ class HumanGame(TerminalSession[Game]):
             self.error(f"'{answer}' is not a payment: type a number from 1 to {len(options)}.")
 
     # --- building from the discard pile ----------------------------------------------------
+
+    def choose_side(self) -> Action:
+        """Show both sides of the board dealt to the player and ask which one to play."""
+        game = self.game
+        city = game.cities[self.seat]
+        choices = [a for a in game.legal_actions(self.seat) if isinstance(a, ChooseSide)]
+        names = side_names(game.data)
+        table = Table(title=f"Your wonder board: {city.wonder.name}. Choose the side you play "
+                      "(the other players choose at the same time)")
+        for header in ("side", "start", "stages: cost → effect"):
+            table.add_column(header)
+        for action in choices:
+            side = city.wonder.sides[action.side]
+            label = action.side + (f" ({names[action.side]})" if action.side in names else "")
+            stages = "\n".join(f"{n}. {describe.cost(stage.cost)} → "
+                               f"{describe.effects(stage.effects)}"
+                               for n, stage in enumerate(side.stages, 1))
+            table.add_row(label, describe.effects(side.start), stages)
+        self.console.print(table)
+        while True:
+            text = self.read(f"Which side — {' or '.join(a.side for a in choices)}: ").strip()
+            if text.lower() in HELP_WORDS:
+                self.console.print("Type the side's letter (or its name) to play that side.")
+                continue
+            wanted = text.upper()
+            for name, letter in side_aliases(game.data).items():
+                if text.lower() == name:
+                    wanted = letter
+            for action in choices:
+                if action.side == wanted:
+                    return action
+            self.error(f"No side '{text}': type {' or '.join(a.side for a in choices)}.")
 
     def choose_from_discard(self) -> Action:
         legal = self.game.legal_actions(self.seat)

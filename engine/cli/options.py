@@ -12,6 +12,7 @@ from wonders.dsl.errors import closest
 from wonders.dsl.model import Game as GameData
 
 from ..bots import BOTS
+from ..sides import CHOOSE_SIDE, RANDOM_SIDE, side_names
 from ..registry import default_players
 from ..sources import Source, SourceError, resolve
 from .render import print_text
@@ -19,7 +20,9 @@ from .render import print_text
 GAME_HELP = ("A shipped game by name (see 'wonders games'), e.g. base or duel; or the path of "
              "a rule-set file or folder.")
 
-SIDES = ("random", "A", "B")
+SIDE_HELP = ("Wonder sides: one for every seat or one per seat, comma-separated: a side (A, B, "
+             "or the rule set's name for it, e.g. Day, Night), random, or choose (the player "
+             "chooses before Age I)")
 
 
 def parse_bots(bots: Optional[str], players: int, human_seat: int | None = None) -> list[str]:
@@ -57,9 +60,33 @@ def check_game_name(game: str) -> Source:
         raise typer.BadParameter(str(exc), param_hint="--game") from None
 
 
-def check_side_and_paths(side: str, paths: Optional[list[Path]]) -> None:
-    if side not in SIDES:
-        raise typer.BadParameter("use random, A or B", param_hint="--side")
+def parse_sides(side: Optional[str], data: GameData, players: int) -> str | list[str] | None:
+    """``--side`` as the engine's ``sides`` option: None (the rule set's way), one value for
+    every seat, or one per seat; usage errors for unknown sides, with a "did you mean"."""
+    if side is None:
+        return None
+    values = [v.strip() for v in side.split(",")]
+    if not has_sides(data):
+        if all(v.lower() == RANDOM_SIDE for v in values):
+            return None
+        raise typer.BadParameter(f"{data.rules.title}'s wonders have no sides",
+                                 param_hint="--side")
+    if len(values) not in (1, players):
+        raise typer.BadParameter(f"give one side for every seat or one per seat ({players}), "
+                                 f"not {len(values)}", param_hint="--side")
+    letters = sorted({letter for wonder in data.wonders for letter in wonder.sides})
+    known = [*letters, *side_names(data).values(), RANDOM_SIDE, CHOOSE_SIDE]
+    for value in values:
+        if value.lower() not in {k.lower() for k in known}:
+            hint = closest(value, known)
+            raise typer.BadParameter(
+                f"no side '{value}'" + (f"; did you mean '{hint}'?" if hint else "")
+                + f" (known: {', '.join(known)})", param_hint="--side")
+    normal = [v.lower() if v.lower() in (RANDOM_SIDE, CHOOSE_SIDE) else v for v in values]
+    return normal[0] if len(normal) == 1 else normal
+
+
+def check_paths(paths: Optional[list[Path]]) -> None:
     for path in paths or []:
         if not path.exists():
             raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")

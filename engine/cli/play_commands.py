@@ -18,8 +18,8 @@ from ..log import LogError, replay as replay_log, write as write_log
 from ..registry import loop_for, new_game
 from ..scenario import check_file
 from ..scoring import ScoreSheet
-from .options import (GAME_HELP, check_game_name, check_side_and_paths, has_sides, load_playable,
-                      parse_bots)
+from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, load_playable,
+                      parse_bots, parse_sides)
 from .render import print_text
 
 
@@ -31,7 +31,9 @@ def play(
         None, "--players", "-n", help="Number of players (default: the rule set's, e.g. 3 "
         "for base, 2 for duel).", show_default=False),
     seed: int = typer.Option(0, "--seed", "-s", help="Random seed: same seed, same game."),
-    side: str = typer.Option("random", "--side", help="Wonder sides: random, A or B."),
+    side: Optional[str] = typer.Option(
+        None, "--side", help=SIDE_HELP + "; default: the rule set's (base: choose).",
+        show_default=False),
     as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
     bots: Optional[str] = typer.Option(
         None, "--bots", "-b", help="Comma-separated bot names, one per seat or one for all "
@@ -43,15 +45,12 @@ def play(
 ) -> None:
     """Play one game with bots and print the score sheet; --human to play yourself."""
     source = check_game_name(game)
-    check_side_and_paths(side, paths)
+    check_paths(paths)
     data, players = load_playable(source, paths, players)
-    sided = has_sides(data)
-    if not sided and side != "random":
-        raise typer.BadParameter(f"{data.rules.title}'s wonders have no sides",
-                                 param_hint="--side")
+    sides = parse_sides(side, data, players)
     try:
-        match = new_game(data, players, seed, sides=side) if sided else new_game(data, players,
-                                                                                 seed)
+        match = new_game(data, players, seed) if sides is None else new_game(
+            data, players, seed, sides=sides)
     except RuleError as exc:
         sys.stderr.write(f"wonders: {exc}\n")
         raise typer.Exit(1) from None
@@ -69,13 +68,13 @@ def play(
         play_human = loop_for(data).load("terminal")  # the loop's terminal UI
         finished = bool(play_human(match, human_seat, others))
         if finished and log is not None:
-            write_log(match, log, source.spec, extra, side)
+            write_log(match, log, source.spec, extra, sides)
             sys.stdout.write(f"wrote {log}\n")
         return
     while not match.over:
         match.play({seat: players_bots[seat].choose(match, seat) for seat in match.to_move()})
     if log is not None:
-        write_log(match, log, source.spec, extra, side)
+        write_log(match, log, source.spec, extra, sides)
     sheet = match.score_sheet()
     if as_json:
         record: dict[str, object] = {"game": game, "player_count": players, "seed": seed}

@@ -15,8 +15,8 @@ import typer
 from ..bots import BOTS
 from ..simulate import (PlotUnavailable, Run, drafted_wonders, plot, ranked_cards, run_games,
                         timing)
-from .options import (GAME_HELP, check_game_name, check_side_and_paths, has_sides, load_playable,
-                      parse_bots)
+from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, load_playable,
+                      parse_bots, parse_sides)
 
 DEFAULT_PLAYERS = 4  # when the rule set allows it; else the rule set's own default
 
@@ -50,7 +50,7 @@ def simulate(
     bots: Optional[str] = typer.Option(
         None, "--bots", "-b", help="Comma-separated bot names, one per seat or one for all "
         f"(known: {', '.join(BOTS)}); default random."),
-    side: str = typer.Option("random", "--side", help="Wonder sides: random, A or B."),
+    side: str = typer.Option("random", "--side", help=SIDE_HELP + " (bots choose)."),
     as_json: bool = typer.Option(False, "--json", help="Print every statistic as JSON."),
     plot_file: Optional[Path] = typer.Option(None, "--plot", help="Write a figure (PNG, SVG, "
                                              "PDF by extension) of the main statistics; "
@@ -70,7 +70,7 @@ def simulate(
         raise typer.BadParameter("use at least one worker", param_hint="--workers")
     if top < 1:
         raise typer.BadParameter("list at least one card", param_hint="--top")
-    check_side_and_paths(side, paths)
+    check_paths(paths)
     if plot_file is not None:
         try:
             import matplotlib  # noqa: F401
@@ -84,14 +84,13 @@ def simulate(
             players = DEFAULT_PLAYERS
     else:
         data, players = load_playable(source, paths, players)
-    if not has_sides(data) and side != "random":
-        raise typer.BadParameter(f"{data.rules.title}'s wonders have no sides",
-                                 param_hint="--side")
+    sides = parse_sides(side, data, players)
     seat_bots = parse_bots(bots, players)
     count = workers if workers is not None else (os.cpu_count() or 1)
     count = max(1, min(count, games))
     run = Run(game=source.spec, players=players, games=games, seed=seed, bots=tuple(seat_bots),
-              workers=count, paths=tuple(str(p) for p in paths or []), side=side)
+              workers=count, paths=tuple(str(p) for p in paths or []),
+              side=sides if sides is None or isinstance(sides, str) else tuple(sides))
     show_progress = not as_json and sys.stderr.isatty()
     if show_progress:
         from rich.console import Console
