@@ -11,10 +11,11 @@ the player count and the numbers.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Callable
+from typing import Callable
 
 from .errors import Diagnostic, Location, Severity
 from .model import Card, Game
+from .rules_model import Offer
 
 
 def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Location],
@@ -45,10 +46,8 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                 break
 
     found.extend(_check_setup(game, rules_location))
-    ages = rules.parameters.get("ages")
-    remove = ages.get("remove", 0) if isinstance(ages, dict) else 0
-    remove = remove if isinstance(remove, int) and not isinstance(remove, bool) else 0
-    layouts = _layouts(rules.parameters)
+    remove = rules.model.ages.remove
+    layouts = _layouts(rules.model.offer)
     if rules.hand is None and layouts is None:
         return found
     for age in range(1, rules.ages + 1):
@@ -96,39 +95,27 @@ def _check_setup(game: Game, rules_location: Callable[[tuple[str | int, ...]], L
                  ) -> list[Diagnostic]:
     """The setup lays out no more tokens (per kind) and draft wonders than are loaded."""
     found: list[Diagnostic] = []
-    setup = game.rules.parameters.get("setup")
-    if not isinstance(setup, dict):
-        return found
-    tokens = setup.get("tokens")
+    setup = game.rules.model.setup
     vocabulary = game.rules.vocabulary
-    for kind, pools in (tokens.items() if isinstance(tokens, dict) else ()):
+    for kind, pools in setup.tokens.items():
         if kind not in vocabulary.tokens:
             continue  # N305, from the rule set's checks
         loaded = sum(1 for token in game.tokens if token.kind == kind)
-        for pool, count in (pools.items() if isinstance(pools, dict) else ()):
-            if pool in vocabulary.pools and isinstance(count, int) and count > loaded:
+        for pool, count in pools.items():
+            if pool in vocabulary.pools and count > loaded:
                 found.append(Diagnostic(
                     "D614", f"the setup puts {count} {kind} tokens in the {pool}, but only "
                     f"{loaded} are loaded", rules_location(("setup", "tokens", kind, pool))))
-    wonders = setup.get("wonders")
-    if isinstance(wonders, dict) and wonders.get("mechanism") == "draft":
-        pools, size = wonders.get("pools"), wonders.get("size")
-        if isinstance(pools, int) and isinstance(size, int) and pools * size > len(game.wonders):
-            found.append(Diagnostic(
-                "D614", f"the wonder draft lays out {pools} pools of {size} wonders, but only "
-                f"{len(game.wonders)} are loaded", rules_location(("setup", "wonders"))))
+    draft = setup.wonders
+    if draft.mechanism == "draft" and draft.pools * draft.size > len(game.wonders):
+        found.append(Diagnostic(
+            "D614", f"the wonder draft lays out {draft.pools} pools of {draft.size} wonders, "
+            f"but only {len(game.wonders)} are loaded", rules_location(("setup", "wonders"))))
     return found
 
 
-def _layouts(parameters: dict[str, Any]) -> dict[int, int] | None:
+def _layouts(offer: Offer) -> dict[int, int] | None:
     """Cards in each age's structure (``offer.mechanism: structure``), else None."""
-    offer = parameters.get("offer")
-    if not isinstance(offer, dict) or offer.get("mechanism") != "structure":
+    if offer.mechanism != "structure":
         return None
-    layouts = offer.get("layouts")
-    slots: dict[int, int] = {}
-    for key, layout in (layouts.items() if isinstance(layouts, dict) else ()):
-        rows = layout.get("rows") if isinstance(layout, dict) else None
-        if str(key).isdigit() and isinstance(rows, list):
-            slots[int(key)] = sum(len(row) for row in rows if isinstance(row, list))
-    return slots
+    return {age: sum(len(row) for row in layout.rows) for age, layout in offer.layouts.items()}

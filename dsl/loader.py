@@ -30,7 +30,8 @@ from .compiler import compile_cost, compile_effects, compile_formula
 from .decks import check_decks
 from .errors import DataError, Diagnostic, Location, Report, Severity, closest
 from .formula import Formula
-from .model import Card, DrawPool, Game, RuleSet, Stage, Token, Wonder, WonderSide
+from .model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
+from .rules_model import DrawPool, RuleModel, read_rules
 from .schema import detect_kind, validate
 from .source import Document, PathKey, load_file
 from .vocabulary import Vocabulary
@@ -246,14 +247,15 @@ class _Load:
         if low > high:
             self.report.add(Diagnostic("R801", f"players min ({low}) is above max ({high})",
                                        doc.location(("players",))))
-        ages = data.get("ages") if isinstance(data.get("ages"), dict) else {}
-        count = ages.get("count", 3) if isinstance(ages.get("count"), int) else 3
+        sections = read_rules(data)  # the typed sections; their defaults live there
+        ages = _map(data.get("ages"))
+        count = sections.ages.count
         passes = ages.get("pass")
         if isinstance(passes, list) and len(passes) != count:
             self.report.add(Diagnostic(
                 "R802", f"'pass' gives {len(passes)} directions for {count} ages",
                 doc.location(("ages", "pass"))))
-        military = data.get("military") if isinstance(data.get("military"), dict) else {}
+        military = _map(data.get("military"))
         victory = military.get("victory")
         if isinstance(victory, list) and len(victory) != count:
             self.report.add(Diagnostic(
@@ -272,7 +274,7 @@ class _Load:
             if formula is not None and isinstance(draw.get("age"), int) and isinstance(colour, str):
                 draws.append(DrawPool(draw["age"], colour, formula,
                                       doc.location(("ages", "draw", i, "count"))))
-        trade = data.get("trade") if isinstance(data.get("trade"), dict) else {}
+        trade = _map(data.get("trade"))
         for i, name in enumerate(_list(trade.get("buyable"))):
             if name != "start" and name not in vocabulary.colours:
                 known = ("start",) + vocabulary.colours
@@ -280,7 +282,7 @@ class _Load:
                     "N302", f"'{name}' in trade.buyable is neither 'start' nor a colour",
                     doc.location(("trade", "buyable", i)), text=str(name),
                     suggestion=closest(str(name), known)))
-        score = data.get("score") if isinstance(data.get("score"), dict) else {}
+        score = _map(data.get("score"))
         order = _list(score.get("order"))
         for colour, line in _map(score.get("colours")).items():
             if colour not in vocabulary.colours:
@@ -301,8 +303,8 @@ class _Load:
                     "R803", f"score line '{line}' is not in score.order",
                     doc.location(("score", "tokens", kind)), text=str(line),
                     suggestion=closest(str(line), [str(o) for o in order])))
-        self.check_setup(doc, data, vocabulary)
-        self.check_track(doc, data)
+        self.check_setup(doc, data, sections, vocabulary, high)
+        self.check_track(doc, data, sections)
         add = _map(trade.get("add"))
         for i, colour in enumerate(_list(add.get("colours"))):
             self.known_name(doc, ("trade", "add", "colours", i), colour, vocabulary.colours,
@@ -310,17 +312,16 @@ class _Load:
         if isinstance(add.get("place"), str):
             self.known_name(doc, ("trade", "add", "place"), add["place"], vocabulary.places,
                             "N304", "place")
-        self.check_layouts(doc, data, count)
+        self.check_layouts(doc, data, sections)
         sell = compiler.effects(doc, ("sell",)) if "sell" in data else None
         treasury = compiler.effects(doc, ("treasury",)) if "treasury" in data else None
         science = _map(data.get("science"))
         pair = compiler.effects(doc, ("science", "pair")) if "pair" in science else None
-        hand = ages.get("hand") if isinstance(ages.get("hand"), int) else None
         return RuleSet(
             name=str(data.get("name", "")), title=str(data.get("title", data.get("name", ""))),
-            min_players=low, max_players=high, vocabulary=vocabulary, ages=count, hand=hand,
-            draws=tuple(draws), sell=sell, treasury=treasury, parameters=data,
-            location=doc.location(()), science_pair=pair)
+            min_players=low, max_players=high, vocabulary=vocabulary,
+            model=sections.compiled(tuple(draws), sell, treasury, pair), parameters=data,
+            location=doc.location(()))
 
     def known_name(self, doc: Document, path: PathKey, name: object, known: tuple[str, ...],
                    code: str, what: str, key: bool = False) -> bool:
@@ -333,7 +334,8 @@ class _Load:
             doc.location(path, key=key), text=name, suggestion=closest(name, known)))
         return False
 
-    def check_setup(self, doc: Document, data: dict[str, Any], vocabulary: Vocabulary) -> None:
+    def check_setup(self, doc: Document, data: dict[str, Any], sections: RuleModel,
+                    vocabulary: Vocabulary, players: int) -> None:
         """``setup.tokens`` names token kinds and pools; ``setup.wonders`` picks add up."""
         setup = _map(data.get("setup"))
         for kind, pools in _map(setup.get("tokens")).items():
@@ -342,37 +344,37 @@ class _Load:
             for pool in _map(pools):
                 self.known_name(doc, ("setup", "tokens", kind, pool), pool, vocabulary.pools,
                                 "N309", "token pool", key=True)
-        wonders = _map(setup.get("wonders"))
-        if wonders.get("mechanism") != "draft":
+        if sections.setup.wonders.mechanism != "draft":
             return
-        pools, size, order = wonders.get("pools"), wonders.get("size"), wonders.get("order")
-        if not isinstance(pools, int) or not isinstance(size, int) or not isinstance(order, list):
+        written = _map(setup.get("wonders"))
+        if not all(isinstance(written.get(key), want) for key, want
+                   in (("pools", int), ("size", int), ("order", list))):
             self.report.add(Diagnostic(
                 "R804", "a wonder draft needs 'pools', 'size' and 'order' (the seat of each pick)",
                 doc.location(("setup", "wonders"))))
             return
+        draft = sections.setup.wonders
+        pools, size, order = draft.pools, draft.size, _list(written.get("order"))
         if len(order) != pools * size:
             self.report.add(Diagnostic(
                 "R804", f"the wonder draft's 'order' gives {len(order)} picks, but {pools} pools "
                 f"of {size} wonders make {pools * size}", doc.location(("setup", "wonders", "order"))))
-        players = _map(data.get("players")).get("max")
         for i, seat in enumerate(order):
-            if isinstance(seat, int) and isinstance(players, int) and seat >= players:
+            if isinstance(seat, int) and seat >= players:
                 self.report.add(Diagnostic(
                     "R804", f"the wonder draft's pick {i + 1} goes to seat {seat}, but seats "
                     f"are 0 to {players - 1} (at most {players} players)",
                     doc.location(("setup", "wonders", "order", i))))
 
-    def check_track(self, doc: Document, data: dict[str, Any]) -> None:
+    def check_track(self, doc: Document, data: dict[str, Any], sections: RuleModel) -> None:
         """A conflict track's zones start further and further out, short of supremacy."""
-        military = _map(data.get("military"))
-        if military.get("mechanism") != "track":
+        if sections.military.mechanism != "track":
             return
-        supremacy = military.get("supremacy", 9)
+        supremacy = sections.military.track.supremacy
         previous = 0
-        for i, zone in enumerate(_list(military.get("zones"))):
+        for i, zone in enumerate(_list(_map(data.get("military")).get("zones"))):
             start = _map(zone).get("from")
-            if not isinstance(start, int) or not isinstance(supremacy, int):
+            if not isinstance(start, int):
                 continue
             where = doc.location(("military", "zones", i, "from"))
             if start <= previous:
@@ -388,12 +390,13 @@ class _Load:
                     where))
             previous = max(previous, start)
 
-    def check_layouts(self, doc: Document, data: dict[str, Any], ages: int) -> None:
+    def check_layouts(self, doc: Document, data: dict[str, Any], sections: RuleModel) -> None:
         """A ``structure`` offer has one layout per age, and each is a sound structure."""
+        if sections.offer.mechanism != "structure":
+            return
+        ages = sections.ages.count
         offer = _map(data.get("offer"))
         layouts = _map(offer.get("layouts"))
-        if offer.get("mechanism") != "structure":
-            return
         for age in range(1, ages + 1):
             if str(age) not in layouts:
                 self.report.add(Diagnostic(

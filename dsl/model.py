@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .effects import Cost, Effects
-from .formula import Formula
 from .errors import Location
+from .rules_model import DrawPool, RuleModel
 from .vocabulary import Vocabulary
 
 
@@ -79,34 +79,56 @@ class Token:
 
 
 @dataclass(frozen=True)
-class DrawPool:
-    """``count`` cards of ``colour`` drawn at random into ``age``'s deck."""
-
-    age: int
-    colour: str
-    count: Formula
-    location: Location = field(default=Location(""), compare=False)
-
-
-@dataclass(frozen=True)
 class RuleSet:
+    """A rule set: its name, player counts, vocabulary and its typed sections.
+
+    ``model`` is what the engine's mechanisms read (:mod:`wonders.dsl.rules_model`
+    holds every default); ``parameters`` is the schema-valid document as written,
+    kept for tools that show it, never for a mechanism to read again.
+    """
+
     name: str
     title: str
     min_players: int
     max_players: int
     vocabulary: Vocabulary
-    ages: int
-    hand: int | None
-    draws: tuple[DrawPool, ...]
-    sell: Effects | None
-    treasury: Effects | None
-    parameters: dict[str, Any]  # the whole (schema-valid) document, for the engine's mechanisms
+    model: RuleModel
+    parameters: dict[str, Any]  # the document as written (not read by mechanisms)
     location: Location = field(default=Location(""), compare=False)
-    science_pair: Effects | None = None  # science.pair: what a pair of one symbol gives
 
     @property
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
+
+    @property
+    def ages(self) -> int:
+        """``ages.count``."""
+        return self.model.ages.count
+
+    @property
+    def hand(self) -> int | None:
+        """``ages.hand``: cards dealt to each player per age (None: not a hand draft)."""
+        return self.model.ages.hand
+
+    @property
+    def draws(self) -> tuple[DrawPool, ...]:
+        """``ages.draw``: the pools of cards drawn at random into an age."""
+        return self.model.ages.draws
+
+    @property
+    def sell(self) -> Effects | None:
+        """``sell``: what selling a card gives."""
+        return self.model.sell
+
+    @property
+    def treasury(self) -> Effects | None:
+        """``treasury``: points for coins at the end."""
+        return self.model.treasury
+
+    @property
+    def science_pair(self) -> Effects | None:
+        """``science.pair``: what a pair of one symbol gives."""
+        return self.model.science.pair
 
 
 @dataclass(frozen=True)

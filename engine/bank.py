@@ -12,7 +12,8 @@ resources`` effect waives the N dearest units still to buy.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from wonders.dsl.rules_model import Trade
 
 
 @dataclass(frozen=True)
@@ -22,10 +23,9 @@ class BankRules:
     add_place: str
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> "BankRules":
-        add = data.get("add") or {}
-        return cls(int(data.get("price", 2)), frozenset(add.get("colours") or ()),
-                   str(add.get("place", "opponent")))
+    def from_model(cls, trade: Trade) -> "BankRules":
+        """The rule set's typed ``trade`` section."""
+        return cls(trade.price, frozenset(trade.add.colours), trade.add.place)
 
 
 def shortfall(need: tuple[tuple[str, int], ...], fixed: dict[str, int],

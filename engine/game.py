@@ -24,6 +24,7 @@ from .city import City
 from .contract import Decision
 from .errors import IllegalActionError, RuleError
 from .interning import intern
+from .mechanisms import battles
 from .payment import FREE, Market, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, has_triggers,
@@ -664,14 +665,8 @@ class Game:
         self.hands = passed
 
     def _military(self) -> None:
-        victory = self.params.victory[min(self.age, len(self.params.victory)) - 1]
-        shields = [city.shields() for city in self.cities]
-        for seat, city in enumerate(self.cities):
-            for other in (left_of(seat, self.players), right_of(seat, self.players)):
-                if shields[seat] > shields[other]:
-                    city.tokens.append(("victory", victory))
-                elif shields[seat] < shields[other]:
-                    city.tokens.append(("defeat", self.params.defeat))
+        """The age's military: the rule set's battles (:mod:`.mechanisms.battles`)."""
+        battles.fight(self.cities, self.data.rules.model.military.battles, self.age)
 
     # --- results -------------------------------------------------------------------------
 

@@ -80,11 +80,8 @@ register(Loop(
 
 
 def offer_of(data: GameData) -> str:
-    """The rule set's offer mechanism (``draft`` when it names none)."""
-    offer = data.rules.parameters.get("offer")
-    if isinstance(offer, dict):
-        return str(offer.get("mechanism", "draft"))
-    return "draft"
+    """The rule set's offer mechanism (its typed ``offer`` section holds the default)."""
+    return data.rules.model.offer.mechanism
 
 
 def loop_for(data: GameData) -> Loop:

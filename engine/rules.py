@@ -1,14 +1,15 @@
-"""The engine's reading of a rule set: the parameters its mechanisms need, typed.
+"""The engine's reading of a rule set: the parameters the hand-draft loop needs, flat.
 
-The dsl validates the rule set's shape; here it becomes the numbers and names
-the game loop uses.  Abilities the rule set declares must be ones the engine
-implements (a rule set cannot ask for a power nobody wrote).
+The dsl parses the rule set's sections once into a typed model with every
+default (:mod:`wonders.dsl.rules_model`); here the values the hand-draft loop,
+its cities and scoring read on every decision are gathered into one compiled
+record (no raw document is read again).  Abilities the rule set declares must be
+ones the engine implements (a rule set cannot ask for a power nobody wrote).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from wonders.dsl.effects import Effects
 from wonders.dsl.model import RuleSet
@@ -17,8 +18,6 @@ from .errors import RuleError
 
 IMPLEMENTED_ABILITIES = frozenset({"free_build", "build_from_discard", "play_last_card",
                                    "trade_income"})
-DEFAULT_SCORE_ORDER = ("military", "treasury", "wonder", "civilian", "science", "commercial",
-                       "guilds")
 
 
 @dataclass(frozen=True)
@@ -43,47 +42,32 @@ class Parameters:
     token_lines: dict[str, str] = field(default_factory=dict)
 
 
-def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key)
-    return value if isinstance(value, dict) else {}
-
-
 def parameters(rules: RuleSet) -> Parameters:
-    data = rules.parameters
     unknown = set(rules.vocabulary.abilities) - IMPLEMENTED_ABILITIES
     if unknown:
         raise RuleError(f"rule set '{rules.name}' declares abilities the engine does not "
                         f"implement: {', '.join(sorted(unknown))}")
-    offer = _section(data, "offer").get("mechanism", "draft")
-    if offer == "draft" and rules.hand is None:
+    model = rules.model
+    if model.offer.mechanism == "draft" and model.ages.hand is None:
         raise RuleError(f"rule set '{rules.name}' has no hand size: the drafting game needs "
                         "ages.hand")
-    setup = _section(data, "setup")
-    ages = _section(data, "ages")
-    trade = _section(data, "trade")
-    military = _section(data, "military")
-    science = _section(data, "science")
-    score = _section(data, "score")
-    passes = tuple(ages.get("pass") or ["left", "right", "left"][: rules.ages])
-    victory = tuple(military.get("victory") or [1, 3, 5][: rules.ages])
     return Parameters(
-        start_coins=int(setup.get("coins", 3)),
-        wonder_side=str(setup.get("wonder_side", "random")),
-        hand=rules.hand or 0,
-        passes=passes,
-        last_card=str(ages.get("last_card", "discard")),
-        sell=rules.sell,
-        trade_price=int(trade.get("price", 2)),
-        buyable=frozenset(trade.get("buyable") or (trade.get("add") or {}).get("colours")
-                          or ["start", "brown", "grey"]),
-        victory=victory,
-        defeat=int(military.get("defeat", -1)),
-        science_set=int(science.get("set", 7)),
-        treasury=rules.treasury,
-        score_order=tuple(score.get("order") or DEFAULT_SCORE_ORDER),
-        colour_lines=dict(score.get("colours") or {}),
-        tie_break=tuple(data.get("tie_break") or ["coins"]),
+        start_coins=model.setup.coins,
+        wonder_side=model.setup.wonder_side,
+        hand=model.ages.hand or 0,
+        passes=model.ages.passes,
+        last_card=model.ages.last_card,
+        sell=model.sell,
+        trade_price=model.trade.price,
+        buyable=frozenset(model.trade.buyable),
+        victory=model.military.battles.victory,
+        defeat=model.military.battles.defeat,
+        science_set=model.science.set,
+        treasury=model.treasury,
+        score_order=model.score.order,
+        colour_lines=dict(model.score.colours),
+        tie_break=model.tie_break,
         resources=rules.vocabulary.resources,
-        science_mechanism=str(science.get("mechanism", "sets")),
-        token_lines=dict(score.get("tokens") or {}),
+        science_mechanism=model.science.mechanism,
+        token_lines=dict(model.score.tokens),
     )

@@ -21,10 +21,6 @@ from .city import CARD, STAGE, TOKEN, City
 from .rules import Parameters
 from .table import at
 
-DEFAULT_COLOUR_LINES = {"blue": "civilian", "yellow": "commercial", "purple": "guilds",
-                        "green": "science", "red": "military"}
-
-
 MOST: Final = "most"
 _END: Final = fx.Timing.END
 _POINTS: Final = fx.Points
@@ -119,7 +115,7 @@ class ScoreSheet:
 def _city_lines(city: City, cities: Sequence[City], params: Parameters, science: Sequence[str],
                 extra: Sequence[Card]) -> dict[str, int]:
     lines: dict[str, int] = {name: 0 for name in params.score_order}
-    colour_lines = params.colour_lines or DEFAULT_COLOUR_LINES
+    colour_lines = params.colour_lines  # the rule set's, or its model's default
     lines["military"] = lines.get("military", 0) + sum(points for _, points in city.tokens)
     if params.treasury is not None:
         for clause in params.treasury.clauses:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from wonders.dsl.model import Card
+from wonders.dsl.rules_model import StructureLayout
 
 from .errors import RuleError
 
@@ -39,10 +40,20 @@ class Layout:
 
     @classmethod
     def from_data(cls, data: Any) -> "Layout":
+        """A layout written as data (``{rows: [[…], …], face_down: […]}``): scenarios."""
         if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
             raise RuleError("a structure layout needs 'rows': lists of column positions")
-        rows = tuple(tuple(int(c) for c in row) for row in data["rows"])
-        face_down = frozenset(int(r) for r in data.get("face_down") or ())
+        return cls.build(tuple(tuple(int(c) for c in row) for row in data["rows"]),
+                         frozenset(int(r) for r in data.get("face_down") or ()))
+
+    @classmethod
+    def from_model(cls, layout: StructureLayout) -> "Layout":
+        """One age's layout of the rule set's typed ``offer`` section."""
+        return cls.build(layout.rows, frozenset(layout.face_down))
+
+    @classmethod
+    def build(cls, rows: tuple[tuple[int, ...], ...], face_down: frozenset[int]) -> "Layout":
+        """The layout of ``rows`` (half-card columns, from the top), covering precomputed."""
         slot_rows: list[int] = []
         slot_columns: list[int] = []
         where: dict[tuple[int, int], int] = {}

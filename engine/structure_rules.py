@@ -1,16 +1,18 @@
-"""The parameters of the card-structure flow, read once from a rule set.
+"""The parameters of the card-structure flow, gathered once from the rule set's typed model.
 
 The rule set selects this flow with ``offer: {mechanism: structure}`` and fills
 its slots: the layouts per age, cards removed unseen, the wonder draft, token
 pools, bank trading, a conflict track, science pairs and supremacy, the wonder
-limit.  Everything is checked here, so a game never starts on a rule set the
-flow cannot play (a :class:`RuleError` says what is missing).
+limit.  The dsl parsed those sections once (:mod:`wonders.dsl.rules_model`, with
+every default) and checked them at their place in the file; here they become the
+compiled record the flow reads on every decision, and a rule set that picks a
+companion mechanism the flow does not run is refused (a :class:`RuleError`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
@@ -21,8 +23,10 @@ from .rules import Parameters, parameters
 from .structure import Layout
 from .track import TrackRules
 
-SUPPORTED = {"turns": ("sequential",), "trade": ("bank",), "military": ("track",),
-             "science": ("pairs",)}
+# The companion mechanisms this loop runs, per slot (the rule set's typed model names them).
+SUPPORTED: Final = {"turns": ("sequential",), "trade": ("bank",), "military": ("track",),
+                    "science": ("pairs",)}
+FACE_UP_POOL: Final = "board"  # the token pool whose tokens lie face up, open to take
 
 
 @dataclass(frozen=True)
@@ -55,18 +59,6 @@ class StructureRules:
     unlocks: dict[str, tuple[Card, ...]]  # a card's name -> the cards it makes free by chain
 
 
-def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key)
-    return value if isinstance(value, dict) else {}
-
-
-def _mechanism(data: dict[str, Any], slot: str, default: str) -> str:
-    value = data.get(slot)
-    if isinstance(value, dict):
-        return str(value.get("mechanism", default))
-    return str(value) if isinstance(value, str) else default
-
-
 _DERIVED_KEY: Final = "structure_rules"  # this module's entry in GameData.derived
 
 
@@ -77,58 +69,45 @@ def structure_rules(data: GameData) -> StructureRules:
     if isinstance(cached, StructureRules):
         return cached
     rules = data.rules
-    raw = rules.parameters
-    for slot, allowed in SUPPORTED.items():
-        chosen = _mechanism(raw, slot, allowed[0])
+    model = rules.model
+    for slot, chosen in (("turns", model.turns.mechanism), ("trade", model.trade.mechanism),
+                         ("military", model.military.mechanism),
+                         ("science", model.science.mechanism)):
+        allowed = SUPPORTED[slot]
         if chosen not in allowed:
             raise RuleError(f"rule set '{rules.name}': the structure offer plays with "
                             f"{slot} mechanism {' or '.join(allowed)}, not '{chosen}'")
-    offer = _section(raw, "offer")
-    layouts_raw = offer.get("layouts") or {}
-    layouts = {int(age): Layout.from_data(layout) for age, layout in layouts_raw.items()}
-    missing = [age for age in range(1, rules.ages + 1) if age not in layouts]
-    if missing:
-        raise RuleError(f"rule set '{rules.name}' has no structure layout for age "
-                        f"{', '.join(map(str, missing))}")
-    setup = _section(raw, "setup")
-    wonders = _section(setup, "wonders")
-    order = tuple(int(s) for s in wonders.get("order") or ())
-    draft = WonderDraft(int(wonders.get("pools", 1)), int(wonders.get("size", 0)), order)
-    if len(order) != draft.pools * draft.size:
-        raise RuleError(f"rule set '{rules.name}': the wonder draft order has {len(order)} "
-                        f"picks for {draft.pools} pools of {draft.size}")
-    tokens = {str(kind): int(spec.get("board", 0))
-              for kind, spec in _section(setup, "tokens").items() if isinstance(spec, dict)}
-    science = _section(raw, "science")
-    turns = raw.get("turns")
-    next_age = str(turns.get("next_age", "weaker_military")) if isinstance(turns, dict) \
-        else "weaker_military"
+    # the loader checked one layout per age (D610) and the draft's picks (R804)
+    layouts = {age: Layout.from_model(layout) for age, layout in model.offer.layouts.items()}
+    wonders = model.setup.wonders
+    draft = WonderDraft(wonders.pools, wonders.size, wonders.order)
+    tokens = {kind: pools.get(FACE_UP_POOL, 0) for kind, pools in model.setup.tokens.items()}
     by_age: dict[int, list[Card]] = {}
     for card in data.deck_cards():
         by_age.setdefault(card.age, []).append(card)
-    track = TrackRules.from_data(_section(raw, "military"))
+    track = TrackRules.from_model(model.military.track)
     found = StructureRules(
         base=parameters(rules),
         layouts=layouts,
-        remove=int(_section(raw, "ages").get("remove", 0)),
+        remove=model.ages.remove,
         draft=draft,
         token_board=tokens,
-        bank=BankRules.from_data(_section(raw, "trade")),
+        bank=BankRules.from_model(model.trade),
         track=track,
-        pair=getattr(rules, "science_pair", None),
-        science_supremacy=int(science.get("supremacy", 0)),
-        wonder_limit=int(_section(raw, "wonders").get("limit", 0)),
-        next_age=next_age,
+        pair=model.science.pair,
+        science_supremacy=model.science.supremacy,
+        wonder_limit=model.wonders.limit,
+        next_age=model.turns.next_age,
         cards_by_age={age: tuple(cards) for age, cards in by_age.items()},
-        sell=tuple(c.effect.amount for c in (rules.sell.clauses if rules.sell else ())
+        sell=tuple(c.effect.amount for c in (model.sell.clauses if model.sell else ())
                    if isinstance(c.effect, fx.Coins)),
         decks={age: tuple(c for c in cards if not c.drawn for _ in range(c.copies(2)))
                for age, cards in by_age.items()},
         draws={age: tuple((tuple(c for c in by_age.get(age, ()) if c.drawn
                                  and c.colour == pool.colour),
                            pool.count.evaluate({"players": 2}))
-                          for pool in rules.draws if pool.age == age)
-               for age in range(1, rules.ages + 1)},
+                          for pool in model.ages.draws if pool.age == age)
+               for age in range(1, model.ages.count + 1)},
         tokens_by_kind=tuple((kind, tuple(sorted((t for t in data.tokens if t.kind == kind),
                                                  key=lambda t: t.name)))
                              for kind in sorted({t.kind for t in data.tokens})),

@@ -1,7 +1,7 @@
 """A conflict track: one pawn pushed between two capitals by shields.
 
 The rule set's ``military: {mechanism: track, supremacy: 9, zones: [...]}``
-describes it.  Each shield moves the pawn one space towards the opponent's
+describes it (read once into :class:`wonders.dsl.rules_model.Track`).  Each shield moves the pawn one space towards the opponent's
 capital; reaching ``supremacy`` spaces wins at once.  Zones start ``from`` a
 distance: the player the pawn points away from scores the ``points`` of the
 zone the pawn ends in, and a zone with ``lose`` holds a one-shot token on each
@@ -15,9 +15,8 @@ Positions are from seat 0's point of view: positive means the pawn is on seat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from .errors import RuleError
+from wonders.dsl import rules_model as model
 
 
 @dataclass(frozen=True)
@@ -33,13 +32,12 @@ class TrackRules:
     zones: tuple[Zone, ...]  # by distance, nearest first
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> "TrackRules":
-        zones = tuple(sorted((Zone(int(z["from"]), int(z.get("points", 0)), int(z.get("lose", 0)))
-                              for z in data.get("zones") or ()), key=lambda z: z.start))
-        supremacy = int(data.get("supremacy", 9))
-        if any(z.start <= 0 or z.start > supremacy for z in zones):
-            raise RuleError(f"conflict track zones must start between 1 and {supremacy}")
-        return cls(supremacy, zones)
+    def from_model(cls, track: model.Track) -> "TrackRules":
+        """The rule set's typed ``military`` track (the loader checked that zones rise
+        from 1 and stay short of supremacy: R805)."""
+        zones = sorted((Zone(z.start, z.points, z.lose) for z in track.zones),
+                       key=lambda z: z.start)
+        return cls(track.supremacy, tuple(zones))
 
     def points(self, distance: int) -> int:
         """Points for the player ahead when the pawn ends ``distance`` spaces from the centre."""

@@ -1,0 +1,49 @@
+"""The engine's mechanisms: one module (or a few) per slot kind a rule set fills.
+
+A rule set names, per slot, which mechanism fills it; the dsl parses each slot's
+section once into a typed value (:mod:`wonders.dsl.rules_model`, where every
+default lives), and each mechanism reads only its own section of that model.
+This package is the map from slot kind to code; new mechanisms go here.  Some
+older ones still live at the top of the engine, because they are on the
+compiled hot path and their import names are part of the build (``setup.py``);
+they are listed here so each slot has one place to look.
+
+=====================  ==============================  =====================================
+slot (rule-set key)    mechanism                       module(s)
+=====================  ==============================  =====================================
+``offer``              ``draft``: hands passed around  :mod:`wonders.engine.game` (the loop
+                                                       registered for it in
+                                                       :mod:`wonders.engine.registry`)
+``offer``              ``structure``: overlapping      :mod:`wonders.engine.structure` (the
+                       rows of cards                   layouts), :mod:`wonders.engine.
+                                                       structure_game` (the loop),
+                                                       :mod:`wonders.engine.structure_rules`
+                                                       (its compiled parameters)
+``turns``              ``simultaneous`` /              the offer's loop (who is asked at once)
+                       ``sequential``
+``trade``              ``neighbours``                  :mod:`wonders.engine.payment` (every
+                                                       Pareto-optimal left/right split),
+                                                       :mod:`wonders.engine.production`
+``trade``              ``bank``                        :mod:`wonders.engine.bank` (the
+                                                       cheapest purchase),
+                                                       :mod:`wonders.engine.bank_terms`
+                                                       (cached prices per city)
+``military``           ``battles``                     :mod:`wonders.engine.mechanisms.battles`
+``military``           ``track``                       :mod:`wonders.engine.track` (pawn,
+                                                       zones, coin tokens)
+``science``            ``sets``                        :func:`wonders.engine.scoring.
+                                                       science_points`
+``science``            ``pairs``                       :mod:`wonders.engine.structure_game`
+                                                       (a pair's effect, supremacy)
+``setup.wonders``      ``deal``                        :mod:`wonders.engine.game` (set-up)
+``setup.wonders``      ``draft``                       :mod:`wonders.engine.structure_game`
+                                                       (picks from pools, ``order``)
+``score``,             the score sheet and ties        :mod:`wonders.engine.scoring`
+``tie_break``,
+``treasury``
+=====================  ==============================  =====================================
+
+Modules here are plain typed Python that mypyc can compile (``setup.py``'s
+``HOT_PATH`` lists the ones a compiled module imports): no ``__dict__`` tricks,
+no recursive type aliases.
+"""
