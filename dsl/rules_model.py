@@ -29,15 +29,20 @@ key                           default
 ``ages.remove``               0
 ``ages.draw``                 none
 ``offer.mechanism``           ``draft``; ``structure`` reads ``offer.layouts``
-``turns.mechanism``           ``simultaneous``; ``turns.next_age``: ``weaker_military``
+``turns.mechanism``,          the mechanism the offer's game loop plays by default
+``trade.mechanism``,          (:mod:`.mechanisms`): with ``draft`` simultaneous,
+``military.mechanism``,       neighbours, battles, sets; with ``structure``
+``science.mechanism``         sequential, bank, track, pairs
+``turns.next_age``            ``weaker_military``
 ``sell``                      none (a sold card gives nothing)
-``trade.mechanism``           ``neighbours``; ``price`` 2; ``buyable``: the colours of
-                              ``trade.add`` when given, else start, brown, grey
+``trade.price``               2
+``trade.buyable``             the colours of ``trade.add`` when given, else start,
+                              brown, grey
 ``trade.add``                 no colours (the price never rises); ``place``: ``opponent``
-``military.mechanism``        ``battles``: ``victory`` 1, 3, 5, … (2 × age − 1),
-                              ``defeat`` −1; ``track``: ``supremacy`` 9, no zones
-``science.mechanism``         ``sets``: ``set`` 7; ``pairs``: no ``pair`` effect,
-                              ``supremacy`` 0 (never)
+``military`` (battles)        ``victory`` 1, 3, 5, … (2 × age − 1), ``defeat`` −1
+``military`` (track)          ``supremacy`` 9, no zones
+``science`` (sets)            ``set`` 7
+``science`` (pairs)           no ``pair`` effect, ``supremacy`` 0 (never)
 ``wonders.limit``             0 (no limit)
 ``treasury``                  none (coins score nothing)
 ``score.order``               military, treasury, wonder, civilian, science,
@@ -62,6 +67,7 @@ from typing import Any, Final, Mapping
 from .effects import Effects
 from .errors import Location
 from .formula import Formula
+from .mechanisms import capabilities
 
 DEFAULT_SCORE_ORDER: Final = ("military", "treasury", "wonder", "civilian", "science",
                               "commercial", "guilds")
@@ -275,23 +281,31 @@ def read_rules(data: Mapping[str, Any]) -> RuleModel:
     military = _map(data, "military")
     science = _map(data, "science")
     score = _map(data, "score")
+    offer = _read_offer(_map(data, "offer"))
+
+    def mechanism(section: dict[str, Any], slot: str, fallback: str) -> str:
+        """The slot's mechanism as written, else the one the offer's loop plays by default."""
+        caps = capabilities(offer.mechanism)
+        allowed = caps.slots.get(slot) if caps is not None else None
+        return _str(section, "mechanism", allowed[0] if allowed else fallback)
+
     return RuleModel(
         setup=_read_setup(_map(data, "setup")),
         ages=ages,
-        offer=_read_offer(_map(data, "offer")),
-        turns=Turns(_str(_map(data, "turns"), "mechanism", Turns.mechanism),
+        offer=offer,
+        turns=Turns(mechanism(_map(data, "turns"), "turns", Turns.mechanism),
                     _str(_map(data, "turns"), "next_age", Turns.next_age)),
-        trade=Trade(_str(trade, "mechanism", Trade.mechanism), _int(trade, "price", Trade.price),
+        trade=Trade(mechanism(trade, "trade", Trade.mechanism), _int(trade, "price", Trade.price),
                     buyable or DEFAULT_BUYABLE, add),
         military=Military(
-            _str(military, "mechanism", Military.mechanism),
+            mechanism(military, "military", Military.mechanism),
             Battles(_ints(military.get("victory")) or default_victory(ages.count),
                     _int(military, "defeat", Battles.defeat)),
             Track(_int(military, "supremacy", Track.supremacy),
                   tuple(Zone(_int(z, "from", 0), _int(z, "points", 0), _int(z, "lose", 0))
                         for z in _list(military.get("zones"))
                         if isinstance(z, dict) and _is_int(z.get("from"))))),
-        science=Science(_str(science, "mechanism", Science.mechanism),
+        science=Science(mechanism(science, "science", Science.mechanism),
                         _int(science, "set", Science.set), None,
                         _int(science, "supremacy", Science.supremacy)),
         wonders=Wonders(_int(_map(data, "wonders"), "limit", Wonders.limit)),

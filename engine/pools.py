@@ -20,7 +20,7 @@ validate`` refuses such data (and a pool nothing fills): see
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from wonders.dsl.model import Game as GameData, Token
 
@@ -37,14 +37,12 @@ def _plan(data: GameData) -> tuple[_Plan, frozenset[str]]:
     if cached is not None:
         return cached  # type: ignore[return-value]
     declared = data.rules.vocabulary.pools
-    setup = data.rules.parameters.get("setup")
-    spec: Any = setup.get("tokens") if isinstance(setup, dict) else None
-    kinds: dict[str, Any] = spec if isinstance(spec, dict) else {}
+    kinds = data.rules.model.setup.tokens  # kind -> pool -> count, as written
     steps = []
     reserves: set[str] = set()
     for kind in sorted(kinds):
-        counts = kinds[kind] if isinstance(kinds[kind], dict) else {}
-        dealt = tuple((str(pool), int(count)) for pool, count in counts.items())
+        counts = kinds[kind]
+        dealt = tuple(counts.items())
         reserve = next((p for p in declared if p not in counts), "")
         if reserve:
             reserves.add(reserve)

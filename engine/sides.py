@@ -20,11 +20,7 @@ CHOOSE_SIDE: Final = "choose"
 
 def side_names(data: GameData) -> dict[str, str]:
     """The rule set's names for sides (``setup.side_names``), side letter -> name."""
-    setup = data.rules.parameters.get("setup")
-    names = setup.get("side_names") if isinstance(setup, dict) else None
-    if not isinstance(names, dict):
-        return {}
-    return {str(side): str(name) for side, name in names.items()}
+    return dict(data.rules.model.setup.side_names)
 
 
 def side_aliases(data: GameData) -> dict[str, str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from wonders.dsl import effects as fx
+from wonders.dsl.mechanisms import LOOPS
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
 from .bank import BankRules
@@ -23,9 +24,10 @@ from .rules import Parameters, parameters
 from .structure import Layout
 from .track import TrackRules
 
-# The companion mechanisms this loop runs, per slot (the rule set's typed model names them).
-SUPPORTED: Final = {"turns": ("sequential",), "trade": ("bank",), "military": ("track",),
-                    "science": ("pairs",)}
+# The companion mechanisms this loop plays with, per slot: declared once, in the catalogue
+# ``wonders validate`` checks rule sets against (M905), so a valid rule set never trips the
+# guard below; it only stops a rule set built without the loader.
+SUPPORTED: Final = LOOPS["structure"].slots
 FACE_UP_POOL: Final = "board"  # the token pool whose tokens lie face up, open to take
 
 
@@ -73,7 +75,7 @@ def structure_rules(data: GameData) -> StructureRules:
     for slot, chosen in (("turns", model.turns.mechanism), ("trade", model.trade.mechanism),
                          ("military", model.military.mechanism),
                          ("science", model.science.mechanism)):
-        allowed = SUPPORTED[slot]
+        allowed = SUPPORTED.get(slot, ())
         if chosen not in allowed:
             raise RuleError(f"rule set '{rules.name}': the structure offer plays with "
                             f"{slot} mechanism {' or '.join(allowed)}, not '{chosen}'")
