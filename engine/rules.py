@@ -16,8 +16,11 @@ from wonders.dsl.model import RuleSet
 
 from .errors import RuleError
 
-IMPLEMENTED_ABILITIES = frozenset({"free_build", "build_from_discard", "play_last_card",
-                                   "trade_income"})
+from wonders.dsl.mechanisms import LOOPS as _LOOPS  # noqa: E402  (what each loop implements)
+
+# Every ability some game loop implements (per loop: wonders.dsl.mechanisms, checked by
+# ``wonders validate``, code M902); a game never starts on a rule set asking for another.
+IMPLEMENTED_ABILITIES = frozenset(a for loop in _LOOPS.values() for a in loop.abilities)
 
 
 @dataclass(frozen=True)

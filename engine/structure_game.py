@@ -44,9 +44,9 @@ from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, shuffle
-from .runtime import Pending, arrive, now, options as pending_options, plan, resolve, run, \
+from .runtime import Pending, now, options as pending_options, plan, resolve, run, \
     trigger
-from .scoring import ScoreSheet, amount, score
+from .scoring import ScoreSheet, score
 from .structure import Structure
 from .structure_rules import StructureRules, structure_rules
 from .table import at
@@ -325,7 +325,8 @@ class StructureGame:
                       for c in fresh.cities],
             "wonder_pools": [[w.name for w in pool] for pool in fresh.wonder_pools],
             "board_tokens": {pool: [t.name for t in tokens]
-                             for pool, tokens in sorted(fresh.pools.items()) if pool != "box"},
+                             for pool, tokens in sorted(fresh.pools.items())
+                             if pool not in hidden_pools(self.data)},
         }
 
     def offer_cards(self) -> list[Card]:
