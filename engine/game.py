@@ -18,7 +18,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage,
-                      DestroyCard, Sell, Skip, TakeToken, _BUILDS, build, build_stage,
+                      ChooseSide, DestroyCard, Sell, Skip, TakeToken, _BUILDS, build, build_stage,
                       history_records, sell)
 from .city import City
 from .contract import Decision
@@ -30,6 +30,7 @@ from .pools import deal as deal_pools, hidden as hidden_pools
 from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, has_triggers,
                       options as pending_options, plan, resolve, run, trigger, triggers_of)
 from .rules import Parameters, parameters
+from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from .scoring import ScoreSheet, score
 from .table import left_of, right_of
 
