@@ -10,6 +10,15 @@ Part two plays the cases of issue 11 in the base game and checks the numbers.
 
 from __future__ import annotations
 
+import io
+import random
+
+from rich.console import Console
+
+from wonders.engine.bots import make_bot
+from wonders.engine.cli.human import HumanGame
+from wonders.engine.log import replay, write
+
 from pathlib import Path
 
 import pytest
@@ -181,3 +190,63 @@ def test_destroy_is_a_pending_decision_after_the_turn(base_extra: GameData) -> N
     assert brown in game.discard  # type: ignore[attr-defined]
     assert game.history[-1]["phase"] == "destroy"  # type: ignore[attr-defined]
     assert game.decision().kind == "turn"  # type: ignore[attr-defined]
+
+
+# --- the new decisions in the terminal and in logs ---------------------------------------------
+
+def _raided(data: GameData) -> tuple[object, Card]:
+    """A 3-player game (sides A) where seat 0 has just built Raider against a brown card."""
+    game = _game(data)
+    brown = next(c for c in data.cards if c.colour == "brown" and c.age == 1 and c.cost.is_free)
+    _turn(game, {1: brown})
+    _turn(game, {0: _card(data, "Raider")})
+    return game, brown
+
+
+def test_the_terminal_asks_a_human_which_card_to_destroy(base_extra: GameData) -> None:
+    game, brown = _raided(base_extra)
+    out = io.StringIO()
+    answers = iter(["nothing", brown.name, "quit"])
+    session = HumanGame(game, 0, {1: make_bot("random", 1), 2: make_bot("random", 2)},
+                        Console(file=out, width=140, color_system=None),
+                        lambda prompt: next(answers))
+    assert session.choose() == DestroyCard(brown, 1)
+    text = out.getvalue()
+    assert "You destroy a card of another city" in text and brown.name in text
+    assert "No card 'nothing'" in text
+
+
+RAIDERS = """\
+kind: cards
+set: raiders
+game: base
+requires: [base]
+remove: [Guard Tower]
+cards:
+  - {name: Raider, age: 1, colour: red, players: [3+, 4+], cost: free,
+     effect: destroy brown card in left}
+"""
+
+
+def test_a_destroy_decision_replays_from_the_log(tmp_path: Path) -> None:
+    """Random games with a dealt Raider (instead of Guard Tower) until one destroys a card:
+    the log replays it identically, the destroy decision included."""
+    path = tmp_path / "raiders.yaml"
+    path.write_text(RAIDERS, encoding="utf-8")
+    data = load([path], "base").game
+    assert data is not None
+    for seed in range(60):
+        game = registry.new_game(data, 3, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+        if any(entry["phase"] == "destroy" for entry in game.history):
+            break
+    else:
+        raise AssertionError("no random game destroyed a card")
+    log = tmp_path / "raid.jsonl"
+    write(game, log, "base", [str(path)])
+    result = replay(log)
+    assert result.identical, result.divergence
+    assert result.decisions == len(game.history)
+    assert result.game is not None and result.game.history == game.history

@@ -327,7 +327,8 @@ class HumanGame(TerminalSession[Game]):
         names = ", ".join(city_name(self.game, s) for s in movers)
         what = {Phase.SIDE: "choosing the side of their board",
                 Phase.DISCARD_BUILD: "building from the discard pile",
-                Phase.LAST_CARD: "playing their last card"}.get(self.game.phase, "choosing")
+                Phase.LAST_CARD: "playing their last card"}.get(self.game.phase,
+                                                               self.game.decision().wording)
         self.console.print(f"[dim]Waiting: {names} {what}…[/dim]")
 
     def choose(self) -> Action:
@@ -335,6 +336,10 @@ class HumanGame(TerminalSession[Game]):
             return self.choose_from_discard()
         if self.game.phase is Phase.SIDE:
             return self.choose_side()
+        if self.game.phase is Phase.DESTROY:
+            return self.choose_destroy()
+        if self.game.phase is Phase.TOKEN:
+            return self.choose_token()
         self.show_table()
         while True:
             action = self._turn_input()
@@ -440,6 +445,13 @@ class HumanGame(TerminalSession[Game]):
             self.error(f"'{answer}' is not a payment: type a number from 1 to {len(options)}.")
 
     # --- building from the discard pile ----------------------------------------------------
+
+    def show_cities(self) -> None:
+        self.show_city()
+        self.show_neighbours()
+
+    def city_label(self, seat: int) -> str:
+        return "yours" if seat == self.seat else city_name(self.game, seat)
 
     def choose_side(self) -> Action:
         """Show both sides of the board dealt to the player and ask which one to play."""

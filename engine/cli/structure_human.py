@@ -19,7 +19,7 @@ of input.  No card, wonder or token is named here: everything comes from data.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence, TypeVar
+from typing import Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -37,7 +37,7 @@ from ..scoring import amount
 from ..structure_game import StructureGame, StructurePhase
 from .human import (COLOUR_STYLES, ROMAN, SELL_WORDS, SKIP_WORDS, built_by_colour,
                     production_text)
-from .terminal import BACK_WORDS, HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession
+from .terminal import BACK_WORDS, HELP_WORDS, Ask, Quit, TerminalSession
 
 BUILD_WORDS = {"build", "b"}
 WONDER_WORDS = {"wonder", "w"}
@@ -57,8 +57,6 @@ HELP = """\
   Resources you do not make are bought from the bank at the price shown in your city
   (2 coins plus one per unit your opponent's brown and grey cards make, in Duel).
   [bold]show[/bold] prints the table again, [bold]quit[/bold] leaves the game."""
-
-T = TypeVar("T")
 
 
 def _plural(word: str, n: int) -> str:
@@ -97,24 +95,6 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else "Your opponent"
-
-    def pick(self, prompt: str, items: Sequence[T], names: Sequence[str], what: str,
-             help_text: str, show: Callable[[], None] | None = None) -> T:
-        """Ask until the player names one of ``items``; ``show`` prints the choice again."""
-        while True:
-            text = self.read(prompt)
-            if not text:
-                self.error(f"Type a number from 1 to {len(items)} or a name.")
-                continue
-            if text.lower() in HELP_WORDS:
-                self.console.print(help_text)
-                continue
-            if text.lower() in SHOW_WORDS:
-                (show or self.show_table)()
-                continue
-            found = self.find(text, items, names, what)
-            if found is not None:
-                return found
 
     # --- the game loop ---------------------------------------------------------------
 
@@ -330,36 +310,8 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     # --- the other decisions ---------------------------------------------------------
 
-    def choose_token(self) -> Action:
-        options = [a for a in self.game.legal_actions(self.seat) if isinstance(a, TakeToken)]
-        self.show_cities()
-        table = Table(title="You take a token", show_lines=True)
-        for header in ("#", "token", "kind", "effect"):
-            table.add_column(header, justify="right" if header == "#" else "left")
-        for number, action in enumerate(options, 1):
-            token = action.token
-            table.add_row(str(number), Text(token.name, style="bold"), token.kind,
-                          effects_text(token.effects))
-        self.console.print(table)
-        return self.pick(f"Take which token — 1–{len(options)} or name: ", options,
-                         [a.token.name for a in options], "token",
-                         "Type the number or name of the token you take; its effect is yours "
-                         "from now on.")
-
-    def choose_destroy(self) -> Action:
-        options = [a for a in self.game.legal_actions(self.seat) if isinstance(a, DestroyCard)]
-        self.show_cities()
-        table = Table(title="You destroy one of your opponent's cards (it goes to the discard "
-                      "pile)")
-        for header in ("#", "card", "colour", "effect"):
-            table.add_column(header, justify="right" if header == "#" else "left")
-        for number, action in enumerate(options, 1):
-            table.add_row(str(number), card_text(action.card), action.card.colour,
-                          effects_text(action.card.effects))
-        self.console.print(table)
-        return self.pick(f"Destroy which card — 1–{len(options)} or name: ", options,
-                         [a.card.name for a in options], "card",
-                         "Type the number or name of the opponent's card to discard.")
+    def city_label(self, seat: int) -> str:
+        return "yours" if seat == self.seat else "your opponent's"
 
     def choose_from_discard(self) -> Action:
         legal = self.game.legal_actions(self.seat)

@@ -12,13 +12,16 @@ from __future__ import annotations
 from typing import Callable, Generic, Sequence, TypeVar
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
+from wonders.dsl import describe
 from wonders.dsl.errors import closest
 from wonders.dsl.model import Card
 
-from ..actions import Action
+from ..actions import Action, DestroyCard, TakeToken
 from ..bots import Bot
+from ..contract import GameState
 
 Ask = Callable[[str], str]
 QUIT_WORDS = {"quit", "exit", "q", ":q"}
@@ -117,6 +120,75 @@ class TerminalSession(Generic[GameT]):
             if answer in verbs:
                 return answer
             self.error(f"'{answer}' is not an action: {wrong}")
+
+    def pick(self, prompt: str, items: Sequence[T], names: Sequence[str], what: str,
+             help_text: str, show: Callable[[], None] | None = None) -> T:
+        """Ask until the player names one of ``items``; ``show`` prints the choice again."""
+        while True:
+            text = self.read(prompt)
+            if not text:
+                self.error(f"Type a number from 1 to {len(items)} or a name.")
+                continue
+            if text.lower() in HELP_WORDS:
+                self.console.print(help_text)
+                continue
+            if text.lower() in SHOW_WORDS:
+                (show or self.show_table)()
+                continue
+            found = self.find(text, items, names, what)
+            if found is not None:
+                return found
+
+    # --- follow-up choices effects ask for (the same in every game) -------------------
+
+    def choose_token(self) -> Action:
+        """A ``take … token`` effect: which of the offered tokens to take."""
+        options = [a for a in self.legal() if isinstance(a, TakeToken)]
+        self.show_cities()
+        table = Table(title="You take a token", show_lines=True)
+        for header in ("#", "token", "kind", "effect"):
+            table.add_column(header, justify="right" if header == "#" else "left")
+        for number, action in enumerate(options, 1):
+            token = action.token
+            table.add_row(str(number), Text(token.name, style="bold"), token.kind,
+                          describe.effects(token.effects))
+        self.console.print(table)
+        return self.pick(f"Take which token — 1–{len(options)} or name: ", options,
+                         [a.token.name for a in options], "token",
+                         "Type the number or name of the token you take; its effect is yours "
+                         "from now on.")
+
+    def choose_destroy(self) -> Action:
+        """A ``destroy`` effect: which of the other cities' cards goes to the discard pile."""
+        options = [a for a in self.legal() if isinstance(a, DestroyCard)]
+        self.show_cities()
+        table = Table(title="You destroy a card of another city (it goes to the discard pile)")
+        for header in ("#", "card", "city", "colour", "effect"):
+            table.add_column(header, justify="right" if header == "#" else "left")
+        for number, action in enumerate(options, 1):
+            table.add_row(str(number), Text(action.card.name, style="bold"),
+                          self.city_label(action.seat), action.card.colour,
+                          describe.effects(action.card.effects))
+        self.console.print(table)
+        names = [a.card.name if [b.card.name for b in options].count(a.card.name) == 1
+                 else f"{a.card.name} ({self.city_label(a.seat)})" for a in options]
+        return self.pick(f"Destroy which card — 1–{len(options)} or name: ", options, names,
+                         "card", "Type the number or name of the card to discard.")
+
+    def legal(self) -> list[Action]:
+        return self.game_state().legal_actions(self.seat)
+
+    def game_state(self) -> GameState:
+        assert isinstance(self.game, GameState)
+        return self.game
+
+    def show_cities(self) -> None:
+        """The cities a choice is about (each game shows them its own way)."""
+        raise NotImplementedError
+
+    def city_label(self, seat: int) -> str:
+        """How a city is named in a choice: the player's own, or another seat's."""
+        raise NotImplementedError
 
     # --- a turn ----------------------------------------------------------------------
 
