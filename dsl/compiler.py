@@ -42,6 +42,13 @@ _EFFECT_WORD = {
     ast.Discount: "discount",
 }
 
+
+def effect_timings() -> dict[str, tuple[fx.Timing, ...]]:
+    """Every effect word of the language with the timings it accepts (the first is what
+    it means without one), in the order the compiler lists them."""
+    return {_EFFECT_WORD[node]: timings for node, timings in _TIMINGS.items()}
+
+
 _TIMING_WORD = {
     fx.Timing.ONGOING: "ongoing (written without a timing)",
     fx.Timing.NOW: "'now:' (once, when built)",

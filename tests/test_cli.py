@@ -383,6 +383,50 @@ def test_games_lists_shipped_games() -> None:
     assert all(row[0] in ("game", "expansion") for row in rows)
 
 
+# --- effects --------------------------------------------------------------------------------------
+
+def test_effects_prints_the_generated_tables() -> None:
+    from wonders.dsl.effects_table import effects_table
+
+    result = run("effects")
+    assert result.exit_code == 0
+    assert result.stdout == effects_table()
+    header = next(line for line in result.stdout.splitlines() if line.startswith("| effect"))
+    assert header == ("| effect | timing | `draft` loop | `structure` loop | base (`draft`) "
+                      "| duel (`structure`) |")
+
+
+def test_effects_of_one_game_shows_its_loop_and_itself(tmp_path: Path) -> None:
+    result = run("effects", "--game", "duel")
+    assert result.exit_code == 0
+    rows = result.stdout.splitlines()
+    assert "| effect | timing | `structure` loop | duel (`structure`) |" in rows
+    assert "| `replay` | `now:` | runs | runs |" in rows
+    assert "| `ability` | ongoing | runs: `build_from_discard`, `trade_income`; others M902 " \
+           "| runs: `build_from_discard`, `trade_income` |" in rows
+    assert "free_build" not in result.stdout  # neither the loop nor Duel has it
+    # a rule set given by path: its own name and vocabulary
+    variant = tmp_path / "variant"
+    shutil.copytree(BASE, variant)
+    rules = variant / "rules.yaml"
+    text = rules.read_text(encoding="utf-8").replace("\nname: base\n", "\nname: variant\n")
+    rules.write_text(text, encoding="utf-8")
+    for path in variant.glob("*.yaml"):
+        if path != rules:
+            path.write_text(path.read_text(encoding="utf-8").replace("\ngame: base\n",
+                                                                     "\ngame: variant\n"),
+                            encoding="utf-8")
+    result = run("effects", "--game", rules)
+    assert result.exit_code == 0, result.output
+    assert "| effect | timing | `draft` loop | variant (`draft`) |" in result.stdout.splitlines()
+
+
+def test_effects_of_an_unknown_game_is_a_usage_error() -> None:
+    result = run("effects", "--game", "bse")
+    assert result.exit_code == 2
+    assert "did you mean 'base'" in result.output
+
+
 # --- the console script and the last line of defence ------------------------------------------
 
 def _wonders(*args: str | Path) -> subprocess.CompletedProcess[str]:

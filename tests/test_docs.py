@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
@@ -43,6 +43,9 @@ import yaml
 from typer.testing import CliRunner
 
 from wonders.dsl.codes import CODES
+from wonders.dsl.effects import Timing
+from wonders.dsl.effects_table import effects_table, marked, replace_marked, shipped
+from wonders.dsl.mechanisms import LOOPS
 from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.loader import games_dir, load
 from wonders.dsl.vocabulary import Vocabulary
@@ -386,6 +389,49 @@ def test_example_count() -> None:
     files = sum(1 for b in blocks if b.lang == "yaml" and "file" not in b.options)
     runs = sum(1 for b in blocks if b.lang == "console" for _ in commands(b))
     assert expressions >= 60 and files >= 4 and runs >= 40, (expressions, files, runs)
+
+
+# --- the generated tables of docs/language.md ----------------------------------------
+
+REGENERATE = "python -m wonders.dsl.effects_table docs/language.md"
+
+
+def test_effects_table_is_current() -> None:
+    """docs/language.md holds exactly the tables the code makes (effects, abilities, slots
+    × loops × shipped games)."""
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    assert marked(text) == effects_table(), (
+        "docs/language.md: the effects table between the effects-table markers is not what "
+        f"the catalogue (wonders.dsl.mechanisms) says; regenerate it with: {REGENERATE}")
+
+
+def test_effects_table_follows_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change the catalogue and the generated table changes, so the test above fails."""
+    games = shipped()
+    before = effects_table(games)
+    draft = LOOPS["draft"]
+    monkeypatch.setitem(LOOPS, "draft", replace(
+        draft, effects=draft.effects | {("replay", Timing.NOW)},
+        abilities=draft.abilities - {"free_build"}))
+    after = effects_table(games)
+    assert after != before
+    assert "| `replay` | `now:` | runs | runs | runs | runs |" in after
+    assert "| `replay` | `on …:` | M901: replay needs sequential turns | runs | M901 | runs |" in after
+    assert "| `free_build` | M902 | M902 | M902 | N306: not declared |" in after
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    assert marked(text) != after
+    assert marked(replace_marked(text, after)) == after
+
+
+def test_effects_table_markers() -> None:
+    text = "before\n<!-- effects-table:start -->\nold\n<!-- effects-table:end -->\nafter\n"
+    assert replace_marked(text, "new\n") == (
+        "before\n<!-- effects-table:start -->\nnew\n<!-- effects-table:end -->\nafter\n")
+    assert marked(text) == "old\n"
+    with pytest.raises(ValueError):
+        marked("no markers")
+    with pytest.raises(ValueError):
+        replace_marked("<!-- effects-table:end --> <!-- effects-table:start -->", "x")
 
 
 if __name__ == "__main__":  # pragma: no cover - print the counts

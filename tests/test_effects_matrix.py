@@ -10,6 +10,7 @@ Part two plays the cases of issue 11 in the base game and checks the numbers.
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 
@@ -24,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from wonders.dsl import effects as fx
-from wonders.dsl.loader import load
+from wonders.dsl.effects_table import game_cell
+from wonders.dsl.loader import load, load_game
 from wonders.dsl.mechanisms import EFFECT_WORDS, LOOPS
 from wonders.dsl.model import Card, Game as GameData
 from wonders.engine import registry
@@ -92,6 +94,17 @@ def test_every_effect_plays_or_is_refused(game: str, key: tuple[str, fx.Timing],
         assert errors and {d.code for d in errors} <= {"M901", "M902"}, \
             [d.render() for d in errors]
         assert errors[0].location.file.endswith("extra.yaml")
+    # the generated table (docs/language.md, `wonders effects`) says what validate says
+    cell = game_cell(caps, _shipped(game), word, key[1])
+    if cell.startswith("runs"):
+        assert not errors, cell
+    else:
+        assert cell.split(":")[0] in {d.code for d in errors}, cell
+
+
+@functools.cache
+def _shipped(game: str) -> GameData:
+    return load_game([], game)
 
 
 def test_every_effect_kind_is_declared() -> None:

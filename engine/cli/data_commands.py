@@ -1,4 +1,5 @@
-"""Commands that read data: ``validate``, ``schema``, ``graph``, ``cards``, ``games``.
+"""Commands that read data: ``validate``, ``schema``, ``graph``, ``cards``, ``games``,
+``effects``.
 
 Every command that reads data takes the same choice: ``--game NAME`` for a
 shipped game (or ``--game PATH`` for a rule-set file or folder, see
@@ -21,6 +22,7 @@ from wonders.dsl import describe
 from wonders.dsl.chains import to_dot, to_text
 from wonders.dsl.errors import Report
 from wonders.dsl.loader import LoadResult, load, load_each, shipped_expansions, shipped_games
+from wonders.dsl.mechanisms import capabilities
 from wonders.dsl.model import Card, Game, Token, Wonder
 from wonders.dsl.schema import ALL_SCHEMAS, KINDS, schema
 
@@ -321,12 +323,30 @@ def games() -> None:
         sys.stdout.write(f"expansion  {name:<12} {path}\n")
 
 
+def effects(game: Optional[str] = typer.Option(
+        None, "--game", "-g", help=GAME_HELP + " Default: every shipped game.",
+        show_default=False)) -> None:
+    """Print which effects, abilities and mechanisms each game loop and game runs (Markdown
+    tables made from the catalogue 'wonders validate' checks against)."""
+    from wonders.dsl.effects_table import effects_table
+
+    if game is None:
+        sys.stdout.write(effects_table())
+        return
+    source = check_game_name(game)
+    loaded = _require_game(source.load([]))
+    offer = loaded.rules.model.offer.mechanism
+    loops = [offer] if capabilities(offer) is not None else []
+    sys.stdout.write(effects_table({source.name or loaded.rules.name: loaded}, loops))
+
+
 def register(app: typer.Typer) -> None:
     app.command()(validate)
     app.command("schema")(schema_command)
     app.command()(graph)
     app.command()(cards)
     app.command()(games)
+    app.command()(effects)
 
 
 __all__ = ["register", "KINDS", "ALL_SCHEMAS"]
