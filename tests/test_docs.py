@@ -391,6 +391,22 @@ def test_example_count() -> None:
     assert expressions >= 60 and files >= 4 and runs >= 40, (expressions, files, runs)
 
 
+# --- docs/engine.md: its Python examples run ------------------------------------------
+
+def test_engine_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each ```python block of docs/engine.md runs, in order, in one namespace (the
+    examples assert what they show)."""
+    doc = (DOCS / "engine.md").read_text(encoding="utf-8")
+    blocks = parse_blocks("engine.md", doc)
+    assert {b.lang for b in blocks} <= {"python", "text"}, "a block kind nothing checks"
+    python = [b for b in blocks if b.lang == "python"]
+    assert len(python) >= 4
+    namespace: dict[str, object] = {}
+    for block in python:
+        exec(compile(block.text, f"docs/engine.md:{block.line}", "exec"), namespace)
+    assert "'winners'" in capsys.readouterr().out
+
+
 # --- the generated tables of docs/language.md ----------------------------------------
 
 REGENERATE = "python -m wonders.dsl.effects_table docs/language.md"
