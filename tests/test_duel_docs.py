@@ -4,6 +4,8 @@ A reader copies these blocks to write a variant, so a block that drifted from
 cards/duel/ would teach the wrong thing.  Blocks are compared key by key with
 the shipped rule set (a quoted mapping may be a part of the real one), tokens
 with the shipped tokens, and a quoted ``effect:`` with some shipped card's.
+Its ``console`` blocks run from the repository's folder and must print what they
+show (``…`` stands for any lines), as in tests/test_docs.py.
 """
 
 from __future__ import annotations
@@ -56,3 +58,15 @@ def test_quoted_block_matches_the_shipped_data(text: str) -> None:
     rules = _shipped("rules.yaml")
     for key, value in block.items():
         assert _contained({key: value}, rules), f"{key}: {value!r} is not what rules.yaml says"
+
+
+def test_console_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_docs import Shell, check_console, parse_blocks
+
+    monkeypatch.chdir(ROOT)
+    shell = Shell(ROOT)
+    blocks = [b for b in parse_blocks("duel.md", DOC.read_text(encoding="utf-8"))
+              if b.lang == "console"]
+    assert len(blocks) >= 2
+    for block in blocks:
+        check_console(block, shell)
