@@ -52,8 +52,9 @@ class GameState(Protocol):
     """One game in progress, whatever its loop: set-up is done by the constructor.
 
     A loop is constructed as ``Loop(data, players, seed, **options)`` (see
-    :func:`wonders.engine.registry.new_game`); every option it does not take is
-    a :class:`~wonders.engine.errors.RuleError`.
+    :func:`wonders.engine.registry.new_game`); an option it does not take is a
+    ``TypeError`` (as for any call), a bad value for one a
+    :class:`~wonders.engine.errors.RuleError`.
     """
 
     data: GameData
