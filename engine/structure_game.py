@@ -138,6 +138,9 @@ class StructureGame:
                             f"players, not {players}")
         if players != 2:
             raise RuleError("the card-structure flow is for two players")
+        if not (sides is None or sides == "random"
+                or (isinstance(sides, (list, tuple)) and all(s == "random" for s in sides))):
+            raise RuleError(f"{rules.title}'s wonders have no sides to choose ({sides!r})")
         self.data = data
         self.setup: StructureRules = structure_rules(data)
         self.params = self.setup.base

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from itertools import product
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wonders.dsl import effects as fx
@@ -34,6 +35,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import CHAIN, Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
 from wonders.engine.bots.greedy_structure import StructureGreedyBot
 from wonders.engine.drafted_city import stage_cost, stage_effects
+from wonders.engine.errors import RuleError
 from wonders.engine.flows import new_game
 from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_game import StructureGame, StructurePhase
@@ -607,3 +609,14 @@ def test_scores_and_coins_match_an_oracle() -> None:
                 expected["military"] = sheet.lines[s]["military"]
             assert sheet.lines[s] == expected
     assert checked > 1000
+
+
+def test_sides_other_than_random_are_refused() -> None:
+    """Duel's wonders have one side: a table that asks for a side is told so, not ignored
+    (``random``, what old logs record, is accepted)."""
+    data = DATA
+    assert new_game(data, 2, 1, sides="random").decision().kind == "wonder_draft"
+    with pytest.raises(RuleError, match="wonders have no sides"):
+        new_game(data, 2, 1, sides="B")
+    with pytest.raises(RuleError, match="wonders have no sides"):
+        new_game(data, 2, 1, sides=["A", "choose"])
