@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from enum import Enum
-from typing import Any, Final, Iterable, Mapping, Sequence, cast
+from typing import Any, Callable, Final, Iterable, Mapping, Sequence, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
@@ -38,6 +38,12 @@ FREE_BUILD_ABILITY = "free_build"
 DISCARD_BUILD_ABILITY = "build_from_discard"
 LAST_CARD_ABILITY = "play_last_card"
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # not installed: the decorator only matters to the compiler (setup.py)
+    def mypyc_attr(*_: object, **__: object) -> Callable[[Any], Any]:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 class Phase(str, Enum):
     SIDE = "side"
@@ -58,14 +64,24 @@ _WORDING: Final[dict[Phase, str]] = {
     Phase.TOKEN: "choosing a token",
     Phase.OVER: "done: the game is over",
 }
+# Each phase's name (the decision's kind in records), and back: an Enum's ``.value``
+# and ``Phase(name)`` run Python code, which the compiled loop avoids.
+_PHASE_NAMES: Final[dict[Phase, str]] = {phase: phase.value for phase in Phase}
+_PHASES: Final[dict[str, Phase]] = {phase.value: phase for phase in Phase}
+_DISCARD_BUILD: Final = "discard_build"  # Phase.DISCARD_BUILD.value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a new loop may extend this one
 class Game:
     """One game of 7 Wonders for 3–7 players, driven by the rule set and card data."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
                  sides: str | Sequence[str] | None = None,
-                 wonders: Sequence[str] | None = None) -> None:
+                 wonders: Sequence[str] | None = None, _shell: bool = False) -> None:
+        """``_shell`` is for :meth:`clone` only: an object whose fields it then sets (a
+        compiled class cannot be allocated without running ``__init__``)."""
+        if _shell:
+            return
         rules = data.rules
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
@@ -210,20 +226,45 @@ class Game:
         self.movers = list(range(self.players))
 
     def clone(self) -> "Game":
-        """An independent copy of the game state (cards and data are shared, never copied)."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        """An independent copy of the game state (cards and data are shared, never copied).
+
+        Every attribute is listed: the class may be compiled (mypyc), where instances
+        have no ``__dict__`` to copy wholesale.  The copy is a :class:`Game` (as it
+        always was), whatever subclass this is.
+        """
+        other = Game(self.data, self.players, self.seed, _shell=True)
+        other.data = self.data
+        other.params = self.params
+        other._age_cards = self._age_cards
+        other._dealt = self._dealt
+        other.players = self.players
+        other.seed = self.seed
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
+        other.science = self.science
         other.cities = [city.clone() for city in self.cities]
+        other.choosing = list(self.choosing)
+        other.dealt_sides = list(self.dealt_sides)
         other.hands = [list(hand) for hand in self.hands]
         other.discard = list(self.discard)
+        other.age = self.age
+        other.turn = self.turn
+        other.phase = self.phase
         other.movers = list(self.movers)
-        other.choosing = list(self.choosing)
         other.pending = [p.copy() for p in self.pending]
         other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
+        other.arrival_ongoing = self.arrival_ongoing
+        other._has_triggers = self._has_triggers
+        other._credits = None if self._credits is None else list(self._credits)
+        other._debits = None if self._debits is None else list(self._debits)
         other.decisions = list(self.decisions)
+        other.bank_paid = self.bank_paid
+        other.bank_gave = self.bank_gave
+        other.start_coins = self.start_coins
+        other._last_card_done = self._last_card_done
+        other._score = self._score
         other._trade = dict(self._trade)
+        other._names_id = self._names_id
         other._legal = {}
         return other
 
@@ -244,7 +285,7 @@ class Game:
 
     def decision(self) -> Decision:
         """The pending decision: its kind (the phase), who decides it at once, in words."""
-        return Decision(self.phase.value, tuple(self.to_move()), _WORDING[self.phase])
+        return Decision(_PHASE_NAMES[self.phase], tuple(self.to_move()), _WORDING[self.phase])
 
     def phase_name(self) -> str:
         return _WORDING[self.phase]
@@ -448,6 +489,7 @@ class Game:
         if isinstance(action, Sell):
             return
         city = self.cities[seat]
+        options: Sequence[Action]  # compiled, a value must be what its annotation says
         if isinstance(action, Build):
             if action.card.name in city.names:
                 raise IllegalActionError(seat, action, f"the city already has "
@@ -462,7 +504,7 @@ class Game:
         else:
             if city.stages >= len(city.side.stages):
                 raise IllegalActionError(seat, action, "every wonder stage is already built")
-            options = self.stage_options(seat, action.card)  # type: ignore[assignment]
+            options = self.stage_options(seat, action.card)
             what = f"stage {city.stages + 1}"
         if action not in options:
             if not options:
@@ -493,7 +535,7 @@ class Game:
             self._resolve_pending(actions)
         else:
             self._resolve_turn(actions)
-        self.decisions.append((age, turn, phase.value, dict(actions),
+        self.decisions.append((age, turn, _PHASE_NAMES[phase], dict(actions),
                                tuple(city.coins for city in self.cities)))
         self._legal = {}
         if phase is not Phase.SIDE:  # choosing sides ends by dealing Age I
@@ -600,7 +642,7 @@ class Game:
     def _pending_options(self) -> list[Action]:
         """The choices of the pending decision (a discard build may be declined)."""
         pending = self.pending[0]
-        if pending.kind == Phase.DISCARD_BUILD.value:
+        if pending.kind == _DISCARD_BUILD:
             return [*pending.options, Skip()]
         return list(pending.options)
 
@@ -642,7 +684,7 @@ class Game:
             pending = self.pending[0]
             pending.options = pending_options(self, pending.kind, pending.seat, pending.effect)
             if pending.options:
-                self.phase, self.movers = Phase(pending.kind), [pending.seat]
+                self.phase, self.movers = _PHASES[pending.kind], [pending.seat]
                 return
             self.pending.pop(0)
         if all(not hand for hand in self.hands):
@@ -725,7 +767,7 @@ class Game:
             "seat": seat,
             "age": self.age,
             "turn": self.turn,
-            "phase": self.phase.value,
+            "phase": _PHASE_NAMES[self.phase],
             "to_move": self.to_move(),
             "hand": [c.name for c in self.hands[seat]],
             "sides": (sorted(self.cities[seat].wonder.sides)
