@@ -163,7 +163,12 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
         candidates = {c.name: c for other in at(cities, city.seat, copy.places)
                       for c in other.built
                       if c.colour in copy.colours and c.name not in city.names}
-        options.append([candidates[n] for n in sorted(candidates)] or [None])
+        # None last: a copy whose every candidate another copy of the city already took
+        # copies nothing (two cards copying from one neighbour holding one card of the
+        # colour); a card adds no negative points, so None never beats a real pick
+        offered: list[Card | None] = [candidates[n] for n in sorted(candidates)]
+        offered.append(None)
+        options.append(offered)
     best: tuple[int, dict[str, int], list[str]] | None = None
     for picks in product(*options):
         chosen = [c for c in picks if c is not None]
@@ -173,7 +178,7 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
         total = sum(lines.values())
         if best is None or total > best[0]:
             best = (total, lines, [c.name for c in chosen])
-    assert best is not None
+    assert best is not None  # the all-None pick is always allowed
     return best[1], best[2]
 
 
