@@ -6,6 +6,11 @@ Run it twice under callgrind and divide the difference by the extra games:
     valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/random_games.py duel 30
     valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/random_games.py duel 90
     # ("Collected" of the second − of the first) / 60 = instructions per game
+
+    python benchmarks/random_games.py GAME N [PLAYERS] [--side MODE]
+
+``--side`` is the table's side option (``random``, ``choose``, ``A`` …); without it
+the rule set's ``setup.wonder_side`` applies.
 """
 
 from __future__ import annotations
@@ -19,11 +24,17 @@ from wonders.engine.randomness import below
 
 
 def main() -> None:
-    game, count = sys.argv[1], int(sys.argv[2])
+    args = sys.argv[1:]
+    options: dict[str, str] = {}
+    if "--side" in args:
+        at = args.index("--side")
+        options["sides"] = args[at + 1]
+        del args[at:at + 2]
+    game, count = args[0], int(args[1])
     data = load_game(game=game)
-    players = int(sys.argv[3]) if len(sys.argv) > 3 else default_players(data)
+    players = int(args[2]) if len(args) > 2 else default_players(data)
     for seed in range(count):
-        match = new_game(data, players, seed)
+        match = new_game(data, players, seed, **options)
         rng = random.Random(seed)
         while not match.over:
             moves = {}

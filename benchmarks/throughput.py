@@ -7,6 +7,11 @@ in the README.
 
     python benchmarks/throughput.py [--games 300] [--players 3 7]
     python benchmarks/throughput.py --game duel --games 2000    # 2 players
+    python benchmarks/throughput.py --side random    # sides drawn, none chosen
+
+``--side`` is the table's side option (``random``, ``choose``, ``A`` …); without it
+the rule set's ``setup.wonder_side`` applies (base: ``choose``: a side decision
+before Age I, every seat choosing at random like every other decision).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game
@@ -32,13 +38,14 @@ def bench_load(game: str, repeat: int = 5) -> float:
     return best
 
 
-def bench_games(data: Game, players: int, games: int, first_seed: int = 0) -> tuple[float, int]:
+def bench_games(data: Game, players: int, games: int, first_seed: int = 0,
+                **options: Any) -> tuple[float, int]:
     """Games per second on loaded ``data`` (loaded once, as a simulation does: the
     engine's shared caches then serve every run), and the decisions made."""
     decisions = 0
     start = time.process_time()
     for seed in range(first_seed, first_seed + games):
-        game = new_game(data, players, seed)
+        game = new_game(data, players, seed, **options)
         rng = random.Random(seed)
         while not game.over:
             moves = {}
@@ -60,7 +67,10 @@ def main() -> None:
                         "minimum otherwise)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per player count; the best and the median are shown")
+    parser.add_argument("--side", default=None,
+                        help="wonder sides (random, choose, A, B …; default: the rule set's)")
     args = parser.parse_args()
+    options = {} if args.side is None else {"sides": args.side}
     print("engine hot path: " + ("compiled (mypyc)" if COMPILED else "pure Python (an editable "
                                  "install, or WONDERS_COMPILE=0; see setup.py)"))
     first = time.process_time()
@@ -69,12 +79,15 @@ def main() -> None:
     print(f"{args.game}: load + validate + compile (first, in a fresh process): {cold:.3f} s")
     print(f"{args.game}: load + validate + compile (warm, best of 5): "
           f"{bench_load(args.game):.3f} s")
+    if args.side is not None:
+        print(f"{args.game}: sides {args.side}")
     counts = args.players or ([3, 7] if args.game == "base" else [default_players(data)])
     for players in counts:
-        cold, _ = bench_games(data, players, args.games, first_seed=10**6)
+        cold, _ = bench_games(data, players, args.games, first_seed=10**6, **options)
         print(f"{players} players: {cold:.1f} games/s in the first {args.games} games "
               "(caches filling)")
-        runs = [bench_games(data, players, args.games, first_seed=(run + 1) * args.games)
+        runs = [bench_games(data, players, args.games, first_seed=(run + 1) * args.games,
+                            **options)
                 for run in range(args.repeat)]
         rates = sorted(rate for rate, _ in runs)
         print(f"{players} players: {rates[-1]:.1f} games/s best, {rates[len(rates) // 2]:.1f} "
