@@ -29,6 +29,7 @@ CODES: dict[str, str] = {
     "E201": "an unexpected character",
     "E202": "an unexpected word or symbol",
     "E203": "the text ends too early (or is empty)",
+    "E204": "a number of more than six digits (above 999999)",
     # N: names checked against the rule set's vocabulary
     "N301": "unknown resource (or resource category)",
     "N302": "unknown colour",

@@ -271,7 +271,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 def _syntax_problem(exc: EffectSyntaxError) -> Problem:
     """The problem spans the unexpected word (E202), else the one character at the error."""
     end = exc.offset + 1
-    if exc.code == "E202":
+    if exc.code in ("E202", "E204"):
         word = _WORD.match(exc.text, exc.offset)
         if word is not None:
             end = word.end()

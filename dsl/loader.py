@@ -31,7 +31,7 @@ from .decks import check_decks
 from .errors import DataError, Diagnostic, Location, Report, Severity, closest
 from .formula import Formula
 from .model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
-from .rules_model import DrawPool, RuleModel, read_rules
+from .rules_model import DrawPool, RuleModel, decimal, read_rules
 from .schema import detect_kind, validate
 from .source import Document, PathKey, load_file
 from .vocabulary import Vocabulary
@@ -190,7 +190,9 @@ class _Load:
         self.report.extend(problems)
         if kind is None:
             return
-        self.report.extend(validate(doc, kind))
+        refused: set[PathKey] = set()
+        self.report.extend(validate(doc, kind, refused))
+        _drop(doc, refused)
         self.docs.append(_Doc(doc, kind))
 
     # --- the rule set --------------------------------------------------------------
@@ -405,7 +407,8 @@ class _Load:
                     doc.location(("offer", "layouts") if "layouts" in offer else ("offer",))))
         for key, layout in layouts.items():
             where: PathKey = ("offer", "layouts", key)
-            if key.isdigit() and int(key) > ages:
+            number = decimal(key)
+            if number is not None and number > ages:
                 self.report.add(Diagnostic(
                     "D610", f"a card structure for age {key}, but the rule set has {ages} ages",
                     doc.location(where, key=True), text=key))
@@ -630,6 +633,21 @@ class _Load:
                        self.report)
 
 
+def _drop(doc: Document, paths: Iterable[PathKey]) -> None:
+    """Read the numbers the schema refused (out of bounds, S106) as absent: a key is
+    removed, a list item becomes None (the indices of the others, and so every
+    location, stay); each step then skips or defaults them as it does a wrong type."""
+    for path in paths:
+        if not path:
+            continue
+        parent = doc.get(path[:-1])
+        last = path[-1]
+        if isinstance(parent, dict) and isinstance(last, str):
+            parent.pop(last, None)
+        elif isinstance(parent, list) and isinstance(last, int) and 0 <= last < len(parent):
+            parent[last] = None
+
+
 def _list(value: Any) -> list[Any]:
     """A list value, or [] when the data has something else there (already a schema error)."""
     return value if isinstance(value, list) else []
@@ -651,7 +669,7 @@ def _markers(value: Any) -> tuple[int, ...] | None:
             return None
         if isinstance(item, int):
             result.append(item)
-        elif isinstance(item, str) and item.endswith("+") and item[:-1].isdigit():
+        elif isinstance(item, str) and item.endswith("+") and decimal(item[:-1]) is not None:
             result.append(int(item[:-1]))
         else:
             return None

@@ -22,6 +22,13 @@ from .errors import EffectSyntaxError, closest
 
 START_RULES = ("effects", "cost", "formula")
 
+# The largest number a literal of the language may write: six digits.  No count, price
+# or amount of any game comes near it, and the bound keeps every later step (Python's
+# int conversion, the payment search, the score) far from its limits: a literal of
+# thousands of digits is refused here (E204) instead of raising deep inside.
+MAX_DIGITS = 6
+MAX_NUMBER = 10 ** MAX_DIGITS - 1
+
 # How terminals defined by a regular expression are named in messages.
 _TERMINAL_WORDS = {
     "NAME": "a name",
@@ -482,6 +489,12 @@ def _parse(text: str, start: str) -> Any:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _hint(_syntax_error(exc, text)) from None
+    for token in tree.scan_values(lambda value: isinstance(value, Token) and value.type == "INT"):
+        if len(token.lstrip("0")) > MAX_DIGITS:
+            shown = token if len(token) <= 12 else f"{token[:6]}…{token[-3:]} ({len(token)} digits)"
+            raise EffectSyntaxError(
+                "E204", f"the number {shown} is too large: a number is at most "
+                f"{MAX_NUMBER} ({MAX_DIGITS} digits)", token.start_pos or 0, text)
     try:
         return _TO_AST.transform(tree)
     except RecursionError:  # e.g. a formula of thousands of terms: too deep to build

@@ -61,6 +61,7 @@ game on the same data.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Mapping
 
@@ -345,14 +346,28 @@ def _read_ages(ages: dict[str, Any]) -> Ages:
                 remove=_int(ages, "remove", Ages.remove))
 
 
+_DECIMAL = re.compile(r"[0-9]{1,6}")
+
+
+def decimal(text: object) -> int | None:
+    """The number a text of ASCII digits writes (at most six), else None.
+
+    Not ``str.isdigit``: it accepts '²' or '٣', which ``int`` then refuses (or
+    reads), so a layout key '²' raised ValueError."""
+    if isinstance(text, str) and _DECIMAL.fullmatch(text):
+        return int(text)
+    return None
+
+
 def _read_offer(offer: dict[str, Any]) -> Offer:
     layouts: dict[int, StructureLayout] = {}
     for key, layout in _map(offer, "layouts").items():
-        if not str(key).isdigit() or not isinstance(layout, dict):
+        age = decimal(key)
+        if age is None or not isinstance(layout, dict):
             continue
         rows = tuple(tuple(c for c in row if _is_int(c))
                      for row in _list(layout.get("rows")) if isinstance(row, list))
-        layouts[int(key)] = StructureLayout(rows, _ints(layout.get("face_down")) or ())
+        layouts[age] = StructureLayout(rows, _ints(layout.get("face_down")) or ())
     return Offer(_str(offer, "mechanism", Offer.mechanism), layouts)
 
 

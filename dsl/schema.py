@@ -166,12 +166,23 @@ def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
     yield Diagnostic("S100", f"{_field(path)}: {error.message}", location, text=text)
 
 
-def validate(doc: Document, kind: str) -> list[Diagnostic]:
-    """Every schema error of a document of the given kind, located in its file."""
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def validate(doc: Document, kind: str,
+             refused: set[PathKey] | None = None) -> list[Diagnostic]:
+    """Every schema error of a document of the given kind, located in its file.
+
+    ``refused`` collects the paths of numbers outside their schema bounds (S106):
+    the loader reads them as absent, so a count of 10^9 is reported, never used."""
     found: list[Diagnostic] = []
     seen: set[tuple[str, Location, str]] = set()
     for error in _validator(kind).iter_errors(doc.data):
         for leaf in _leaf_errors(error):
+            if (refused is not None and leaf.validator in _BOUNDS
+                    and isinstance(leaf.instance, (int, float))
+                    and not isinstance(leaf.instance, bool)):
+                refused.add(tuple(leaf.absolute_path))
             for diagnostic in _diagnostics(leaf, doc):
                 key = (diagnostic.code, diagnostic.location, diagnostic.message)
                 if key not in seen:

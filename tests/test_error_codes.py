@@ -232,6 +232,8 @@ CASES: list[Case] = [
                suggestion="produce", text="prodce", message=("unexpected 'prodce'",)),
     cards_case("ends-early", "E203", card_file(card(effect="produce")), 10, 20,
                message=("ends too early",)),
+    cards_case("number-too-large", "E204", card_file(card(effect="coins 1234567")), 10, 19,
+               text="1234567", message=("too large", "at most 999999")),
     # N: names
     cards_case("unknown-resource", "N301", card_file(card(effect="produce wod | clay")), 10, 21,
                suggestion="wood", text="wod", message=("unknown resource 'wod'",)),
