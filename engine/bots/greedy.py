@@ -4,17 +4,28 @@
 registers (:mod:`wonders.engine.registry`).  :class:`DraftGreedy`, the draft
 loop's, looks one ply ahead on an estimate of its own final score.
 
-Each candidate action is valued as the change it makes to the bot's own score
-sheet (``score_city`` on a copy of its city with the card or stage added) plus
-generic estimates, by effect type, of what the score sheet does not see yet:
+Each candidate action is valued by what it does, as the game would do it:
 
-* production: resources the city lacks (and its remaining wonder stages need)
-  are worth more, early ages more than late;
-* shields: the expected change of military tokens against both neighbours,
-  this age and (discounted) the ages to come;
-* science: a bonus for future sets in the early ages (the points of the sets
-  themselves are in the score delta);
-* coins gained now, trading discounts, chains to later cards, wonder powers;
+* the card or stage **arrives** in a copy of the bot's city through the effect
+  runtime (:mod:`wonders.engine.runtime`), against a valuation table
+  (:class:`Trial`) that records instead of paying: coins each seat gains or
+  loses, shields gained once, the choices asked (a discard build, a ``destroy``,
+  a ``take … token``).  So ``now:`` effects, the owner's ``on …:`` triggers
+  (``on red card: coins 5`` built earlier pays when a red card arrives),
+  ``PLACES loses N coins`` and ``now: shields N`` are valued exactly as the
+  runtime plays them; a sale runs the rule set's sale the same way;
+* the differences are valued: coins by the age's coin value, coins opponents
+  lose as a gain shared over the opponents, shields (lasting or once gained:
+  what the city then shows in battles) by the expected change of military
+  tokens against both neighbours this age and (discounted) the ages to come, a
+  choice asked by a modest bonus;
+* the **score sheet** (``score_city``, the runtime of ``end:`` effects) gives
+  the change of points; the fast estimate for search playouts reads the ``end:``
+  points and the science sets of the source alone, on the same copy of the city;
+* what neither sees yet, by effect type: production the city lacks (and its
+  remaining wonder stages need) is worth more, early ages more than late; a
+  bonus for future science sets in the early ages; trading discounts, chains to
+  later cards, wonder powers;
 * the payment: coins spent are coins not scored, coins given to neighbours
   help opponents.
 
@@ -30,16 +41,18 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Sequence
+from typing import Final, Sequence
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card, Game as GameData, Token
 
-from ..actions import (FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide, Sell,
-                       Skip)
+from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
+                       Sell, Skip)
 from ..city import City
 from ..contract import GameState
 from ..game import Game
+from ..runtime import (CARD_EVENT, CHAIN_EVENT, DESTROY, DISCARD_BUILD, DISCARD_BUILD_ABILITY,
+                       WONDER_EVENT, has_triggers, options, plan, run, trigger, triggers_of)
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
 from .policy import Policy, greedy_policy
@@ -52,6 +65,11 @@ CHAIN_VALUE = (1.0, 0.8, 0.0)         # per later card made free by a chain
 TRADE_VALUE = (0.3, 0.2, 0.05)        # per resource and neighbour whose price drops
 STAGE_BONUS = 0.5                     # stages are also unblocked for later ones
 NEIGHBOUR_GIFT = 0.08                 # extra cost per coin paid to a neighbour (an opponent)
+DESTROY_VALUE = 1.5                   # a card of another city to destroy (if there is one)
+TOKEN_VALUE = 2.0                     # a token to take (if the pool holds one of its kind)
+DISCARD_BUILD_MAX = 4.0               # a card from the discard pile, at most (by its size)
+
+_NO_DRAW: Final = random.Random(0)  # a trial never draws tokens: it only counts the options
 
 
 def _by_age(table: Sequence[float], age: int) -> float:
@@ -60,6 +78,52 @@ def _by_age(table: Sequence[float], age: int) -> float:
 
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
+
+
+class Trial:
+    """The effect runtime's table (:class:`wonders.engine.runtime.Table`) for valuing one
+    arrival: it records what the runtime asks of it instead of doing it — the coins each
+    seat gains and loses, the shields the owner gains once, the choices asked — and never
+    changes a city (the arriving source is in a copy the evaluator made).
+
+    As at the draft table, ongoing effects do not act on arrival (battles read the
+    city's shields, the final scoring its science)."""
+
+    arrival_ongoing = False
+    over = False
+
+    def __init__(self, cities: Sequence[City], pools: dict[str, list[Token]],
+                 discard: list[Card]) -> None:
+        self.cities = cities
+        self.pools = pools
+        self.discard = discard
+        self.rng = _NO_DRAW
+        self.gained = [0] * len(cities)
+        self.lost = [0] * len(cities)
+        self.shields_gained = 0
+        self.replays = 0
+        self.asked: list[tuple[str, int, fx.Effect]] = []
+
+    def gain(self, seat: int, coins: int) -> None:
+        self.gained[seat] += coins
+
+    def lose(self, seat: int, coins: int) -> None:
+        self.lost[seat] += coins
+
+    def shields(self, seat: int, count: int) -> None:
+        self.shields_gained += count
+
+    def science_arrived(self, seat: int, symbol: str) -> None:
+        """Never called (``arrival_ongoing`` is false)."""
+
+    def replay(self, seat: int) -> None:
+        self.replays += 1  # validate refuses replay where turns are simultaneous
+
+    def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
+        self.asked.append((kind, seat, effect))
+
+    def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
+        return triggers_of(self.cities[seat])
 
 
 class Evaluator:
@@ -82,17 +146,20 @@ class Evaluator:
         if not fast:
             base_lines, _ = score_city(self.city, self.cities, self.params, self.science)
             self.base = sum(base_lines.values()) - base_lines.get("treasury", 0)
+        # whether an arrival can set off one of the city's own ``on …:`` clauses
+        self._triggers = has_triggers(game.data) and bool(triggers_of(self.city))
         self._symbols: tuple[Counter[str], list[tuple[str, ...]], int] | None = None
         self._units: dict[str, float] | None = None
         self._stage_need: dict[str, int] | None = None
-        self._card_values: dict[int, float] = {}
+        self._card_values: dict[tuple[int, bool], float] = {}
         self._stage_value: float | None = None
+        self._sell_value: float | None = None
 
     # --- whole actions -----------------------------------------------------------
 
     def value(self, action: Action) -> float:
         if isinstance(action, Build):
-            value = self.card_value(action.card)
+            value = self.card_value(action.card, action.method == CHAIN)
             if action.method == FREE_BUILD:
                 # the power is once per age: spend it on something worth its cost
                 spared = action.card.cost.resource_count() * 1.0 + action.card.cost.coins
@@ -114,71 +181,133 @@ class Evaluator:
         return p.total * self.coin_value + (p.left + p.right) * NEIGHBOUR_GIFT
 
     def sell_value(self) -> float:
-        sell = self.params.sell
-        if sell is None:
-            return 0.0
-        coins = sum(amount(c.effect.amount, self.seat, self.cities) for c in sell.clauses
-                    if isinstance(c.effect, fx.Coins))
-        return coins * self.coin_value
+        """The rule set's sale, run by the runtime on the city as it is."""
+        if self._sell_value is None:
+            sell = self.params.sell
+            value = 0.0
+            if sell is not None:
+                steps = plan(sell, False)
+                if steps:
+                    trial = Trial(self.cities, self.game.pools, self.game.discard)
+                    run(trial, self.seat, steps)
+                    value = self._trial_value(trial) + self._shields_value(trial.shields_gained)
+            self._sell_value = value
+        return self._sell_value
 
-    def card_value(self, card: Card) -> float:
-        found = self._card_values.get(id(card))
+    def card_value(self, card: Card, chain: bool = False) -> float:
+        """``card`` built (by chain: ``on chain:`` triggers too), less nothing paid."""
+        key = (id(card), chain)
+        found = self._card_values.get(key)
         if found is None:
-            if self.fast:
-                found = self._fast_value(card.effects, card)
-            else:
-                city = self.city.clone()
-                city.add_card(card)
-                found = self._effects_value(city, card.effects)
+            city = self.city.clone()
+            city.add_card(card)
+            found = self._arrival_value(self.city, city, card, card.effects,
+                                        CHAIN_EVENT if chain else CARD_EVENT, card.colour,
+                                        self.fast)
             found += self._chain_value(card)
-            self._card_values[id(card)] = found
+            self._card_values[key] = found
         return found
 
     def stage_value(self, card: Card) -> float:
         if self._stage_value is None:
             stage = self.city.side.stages[self.city.stages]
-            if self.fast:
-                value = self._fast_value(stage.effects, None)
-            else:
-                city = self.city.clone()
-                city.add_stage(card)  # the card tucked under the board does not matter
-                value = self._effects_value(city, stage.effects)
+            city = self.city.clone()
+            city.add_stage(card)  # the card tucked under the board does not matter
+            value = self._arrival_value(self.city, city, stage, stage.effects, WONDER_EVENT,
+                                        None, self.fast)
             self._stage_value = value + STAGE_BONUS
         return self._stage_value
 
     def side_value(self, side: str) -> float:
-        """A board side read off its effects: what its start and its stages give, less
-        what the stages cost (a unit of resource about half a point, as trading goes)."""
-        board = self.city.wonder.sides[side]
-        value = self._fast_value(board.start, None)
-        for stage in board.stages:
-            value += self._fast_value(stage.effects, None) + STAGE_BONUS
+        """A board side read off its effects: what its start gives and what each stage's
+        arrival on a city of that side gives, less what the stages cost (a unit of
+        resource about half a point, as trading goes)."""
+        wonder = self.city.wonder
+        board = wonder.sides[side]
+        before = City(self.seat, wonder, board, self.city.coins)
+        cities = list(self.cities)
+        cities[self.seat] = before
+        value = self._points_estimate(board.start, cities) + self._lasting_value(board.start, True)
+        for index, stage in enumerate(board.stages):
+            after = City(self.seat, wonder, board, self.city.coins, stages=index + 1)
+            value += self._arrival_value(before, after, stage, stage.effects, WONDER_EVENT,
+                                         None, True) + STAGE_BONUS
             value -= 0.5 * stage.cost.resource_count() + self.coin_value * stage.cost.coins
+            before = after
         return value
 
     # --- parts -------------------------------------------------------------------------
 
-    def _score_delta(self, city: City) -> float:
+    def _arrival_value(self, before: City, after: City, source: object, effects: fx.Effects,
+                       event: str, colour: str | None, fast: bool) -> float:
+        """What a source arriving turns ``before`` into ``after`` (a copy holding the
+        source) is worth: its now-effects and the owner's triggers as the runtime runs
+        them (the draft loop's order: a chain build is a card built, then a chain), the
+        shields the city then shows, the points, and what those do not show yet."""
         cities = list(self.cities)
-        cities[self.seat] = city
+        cities[self.seat] = after
+        value = 0.0
+        shields = after.shields() - before.shields()
+        steps = plan(effects, False)
+        if steps or self._triggers:
+            trial = Trial(cities, self.game.pools, self.game.discard)
+            if steps:
+                run(trial, self.seat, steps)
+            if self._triggers:
+                if event == CHAIN_EVENT:
+                    trigger(trial, self.seat, CARD_EVENT, colour, source)
+                trigger(trial, self.seat, event, colour, source)
+            value += self._trial_value(trial)
+            shields += trial.shields_gained
+        value += self._shields_value(shields)
+        if fast:
+            value += self._points_estimate(effects, cities)
+        else:
+            value += self._score_delta(after, cities)
+        return value + self._lasting_value(effects, fast)
+
+    def _trial_value(self, trial: Trial) -> float:
+        """Coins gained and lost, and the choices asked, by an arrival (or a sale)."""
+        seat = self.seat
+        value = trial.gained[seat] * self.coin_value
+        for target, lost in enumerate(trial.lost):
+            if not lost:
+                continue
+            taken = min(lost, self.cities[target].coins)  # never below 0
+            if target == seat:
+                value -= taken * self.coin_value
+            else:  # an opponent's loss helps against each opponent in turn
+                value += taken * self.coin_value / max(self.players - 1, 1)
+        for kind, asked, effect in trial.asked:
+            value += self._choice_value(trial, kind, asked, effect)
+        return value
+
+    def _choice_value(self, trial: Trial, kind: str, seat: int, effect: fx.Effect) -> float:
+        """A choice an arrival asks for: a modest bonus if it will have options (the
+        discard pile by its public size: its cards are seen only when choosing)."""
+        if kind == DISCARD_BUILD:
+            return min(DISCARD_BUILD_MAX, 0.5 * len(self.game.discard))
+        if not options(trial, kind, seat, effect):
+            return 0.0
+        return DESTROY_VALUE if kind == DESTROY else TOKEN_VALUE
+
+    def _shields_value(self, shields: int) -> float:
+        return self._military_value(shields) if shields else 0.0
+
+    def _score_delta(self, city: City, cities: Sequence[City]) -> float:
         lines, _ = score_city(city, cities, self.params, self.science)
         return sum(lines.values()) - lines.get("treasury", 0) - self.base
 
-    def _fast_value(self, effects: fx.Effects, card: Card | None) -> float:
-        """The score delta read off the effects alone (no rescoring of the city)."""
+    def _points_estimate(self, effects: fx.Effects, cities: Sequence[City]) -> float:
+        """The score sheet's change read off the source alone: its ``end: points`` counted
+        on ``cities`` (the source's city holds it) and the science sets its symbols make."""
         value = 0.0
         symbols: list[tuple[str, ...]] = []
         for clause in effects.clauses:
             effect = clause.effect
-            if isinstance(effect, (fx.Points, fx.Coins)):
-                if isinstance(effect, fx.Points) and clause.timing is not fx.Timing.END:
-                    continue
-                if isinstance(effect, fx.Coins) and clause.timing is not fx.Timing.NOW:
-                    continue
-                got = amount(effect.amount, self.seat, self.cities)
-                if card is not None:  # the card counts itself where it counts "self"
-                    got += _self_count(effect.amount, card)
-                value += got if isinstance(effect, fx.Points) else got * self.coin_value
+            if isinstance(effect, fx.Points):
+                if clause.timing is fx.Timing.END:
+                    value += amount(effect.amount, self.seat, cities)
             elif isinstance(effect, fx.Science):
                 symbols.append(effect.symbols)
         if symbols:
@@ -191,7 +320,7 @@ class Evaluator:
                 else:
                     more.append(symbol)
             value += science_points(fixed, more, self.science, self.params.science_set) - now
-        return value + self._other_value(effects, None)
+        return value
 
     def _science(self) -> tuple[Counter[str], list[tuple[str, ...]], int]:
         if self._symbols is None:
@@ -200,26 +329,14 @@ class Evaluator:
             self._symbols = (fixed, choices, now)
         return self._symbols
 
-    def _effects_value(self, city: City, effects: fx.Effects) -> float:
-        return self._score_delta(city) + self._other_value(effects, city)
-
-    def _other_value(self, effects: fx.Effects, city: City | None) -> float:
-        """What the score sheet does not show yet: production, shields, powers, coins now."""
+    def _lasting_value(self, effects: fx.Effects, fast: bool) -> float:
+        """What neither the runtime nor the score sheet shows yet: production, science to
+        come, trading prices, powers (the discard build is a choice the runtime asks)."""
         value = 0.0
-        cities: list[City] | None = None
         for clause in effects.clauses:
             effect = clause.effect
-            if isinstance(effect, fx.Coins) and clause.timing is fx.Timing.NOW:
-                if city is None:
-                    continue  # counted with the points by the fast estimate
-                if cities is None:
-                    cities = list(self.cities)
-                    cities[self.seat] = city
-                value += amount(effect.amount, self.seat, cities) * self.coin_value
-            elif isinstance(effect, fx.Produce):
+            if isinstance(effect, fx.Produce):
                 value += self._produce_value(effect)
-            elif isinstance(effect, fx.Shields):
-                value += self._military_value(effect.count)
             elif isinstance(effect, fx.Science):
                 value += _by_age(SCIENCE_BONUS, self.age) if self.age < self.ages else 0.0
             elif isinstance(effect, fx.TradePrice):
@@ -228,7 +345,7 @@ class Evaluator:
                 value += len(effect.resources) * sides * self._late(TRADE_VALUE)
             elif isinstance(effect, fx.Ability):
                 value += self._ability_value(effect)
-            elif isinstance(effect, fx.CopyCard) and (self.age < self.ages or city is None):
+            elif isinstance(effect, fx.CopyCard) and (self.age < self.ages or fast):
                 value += 3.0
         return value
 
@@ -298,9 +415,8 @@ class Evaluator:
             return 3.0 * (remaining if effect.once_per == "age" else 1)
         if effect.name == "play_last_card":
             return 1.5 * remaining
-        if effect.name == "build_from_discard":
-            # the discard pile's size is public; its cards are seen only when choosing
-            return min(4.0, 0.5 * len(self.game.discard))
+        if effect.name == DISCARD_BUILD_ABILITY:
+            return 0.0  # the runtime asks for the card: valued as the choice it asks
         return 1.0
 
     def _chain_value(self, card: Card) -> float:
@@ -309,17 +425,6 @@ class Evaluator:
             return 0.0
         names = self.city.names
         return weight * sum(1 for n in card.makes_free if n not in names)
-
-
-def _self_count(value: fx.Amount, card: Card) -> int:
-    """How much more ``value`` is once ``card`` itself is in the city (``per yellow in self``)."""
-    extra = 0
-    for term in value.terms:
-        counted = term.counted
-        if isinstance(counted, fx.CountCards) and ("self" in term.places or "all" in term.places):
-            if counted.colours is None or card.colour in counted.colours:
-                extra += term.value if term.divisor == 1 else 0
-    return extra
 
 
 class DraftGreedy:
