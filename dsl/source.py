@@ -52,6 +52,25 @@ _SCALARS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP}
 _constructor = yaml.constructor.SafeConstructor()
 
 
+class _CachedResolver(_LOADER):  # type: ignore[misc]
+    """The safe loader, its implicit tags of plain scalars remembered by text: the
+    resolver tries its regular expressions on every scalar, and card files repeat
+    the same values (``age: 3``, ``colour: purple``) thousands of times."""
+
+    _tags: dict[tuple[str, bool], str] = {}
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is not yaml.ScalarNode or not isinstance(implicit, tuple) or not implicit[0]:
+            return super().resolve(kind, value, implicit)
+        key = (value, implicit[1])
+        tag = self._tags.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(self._tags) < 100_000:
+                self._tags[key] = tag
+        return tag
+
+
 # What YAML (and so the marks libyaml gives) counts as a line break.
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
@@ -69,9 +88,11 @@ class SourceText:
         self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
 
     def index(self, line0: int, col0: int) -> int:
-        if line0 >= len(self._line_starts):
+        starts = self._line_starts
+        if line0 >= len(starts):
             return len(self.text)
-        return min(self._line_starts[line0] + col0, len(self.text))
+        found = starts[line0] + col0
+        return found if found < len(self.text) else len(self.text)
 
     def location(self, index: int) -> Location:
         line0 = bisect.bisect_right(self._line_starts, index) - 1
@@ -96,6 +117,8 @@ class Document:
     value_at: dict[PathKey, int] = field(default_factory=dict)
     key_at: dict[PathKey, int] = field(default_factory=dict)
     scalars: dict[PathKey, _Scalar] = field(default_factory=dict)
+    # per string value, the source index of each character (filled when first asked)
+    aligned: dict[PathKey, list[int]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -117,11 +140,15 @@ class Document:
 
     def string_location(self, path: PathKey, offset: int) -> Location:
         """Where character ``offset`` of the string value at ``path`` is in the file."""
-        scalar = self.scalars.get(tuple(path))
+        key = tuple(path)
+        scalar = self.scalars.get(key)
         value = self.get(path)
         if scalar is None or not isinstance(value, str):
             return self.location(path)
-        return self.source.location(_align(self.source.text, scalar, value, offset))
+        table = self.aligned.get(key)
+        if table is None or len(table) != len(value) + 1:
+            table = self.aligned[key] = _align_all(self.source.text, scalar, value)
+        return self.source.location(table[max(0, min(offset, len(value)))])
 
     def get(self, path: PathKey) -> Any:
         node: Any = self.data
@@ -161,8 +188,17 @@ def _escape(text: str, pos: int) -> tuple[str | None, int]:
 
 
 def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
-    """Source index of ``value[offset]``, walking the scalar's source greedily.
+    """Source index of ``value[offset]`` (see :func:`_align_all`)."""
+    table = _align_all(text, scalar, value)
+    return table[max(0, min(offset, len(value)))]
 
+
+def _align_all(text: str, scalar: _Scalar, value: str) -> list[int]:
+    """Source index of every ``value[i]`` (and, last, of the value's end), found in one
+    walk of the scalar's source: a string with thousands of diagnostics is walked
+    once, not once per diagnostic (which was quadratic).
+
+    The walk is greedy.
     Each character of the value is matched with the next source character equal
     to it; what does not match (quotes, indentation, the block header) is
     skipped, and a folded line break matches a space.  In double-quoted strings
@@ -177,8 +213,8 @@ def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
         pos = end if newline < 0 else newline + 1
     elif scalar.style in ("'", '"'):
         pos += 1
-    offset = max(0, min(offset, len(value)))
-    for i, ch in enumerate(value):
+    table: list[int] = []
+    for ch in value:
         width = 1
         while pos < end:
             src = text[pos]
@@ -192,12 +228,12 @@ def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
             if src == ch or (ch == " " and src == "\n"):
                 break
             pos += 1
-        if i == offset:
-            return min(pos, len(text))
+        table.append(min(pos, len(text)))
         if scalar.style == "'" and ch == "'" and text[pos:pos + 2] == "''":
             pos += 1
         pos += width
-    return min(pos, len(text))
+    table.append(min(pos, len(text)))
+    return table
 
 
 def _shown(tag: str) -> str:
@@ -330,16 +366,34 @@ def _too_deep(text: str, loader: type = _LOADER) -> Any:
     return None
 
 
+_BLOCK_PREFIX = re.compile(r"^[ ?:-]*", re.MULTILINE)
+
+
+def _may_be_deep(text: str) -> bool:
+    """Whether a value might sit more than MAX_DEPTH levels deep (else the event pass of
+    :func:`_too_deep` is skipped: it parses the whole file a second time).
+
+    A flow collection opens with '[' or '{'; a block one needs a longer line prefix of
+    indentation and indicators ('- ', '? ', ': ') than its parent, and a map's
+    sequence may share its indentation: so a value's depth is at most the number of
+    brackets plus twice the longest such prefix, plus one."""
+    brackets = text.count("[") + text.count("{")
+    if brackets > MAX_DEPTH:
+        return True
+    prefix = max((m.end() - m.start() for m in _BLOCK_PREFIX.finditer(text)), default=0)
+    return brackets + 2 * (prefix + 1) > MAX_DEPTH
+
+
 def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
     """Load one YAML document from text; return it (or None) and the problems found."""
     source = SourceText(name, text)
     try:
-        deep = _too_deep(text)
+        deep = _too_deep(text) if _may_be_deep(text) else None
         if deep is not None:
             return None, [Diagnostic(
                 "Y004", f"values are nested more than {MAX_DEPTH} levels deep",
                 source.location(source.index(deep.line, deep.column)))]
-        nodes = list(yaml.compose_all(text, Loader=_LOADER))
+        nodes = list(yaml.compose_all(text, Loader=_CachedResolver))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         location = (source.location(source.index(mark.line, mark.column)) if mark
