@@ -12,8 +12,8 @@ import pytest
 from wonders.dsl.loader import load
 from wonders.dsl.model import Card, Game as GameData
 from wonders.engine import registry
-from wonders.engine.actions import Build, Sell
-from wonders.engine.bots.greedy import COIN_VALUE, DraftGreedy, Evaluator
+from wonders.engine.actions import Build, DestroyCard, Sell
+from wonders.engine.bots.greedy import COIN_VALUE, DraftGreedy, Evaluator, GreedyBot
 from wonders.engine.game import Game
 from wonders.engine.payment import FREE
 
@@ -33,6 +33,8 @@ cards:
   - {name: Tax, age: 1, colour: yellow, players: [8], cost: free, effect: neighbours loses 3 coins}
   - {name: Marker, age: 1, colour: yellow, players: [8], cost: free, effect: points 1}
   - {name: Raider, age: 1, colour: red, players: [8], cost: free, effect: destroy brown card in left}
+  - {name: Relic, age: 1, colour: blue, players: [8], cost: free, effect: points 1}
+  - {name: Vandal, age: 1, colour: red, players: [8], cost: free, effect: destroy blue card in left}
 """
 AGE_I_COINS = COIN_VALUE[0]
 
@@ -180,3 +182,20 @@ def test_a_destroy_with_something_to_destroy_is_worth_a_little(data: GameData) -
     _turn(game, {1: brown})  # seat 1 is seat 0's left neighbour
     assert Evaluator(game, 0).card_value(raider) > 0.0
     assert _best_build(game, 0, _offer(game, 0, [marker, raider])) is raider
+
+
+def test_the_greedy_bot_destroys_the_card_worth_most_to_its_owner(data: GameData) -> None:
+    """The destroy decision the runtime asks for is the bot's to take: of the left
+    neighbour's two blue cards it destroys the one worth more points."""
+    plaque, relic = _card(data, "Plaque"), _card(data, "Relic")
+    game = _game(data)
+    _turn(game, {1: plaque})
+    _turn(game, {1: relic})
+    _turn(game, {0: _card(data, "Vandal")})
+    assert game.decision().kind == "destroy" and game.to_move() == [0]
+    assert {str(a) for a in game.legal_actions(0)} == {str(DestroyCard(plaque, 1)),
+                                                        str(DestroyCard(relic, 1))}
+    for fast in (False, True):
+        evaluator = Evaluator(game, 0, fast)
+        assert evaluator.value(DestroyCard(plaque, 1)) > evaluator.value(DestroyCard(relic, 1)) > 0
+    assert GreedyBot(0).choose(game, 0) == DestroyCard(plaque, 1)

@@ -47,7 +47,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
 
 from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
-                       Sell, Skip)
+                       DestroyCard, Sell, Skip, TakeToken)
 from ..city import City
 from ..contract import GameState
 from ..game import Game
@@ -68,6 +68,7 @@ NEIGHBOUR_GIFT = 0.08                 # extra cost per coin paid to a neighbour 
 DESTROY_VALUE = 1.5                   # a card of another city to destroy (if there is one)
 TOKEN_VALUE = 2.0                     # a token to take (if the pool holds one of its kind)
 DISCARD_BUILD_MAX = 4.0               # a card from the discard pile, at most (by its size)
+DESTROYED_CARD = 1.0                  # what any card destroyed costs its owner, beyond its points
 
 _NO_DRAW: Final = random.Random(0)  # a trial never draws tokens: it only counts the options
 
@@ -173,6 +174,10 @@ class Evaluator:
             return self.card_value(action.card)
         if isinstance(action, ChooseSide):
             return self.side_value(action.side)
+        if isinstance(action, TakeToken):
+            return self.token_value(action.token)
+        if isinstance(action, DestroyCard):
+            return self.destroy_value(action)
         assert isinstance(action, Skip)
         return 0.0
 
@@ -218,6 +223,30 @@ class Evaluator:
             self._stage_value = value + STAGE_BONUS
         return self._stage_value
 
+    def token_value(self, token: Token) -> float:
+        """A token taken: it arrives in the city (its ``now:`` effects run, no trigger)."""
+        city = self.city.clone()
+        city.add_token(token)
+        return self._arrival_value(self.city, city, token, token.effects, None, None, self.fast)
+
+    def destroy_value(self, action: DestroyCard) -> float:
+        """A card of another city destroyed: what its owner loses (the points its score
+        sheet loses, and the card's worth by its cost), as a gain shared over the
+        opponents; a loss if the city is the bot's own."""
+        owner = action.seat if action.seat >= 0 else next(
+            s for s, c in enumerate(self.cities) if any(b is action.card for b in c.built))
+        city = self.cities[owner]
+        after = city.clone()
+        after.remove_card(action.card)
+        cities = list(self.cities)
+        cities[owner] = after
+        before_lines, _ = score_city(city, self.cities, self.params, self.science)
+        after_lines, _ = score_city(after, cities, self.params, self.science)
+        cost = action.card.cost
+        lost = (sum(before_lines.values()) - sum(after_lines.values())
+                + DESTROYED_CARD + 0.5 * (cost.resource_count() + cost.coins))
+        return -lost if owner == self.seat else lost / max(self.players - 1, 1)
+
     def side_value(self, side: str) -> float:
         """A board side read off its effects: what its start gives and what each stage's
         arrival on a city of that side gives, less what the stages cost (a unit of
@@ -239,10 +268,11 @@ class Evaluator:
     # --- parts -------------------------------------------------------------------------
 
     def _arrival_value(self, before: City, after: City, source: object, effects: fx.Effects,
-                       event: str, colour: str | None, fast: bool) -> float:
+                       event: str | None, colour: str | None, fast: bool) -> float:
         """What a source arriving turns ``before`` into ``after`` (a copy holding the
         source) is worth: its now-effects and the owner's triggers as the runtime runs
-        them (the draft loop's order: a chain build is a card built, then a chain), the
+        them (the draft loop's order: a chain build is a card built, then a chain; a token
+        sets off none: ``event`` None), the
         shields the city then shows, the points, and what those do not show yet."""
         cities = list(self.cities)
         cities[self.seat] = after
@@ -253,7 +283,7 @@ class Evaluator:
             trial = Trial(cities, self.game.pools, self.game.discard)
             if steps:
                 run(trial, self.seat, steps)
-            if self._triggers:
+            if self._triggers and event is not None:
                 if event == CHAIN_EVENT:
                     trigger(trial, self.seat, CARD_EVENT, colour, source)
                 trigger(trial, self.seat, event, colour, source)
