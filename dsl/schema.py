@@ -9,9 +9,10 @@ number"), and unknown keys and enum values get a "did you mean".
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
@@ -168,6 +169,106 @@ def _diagnostics(error: ValidationError, doc: Document) -> Iterator[Diagnostic]:
 
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 
+Check = Callable[[Any], bool]
+_IGNORED = {"description", "examples", "title", "default", "errorMessage", "$schema", "$id",
+            "definitions"}
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "null": lambda v: v is None,
+}
+
+
+class _Unsupported(Exception):
+    """A schema keyword the quick check does not know: always use jsonschema."""
+
+
+def _quick(node: Any, root: dict[str, Any]) -> Check:
+    """A check that answers True only for data the schema accepts (False means "run
+    jsonschema to find out why"): valid files, the common case, skip the slow
+    generic validator (a 2 MB card file: most of validation's time)."""
+    if node is True or node == {}:
+        return lambda value: True
+    if not isinstance(node, dict):
+        raise _Unsupported(node)
+    checks: list[Any] = []  # closures with default arguments (mypy cannot type them)
+    for keyword, arg in node.items():
+        if keyword in _IGNORED:
+            continue
+        if keyword == "$ref":
+            if not isinstance(arg, str) or not arg.startswith("#/definitions/"):
+                raise _Unsupported(arg)
+            target = root["definitions"][arg.split("/")[-1]]
+            cell: list[Check] = []
+            checks.append(lambda v, c=cell, t=target: (c or c.append(_quick(t, root)) or True)
+                          and c[0](v))
+        elif keyword == "type":
+            names = arg if isinstance(arg, list) else [arg]
+            tests = [_TYPES[n] for n in names]  # KeyError (number): unsupported
+            checks.append(lambda v, ts=tests: any(t(v) for t in ts))
+        elif keyword == "enum":
+            options = list(arg)
+            checks.append(lambda v, o=options: type(v) in (str, int) and v in o
+                          and not isinstance(v, bool))
+        elif keyword == "required":
+            keys = list(arg)
+            checks.append(lambda v, k=keys: not isinstance(v, dict) or all(x in v for x in k))
+        elif keyword == "properties":
+            props = {k: _quick(sub, root) for k, sub in arg.items()}
+            checks.append(lambda v, p=props: not isinstance(v, dict) or all(
+                p[k](x) for k, x in v.items() if k in p))
+        elif keyword == "additionalProperties":
+            known = set(node.get("properties", {}))
+            if "patternProperties" in node:
+                raise _Unsupported(keyword)
+            if arg is False:
+                checks.append(lambda v, k=known: not isinstance(v, dict) or all(
+                    x in k for x in v))
+            else:
+                extra = _quick(arg, root)
+                checks.append(lambda v, k=known, e=extra: not isinstance(v, dict) or all(
+                    e(x) for key, x in v.items() if key not in k))
+        elif keyword == "propertyNames":
+            names_check = _quick(arg, root)
+            checks.append(lambda v, n=names_check: not isinstance(v, dict) or all(
+                n(k) for k in v))
+        elif keyword == "items":
+            item = _quick(arg, root)
+            checks.append(lambda v, i=item: not isinstance(v, list) or all(i(x) for x in v))
+        elif keyword in ("minItems", "maxItems", "minLength", "maxLength", "minProperties",
+                         "maxProperties"):
+            kind = list if "Items" in keyword else str if "Length" in keyword else dict
+            low = keyword.startswith("min")
+            checks.append(lambda v, n=arg, k=kind, lo=low: not isinstance(v, k) or (
+                len(v) >= n if lo else len(v) <= n))
+        elif keyword == "uniqueItems":
+            checks.append(lambda v: not isinstance(v, list) or (
+                all(type(x) in (str, int) for x in v) and len({(type(x), x) for x in v}) == len(v)))
+        elif keyword in ("minimum", "maximum"):
+            low = keyword == "minimum"
+            checks.append(lambda v, n=arg, lo=low: not isinstance(v, (int, float))
+                          or isinstance(v, bool) or (v >= n if lo else v <= n))
+        elif keyword == "pattern":
+            compiled = re.compile(arg)
+            checks.append(lambda v, c=compiled: not isinstance(v, str) or c.search(v) is not None)
+        elif keyword == "anyOf":
+            options_checks = [_quick(sub, root) for sub in arg]
+            checks.append(lambda v, o=options_checks: any(c(v) for c in o))
+        else:
+            raise _Unsupported(keyword)
+    return lambda value: all(check(value) for check in checks)
+
+
+@lru_cache(maxsize=None)
+def _quick_check(kind: str) -> Check | None:
+    try:
+        return _quick(schema(kind), schema(kind))
+    except (_Unsupported, KeyError, re.error):
+        return None
+
 
 def validate(doc: Document, kind: str,
              refused: set[PathKey] | None = None) -> list[Diagnostic]:
@@ -175,6 +276,9 @@ def validate(doc: Document, kind: str,
 
     ``refused`` collects the paths of numbers outside their schema bounds (S106):
     the loader reads them as absent, so a count of 10^9 is reported, never used."""
+    quick = _quick_check(kind)
+    if quick is not None and quick(doc.data):
+        return []
     found: list[Diagnostic] = []
     seen: set[tuple[str, Location, str]] = set()
     for error in _validator(kind).iter_errors(doc.data):
