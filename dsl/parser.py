@@ -484,12 +484,26 @@ def _hint(error: EffectSyntaxError) -> EffectSyntaxError:
     return error
 
 
+def _tokens(tree: Tree[Any], kind: str) -> list[Token]:
+    """The tokens of one kind in a tree, walked without recursion (a formula of
+    thousands of terms nests thousands deep)."""
+    found: list[Token] = []
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Tree):
+            stack.extend(node.children)
+        elif isinstance(node, Token) and node.type == kind:
+            found.append(node)
+    return found
+
+
 def _parse(text: str, start: str) -> Any:
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _hint(_syntax_error(exc, text)) from None
-    for token in tree.scan_values(lambda value: isinstance(value, Token) and value.type == "INT"):
+    for token in _tokens(tree, "INT"):
         if len(token.lstrip("0")) > MAX_DIGITS:
             shown = token if len(token) <= 12 else f"{token[:6]}…{token[-3:]} ({len(token)} digits)"
             raise EffectSyntaxError(

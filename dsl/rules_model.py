@@ -350,12 +350,14 @@ _DECIMAL = re.compile(r"[0-9]{1,6}")
 
 
 def decimal(text: object) -> int | None:
-    """The number a text of ASCII digits writes (at most six), else None.
+    """The number a text of ASCII digits writes (at most six), or such a number, else None.
 
     Not ``str.isdigit``: it accepts '²' or '٣', which ``int`` then refuses (or
     reads), so a layout key '²' raised ValueError."""
     if isinstance(text, str) and _DECIMAL.fullmatch(text):
         return int(text)
+    if isinstance(text, int) and not isinstance(text, bool) and 0 <= text <= 999999:
+        return text  # a key given as a number (data built in Python, not read from YAML)
     return None
 
 
