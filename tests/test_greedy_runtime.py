@@ -23,18 +23,24 @@ kind: cards
 set: extra
 game: base
 cards:
-  - {name: Patron, age: 1, colour: blue, players: [8], cost: free, effect: "on red card: coins 5"}
+  - {name: Patron, age: 1, colour: blue, players: [8], cost: free,
+     effect: "on red card: coins 5"}
   - {name: Drill, age: 1, colour: red, players: [8], cost: free, effect: "now: shields 2"}
   - {name: Guard, age: 1, colour: red, players: [8], cost: free, effect: shields 2}
   - {name: Post, age: 1, colour: red, players: [8], cost: free, effect: shields 1}
-  - {name: Drillmaster, age: 1, colour: blue, players: [8], cost: free, effect: "on red card: shields 1"}
+  - {name: Drillmaster, age: 1, colour: blue, players: [8], cost: free,
+     effect: "on red card: shields 1"}
   - {name: Banner, age: 1, colour: red, players: [8], cost: free, effect: points 1}
   - {name: Plaque, age: 1, colour: blue, players: [8], cost: free, effect: points 2}
-  - {name: Tax, age: 1, colour: yellow, players: [8], cost: free, effect: neighbours loses 3 coins}
-  - {name: Marker, age: 1, colour: yellow, players: [8], cost: free, effect: points 1}
-  - {name: Raider, age: 1, colour: red, players: [8], cost: free, effect: destroy brown card in left}
+  - {name: Tax, age: 1, colour: yellow, players: [8], cost: free,
+     effect: neighbours loses 3 coins}
+  - {name: Marker, age: 1, colour: yellow, players: [8], cost: free,
+     effect: points 1}
+  - {name: Raider, age: 1, colour: red, players: [8], cost: free,
+     effect: destroy brown card in left}
   - {name: Relic, age: 1, colour: blue, players: [8], cost: free, effect: points 1}
-  - {name: Vandal, age: 1, colour: red, players: [8], cost: free, effect: destroy blue card in left}
+  - {name: Vandal, age: 1, colour: red, players: [8], cost: free,
+     effect: destroy blue card in left}
 """
 AGE_I_COINS = COIN_VALUE[0]
 

@@ -52,7 +52,7 @@ from ..city import City
 from ..contract import GameState
 from ..game import Game
 from ..runtime import (CARD_EVENT, CHAIN_EVENT, DESTROY, DISCARD_BUILD, DISCARD_BUILD_ABILITY,
-                       WONDER_EVENT, has_triggers, options, plan, run, trigger, triggers_of)
+                       WONDER_EVENT, has_triggers, options, plan, run, trigger, triggers_of, Plan)
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
 from .policy import Policy, greedy_policy
@@ -81,38 +81,66 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+_READS_CITY: Final[dict[int, tuple[fx.Effects, bool]]] = {}
+
+
+def _reads_city(effects: fx.Effects) -> bool:
+    """Whether valuing a source's arrival can read the city it arrives in: the runtime
+    runs something (a plan), the city's shields change (what battles read), or a point
+    amount counts something.  Without, the fast estimate needs no copy of the city with
+    the source in it (most sources: resources, science, fixed points).  Cached per
+    effects object, kept with it."""
+    found = _READS_CITY.get(id(effects))
+    if found is not None and found[0] is effects:
+        return found[1]
+    reads = bool(plan(effects, False)) or any(
+        (clause.timing is fx.Timing.ONGOING and isinstance(clause.effect, fx.Shields))
+        or (isinstance(clause.effect, fx.Points) and bool(clause.effect.amount.terms))
+        for clause in effects.clauses)
+    if len(_READS_CITY) > 100_000:
+        _READS_CITY.clear()
+    _READS_CITY[id(effects)] = (effects, reads)
+    return reads
+
+
 class Trial:
     """The effect runtime's table (:class:`wonders.engine.runtime.Table`) for valuing one
-    arrival: it records what the runtime asks of it instead of doing it — the coins each
-    seat gains and loses, the shields the owner gains once, the choices asked — and never
-    changes a city (the arriving source is in a copy the evaluator made).
+    arrival in ``seat``'s city: it records what the runtime asks of it instead of doing
+    it — the coins the seat gains, the coins each seat loses, the shields the seat gains
+    once, the choices asked — and never changes a city (the arriving source is in a copy
+    the evaluator made).
 
     As at the draft table, ongoing effects do not act on arrival (battles read the
     city's shields, the final scoring its science)."""
 
+    __slots__ = ("cities", "seat", "pools", "discard", "rng", "gained", "lost",
+                 "shields_gained", "replays", "asked")
     arrival_ongoing = False
     over = False
 
-    def __init__(self, cities: Sequence[City], pools: dict[str, list[Token]],
+    def __init__(self, cities: Sequence[City], seat: int, pools: dict[str, list[Token]],
                  discard: list[Card]) -> None:
         self.cities = cities
+        self.seat = seat
         self.pools = pools
         self.discard = discard
         self.rng = _NO_DRAW
-        self.gained = [0] * len(cities)
-        self.lost = [0] * len(cities)
+        self.gained = 0
+        self.lost: dict[int, int] = {}
         self.shields_gained = 0
         self.replays = 0
         self.asked: list[tuple[str, int, fx.Effect]] = []
 
     def gain(self, seat: int, coins: int) -> None:
-        self.gained[seat] += coins
+        if seat == self.seat:  # the runtime pays the owner only
+            self.gained += coins
 
     def lose(self, seat: int, coins: int) -> None:
-        self.lost[seat] += coins
+        self.lost[seat] = self.lost.get(seat, 0) + coins
 
     def shields(self, seat: int, count: int) -> None:
-        self.shields_gained += count
+        if seat == self.seat:
+            self.shields_gained += count
 
     def science_arrived(self, seat: int, symbol: str) -> None:
         """Never called (``arrival_ongoing`` is false)."""
@@ -152,7 +180,7 @@ class Evaluator:
         self._symbols: tuple[Counter[str], list[tuple[str, ...]], int] | None = None
         self._units: dict[str, float] | None = None
         self._stage_need: dict[str, int] | None = None
-        self._card_values: dict[tuple[int, bool], float] = {}
+        self._card_values: dict[int, float] = {}  # by id(card), negated for a chain
         self._stage_value: float | None = None
         self._sell_value: float | None = None
 
@@ -193,19 +221,23 @@ class Evaluator:
             if sell is not None:
                 steps = plan(sell, False)
                 if steps:
-                    trial = Trial(self.cities, self.game.pools, self.game.discard)
+                    trial = Trial(self.cities, self.seat, self.game.pools, self.game.discard)
                     run(trial, self.seat, steps)
-                    value = self._trial_value(trial) + self._shields_value(trial.shields_gained)
+                    value = self._trial_value(trial)
+                    if trial.shields_gained:
+                        value += self._military_value(trial.shields_gained)
             self._sell_value = value
         return self._sell_value
 
     def card_value(self, card: Card, chain: bool = False) -> float:
         """``card`` built (by chain: ``on chain:`` triggers too), less nothing paid."""
-        key = (id(card), chain)
+        key = -id(card) if chain else id(card)
         found = self._card_values.get(key)
         if found is None:
-            city = self.city.clone()
-            city.add_card(card)
+            city = self.city
+            if not self.fast or self._triggers or _reads_city(card.effects):
+                city = city.clone()
+                city.add_card(card)
             found = self._arrival_value(self.city, city, card, card.effects,
                                         CHAIN_EVENT if chain else CARD_EVENT, card.colour,
                                         self.fast)
@@ -216,8 +248,10 @@ class Evaluator:
     def stage_value(self, card: Card) -> float:
         if self._stage_value is None:
             stage = self.city.side.stages[self.city.stages]
-            city = self.city.clone()
-            city.add_stage(card)  # the card tucked under the board does not matter
+            city = self.city
+            if not self.fast or self._triggers or _reads_city(stage.effects):
+                city = city.clone()
+                city.add_stage(card)  # the card tucked under the board does not matter
             value = self._arrival_value(self.city, city, stage, stage.effects, WONDER_EVENT,
                                         None, self.fast)
             self._stage_value = value + STAGE_BONUS
@@ -254,9 +288,7 @@ class Evaluator:
         wonder = self.city.wonder
         board = wonder.sides[side]
         before = City(self.seat, wonder, board, self.city.coins)
-        cities = list(self.cities)
-        cities[self.seat] = before
-        value = self._points_estimate(board.start, cities) + self._lasting_value(board.start, True)
+        value = self._points_estimate(board.start, before) + self._lasting_value(board.start, True)
         for index, stage in enumerate(board.stages):
             after = City(self.seat, wonder, board, self.city.coins, stages=index + 1)
             value += self._arrival_value(before, after, stage, stage.effects, WONDER_EVENT,
@@ -270,17 +302,22 @@ class Evaluator:
     def _arrival_value(self, before: City, after: City, source: object, effects: fx.Effects,
                        event: str | None, colour: str | None, fast: bool) -> float:
         """What a source arriving turns ``before`` into ``after`` (a copy holding the
-        source) is worth: its now-effects and the owner's triggers as the runtime runs
-        them (the draft loop's order: a chain build is a card built, then a chain; a token
-        sets off none: ``event`` None), the
-        shields the city then shows, the points, and what those do not show yet."""
-        cities = list(self.cities)
-        cities[self.seat] = after
+        source; ``before`` itself where nothing could read the copy: see
+        :func:`_reads_city`) is worth: its now-effects and the owner's triggers as the
+        runtime runs them (the draft loop's order: a chain build is a card built, then a
+        chain; a token sets off none: ``event`` None), the shields the city then shows,
+        the points, and what those do not show yet."""
         value = 0.0
-        shields = after.shields() - before.shields()
-        steps = plan(effects, False)
-        if steps or self._triggers:
-            trial = Trial(cities, self.game.pools, self.game.discard)
+        cities: list[City] | None = None
+        if after is before:  # nothing to run, no shields: see _reads_city
+            shields = 0
+            steps: Plan = ()
+        else:
+            shields = after.shields() - before.shields()
+            steps = plan(effects, False)
+        if steps or (self._triggers and event is not None):
+            cities = self._with(after)
+            trial = Trial(cities, self.seat, self.game.pools, self.game.discard)
             if steps:
                 run(trial, self.seat, steps)
             if self._triggers and event is not None:
@@ -289,20 +326,25 @@ class Evaluator:
                 trigger(trial, self.seat, event, colour, source)
             value += self._trial_value(trial)
             shields += trial.shields_gained
-        value += self._shields_value(shields)
+        if shields:
+            value += self._military_value(shields)
         if fast:
-            value += self._points_estimate(effects, cities)
+            value += self._points_estimate(effects, after, cities)
         else:
-            value += self._score_delta(after, cities)
+            value += self._score_delta(after, cities or self._with(after))
         return value + self._lasting_value(effects, fast)
+
+    def _with(self, city: City) -> list[City]:
+        """The cities with ``city`` in the bot's seat."""
+        cities = list(self.cities)
+        cities[self.seat] = city
+        return cities
 
     def _trial_value(self, trial: Trial) -> float:
         """Coins gained and lost, and the choices asked, by an arrival (or a sale)."""
         seat = self.seat
-        value = trial.gained[seat] * self.coin_value
-        for target, lost in enumerate(trial.lost):
-            if not lost:
-                continue
+        value = trial.gained * self.coin_value
+        for target, lost in trial.lost.items():
             taken = min(lost, self.cities[target].coins)  # never below 0
             if target == seat:
                 value -= taken * self.coin_value
@@ -321,22 +363,23 @@ class Evaluator:
             return 0.0
         return DESTROY_VALUE if kind == DESTROY else TOKEN_VALUE
 
-    def _shields_value(self, shields: int) -> float:
-        return self._military_value(shields) if shields else 0.0
-
     def _score_delta(self, city: City, cities: Sequence[City]) -> float:
         lines, _ = score_city(city, cities, self.params, self.science)
         return sum(lines.values()) - lines.get("treasury", 0) - self.base
 
-    def _points_estimate(self, effects: fx.Effects, cities: Sequence[City]) -> float:
+    def _points_estimate(self, effects: fx.Effects, city: City,
+                         cities: list[City] | None = None) -> float:
         """The score sheet's change read off the source alone: its ``end: points`` counted
-        on ``cities`` (the source's city holds it) and the science sets its symbols make."""
+        with ``city`` (holding the source) in the bot's seat, and the science sets its
+        symbols make."""
         value = 0.0
         symbols: list[tuple[str, ...]] = []
         for clause in effects.clauses:
             effect = clause.effect
             if isinstance(effect, fx.Points):
                 if clause.timing is fx.Timing.END:
+                    if cities is None:
+                        cities = self._with(city)
                     value += amount(effect.amount, self.seat, cities)
             elif isinstance(effect, fx.Science):
                 symbols.append(effect.symbols)
