@@ -13,9 +13,11 @@ The pipeline, each step collecting diagnostics rather than stopping:
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib.util
 import os
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -75,15 +77,120 @@ def shipped_expansions() -> dict[str, Path]:
             and any(p.glob("*.yaml"))}
 
 
+# Bounds of a folder walk (``validate FOLDER``, ``--game FOLDER``): a folder of card files
+# is small, so a walk that looks at more entries or goes deeper than this was given the
+# wrong folder (a home folder, the file-system root) and stops with L701 instead of
+# walking for minutes.  The file-system root itself is refused outright.
+MAX_FOLDER_ENTRIES = 10_000
+MAX_FOLDER_DEPTH = 12
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link loop"
+    if exc.errno == errno.ENOENT:
+        return "a broken symbolic link (its target does not exist)"
+    return exc.strerror or str(exc)
+
+
+def file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a data file or folder, or None: only regular files
+    and folders are read (never a FIFO, a socket or a device, which could block or
+    never end), symbolic link loops and unreadable entries are refused, and so is the
+    file-system root as a folder."""
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and not os.path.lexists(path):
+            return "no such file or folder"
+        return f"cannot read it: {_os_reason(exc)}"
+    except ValueError:  # a NUL byte in the name
+        return "not a valid path"
+    if stat.S_ISDIR(status.st_mode):
+        if os.path.realpath(path) == os.path.abspath(os.sep):
+            return ("the folder is the file-system root: give the folder of a game or of "
+                    "card files")
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return ("not a regular file (a FIFO, a socket or a device): only regular files and "
+                "folders are read")
+    return None
+
+
+def walk_yaml(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """The YAML files under ``folder`` (sorted), and a diagnostic for each entry that
+    cannot be read (Y001: a special file, a symbolic link loop, a broken link, an
+    unreadable folder) or for a walk beyond its bounds (L701: the file-system root,
+    more than :data:`MAX_FOLDER_ENTRIES` entries or :data:`MAX_FOLDER_DEPTH` levels).
+    Iterative, and symbolic links to folders are not followed, so it always ends."""
+    problems: list[Diagnostic] = []
+    refused = file_problem(folder)
+    if refused is not None:
+        return [], [Diagnostic("L701", refused, Location(display_name(folder)))]
+    files: list[Path] = []
+    seen = 0
+    stack: list[tuple[str, int]] = [(str(folder), 0)]
+    while stack:
+        current, depth = stack.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = []
+                for entry in listing:
+                    seen += 1
+                    if seen > MAX_FOLDER_ENTRIES:
+                        problems.append(Diagnostic(
+                            "L701", f"the folder holds more than {MAX_FOLDER_ENTRIES:,} "
+                            "entries: give the folder of a game or of card files",
+                            Location(display_name(folder))))
+                        return sorted(files), problems
+                    entries.append(entry)
+        except OSError as exc:
+            problems.append(Diagnostic("Y001", f"cannot read the folder: {_os_reason(exc)}",
+                                       Location(display_name(Path(current)))))
+            continue
+        for entry in entries:
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if depth + 1 > MAX_FOLDER_DEPTH:
+                    problems.append(Diagnostic(
+                        "L701", f"folders nest more than {MAX_FOLDER_DEPTH} levels deep: give "
+                        "the folder of a game or of card files",
+                        Location(display_name(Path(entry.path)))))
+                    return sorted(files), problems
+                stack.append((entry.path, depth + 1))
+                continue
+            if os.path.splitext(entry.name)[1] not in YAML_SUFFIXES:
+                continue
+            try:
+                status = os.stat(entry.path)
+            except OSError as exc:
+                problems.append(Diagnostic("Y001", f"cannot read the file: {_os_reason(exc)}",
+                                           Location(display_name(Path(entry.path)))))
+                continue
+            if stat.S_ISDIR(status.st_mode):  # a link to a folder: not followed
+                continue
+            if not stat.S_ISREG(status.st_mode):
+                problems.append(Diagnostic(
+                    "Y001", "not a regular file (a FIFO, a socket or a device): only regular "
+                    "files are read", Location(display_name(Path(entry.path)))))
+                continue
+            files.append(Path(entry.path))
+    return sorted(files), problems
+
+
 def yaml_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
+    """The readable YAML files under ``folder`` (see :func:`walk_yaml`)."""
+    return walk_yaml(folder)[0]
 
 
 def display_name(path: Path) -> str:
     """A path as people want to read it: relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside it; a link loop
         return str(path)
 
 
@@ -163,18 +270,20 @@ class _Load:
     # --- files -------------------------------------------------------------------
 
     def add_path(self, path: Path) -> None:
-        if path.is_dir():
-            files = yaml_files(path)
-            if not files:
+        refused = file_problem(path)
+        if refused is not None:
+            code = "L701" if refused == "no such file or folder" or path.is_dir() else "Y001"
+            self.report.add(Diagnostic(code, refused, Location(display_name(path))))
+        elif path.is_dir():
+            files, problems = walk_yaml(path)
+            self.report.extend(problems)
+            if not files and not problems:
                 self.report.add(Diagnostic("L701", "the folder holds no .yaml files",
                                            Location(display_name(path))))
             for file in files:
                 self.add_file(file)
-        elif path.is_file():
-            self.add_file(path)
         else:
-            self.report.add(Diagnostic("L701", "no such file or folder",
-                                       Location(display_name(path))))
+            self.add_file(path)
 
     def add_file(self, path: Path) -> None:
         resolved = path.resolve()
@@ -774,10 +883,17 @@ def load_each(paths: Sequence[str | Path]) -> list[LoadResult]:
     """
     files: list[Path] = []
     missing: list[Path] = []
+    walk_problems: list[Diagnostic] = []
     for path in map(Path, paths):
-        if path.is_dir():
-            found = yaml_files(path)
-            files += found if found else [path]  # an empty folder: load() reports L701
+        if file_problem(path) is not None:
+            missing.append(path)  # load() reports why
+        elif path.is_dir():
+            found, problems = walk_yaml(path)
+            if found:
+                files += found
+                walk_problems += problems
+            else:  # an empty or unreadable folder: load() reports L701 or why
+                files.append(path)
         elif path.is_file():
             files.append(path)
         else:
@@ -795,6 +911,7 @@ def load_each(paths: Sequence[str | Path]) -> list[LoadResult]:
     results = [load(groups[name]) for name in named]
     if None in groups or missing:
         results.append(load([*groups.get(None, []), *missing]))
+    results[-1].report.extend(walk_problems)  # entries of the folders that cannot be read
     return results
 
 

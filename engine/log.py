@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, TextIO
 
 from wonders.dsl.loader import load
 
@@ -83,11 +83,15 @@ def lines(game: GameState, source: str | None, paths: Sequence[str] = (),
     return records
 
 
-def write(game: GameState, path: Path, source: str | None, paths: Sequence[str] = (),
+def write(game: GameState, path: Path | TextIO, source: str | None, paths: Sequence[str] = (),
           side: Sides = None) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
+    """Write the log to a file (a path, or an open text handle)."""
+    if not isinstance(path, (str, Path)):
         for record in lines(game, source, paths, side):
-            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+            path.write(json.dumps(record, separators=(",", ":")) + "\n")
+        return
+    with open(path, "w", encoding="utf-8") as handle:
+        write(game, handle, source, paths, side)
 
 
 @dataclass

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
@@ -134,48 +134,78 @@ class Run:
 
 @dataclass
 class Outcome:
-    records: list[Record]
+    records: list[Record]  # every game's record when the run keeps them (``keep_records``)
     seconds: float  # wall time of the whole run
     workers: int
     stats: dict[str, Any] = field(default_factory=dict)
+    games: int = 0
+    game_seconds: float = 0.0  # the games' own times, summed
 
 
 def chunk_size(games: int, workers: int) -> int:
     return max(1, min(50, games // (workers * 8) or 1))
 
 
-def run_games(run: Run, progress: Callable[[int], None] | None = None) -> Outcome:
-    """Play every game of the run (in worker processes when ``workers > 1``)."""
+def run_games(run: Run, progress: Callable[[int], None] | None = None,
+              keep_records: bool = True) -> Outcome:
+    """Play every game of the run (in worker processes when ``workers > 1``).
+
+    Records are aggregated as games finish, in game order, and dropped unless
+    ``keep_records`` (the command line keeps none), so memory does not grow with the
+    number of games: a worker pool has a bounded number of chunks in flight, and
+    chunks that finish early wait only for the ones before them."""
     started = time.perf_counter()
     bots = run.seat_bots()
-    seeds = [run.seed + i for i in range(run.games)]
-    records: list[Record | None] = [None] * run.games
+    totals = Statistics(run.players)
+    kept: list[Record] = []
+    game_seconds = 0.0
+
+    def take(chunk: Sequence[Record]) -> None:
+        nonlocal game_seconds
+        for record in chunk:
+            totals.add(record)
+            game_seconds += record["seconds"]
+            if keep_records:
+                kept.append(record)
+        if progress is not None:
+            progress(len(chunk))
+
     if run.workers <= 1:
         data = game_data(run.game, run.paths)
-        for i, seed in enumerate(seeds):
-            records[i] = play_game(data, run.players, seed, bots, run.side)
-            if progress is not None:
-                progress(1)
+        for i in range(run.games):
+            take([play_game(data, run.players, run.seed + i, bots, run.side)])
     else:
         size = chunk_size(run.games, run.workers)
+        starts = iter(range(0, run.games, size))
+        in_flight = run.workers * 4
         with ProcessPoolExecutor(max_workers=run.workers) as pool:
             pending: dict[Future[list[Record]], int] = {}
-            for start in range(0, run.games, size):
-                future = pool.submit(_chunk, run.game, run.paths, run.players,
-                                     seeds[start:start + size], bots, run.side)
-                pending[future] = start
+            finished: dict[int, list[Record]] = {}
+            next_start = 0
+
+            def submit() -> None:
+                for start in starts:
+                    seeds = range(run.seed + start, run.seed + min(start + size, run.games))
+                    future = pool.submit(_chunk, run.game, run.paths, run.players, list(seeds),
+                                         bots, run.side)
+                    pending[future] = start
+                    if len(pending) + len(finished) >= in_flight:
+                        return
+
+            submit()
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    start = pending.pop(future)
-                    chunk = future.result()
-                    records[start:start + len(chunk)] = chunk
-                    if progress is not None:
-                        progress(len(chunk))
-    complete = [r for r in records if r is not None]
-    assert len(complete) == run.games
-    outcome = Outcome(complete, time.perf_counter() - started, max(run.workers, 1))
-    outcome.stats = statistics(complete, run.players)
+                    finished[pending.pop(future)] = future.result()
+                while next_start in finished:
+                    chunk = finished.pop(next_start)
+                    take(chunk)
+                    next_start += len(chunk)
+                submit()
+    assert totals.games == run.games
+    outcome = Outcome(kept, time.perf_counter() - started, max(run.workers, 1),
+                      games=totals.games, game_seconds=game_seconds)
+    outcome.stats = totals.result()
     return outcome
 
 
@@ -185,23 +215,39 @@ def _rate(part: float, whole: float) -> float | None:
     return part / whole if whole else None
 
 
-def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
+def statistics(records: Iterable[Record], players: int) -> dict[str, Any]:
     """Aggregate game records, in their order, into the statistics (plain JSON data)."""
-    games = len(records)
-    seat_games = games * players
-    order: list[str] = []
-    line_sums: dict[str, float] = {}
-    winner_line_sums: dict[str, float] = {}
-    total_sum = 0.0
-    decisions = 0
-    wonders: dict[tuple[str, str], list[float]] = {}  # played, win credit, score sum
-    bots: dict[str, list[float]] = {}
-    cards: dict[str, list[float]] = {}
-    # per card: [seat-games present, built, win credit built, score built,
-    #            win credit present-not-built, score present-not-built, games present]
-    victories: dict[str, int] = {name: 0 for name in VICTORIES}
+    totals = Statistics(players)
     for record in records:
-        decisions += record["decisions"]
+        totals.add(record)
+    return totals.result()
+
+
+class Statistics:
+    """The running sums of the statistics: records are added one by one, in game order, and
+    dropped, so a run of any length aggregates in constant memory."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.games = 0
+        self.order: list[str] = []
+        self.line_sums: dict[str, float] = {}
+        self.winner_line_sums: dict[str, float] = {}
+        self.total_sum = 0.0
+        self.decisions = 0
+        self.wonders: dict[tuple[str, str], list[float]] = {}  # played, win credit, score sum
+        self.bots: dict[str, list[float]] = {}
+        # per card: [seat-games present, built, win credit built, score built,
+        #            win credit present-not-built, score present-not-built, games present]
+        self.cards: dict[str, list[float]] = {}
+        self.victories: dict[str, int] = {name: 0 for name in VICTORIES}
+
+    def add(self, record: Record) -> None:
+        players = self.players
+        order, line_sums, winner_line_sums = self.order, self.line_sums, self.winner_line_sums
+        wonders, bots, cards, victories = self.wonders, self.bots, self.cards, self.victories
+        self.games += 1
+        self.decisions += record["decisions"]
         victory = record.get("victory", "civilian")
         victories[victory] = victories.get(victory, 0) + 1
         winners = record["winners"]
@@ -217,7 +263,7 @@ def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
                 line_sums[name] += value
                 winner_line_sums[name] += value * credits[seat]
             total = record["totals"][seat]
-            total_sum += total
+            self.total_sum += total
             held = record["wonders"][seat]
             # one board and side per seat, or drafted wonders (built or not) per seat
             for wonder, side in ([held] if held and isinstance(held[0], str) else held):
@@ -243,56 +289,63 @@ def statistics(records: Sequence[Record], players: int) -> dict[str, Any]:
                 else:
                     row[4] += credits[seat]
                     row[5] += total
-    wonder_rows = []
-    for (wonder, side), (played, wins, score) in sorted(wonders.items()):
-        wonder_rows.append({"wonder": wonder, "side": side, "played": int(played),
-                            "wins": wins, "win_rate": _rate(wins, played),
-                            "avg_score": _rate(score, played)})
-    wonder_totals: dict[str, list[float]] = {}
-    for (wonder, _), (played, wins, score) in sorted(wonders.items()):
-        row = wonder_totals.setdefault(wonder, [0.0, 0.0, 0.0])
-        row[0] += played
-        row[1] += wins
-        row[2] += score
-    by_wonder = [{"wonder": w, "played": int(p), "wins": wn, "win_rate": _rate(wn, p),
-                  "avg_score": _rate(s, p)} for w, (p, wn, s) in sorted(wonder_totals.items())]
-    card_rows = []
-    for name, (present, built_n, win_b, score_b, win_n, score_n, in_games) in sorted(
-            cards.items()):
-        not_built = present - built_n
-        win_rate_built = _rate(win_b, built_n)
-        win_rate_not = _rate(win_n, not_built)
-        lift = (win_rate_built - win_rate_not
-                if win_rate_built is not None and win_rate_not is not None else None)
-        avg_built = _rate(score_b, built_n)
-        avg_not = _rate(score_n, not_built)
-        card_rows.append({
-            "card": name, "games": int(in_games), "built": int(built_n),
-            "build_rate": _rate(built_n, present),
-            "win_rate_built": win_rate_built, "win_rate_not_built": win_rate_not,
-            "win_lift": lift,
-            "avg_score_built": avg_built, "avg_score_not_built": avg_not,
-            "score_lift": (avg_built - avg_not
-                           if avg_built is not None and avg_not is not None else None),
-        })
-    bot_rows = [{"bot": name, "seats": int(n), "wins": w, "win_rate": _rate(w, n),
-                 "avg_score": _rate(s, n)} for name, (n, w, s) in sorted(bots.items())]
-    return {
-        "games": games,
-        "players": players,
-        "seat_games": seat_games,
-        "avg_decisions": _rate(decisions, games),
-        "avg_score": _rate(total_sum, seat_games),
-        "categories": [{"category": name, "avg": _rate(line_sums[name], seat_games),
-                        "avg_winner": _rate(winner_line_sums[name], games)}
-                       for name in order],
-        "wonder_sides": wonder_rows,
-        "wonders": by_wonder,
-        "cards": card_rows,
-        "bots": bot_rows,
-        "victories": [{"victory": name, "games": count, "share": _rate(count, games)}
-                      for name, count in victories.items()],
-    }
+
+    def result(self) -> dict[str, Any]:
+        players, games = self.players, self.games
+        seat_games = games * players
+        order, line_sums, winner_line_sums = self.order, self.line_sums, self.winner_line_sums
+        wonders, bots, cards, victories = self.wonders, self.bots, self.cards, self.victories
+        total_sum, decisions = self.total_sum, self.decisions
+        wonder_rows = []
+        for (wonder, side), (played, wins, score) in sorted(wonders.items()):
+            wonder_rows.append({"wonder": wonder, "side": side, "played": int(played),
+                                "wins": wins, "win_rate": _rate(wins, played),
+                                "avg_score": _rate(score, played)})
+        wonder_totals: dict[str, list[float]] = {}
+        for (wonder, _), (played, wins, score) in sorted(wonders.items()):
+            row = wonder_totals.setdefault(wonder, [0.0, 0.0, 0.0])
+            row[0] += played
+            row[1] += wins
+            row[2] += score
+        by_wonder = [{"wonder": w, "played": int(p), "wins": wn, "win_rate": _rate(wn, p),
+                      "avg_score": _rate(s, p)} for w, (p, wn, s) in sorted(wonder_totals.items())]
+        card_rows = []
+        for name, (present, built_n, win_b, score_b, win_n, score_n, in_games) in sorted(
+                cards.items()):
+            not_built = present - built_n
+            win_rate_built = _rate(win_b, built_n)
+            win_rate_not = _rate(win_n, not_built)
+            lift = (win_rate_built - win_rate_not
+                    if win_rate_built is not None and win_rate_not is not None else None)
+            avg_built = _rate(score_b, built_n)
+            avg_not = _rate(score_n, not_built)
+            card_rows.append({
+                "card": name, "games": int(in_games), "built": int(built_n),
+                "build_rate": _rate(built_n, present),
+                "win_rate_built": win_rate_built, "win_rate_not_built": win_rate_not,
+                "win_lift": lift,
+                "avg_score_built": avg_built, "avg_score_not_built": avg_not,
+                "score_lift": (avg_built - avg_not
+                               if avg_built is not None and avg_not is not None else None),
+            })
+        bot_rows = [{"bot": name, "seats": int(n), "wins": w, "win_rate": _rate(w, n),
+                     "avg_score": _rate(s, n)} for name, (n, w, s) in sorted(bots.items())]
+        return {
+            "games": games,
+            "players": players,
+            "seat_games": seat_games,
+            "avg_decisions": _rate(decisions, games),
+            "avg_score": _rate(total_sum, seat_games),
+            "categories": [{"category": name, "avg": _rate(line_sums[name], seat_games),
+                            "avg_winner": _rate(winner_line_sums[name], games)}
+                           for name in order],
+            "wonder_sides": wonder_rows,
+            "wonders": by_wonder,
+            "cards": card_rows,
+            "bots": bot_rows,
+            "victories": [{"victory": name, "games": count, "share": _rate(count, games)}
+                          for name, count in victories.items()],
+        }
 
 
 def drafted_wonders(stats: dict[str, Any]) -> bool:
@@ -303,13 +356,12 @@ def drafted_wonders(stats: dict[str, Any]) -> bool:
 
 def timing(outcome: Outcome) -> dict[str, Any]:
     """Wall-clock figures: they vary run to run and are kept apart from the statistics."""
-    games = len(outcome.records)
-    per_game = [r["seconds"] for r in outcome.records]
+    games = outcome.games
     return {
         "workers": outcome.workers,
         "wall_seconds": outcome.seconds,
         "games_per_second": games / outcome.seconds if outcome.seconds else None,
-        "avg_game_seconds": sum(per_game) / games if games else None,
+        "avg_game_seconds": outcome.game_seconds / games if games else None,
     }
 
 

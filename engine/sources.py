@@ -22,7 +22,8 @@ from typing import Sequence
 import yaml
 
 from wonders.dsl.errors import closest
-from wonders.dsl.loader import YAML_SUFFIXES, LoadResult, load, shipped_games, yaml_files
+from wonders.dsl.loader import (YAML_SUFFIXES, LoadResult, file_problem, load, shipped_games,
+                                walk_yaml)
 
 from .errors import RuleError
 
@@ -67,13 +68,21 @@ def resolve(game: str) -> Source:
     if game in games and not looks_like_path(game):
         return Source(game, game)
     path = Path(game)
+    if game == "":
+        raise SourceError("--game is empty: give a shipped game's name or a path")
+    refused = file_problem(path)
+    if refused is not None and refused != "no such file or folder":
+        raise SourceError(f"{game}: {refused}")
     if path.is_dir():
         return Source(game, None, (str(path.resolve()),))
     if path.is_file():
         resolved = path.resolve()
         files = [str(resolved)]
         if _kind(resolved) == "rules":
-            files += [str(p) for p in yaml_files(resolved.parent)
+            beside, problems = walk_yaml(resolved.parent)
+            if problems:
+                raise SourceError(f"beside {game}: " + "; ".join(d.render() for d in problems))
+            files += [str(p) for p in beside
                       if p.resolve() != resolved and _kind(p) != "rules"]
         return Source(game, None, tuple(files))
     if looks_like_path(game):

@@ -26,7 +26,7 @@ from wonders.dsl.mechanisms import capabilities
 from wonders.dsl.model import Card, Game, Token, Wonder
 from wonders.dsl.schema import ALL_SCHEMAS, KINDS, schema
 
-from .options import GAME_HELP, check_game_name
+from .options import GAME_HELP, check_game_name, check_paths, fail, open_output, write_output
 from .render import print_json, print_text, summary
 
 PATHS_HELP = "Card, wonder, token or rule files, or folders of them."
@@ -63,9 +63,7 @@ def _load(paths: Optional[list[Path]], game: Optional[str]) -> LoadResult:
 
 
 def _check_paths(paths: list[Path]) -> None:
-    for path in paths:
-        if not path.exists():
-            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
+    check_paths(paths)
 
 
 def _require_game(result: LoadResult) -> Game:
@@ -147,13 +145,17 @@ def graph(
             raise typer.Exit(1)
         import pydot
 
+        open_output(output, "the graph").close()  # a clean exit 1 when it cannot be written
         graphs = pydot.graph_from_dot_data(to_dot(result.graph)) or []
         for dot_graph in graphs[:1]:
-            dot_graph.write(str(output), format="png")
+            try:
+                dot_graph.write(str(output), format="png")
+            except OSError as exc:
+                fail(f"cannot write the graph to {output}: {exc.strerror or exc}")
         sys.stdout.write(f"wrote {output}\n")
         return
     if output is not None:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, lambda handle: handle.write(text), "the graph")
         sys.stdout.write(f"wrote {output}\n")
     else:
         sys.stdout.write(text)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Callable, NoReturn, Optional, TextIO
 
 import typer
 
 from wonders.dsl.errors import closest
+from wonders.dsl.loader import file_problem
 from wonders.dsl.model import Game as GameData
 
 from ..bots import BOTS
@@ -86,10 +87,44 @@ def parse_sides(side: Optional[str], data: GameData, players: int) -> str | list
     return normal[0] if len(normal) == 1 else normal
 
 
-def check_paths(paths: Optional[list[Path]]) -> None:
+def check_paths(paths: Optional[list[Path]], hint: str = "PATH…") -> None:
+    """Every PATH a file or folder that can be read: a usage error (exit 2) for a missing
+    path, a special file (FIFO, device), a symbolic link loop or the file-system root."""
     for path in paths or []:
-        if not path.exists():
-            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="PATH…")
+        problem = file_problem(path)
+        if problem == "no such file or folder":
+            raise typer.BadParameter(f"no such file or folder: {path}", param_hint=hint)
+        if problem is not None:
+            raise typer.BadParameter(f"{path}: {problem}", param_hint=hint)
+
+
+def open_output(path: Path, what: str = "the output") -> TextIO:
+    """Open a user-named output file for writing (UTF-8); a clean exit 1 naming the file
+    and the reason when it cannot be (a missing folder, a folder, a full device, no
+    permission) instead of an exception."""
+    if str(path) in ("", "."):
+        fail(f"cannot write {what}: no file name given")
+    try:
+        return open(path, "w", encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        fail(f"cannot write {what} to {path}: {getattr(exc, 'strerror', None) or exc}")
+
+
+def write_output(path: Path, write: Callable[[TextIO], object], what: str = "the output") -> None:
+    """Write a user-named output file through ``write(handle)``; any OSError on the way
+    (e.g. ``/dev/full``: no space left) is a clean exit 1."""
+    handle = open_output(path, what)
+    try:
+        with handle:
+            write(handle)
+    except OSError as exc:
+        fail(f"cannot write {what} to {path}: {exc.strerror or exc}")
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``wonders: message`` and exit 1 (bad data or a file that cannot be written)."""
+    sys.stderr.write(f"wonders: {message}\n")
+    raise typer.Exit(1)
 
 
 def players_range(data: GameData) -> str:

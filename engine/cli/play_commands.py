@@ -19,8 +19,9 @@ from ..registry import loop_for, new_game
 from ..scenario import check_file
 from ..scoring import ScoreSheet
 from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, load_playable,
-                      parse_bots, parse_sides)
+                      parse_bots, parse_sides, write_output)
 from .render import print_text
+from wonders.dsl.loader import walk_yaml
 
 
 def play(
@@ -68,13 +69,15 @@ def play(
         play_human = loop_for(data).load("terminal")  # the loop's terminal UI
         finished = bool(play_human(match, human_seat, others))
         if finished and log is not None:
-            write_log(match, log, source.spec, extra, sides)
+            write_output(log, lambda handle: write_log(match, handle, source.spec, extra, sides),
+                         "the log")
             sys.stdout.write(f"wrote {log}\n")
         return
     while not match.over:
         match.play({seat: players_bots[seat].choose(match, seat) for seat in match.to_move()})
     if log is not None:
-        write_log(match, log, source.spec, extra, sides)
+        write_output(log, lambda handle: write_log(match, handle, source.spec, extra, sides),
+                     "the log")
     sheet = match.score_sheet()
     if as_json:
         record: dict[str, object] = {"game": game, "player_count": players, "seed": seed}
@@ -132,14 +135,17 @@ def check(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List every scenario."),
 ) -> None:
     """Run rule scenarios and report every expectation that fails, located in its file."""
+    check_paths(files, "FILES")
     paths: list[Path] = []
     for item in files:
         if item.is_dir():
-            paths += sorted(p for p in item.rglob("*.yaml"))
-        elif item.exists():
-            paths.append(item)
+            found, problems = walk_yaml(item)
+            if problems:
+                print_text(problems, sys.stderr)
+                raise typer.Exit(1)
+            paths += found
         else:
-            raise typer.BadParameter(f"no such file or folder: {item}", param_hint="FILES")
+            paths.append(item)
     total = failed = 0
     ok = True
     for path in paths:

@@ -15,8 +15,8 @@ import typer
 from ..bots import BOTS
 from ..simulate import (PlotUnavailable, Run, drafted_wonders, plot, ranked_cards, run_games,
                         timing)
-from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, load_playable,
-                      parse_bots, parse_sides)
+from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
+                      load_playable, open_output, parse_bots, parse_sides)
 
 DEFAULT_PLAYERS = 4  # when the rule set allows it; else the rule set's own default
 
@@ -72,6 +72,7 @@ def simulate(
         raise typer.BadParameter("list at least one card", param_hint="--top")
     check_paths(paths)
     if plot_file is not None:
+        open_output(plot_file, "the plot").close()  # fail now, not after the games
         try:
             import matplotlib  # noqa: F401
         except ImportError:
@@ -101,20 +102,19 @@ def simulate(
                       TimeElapsedColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("games", total=games)
-            outcome = run_games(run, lambda n: progress.advance(task, n))
+            outcome = run_games(run, lambda n: progress.advance(task, n),
+                                keep_records=False)
     else:
-        outcome = run_games(run)
+        outcome = run_games(run, keep_records=False)
     stats = outcome.stats
     times = timing(outcome)
     if plot_file is not None:
         try:
             plot(stats, str(plot_file), top)
         except PlotUnavailable as exc:
-            sys.stderr.write(f"wonders: {exc}\n")
-            raise typer.Exit(1) from None
+            fail(str(exc))
         except (OSError, ValueError) as exc:
-            sys.stderr.write(f"wonders: cannot write {plot_file}: {exc}\n")
-            raise typer.Exit(1) from None
+            fail(f"cannot write the plot to {plot_file}: {getattr(exc, 'strerror', None) or exc}")
     if as_json:
         record: dict[str, Any] = {
             "run": {"game": game, "paths": list(run.paths), "players": players, "games": games,
