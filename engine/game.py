@@ -27,8 +27,8 @@ from .interning import intern
 from .mechanisms import battles
 from .payment import FREE, Market, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, has_triggers,
-                      options as pending_options, plan, resolve, run, trigger, triggers_of)
+from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, act, has_triggers,
+                      options as pending_options, resolve, trigger, triggers_of)
 from .rules import Parameters, parameters
 from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from .scoring import ScoreSheet, score
@@ -573,18 +573,15 @@ class Game:
         # ``credits``, losses to ``debits``, choices wait in ``pending``), then coins arrive
         # all at once, and losses are taken from what the cities then hold
         for seat, source, effects, event, colour in built:
-            steps = plan(effects, False)
-            if steps:
-                run(self, seat, steps)
+            act(self, seat, effects, False)
             if self._has_triggers:
                 if event == CHAIN_EVENT:  # a chain build is a card built, and a chain
                     trigger(self, seat, CARD_EVENT, colour, source)
                 trigger(self, seat, event, colour, source)
         sell = self.params.sell
         if sell is not None:
-            sale = plan(sell, False)
             for seat in sold:
-                run(self, seat, sale)
+                act(self, seat, sell, False)
         self._credits = self._debits = None
         for seat, coins in enumerate(credits):
             self.cities[seat].coins += coins

@@ -24,8 +24,9 @@ together), the structure table at once.  Which effects a loop's runtime runs is
 declared in :mod:`wonders.dsl.mechanisms`; ``wonders validate`` refuses the rest,
 so nothing written in a card is ever silently skipped here.
 
-Plans are cached per effects object (most sources have none: the common case is
-one dictionary lookup).
+The loops take an arrival's steps with :func:`act`, straight from the clauses
+(a source has one or two: cheaper than looking a cached plan up); :func:`plan`
+lists the same steps for whoever wants them as values (the greedy bot).
 """
 
 from __future__ import annotations
@@ -54,14 +55,11 @@ DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 _SHIELDS: Final = "shields"
 _SCIENCE: Final = "science"
 _NOW: Final = "now"
-# Effect classes as constants: compiled, a module attribute lookup costs more than the test.
-_COINS: Final = fx.Coins
-_SHIELDS_EFFECT: Final = fx.Shields
-_REPLAY: Final = fx.Replay
-_LOSE_COINS: Final = fx.LoseCoins
-_DESTROY: Final = fx.Destroy
-_TAKE_TOKEN: Final = fx.TakeToken
-_ABILITY: Final = fx.Ability
+# Timings as constants (an Enum member read through its class costs a Python lookup).
+# Effect classes are tested by name: compiled with the effects module, ``isinstance(x,
+# fx.Coins)`` is a type comparison, while a class bound to a constant is a generic call.
+_NOW_TIMING: Final = fx.Timing.NOW
+_ONGOING_TIMING: Final = fx.Timing.ONGOING
 
 Step = tuple[str, object]
 Plan = tuple[Step, ...]
@@ -161,6 +159,33 @@ def plan(effects: fx.Effects, ongoing: bool) -> Plan:
     return made
 
 
+def act(table: Table, seat: int, effects: fx.Effects, ongoing: bool) -> bool:
+    """Take the steps ``plan(effects, ongoing)`` lists for ``seat``, in order, straight
+    from the clauses (stopping if the game ends on the way): whether there was any."""
+    acted = False
+    for clause in effects.clauses:
+        effect = clause.effect
+        timing = clause.timing
+        if timing is _NOW_TIMING:
+            now(table, seat, effect)
+        elif timing is not _ONGOING_TIMING:
+            continue
+        elif isinstance(effect, fx.Ability):
+            if effect.name != DISCARD_BUILD_ABILITY:
+                continue
+            now(table, seat, effect)
+        elif ongoing and isinstance(effect, fx.Shields):
+            table.shields(seat, effect.count)
+        elif ongoing and isinstance(effect, fx.Science):
+            table.science_arrived(seat, effect.symbols[0])
+        else:
+            continue
+        acted = True
+        if table.over:
+            break
+    return acted
+
+
 def run(table: Table, seat: int, steps: Plan) -> None:
     """Take a plan's steps for ``seat`` (stopping if the game ends on the way)."""
     for step, value in steps:
@@ -178,11 +203,8 @@ def arrive(table: Table, seat: int, source: object, effects: fx.Effects, event: 
            colour: str | None) -> None:
     """A source arrives in ``seat``'s city: its plan, then the owner's triggers
     (``event`` None: none, as for a token taken)."""
-    steps = plan(effects, table.arrival_ongoing)
-    if steps:
-        run(table, seat, steps)
-        if table.over:
-            return
+    if act(table, seat, effects, table.arrival_ongoing) and table.over:
+        return
     if event is not None:
         trigger(table, seat, event, colour, source)
 
@@ -204,23 +226,23 @@ def trigger(table: Table, seat: int, event: str, colour: str | None, source: obj
 
 def now(table: Table, seat: int, effect: fx.Effect) -> None:
     """One now-effect of ``seat``'s (a ``now:`` clause, a trigger's, a rule's)."""
-    if isinstance(effect, _COINS):
+    if isinstance(effect, fx.Coins):
         table.gain(seat, amount(effect.amount, seat, table.cities))
-    elif isinstance(effect, _SHIELDS_EFFECT):
+    elif isinstance(effect, fx.Shields):
         table.shields(seat, effect.count)
-    elif isinstance(effect, _REPLAY):
+    elif isinstance(effect, fx.Replay):
         table.replay(seat)
-    elif isinstance(effect, _LOSE_COINS):
+    elif isinstance(effect, fx.LoseCoins):
         cities = table.cities
         lost = amount(effect.amount, seat, cities)
         for place in effect.places:
             for target in seats_at(seat, place, len(cities)):
                 table.lose(target, lost)
-    elif isinstance(effect, _DESTROY):
+    elif isinstance(effect, fx.Destroy):
         table.ask(DESTROY, seat, effect)
-    elif isinstance(effect, _TAKE_TOKEN):
+    elif isinstance(effect, fx.TakeToken):
         table.ask(TOKEN, seat, effect)
-    elif isinstance(effect, _ABILITY) and effect.name == DISCARD_BUILD_ABILITY:
+    elif isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
         table.ask(DISCARD_BUILD, seat, effect)
 
 
@@ -321,5 +343,5 @@ def has_triggers(data: GameData) -> bool:
 
 
 __all__ = ["CARD_EVENT", "CHAIN_EVENT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
-           "WONDER_EVENT", "arrive", "has_triggers", "now", "options", "plan", "resolve", "run",
-           "trigger", "triggers_of"]
+           "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
+           "run", "trigger", "triggers_of"]

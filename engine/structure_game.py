@@ -44,8 +44,7 @@ from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, shuffle
-from .runtime import Pending, now, options as pending_options, plan, resolve, run, \
-    trigger
+from .runtime import Pending, act, now, options as pending_options, resolve, trigger
 from .scoring import ScoreSheet, score
 from .structure import Structure
 from .structure_rules import StructureRules, structure_rules
@@ -681,7 +680,7 @@ class StructureGame:
             self.discard.append(card)
             sell = self.params.sell
             if sell is not None:
-                run(self, seat, plan(sell, True))
+                act(self, seat, sell, True)
             return
         if kind is Build:
             assert isinstance(action, Build)
@@ -758,11 +757,8 @@ class StructureGame:
     def _built(self, seat: int, source: object, effects: fx.Effects, event: str,
                colour: str | None) -> None:
         """Apply what a new card, wonder or token does as it arrives, then its triggers."""
-        steps = plan(effects, True)
-        if steps:
-            run(self, seat, steps)
-            if self.phase is StructurePhase.OVER:
-                return
+        if act(self, seat, effects, True) and self.phase is StructurePhase.OVER:
+            return
         if event != TOKEN and self.cities[seat].triggers:
             trigger(self, seat, event, colour, source)
 
