@@ -31,6 +31,7 @@ from .contract import GameState
 from .errors import RuleError
 from .registry import new_game
 from .sources import SourceError, resolve
+from wonders.dsl.loader import file_problem
 
 # a table's wonder sides: None (the rule set's way), one mode for all, or one per seat
 Sides = str | Sequence[str] | None
@@ -103,38 +104,150 @@ class Replay:
     divergence: str | None = None
     line: int = 0
     data_changed: bool = False
+    # no divergence, but the log ends (at ``line``) before the game does, with no result
+    # line: a log truncated mid-game, or one written of a game still going on
+    unfinished: bool = False
 
     @property
     def identical(self) -> bool:
+        """Every logged decision replays the same (an unfinished log can be identical)."""
         return self.divergence is None
 
 
 class LogError(RuleError):
-    """A log that cannot be read at all (not JSON Lines, no header, unknown format)."""
+    """A log that cannot be read at all (not JSON Lines, no header, unknown format), or a
+    record of the wrong shape: ``path:line: field: problem``."""
+
+
+# Bounds of what a log may hold: far beyond any game (a log line is a few hundred bytes,
+# nested four levels), so a hostile log is refused before it costs memory or recursion.
+MAX_LOG_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 16
+RECORD_TYPES = ("game", "decision", "result")
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (without recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return depth
+            stack.extend((child, depth) for child in
+                         (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _header_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with the shape of the header line, as ``field: problem``."""
+    if record.get("format") != FORMAT:
+        return f"format: log format {record.get('format')!r}, this engine reads {FORMAT}"
+    game = record.get("game")
+    if game is not None and not (isinstance(game, str) and game):
+        return f"game: {game!r} is not a shipped game's name or a path"
+    paths = record.get("paths", [])
+    if paths is not None and not (isinstance(paths, list)
+                                  and all(isinstance(p, str) and p for p in paths)):
+        return "paths: a list of file or folder paths"
+    for field in ("players", "seed"):
+        if not _is_int(record.get(field)):
+            return f"{field}: {record.get(field)!r} is not a whole number"
+    if not 1 <= record["players"] <= 100:
+        return f"players: {record['players']} is not a number of players"
+    try:
+        sides_option(record)
+    except ValueError as exc:
+        return f"sides: {exc}"
+    if "content_hash" in record and not isinstance(record["content_hash"], str):
+        return "content_hash: a text"
+    return None
+
+
+def _decision_problem(record: dict[str, Any], players: int) -> str | None:
+    actions = record.get("actions")
+    if not isinstance(actions, dict) or not actions:
+        return f"actions: {_short(actions)} is not an object of seats and their actions"
+    for seat, action in actions.items():
+        if not (seat.isascii() and seat.isdigit() and int(seat) < players):
+            return f"actions: seat {seat!r} is not a seat (0 to {players - 1})"
+        if not isinstance(action, dict):
+            return f"actions.{seat}: {_short(action)} is not an action object"
+    coins = record.get("coins")
+    if "coins" in record and not (isinstance(coins, list) and all(_is_int(c) for c in coins)):
+        return f"coins: {_short(coins)} is not a list of coin counts"
+    return None
+
+
+def _result_problem(record: dict[str, Any]) -> str | None:
+    sheet = record.get("score_sheet")
+    rows = sheet.get("players") if isinstance(sheet, dict) else None
+    if not (isinstance(rows, list) and all(isinstance(r, dict) and "seat" in r and "total" in r
+                                           for r in rows)):
+        return f"score_sheet: {_short(sheet)} is not a score sheet"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def read(path: Path) -> list[dict[str, Any]]:
-    records = []
+    """The records of a log, each checked for its shape; :class:`LogError` locates the
+    first problem as ``path:line: field: problem``."""
+    refused = file_problem(path)
+    if refused is not None:
+        raise LogError(f"{path}: cannot read the log: {refused}")
     try:
+        if path.stat().st_size > MAX_LOG_BYTES:
+            raise LogError(f"{path}: the log is larger than {MAX_LOG_BYTES // 1048576} MB")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise LogError(f"{path}: cannot read the log: {exc}") from None
+    records: list[dict[str, Any]] = []
+    players = 0
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
+        where = f"{path}:{number}"
         try:
             record = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise LogError(f"{path}:{number}: not a JSON line: {exc.msg}") from None
+            raise LogError(f"{where}: not a JSON line: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:  # a number of 4,300+ digits; deep nesting
+            raise LogError(f"{where}: not a JSON line the engine reads: "
+                           f"{str(exc).splitlines()[0][:80]}") from None
         if not isinstance(record, dict):
-            raise LogError(f"{path}:{number}: each line must be a JSON object")
+            raise LogError(f"{where}: each line must be a JSON object")
+        if _depth(record) > MAX_DEPTH:
+            raise LogError(f"{where}: values nest more than {MAX_DEPTH} levels deep")
+        kind = record.get("type")
+        if not records:
+            if kind != "game":
+                raise LogError(f"{where}: a log starts with a 'game' header line")
+            problem = _header_problem(record)
+            players = record.get("players", 0)
+        elif kind not in RECORD_TYPES or kind == "game":
+            problem = (f"type: {_short(kind)} is not a record type (decision, result)" if
+                       kind != "game" else "type: a second 'game' header")
+        elif kind == "decision":
+            problem = _decision_problem(record, players)
+        else:
+            problem = _result_problem(record)
+        if problem is not None:
+            raise LogError(f"{where}: {problem}")
         record["_line"] = number
         records.append(record)
-    if not records or records[0].get("type") != "game":
+    if not records:
         raise LogError(f"{path}:1: a log starts with a 'game' header line")
-    if records[0].get("format") != FORMAT:
-        raise LogError(f"{path}:1: log format {records[0].get('format')!r}, this engine reads "
-                       f"{FORMAT}")
     return records
 
 
@@ -159,10 +272,10 @@ def replay(path: Path) -> Replay:
     except SourceError as exc:
         raise LogError(f"{path}:1: the log's game: {exc}") from None
     except Exception as exc:  # pragma: no cover - load itself never raises for data
-        raise LogError(f"cannot load the game of the log: {exc}") from None
+        raise LogError(f"{path}:1: game: cannot load the game of the log: {exc}") from None
     if result.game is None:
         problems = "; ".join(d.render() for d in result.report.errors[:5])
-        raise LogError(f"the log's game does not load: {problems}")
+        raise LogError(f"{path}:1: game: the log's game does not load: {problems}")
     data = result.game
     changed = data.content_hash != head.get("content_hash")
     try:
@@ -207,20 +320,32 @@ def replay(path: Path) -> Replay:
         if "coins" in record and record["coins"] != coins:
             return Replay(game, decisions, f"{where}: after this decision the coins are "
                           f"{coins}, the log has {record['coins']}", line, changed)
-    return Replay(game, decisions, None, 0, changed)
+    outcome = Replay(game, decisions, None, 0, changed)
+    if not game.over and not any(r.get("type") == "result" for r in records):
+        outcome.unfinished = True  # truncated, or written while the game was still going on
+        outcome.line = records[-1]["_line"]
+    return outcome
 
 
 def _describe(action: dict[str, Any]) -> str:
     kind = action.get("action")
     card = action.get("card", "")
     payment = action.get("payment")
-    paid = f" paying {payment}" if payment and any(payment.values()) else ""
+    paid = (f" paying {_plain(payment) if isinstance(payment, str) else payment}" if payment and (not isinstance(payment, dict)
+                                                        or any(payment.values())) else "")
     method = action.get("method")
     how = f" ({method})" if method and method != "pay" else ""
-    return f"{kind} {card}{how}{paid}".strip()
+    return f"{_plain(kind)} {_plain(card)}{how}{paid}".strip()
+
+
+def _plain(value: Any) -> str:
+    """A logged value in a message: text as it is, anything else as its short repr."""
+    return value[:60] if isinstance(value, str) else _short(value)
 
 
 def _totals(sheet: Any) -> str:
     if not isinstance(sheet, dict):
         return "nothing (the game did not end)"
-    return ", ".join(f"seat {row['seat']}: {row['total']}" for row in sheet.get("players", []))
+    rows = sheet.get("players")
+    return ", ".join(f"seat {row.get('seat')}: {row.get('total')}" for row in
+                     (rows if isinstance(rows, list) else []) if isinstance(row, dict))

@@ -173,8 +173,9 @@ def replay(
     log: Path = typer.Argument(..., help="A game log written by --log."),
 ) -> None:
     """Replay a game log on the current data and engine; report the first divergence."""
-    if not log.exists():
-        raise typer.BadParameter(f"no such file: {log}", param_hint="LOG")
+    check_paths([log], "LOG")
+    if log.is_dir():
+        raise typer.BadParameter(f"{log} is a folder, not a log file", param_hint="LOG")
     try:
         result = replay_log(log)
     except LogError as exc:
@@ -183,6 +184,11 @@ def replay(
     if result.data_changed:
         sys.stdout.write("note: the card data changed since the game was logged "
                          "(content hash differs)\n")
+    if result.identical and result.unfinished:
+        sys.stdout.write(f"{log}:{result.line}: the log ends after {result.decisions} identical "
+                         "decisions before the game does, with no result line: it is "
+                         "truncated (or was written of a game still going on)\n")
+        raise typer.Exit(1)
     if result.identical:
         sys.stdout.write(f"{log}: replayed {result.decisions} decisions: identical\n")
         return
