@@ -36,7 +36,7 @@ from ..sides import side_aliases, side_names
 from ..payment import Payment
 from ..production import Production
 from ..table import left_of, right_of
-from .terminal import HELP_WORDS, Ask, Quit, TerminalSession
+from .terminal import HELP_WORDS, Ask, Quit, TerminalSession, as_number
 
 COLOUR_STYLES = {"brown": "#b0703c", "grey": "grey62", "blue": "bright_blue", "green": "green",
                  "yellow": "yellow", "red": "red", "purple": "magenta"}
@@ -440,8 +440,9 @@ class HumanGame(TerminalSession[Game]):
                 return options[0]
             if answer.lower() in {"back", "cancel"}:
                 return None
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
+            choice = as_number(answer)
+            if choice is not None and 1 <= choice <= len(options):
+                return options[choice - 1]
             self.error(f"'{answer}' is not a payment: type a number from 1 to {len(options)}.")
 
     # --- building from the discard pile ----------------------------------------------------

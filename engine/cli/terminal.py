@@ -32,6 +32,21 @@ GameT = TypeVar("GameT")
 T = TypeVar("T")
 
 
+
+MAX_DIGITS = 9  # a typed number longer than this is out of every range (never int() of it)
+
+
+def as_number(text: str) -> int | None:
+    """``text`` as a whole number when it is one (an optional ``-`` and ASCII digits), else
+    None.  Defensive: ``--5``, ``²`` or ``٣`` are not numbers, and a number of more than
+    :data:`MAX_DIGITS` digits is returned as one beyond any list (not converted)."""
+    text = text.strip()
+    body = text[1:] if text.startswith("-") else text
+    if not body or not body.isascii() or not body.isdigit():
+        return None
+    value = int(body) if len(body) <= MAX_DIGITS else 10 ** MAX_DIGITS
+    return -value if text.startswith("-") else value
+
 class Quit(Exception):
     """The player left the game (a quit word, or end of input)."""
 
@@ -79,11 +94,12 @@ class TerminalSession(Generic[GameT]):
         one of its words); explains a miss with a "did you mean".  ``several``,
         ``where`` and ``listed`` word the messages ("matches several cards", "in your
         hand", "from the table")."""
-        if text.lstrip("-").isdigit():
-            number = int(text)
+        number = as_number(text)
+        if number is not None:
             if 1 <= number <= len(items):
                 return items[number - 1]
-            self.error(f"There is no {what} {number}: choose a number from 1 to {len(items)}.")
+            shown = text if len(text) <= 12 else text[:12] + "…"
+            self.error(f"There is no {what} {shown}: choose a number from 1 to {len(items)}.")
             return None
         lowered = text.lower()
         for item, name in zip(items, names):
