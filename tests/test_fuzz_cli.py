@@ -161,10 +161,12 @@ TYPED = st.one_of(
 
 @settings(FUZZ, max_examples=25)
 @given(lines=st.lists(TYPED, min_size=1, max_size=12),
-       game=st.sampled_from(["base", "duel"]), seed=st.integers(0, 50))
-def test_random_terminal_input(lines: list[str], game: str, seed: int) -> None:
+       game=st.sampled_from(["base", "duel"]), side=st.sampled_from(["choose", "random"]),
+       seed=st.integers(0, 50))
+def test_random_terminal_input(lines: list[str], game: str, side: str, seed: int) -> None:
     typed = "\n".join(line.replace("\n", " ").replace("\r", " ") for line in lines)
-    run(["play", "--human", "--game", game, "--seed", str(seed)],
+    sides = ["--side", side] if game == "base" else []
+    run(["play", "--human", "--game", game, "--seed", str(seed), *sides],
         input=typed + "\nquit\ny\nquit\ny\n")
 
 
@@ -188,9 +190,11 @@ def test_typed_numbers_are_parsed_defensively() -> None:
     (["play", "--log", ""], None),
     (["graph", "--game", "base", "-o", "/dev/full"], None),
     (["simulate", "-G", "1", "-w", "1", "--plot", "{missing}"], None),
-    (["play", "--human"], "--5\nquit\ny\n"),
-    (["play", "--human"], "9" * 5000 + "\nquit\ny\n"),
-])
+    (["play", "--human", "--side", "random"], "--5\nquit\ny\n"),  # the card prompt
+    (["play", "--human", "--side", "random"], "9" * 5000 + "\nquit\ny\n"),
+    (["play", "--human", "--game", "duel"], "--5\nquit\ny\n"),
+], ids=lambda value: " ".join(value)[:40] if isinstance(value, list) else
+    ("typed " + value[:8]) if value else "")
 def test_the_examples_of_issue_16(place: dict[str, str], args: list[str],
                                   typed: str | None) -> None:
     """The fuzzer's families, each by the example the issue gives (so the suite fails on
