@@ -27,6 +27,7 @@ from .interning import intern
 from .mechanisms import battles
 from .payment import FREE, Market, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
+from .randomness import shuffle
 from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, act, has_triggers,
                       options as pending_options, resolve, trigger, triggers_of)
 from .rules import Parameters, parameters
@@ -219,7 +220,7 @@ class Game:
         self.turn = 1
         self._last_card_done = False
         deck = self._deck(age)
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)  # the order rng.shuffle gives, in compiled code
         hand = self.params.hand
         self.hands = [deck[i * hand:(i + 1) * hand] for i in range(self.players)]
         self.phase = Phase.TURN
