@@ -55,10 +55,16 @@ def register(loop: Loop) -> Loop:
     return loop
 
 
+_LOADED: dict[str, Any] = {}  # spec -> the object (new_game asks for it on every game)
+
+
 def load_attribute(spec: str) -> Any:
     """``"package.module:name"`` -> the object (raises ImportError/AttributeError)."""
-    module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name)
+    found = _LOADED.get(spec)
+    if found is None:
+        module, _, name = spec.partition(":")
+        found = _LOADED[spec] = getattr(importlib.import_module(module), name)
+    return found
 
 
 register(Loop(
