@@ -185,7 +185,7 @@ class Game:
         wonder = self.cities[seat].wonder
         return [ChooseSide(side) for side in sorted(wonder.sides)]
 
-    def _resolve_sides(self, actions: Mapping[int, Action]) -> None:
+    def _resolve_sides(self, actions: dict[int, Action]) -> None:
         """Every choosing seat turns its board to the side it chose (all at once), then
         Age I is dealt."""
         for seat, action in actions.items():
@@ -521,28 +521,29 @@ class Game:
         """Resolve one decision point: every seat in ``to_move()`` gives exactly one action."""
         if self.over:
             raise RuleError("the game is over")
+        moves = dict(actions)  # what history records; compiled, a dict is read natively
         expected = set(self.to_move())
-        if set(actions) != expected:
-            missing, extra = expected - set(actions), set(actions) - expected
+        if set(moves) != expected:
+            missing, extra = expected - set(moves), set(moves) - expected
             raise RuleError(f"expected one action from each of seats {sorted(expected)}"
                             + (f"; missing {sorted(missing)}" if missing else "")
                             + (f"; not expected from {sorted(extra)}" if extra else ""))
-        for seat, action in actions.items():
+        for seat, action in moves.items():
             self.check(seat, action)
         age, turn, phase = self.age, self.turn, self.phase
         if phase is Phase.SIDE:
-            self._resolve_sides(actions)
+            self._resolve_sides(moves)
         elif self.pending and phase is not Phase.TURN and phase is not Phase.LAST_CARD:
-            self._resolve_pending(actions)
+            self._resolve_pending(moves)
         else:
-            self._resolve_turn(actions)
-        self.decisions.append((age, turn, _PHASE_NAMES[phase], dict(actions),
+            self._resolve_turn(moves)
+        self.decisions.append((age, turn, _PHASE_NAMES[phase], moves,
                                tuple(city.coins for city in self.cities)))
         self._legal = {}
         if phase is not Phase.SIDE:  # choosing sides ends by dealing Age I
             self._continue()
 
-    def _resolve_turn(self, actions: Mapping[int, Action]) -> None:
+    def _resolve_turn(self, actions: dict[int, Action]) -> None:
         credits = [0] * self.players
         debits = [0] * self.players
         self._credits, self._debits = credits, debits
@@ -658,7 +659,7 @@ class Game:
             reason = f"the player is {what}"
         raise IllegalActionError(seat, action, f"{reason}; the options are: {listed}")
 
-    def _resolve_pending(self, actions: Mapping[int, Action]) -> None:
+    def _resolve_pending(self, actions: dict[int, Action]) -> None:
         (seat, action), = actions.items()
         self.pending.pop(0)
         resolve(self, seat, action)

@@ -612,7 +612,11 @@ class StructureGame:
 
     def _checked(self, seat: int, actions: Mapping[int, Action]) -> Action:
         """The one action of ``seat``, checked (one of the offered objects passes at once)."""
-        action = actions.get(seat)
+        action: Action | None
+        if isinstance(actions, dict):  # the usual case; compiled, a native dict lookup
+            action = actions.get(seat)
+        else:
+            action = actions.get(seat)
         if action is None or len(actions) != 1:
             raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
         legal = self._legal.get(seat)
