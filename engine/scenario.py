@@ -12,13 +12,13 @@ written the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
 from wonders.dsl.loader import display_name, load
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.schema import validate
 from wonders.dsl.source import Document, PathKey, load_file
 
@@ -30,6 +30,16 @@ from .payment import Payment
 
 FAILED = "X901"
 BAD_SCENARIO = "X902"
+INTERNAL = "X903"
+# The codes ``wonders check`` adds to those of dsl/codes.py (documented in docs/errors.md,
+# "Scenarios").
+SCENARIO_CODES: dict[str, str] = {
+    FAILED: "an expectation of a scenario does not hold",
+    BAD_SCENARIO: "a scenario that does not fit the loaded game: a name that does not exist, "
+                  "a seat out of range, a key the game's positions or checks do not have, a "
+                  "pool or draft that does not fit the rule set",
+    INTERNAL: "internal error in a scenario (a bug of the engine: the other scenarios still run)",
+}
 
 
 class _ScenarioDataError(Exception):
@@ -65,11 +75,172 @@ class CheckResult:
 
 class DraftRunner:
     """Builds draft-game positions and checks their expectations (the ``draft`` loop's
-    scenario runner; other loops' runners extend it with what their positions need)."""
+    scenario runner; other loops' runners extend it with what their positions need).
+
+    Before a scenario runs, :meth:`problems` checks every key the runner reads against
+    the loaded game (the keys this loop's positions, players, checks and actions have;
+    seats; names; ages; what the rule set's pools and draft allow), so the runner never
+    meets a shape it does not expect: each problem is a located X902.
+    """
+
+    LOOP = "drafting"
+    POSITION: frozenset[str] = frozenset({"age", "players", "discard"})
+    PLAYER: frozenset[str] = frozenset({"wonder", "side", "stages", "coins", "cards", "tokens",
+                                        "hand", "free_build_used"})
+    CHECKS: frozenset[str] = frozenset({"score", "winners", "payments", "legal", "illegal",
+                                        "military", "state", "discard", "to_move", "phase",
+                                        "age", "turn"})
+    VERBS: tuple[str, ...] = ("build", "stage", "sell", "discard_build", "skip")
+    ACTION: frozenset[str] = frozenset(VERBS) | {"free", "pay"}
+    STATE: frozenset[str] = frozenset({"player", "coins", "stages", "built", "not_built",
+                                       "hand"})
+    PAYMENTS: frozenset[str] = frozenset({"player", "build", "stage", "options", "cheapest",
+                                          "free", "impossible"})
+    PHASES: tuple[str, ...] = ("turn", "last_card", "discard_build", "destroy", "token", "over")
 
     def __init__(self, doc: Document, data: GameData) -> None:
         self.doc = doc
         self.data = data
+        self._found: list[Diagnostic] = []
+
+    # --- checking a scenario before it runs --------------------------------------------
+
+    def problems(self, spec: dict[str, Any], path: PathKey) -> list[Diagnostic]:
+        """Every X902 of one scenario (schema-valid): what would not fit the game."""
+        self._found = []
+        seats = self.check_position(spec["position"], path + ("position",))
+        self.check_expectations(spec["expect"], path + ("expect",), seats)
+        return sorted(self._found, key=lambda d: (d.location.line, d.location.column))
+
+    def problem(self, path: PathKey, message: str, suggestion: str | None = None, *,
+                key: bool = False) -> None:
+        self._found.append(Diagnostic(BAD_SCENARIO, message, self.doc.location(path, key=key),
+                                      suggestion=suggestion))
+
+    def _try(self, find: Any, *args: Any) -> Any:
+        """``find(*args)``, or None with its problem recorded."""
+        try:
+            return find(*args)
+        except _ScenarioDataError as exc:
+            self.problem(exc.path, str(exc), exc.suggestion)
+            return None
+
+    def check_keys(self, spec: dict[str, Any], allowed: frozenset[str], path: PathKey,
+                   what: str) -> None:
+        for key in spec:
+            if key not in allowed:
+                self.problem(path + (key,), f"'{key}' is not a key of {what} in a {self.LOOP} "
+                             f"game (keys: {', '.join(sorted(allowed))})",
+                             closest(str(key), sorted(allowed)), key=True)
+
+    def check_seat(self, value: Any, seats: int, path: PathKey) -> None:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < seats:
+            self.problem(path, f"no seat {value!r}: the position has {seats} players "
+                         f"(seats 0 to {seats - 1})")
+
+    def check_age(self, value: Any, path: PathKey) -> None:
+        ages = self.data.rules.ages
+        if not isinstance(value, int) or not 1 <= value <= ages:
+            self.problem(path, f"the rule set has ages 1 to {ages}, not {value!r}")
+
+    def check_names(self, find: Any, names: Any, path: PathKey) -> None:
+        for i, name in enumerate(names or []):
+            self._try(find, name, path + (i,))
+
+    def check_position(self, spec: dict[str, Any], path: PathKey) -> int:
+        """The position's keys, names and numbers; the number of seats."""
+        self.check_keys(spec, self.POSITION, path, "a position")
+        players = spec["players"]
+        counts = self.data.rules.player_counts
+        if len(players) not in counts:
+            self.problem(path + ("players",), f"the rule set is for {counts.start} to "
+                         f"{counts.stop - 1} players, not {len(players)}")
+        if "age" in spec:
+            self.check_age(spec["age"], path + ("age",))
+        self.check_names(self.card, spec.get("discard"), path + ("discard",))
+        for i, player in enumerate(players):
+            self.check_keys(player, self.PLAYER, path + ("players", i), "a player")
+            self.check_player(player, path + ("players", i))
+            if "wonder" in player and player["wonder"] in [p.get("wonder") for p in players[:i]]:
+                self.problem(path + ("players", i, "wonder"),
+                             f"{player['wonder']} is already another player's board")
+        return len(players)
+
+    def check_player(self, player: dict[str, Any], path: PathKey) -> None:
+        if "wonder" not in player:
+            self.problem(path, "a player of a drafting game needs 'wonder: NAME' (the board)")
+        else:
+            wonder = self._try(self.wonder, player["wonder"], path + ("wonder",))
+            side = player.get("side", "A")
+            if wonder is not None and side not in wonder.sides:
+                self.problem(path + ("side",), f"{wonder.name} has no side {side} (sides: "
+                             f"{', '.join(sorted(wonder.sides))})")
+            elif wonder is not None and player.get("stages", 0) > len(wonder.sides[side].stages):
+                self.problem(path + ("stages",), f"{wonder.name} {side} has only "
+                             f"{len(wonder.sides[side].stages)} stages")
+        for key in ("cards", "hand"):
+            self.check_names(self.card, player.get(key), path + (key,))
+        self.check_names(self.check_token, player.get("tokens"), path + ("tokens",))
+
+    def check_token(self, text: str, path: PathKey) -> None:
+        kind = text.partition(" ")[0]
+        tokens = self.data.rules.vocabulary.tokens
+        if kind not in tokens:
+            raise _ScenarioDataError(f"unknown token kind '{kind}'", path, closest(kind, tokens))
+
+    def check_expectations(self, items: list[dict[str, Any]], path: PathKey, seats: int) -> None:
+        for i, item in enumerate(items):
+            (kind, spec), = item.items()
+            ipath = path + (i, kind)
+            if kind not in self.CHECKS:
+                self.problem(ipath, f"'{kind}' is not a check of a {self.LOOP} game (checks: "
+                             f"{', '.join(sorted(self.CHECKS))})",
+                             closest(kind, sorted(self.CHECKS)), key=True)
+                continue
+            if isinstance(spec, dict) and "player" in spec:
+                self.check_seat(spec["player"], seats, ipath + ("player",))
+            self.check_expectation(kind, spec, ipath, seats)
+
+    def check_expectation(self, kind: str, spec: Any, path: PathKey, seats: int) -> None:
+        """One check's own keys (its seat is checked already)."""
+        if kind in ("winners", "to_move"):
+            for j, seat in enumerate(spec):
+                self.check_seat(seat, seats, path + (j,))
+        elif kind in ("discard", "not_discarded"):
+            self.check_names(self.card, spec, path)
+        elif kind == "age":
+            self.check_age(spec, path)
+        elif kind == "phase" and spec not in self.PHASES:
+            self.problem(path, f"a {self.LOOP} game has no phase '{spec}' (phases: "
+                         f"{', '.join(self.PHASES)})", closest(spec, list(self.PHASES)))
+        elif kind == "payments":
+            self.check_keys(spec, self.PAYMENTS, path, "a payments check")
+            if "build" in spec:
+                self._try(self.card, spec["build"], path + ("build",))
+        elif kind in ("legal", "illegal"):
+            self.check_action({k: v for k, v in spec.items() if k not in ("player", "reason")},
+                              path, seats, "an action check")
+        elif kind == "military":
+            self.check_names(self.check_token, spec["tokens"], path + ("tokens",))
+        elif kind == "state":
+            self.check_keys(spec, self.STATE, path, "a state check")
+            for key in ("built", "not_built", "hand"):
+                self.check_names(self.card, spec.get(key), path + (key,))
+        elif kind == "turn":
+            for key, action in spec["actions"].items():
+                self.check_seat(int(key), seats, path + ("actions", key))
+                self.check_action(action, path + ("actions", key), seats, "an action")
+            self.check_expectations(spec.get("expect") or [], path + ("expect",), seats)
+
+    def check_action(self, spec: dict[str, Any], path: PathKey, seats: int, what: str) -> None:
+        self.check_keys(spec, self.ACTION, path, what)
+        verbs = [v for v in self.VERBS if v in spec]
+        if len(verbs) != 1:
+            self.problem(path, f"an action has one of {', '.join(self.VERBS)}"
+                         + (f", not {' and '.join(verbs)}" if verbs else ""))
+        for key in ("build", "stage", "sell", "discard_build", "with", "destroy"):
+            if key in spec:
+                self._try(self.card, spec[key], path + (key,))
 
     # --- building a position -----------------------------------------------------------
 
@@ -80,13 +251,21 @@ class DraftRunner:
         text = name
         if name.endswith(")") and " (" in name:
             text, _, age = name[:-1].rpartition(" (")
-            wanted_age = int(age) if age.isdigit() else None
+            # ASCII digits only ('²' is a digit to str.isdigit, not to int)
+            wanted_age = int(age) if age.isascii() and age.isdigit() and len(age) < 4 else None
         matches = sorted((c for c in self.data.cards if c.name == text
                           and (wanted_age is None or c.age == wanted_age)), key=lambda c: c.age)
         if not matches:
             names = sorted({c.name for c in self.data.cards})
             raise _ScenarioDataError(f"no card named '{name}'", path, closest(text, names))
         return matches[0]
+
+    def wonder(self, name: Any, path: PathKey) -> Wonder:
+        found = self.data.wonder(name) if isinstance(name, str) else None
+        if found is None:
+            raise _ScenarioDataError(f"no wonder named '{name}'", path,
+                                     closest(str(name), [w.name for w in self.data.wonders]))
+        return found
 
     def cards(self, names: Any, path: PathKey) -> list[Card]:
         return [self.card(n, path + (i,)) for i, n in enumerate(names or [])]
@@ -387,6 +566,9 @@ class DraftRunner:
         path: PathKey = ("scenarios", index)
         outcome = Outcome(str(spec.get("name", f"scenario {index + 1}")),
                           self.doc.location(path + ("name",)))
+        outcome.failures = self.problems(spec, path)
+        if outcome.failures:
+            return outcome
         try:
             game = self.position(spec["position"], path + ("position",))
         except _ScenarioDataError as exc:
@@ -414,7 +596,20 @@ def _sheet(lines: dict[str, int]) -> str:
 
 
 def check_file(path: Path) -> CheckResult:
-    """Run every scenario of one file; never raises for bad input."""
+    """Run every scenario of one file; never raises.  Bad input gives located
+    diagnostics; an unexpected exception (a bug) a located X903, for the scenario it
+    happened in (:func:`_run`) or, while the file is read, for the file."""
+    try:
+        return _check_file(path)
+    except Exception as exc:  # noqa: BLE001 - reported, located, for this file only
+        report = Report()
+        report.add(Diagnostic(INTERNAL, f"internal error while reading the scenarios: "
+                              f"{type(exc).__name__}: {exc} (a bug in wonders; please report "
+                              "it with this file)", Location(display_name(path), 1, 1)))
+        return CheckResult(report, [])
+
+
+def _check_file(path: Path) -> CheckResult:
     report = Report()
     doc, problems = load_file(path, display_name(path))
     report.extend(problems)
@@ -426,7 +621,11 @@ def check_file(path: Path) -> CheckResult:
     extra = [str((path.parent / p)) for p in doc.data.get("load") or []]
     loaded = load(extra, doc.data["game"]) if doc.data["game"] else load(extra)
     if loaded.game is None:
-        report.extend(loaded.report.diagnostics)
+        # a problem of the game named (no such game) stands at 'game:', of a file named by
+        # 'load:' at that list; the loaded files' own problems keep their places
+        where = ("load",) if doc.data.get("load") else ("game",)
+        report.extend(d if d.location.line > 0 else replace(d, location=doc.location(where))
+                      for d in loaded.report.diagnostics)
         if not loaded.report.diagnostics:
             report.add(Diagnostic("L702", "no game could be loaded", doc.location(("game",))))
         return CheckResult(report, [])
@@ -436,5 +635,19 @@ def check_file(path: Path) -> CheckResult:
         report.add(Diagnostic("L702", str(exc), doc.location(("game",))))
         return CheckResult(report, [])
     runner = runner_class(doc, loaded.game)
-    outcomes = [runner.run(i, s) for i, s in enumerate(doc.data["scenarios"])]
-    return CheckResult(report, outcomes)
+    return CheckResult(report, [_run(runner, i, s) for i, s in enumerate(doc.data["scenarios"])])
+
+
+def _run(runner: DraftRunner, index: int, spec: dict[str, Any]) -> Outcome:
+    """One scenario's outcome; an exception (a bug: the checks refuse bad input first)
+    becomes a located X903 for this scenario alone, so the others still run."""
+    try:
+        return runner.run(index, spec)
+    except Exception as exc:  # noqa: BLE001 - reported, located, for this scenario only
+        name = str(spec.get("name", f"scenario {index + 1}"))
+        location = runner.doc.location(("scenarios", index, "name"))
+        outcome = Outcome(name, location)
+        outcome.failures.append(Diagnostic(
+            INTERNAL, f"internal error in scenario '{name}': {type(exc).__name__}: {exc} "
+            "(a bug in wonders; please report it with this file)", location))
+        return outcome

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from wonders.dsl.errors import closest
-from wonders.dsl.model import Token, Wonder
+from wonders.dsl.model import Token
 
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
                       ChooseWonder, DestroyCard, Sell, TakeToken)
@@ -22,6 +22,7 @@ from .payment import Payment
 from .scenario import DraftRunner, Outcome, _ScenarioDataError, _sheet
 from .structure import Layout, Structure
 from .structure_game import StructureGame, StructurePhase
+from .structure_rules import structure_rules
 
 PathKey = tuple[Any, ...]
 
@@ -29,14 +30,109 @@ PathKey = tuple[Any, ...]
 class StructureRunner(DraftRunner):
     """Builds structure-game positions and checks their expectations."""
 
-    # --- names -----------------------------------------------------------------------
+    LOOP = "card-structure"
+    POSITION = frozenset({"age", "players", "discard", "offer", "conflict", "looted", "board",
+                          "box", "to_move", "wonder_pools", "picks"})
+    PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens"})
+    CHECKS = frozenset({"score", "winners", "payments", "legal", "illegal", "state",
+                        "discard", "to_move", "phase", "age", "turn", "prices", "conflict",
+                        "victory", "pools", "options", "not_discarded"})
+    VERBS = ("build", "sell", "wonder", "take", "destroy", "discard_build", "starter",
+             "choose_wonder")
+    ACTION = frozenset(VERBS) | {"with"}
+    STATE = frozenset({"player", "coins", "built", "not_built", "built_wonders", "wonders",
+                       "owned_tokens"})
+    PAYMENTS = frozenset({"player", "build", "wonder", "cheapest", "free", "impossible"})
+    PHASES = ("turn", "wonder_draft", "token", "destroy", "discard_build", "starter", "over")
+    VICTORIES = ("military", "science", "civilian")
 
-    def wonder(self, name: Any, path: PathKey) -> Wonder:
-        found = self.data.wonder(name) if isinstance(name, str) else None
-        if found is None:
-            raise _ScenarioDataError(f"no wonder named '{name}'", path,
-                                     closest(str(name), [w.name for w in self.data.wonders]))
-        return found
+    # --- checking a scenario before it runs -------------------------------------------
+
+    def check_position(self, spec: dict[str, Any], path: PathKey) -> int:
+        seats = super().check_position(spec, path)
+        setup = structure_rules(self.data)
+        self.check_names(self.card, spec.get("offer"), path + ("offer",))
+        for key in ("board", "box"):
+            self.check_names(self.token_named, spec.get(key), path + (key,))
+        if "to_move" in spec:
+            self.check_seat(spec["to_move"], seats, path + ("to_move",))
+        if "conflict" in spec:
+            self.check_conflict(spec["conflict"], path + ("conflict",))
+        starts = [zone.start for zone in setup.track.zones if zone.lose]
+        for i, gone in enumerate(spec.get("looted") or []):
+            self.check_seat(gone["player"], seats, path + ("looted", i, "player"))
+            if gone["zone"] not in starts:
+                self.problem(path + ("looted", i, "zone"), f"no conflict zone with coins to "
+                             f"lose starts at {gone['zone']} (zones: "
+                             f"{', '.join(map(str, starts)) or 'none'})")
+        draft = setup.draft
+        if "wonder_pools" in spec:
+            pools = spec["wonder_pools"]
+            if len(pools) != draft.pools:
+                self.problem(path + ("wonder_pools",), f"the wonder draft has {draft.pools} "
+                             f"pools (of {draft.size} wonders), not {len(pools)}: give every "
+                             "pool, an empty list for one already picked")
+            for i, pool in enumerate(pools):
+                if len(pool) > draft.size:
+                    self.problem(path + ("wonder_pools", i), f"a pool of the wonder draft "
+                                 f"holds {draft.size} wonders, not {len(pool)}")
+                self.check_names(self.wonder, pool, path + ("wonder_pools", i))
+            if spec.get("picks", 0) >= len(draft.order):
+                self.problem(path + ("picks",), f"the draft has {len(draft.order)} picks "
+                             f"(0 to {len(draft.order) - 1} made)")
+        elif "picks" in spec:
+            self.problem(path + ("picks",), "'picks' needs 'wonder_pools' (a position in the "
+                         "wonder draft)", key=True)
+        return seats
+
+    def check_conflict(self, value: int, path: PathKey) -> None:
+        supremacy = structure_rules(self.data).track.supremacy
+        if not -supremacy <= value <= supremacy:
+            self.problem(path, f"the conflict pawn stands from {-supremacy} to {supremacy}, "
+                         f"not at {value}")
+
+    def check_player(self, player: dict[str, Any], path: PathKey) -> None:
+        self.check_names(self.card, player.get("cards"), path + ("cards",))
+        for key in ("wonders", "built_wonders"):
+            self.check_names(self.wonder, player.get(key), path + (key,))
+        self.check_names(self.token_named, player.get("owned_tokens"), path + ("owned_tokens",))
+
+    def check_expectation(self, kind: str, spec: Any, path: PathKey, seats: int) -> None:
+        if kind == "payments" and "wonder" in spec:
+            self._try(self.wonder, spec["wonder"], path + ("wonder",))
+        if kind == "state":
+            for key in ("wonders", "built_wonders"):
+                self.check_names(self.wonder, spec.get(key), path + (key,))
+            self.check_names(self.token_named, spec.get("owned_tokens"),
+                             path + ("owned_tokens",))
+        elif kind == "conflict":
+            self.check_conflict(spec, path)
+        elif kind == "victory" and spec not in self.VICTORIES:
+            self.problem(path, f"a game is won by {', '.join(self.VICTORIES)}, not '{spec}'",
+                         closest(spec, list(self.VICTORIES)))
+        elif kind == "pools":
+            pools = list(self.data.rules.vocabulary.pools)
+            for pool, names in spec.items():
+                if pool not in pools:
+                    self.problem(path + (pool,), f"no token pool '{pool}' (pools: "
+                                 f"{', '.join(pools)})", closest(pool, pools), key=True)
+                self.check_names(self.token_named, names, path + (pool,))
+        super().check_expectation(kind, spec, path, seats)
+
+    def check_action(self, spec: dict[str, Any], path: PathKey, seats: int, what: str) -> None:
+        super().check_action(spec, path, seats, what)
+        if "wonder" in spec:
+            self._try(self.wonder, spec["wonder"], path + ("wonder",))
+            if "with" not in spec:
+                self.problem(path, "name the card to tuck under the wonder with 'with'")
+        if "choose_wonder" in spec:
+            self._try(self.wonder, spec["choose_wonder"], path + ("choose_wonder",))
+        if "take" in spec:
+            self._try(self.token_named, spec["take"], path + ("take",))
+        if "starter" in spec:
+            self.check_seat(spec["starter"], seats, path + ("starter",))
+
+    # --- names -----------------------------------------------------------------------
 
     def token_named(self, name: Any, path: PathKey) -> Token:
         for token in self.data.tokens:
