@@ -93,13 +93,15 @@ class City:
         stale.  An effect kind not listed here drops every power cache.
         """
         cache = self._cache
-        for key in always:
-            cache.pop(key, None)
+        for key in always:  # ``in`` and ``del``: compiled, dict.pop(key, None) is a Python call
+            if key in cache:
+                del cache[key]
         plan = _FORGET_PLANS.get(id(effects))
         if plan is None or plan[0] is not effects:
             plan = _forget_plan(effects)
         for key in plan[1]:
-            cache.pop(key, None)
+            if key in cache:
+                del cache[key]
         self.version += plan[2]
 
     # --- what the city holds ----------------------------------------------------------

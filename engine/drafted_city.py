@@ -8,7 +8,7 @@ ordinary :class:`City`'s, which reads effects only through ``sources()``.
 
 from __future__ import annotations
 
-from typing import AbstractSet, Final, Iterator, Mapping
+from typing import AbstractSet, Final, Iterator
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
@@ -16,9 +16,7 @@ from wonders.dsl.model import Card, Token, Wonder, WonderSide
 from .city import CARD, STAGE, TOKEN, City
 from .production import EMPTY, Production, produced
 
-_COUNT_TOKENS: Final = fx.CountTokens
-_COUNT_CARDS: Final = fx.CountCards
-NO_UNLOCKS: Final[Mapping[str, tuple[Card, ...]]] = {}
+NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD = Wonder("", {})
 BUILT: Final = "built"          # a drafted wonder's state in statistics (its "side")
@@ -29,7 +27,7 @@ class DraftedCity(City):
     """A city whose wonders are a hand of single-stage wonders (built in any order)."""
 
     def __init__(self, seat: int, coins: int, sale_colours: frozenset[str] = frozenset(),
-                 unlocks: Mapping[str, tuple[Card, ...]] = NO_UNLOCKS) -> None:
+                 unlocks: dict[str, tuple[Card, ...]] = NO_UNLOCKS) -> None:
         super().__init__(seat, NO_BOARD, NO_SIDE, coins)
         self.sale_colours = sale_colours  # cards whose production counts for the rival
         self.unlocks = unlocks  # a card's name -> the cards it makes free (``free_if_built``)
@@ -176,10 +174,10 @@ class DraftedCity(City):
             yield TOKEN, token, token.effects
 
     def count(self, counted: fx.Counted) -> int:
-        if isinstance(counted, _COUNT_TOKENS):
+        if isinstance(counted, fx.CountTokens):
             return (sum(1 for t in self.owned_tokens if t.kind == counted.kind)
                     + sum(1 for kind, _ in self.tokens if kind == counted.kind))
-        if isinstance(counted, _COUNT_CARDS):  # sold cards and guilds ask often
+        if isinstance(counted, fx.CountCards):  # sold cards and guilds ask often
             return self.cards_of(counted.colours)
         return super().count(counted)
 

@@ -23,7 +23,6 @@ from .table import at
 
 MOST: Final = "most"
 _END: Final = fx.Timing.END
-_POINTS: Final = fx.Points
 _SELF: Final = ("self",)
 
 
@@ -126,7 +125,7 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
     sources += [(CARD, card, card.effects) for card in extra]
     for kind, what, effects in sources:
         for clause in effects.clauses:
-            if clause.timing is not _END or not isinstance(clause.effect, _POINTS):
+            if clause.timing is not _END or not isinstance(clause.effect, fx.Points):
                 continue
             points = amount(clause.effect.amount, city.seat, cities)
             if kind == STAGE:
