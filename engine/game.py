@@ -28,7 +28,7 @@ from .mechanisms import battles
 from .payment import FREE, Market, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import shuffle
-from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, act, has_triggers,
+from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act, has_triggers,
                       options as pending_options, resolve, trigger, triggers_of)
 from .rules import Parameters, parameters
 from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
@@ -73,7 +73,7 @@ _DISCARD_BUILD: Final = "discard_build"  # Phase.DISCARD_BUILD.value
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a new loop may extend this one
-class Game:
+class Game(Table):
     """One game of 7 Wonders for 3–7 players, driven by the rule set and card data."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
@@ -637,6 +637,9 @@ class Game:
 
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return triggers_of(self.cities[seat])
+
+    def city_list(self) -> list[City]:
+        return self.cities
 
     def _pending_options(self) -> list[Action]:
         """The choices of the pending decision (a discard build may be declined)."""

@@ -32,7 +32,7 @@ lists the same steps for whoever wants them as values (the greedy bot).
 from __future__ import annotations
 
 import random
-from typing import Final, Protocol, Sequence
+from typing import Any, Callable, Final, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
@@ -61,6 +61,12 @@ _NOW: Final = "now"
 _NOW_TIMING: Final = fx.Timing.NOW
 _ONGOING_TIMING: Final = fx.Timing.ONGOING
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # not installed: the decorator only matters to the compiler (setup.py)
+    def mypyc_attr(*_: object, **__: object) -> Callable[[Any], Any]:  # type: ignore[misc]
+        return lambda cls: cls
+
 Step = tuple[str, object]
 Plan = tuple[Step, ...]
 
@@ -86,8 +92,14 @@ class Pending:
         return Pending(self.kind, self.seat, list(self.options), self.effect)
 
 
-class Table(Protocol):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Table:
     """What the runtime needs of a game loop: the cities and a few verbs.
+
+    Every table the runtime plays on (each game loop, the greedy bot's trial) is a
+    subclass that sets the four fields in its ``__init__`` and implements the
+    methods.  A base class rather than a protocol: compiled, the runtime then calls
+    a loop's methods directly instead of looking them up by name.
 
     ``arrival_ongoing`` says whether ongoing ``shields`` and ``science`` act as they
     arrive (a conflict track and science pairs) or are only counted later (battles
@@ -99,32 +111,42 @@ class Table(Protocol):
     rng: random.Random
     discard: list[Card]
 
-    @property
-    def cities(self) -> Sequence[City]: ...
+    def city_list(self) -> Sequence[City]:
+        """Every seat's city, in seat order."""
+        raise NotImplementedError
 
     @property
-    def over(self) -> bool: ...
+    def over(self) -> bool:
+        """Whether the game has ended (the runtime stops acting then)."""
+        raise NotImplementedError
 
     def gain(self, seat: int, coins: int) -> None:
         """The bank gives ``seat`` coins (when they arrive is the table's)."""
+        raise NotImplementedError
 
     def lose(self, seat: int, coins: int) -> None:
         """``seat`` returns up to ``coins`` coins to the bank (never below 0)."""
+        raise NotImplementedError
 
     def shields(self, seat: int, count: int) -> None:
         """``seat`` gains ``count`` shields once (a pawn move, or a lasting bonus)."""
+        raise NotImplementedError
 
     def science_arrived(self, seat: int, symbol: str) -> None:
         """A science symbol arrived (only called when ``arrival_ongoing``)."""
+        raise NotImplementedError
 
     def replay(self, seat: int) -> None:
         """``seat`` plays again straight after this turn."""
+        raise NotImplementedError
 
     def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
         """Queue a pending decision of ``seat`` (``options`` works out its choices)."""
+        raise NotImplementedError
 
     def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
         """The ``on …:`` clauses of ``seat``'s sources, each with its source."""
+        raise NotImplementedError
 
 
 _PLANS: Final[dict[int, tuple[fx.Effects, Plan]]] = {}
@@ -227,13 +249,13 @@ def trigger(table: Table, seat: int, event: str, colour: str | None, source: obj
 def now(table: Table, seat: int, effect: fx.Effect) -> None:
     """One now-effect of ``seat``'s (a ``now:`` clause, a trigger's, a rule's)."""
     if isinstance(effect, fx.Coins):
-        table.gain(seat, amount(effect.amount, seat, table.cities))
+        table.gain(seat, amount(effect.amount, seat, table.city_list()))
     elif isinstance(effect, fx.Shields):
         table.shields(seat, effect.count)
     elif isinstance(effect, fx.Replay):
         table.replay(seat)
     elif isinstance(effect, fx.LoseCoins):
-        cities = table.cities
+        cities = table.city_list()
         lost = amount(effect.amount, seat, cities)
         for place in effect.places:
             for target in seats_at(seat, place, len(cities)):
@@ -251,7 +273,7 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
 
     A ``take`` with ``draw N`` draws its N tokens here, from the table's generator.
     """
-    cities = table.cities
+    cities = table.city_list()
     if kind == DESTROY:
         assert isinstance(effect, fx.Destroy)
         found: list[Action] = []
@@ -292,10 +314,10 @@ def resolve(table: Table, seat: int, action: Action) -> None:
             if action.token in pool:
                 pool.remove(action.token)
                 break
-        table.cities[seat].add_token(action.token)
+        table.city_list()[seat].add_token(action.token)
         arrive(table, seat, action.token, action.token.effects, None, None)
     elif isinstance(action, DestroyCard):
-        cities = table.cities
+        cities = table.city_list()
         owners = [action.seat] if action.seat >= 0 else range(len(cities))
         for owner in owners:
             if any(c is action.card for c in cities[owner].built):
@@ -304,7 +326,7 @@ def resolve(table: Table, seat: int, action: Action) -> None:
         table.discard.append(action.card)
     elif isinstance(action, BuildFromDiscard):
         table.discard.remove(action.card)
-        table.cities[seat].add_card(action.card)
+        table.city_list()[seat].add_card(action.card)
         arrive(table, seat, action.card, action.card.effects, CARD_EVENT, action.card.colour)
     else:
         assert isinstance(action, Skip)

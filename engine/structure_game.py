@@ -44,7 +44,7 @@ from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, shuffle
-from .runtime import Pending, act, now, options as pending_options, resolve, trigger
+from .runtime import Pending, Table, act, now, options as pending_options, resolve, trigger
 from .scoring import ScoreSheet, score
 from .structure import Structure
 from .structure_rules import StructureRules, structure_rules
@@ -121,7 +121,7 @@ class StructurePhase(str, Enum):
 _PHASE_NAMES: Final[dict[StructurePhase, str]] = {phase: phase.value for phase in StructurePhase}
 
 
-class StructureGame:
+class StructureGame(Table):
     """One game on a card-structure rule set, for two players."""
 
     def __init__(self, data: GameData, players: int = 2, seed: int = 0, *,
@@ -757,6 +757,9 @@ class StructureGame:
 
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return self.cities[seat].triggers
+
+    def city_list(self) -> list[DraftedCity]:
+        return self.cities
 
     def _built(self, seat: int, source: object, effects: fx.Effects, event: str,
                colour: str | None) -> None:

@@ -52,7 +52,8 @@ from ..city import City
 from ..contract import GameState
 from ..game import Game
 from ..runtime import (CARD_EVENT, CHAIN_EVENT, DESTROY, DISCARD_BUILD, DISCARD_BUILD_ABILITY,
-                       WONDER_EVENT, has_triggers, options, plan, run, trigger, triggers_of, Plan)
+                       WONDER_EVENT, Plan, Table, has_triggers, options, plan, run, trigger,
+                       triggers_of)
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
 from .policy import Policy, greedy_policy
@@ -103,7 +104,7 @@ def _reads_city(effects: fx.Effects) -> bool:
     return reads
 
 
-class Trial:
+class Trial(Table):
     """The effect runtime's table (:class:`wonders.engine.runtime.Table`) for valuing one
     arrival in ``seat``'s city: it records what the runtime asks of it instead of doing
     it — the coins the seat gains, the coins each seat loses, the shields the seat gains
@@ -113,13 +114,11 @@ class Trial:
     As at the draft table, ongoing effects do not act on arrival (battles read the
     city's shields, the final scoring its science)."""
 
-    __slots__ = ("cities", "seat", "pools", "discard", "rng", "gained", "lost",
-                 "shields_gained", "replays", "asked")
-    arrival_ongoing = False
-    over = False
+    __slots__ = ("cities", "seat", "gained", "lost", "shields_gained", "replays", "asked")
 
     def __init__(self, cities: Sequence[City], seat: int, pools: dict[str, list[Token]],
                  discard: list[Card]) -> None:
+        self.arrival_ongoing = False
         self.cities = cities
         self.seat = seat
         self.pools = pools
@@ -153,6 +152,13 @@ class Trial:
 
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return triggers_of(self.cities[seat])
+
+    def city_list(self) -> Sequence[City]:
+        return self.cities
+
+    @property
+    def over(self) -> bool:
+        return False
 
 
 class Evaluator:
