@@ -415,8 +415,6 @@ class Game(Table):
         if city.stages < len(city.side.stages):
             stage_payments = trade.payments(city.side.stages[city.stages].cost, coins)
         actions: list[Action] = []
-        append = actions.append
-        pairs = trade.pairs
         builds = _BUILDS
         seen: list[Card] = []
         for card in self.hands[seat]:
@@ -425,23 +423,23 @@ class Game(Table):
             seen.append(card)
             if card.name not in names:
                 if card.name in made_free or not names.isdisjoint(card.free_if_built):
-                    append(build(card, FREE, CHAIN))
+                    actions.append(build(card, FREE, CHAIN))
                 else:
                     cost = card.cost
                     bank = cost.coins
                     if bank <= coins:
                         budget = coins - bank
-                        for left, right in pairs(cost.resources):
+                        for left, right in trade.pairs(cost.resources):
                             if left + right <= budget:
                                 key = (card, left, right, bank, PAY)
                                 action = builds.get(key)
-                                append(action if action is not None else
-                                       build(card, shared_payment(left, right, bank)))
+                                actions.append(action if action is not None else
+                                               build(card, shared_payment(left, right, bank)))
                     if free_build and not cost.is_free:
-                        append(build(card, FREE, FREE_BUILD))
+                        actions.append(build(card, FREE, FREE_BUILD))
             for payment in stage_payments:
-                append(build_stage(card, payment))
-            append(sell(card))
+                actions.append(build_stage(card, payment))
+            actions.append(sell(card))
         return actions
 
     # --- checking an action ---------------------------------------------------------------
