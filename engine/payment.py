@@ -360,10 +360,13 @@ class TradeContext:
         if found is None:
             # no global cache here: measured over random games, two thirds of these
             # questions are new and only one in twenty repeats an earlier context
+            # arguments passed one by one: compiled, a call with *args is a Python call
             if len(resources) == 1:
-                found = self._single(*resources[0])
+                resource, units = resources[0]
+                found = self._single(resource, units)
             else:
-                found = self._search(*_sparse_need(resources, self.names_id))
+                need, items, mask = _sparse_need(resources, self.names_id)
+                found = self._search(need, items, mask)
             self.known[resources] = found
         return found
 
