@@ -422,7 +422,8 @@ class Game(Table):
                 continue
             seen.append(card)
             if card.name not in names:
-                if card.name in made_free or not names.isdisjoint(card.free_if_built):
+                # (a loop, not names.isdisjoint: compiled, that is a Python method call)
+                if card.name in made_free or any(name in names for name in card.free_if_built):
                     actions.append(build(card, FREE, CHAIN))
                 else:
                     cost = card.cost
