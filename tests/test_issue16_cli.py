@@ -114,6 +114,16 @@ def test_play_log_that_cannot_be_written_exits_1(tmp_path: Path, target: str) ->
     assert "wonders: cannot write the log" in result.output
 
 
+def test_a_log_to_a_pipe_nobody_reads_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    """Found by the 30-minute campaign (benchmarks/fuzz.py): opening a FIFO for writing
+    waited forever for a reader."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    result = invoke("play", "--log", str(fifo))
+    assert result.exit_code == 1, result.output
+    assert "cannot write the log" in result.output and "no process reads that pipe" in result.output
+
+
 def test_graph_and_plot_outputs_that_cannot_be_written_exit_1(tmp_path: Path) -> None:
     result = invoke("graph", "--game", "base", "-o", str(tmp_path / "missing" / "g.txt"))
     assert result.exit_code == 1 and "cannot write the graph" in result.output

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Callable, NoReturn, Optional, TextIO
@@ -104,6 +107,18 @@ def open_output(path: Path, what: str = "the output") -> TextIO:
     permission) instead of an exception."""
     if str(path) in ("", "."):
         fail(f"cannot write {what}: no file name given")
+    try:
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            # a pipe blocks an ordinary open until something reads it: open without
+            # waiting, so a pipe nobody reads is an error (ENXIO), not a hang
+            descriptor = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            os.set_blocking(descriptor, True)
+            return os.fdopen(descriptor, "w", encoding="utf-8")
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        reason = "no process reads that pipe" if exc.errno == errno.ENXIO else exc.strerror
+        fail(f"cannot write {what} to {path}: {reason or exc}")
     try:
         return open(path, "w", encoding="utf-8")
     except (OSError, ValueError) as exc:
