@@ -33,6 +33,8 @@ from wonders.engine import registry
 from wonders.engine.actions import Build, DestroyCard, Sell
 from wonders.engine.payment import FREE
 
+from extra_cards import card_named, load_extra
+
 NOW, ON, END, ONGOING = fx.Timing.NOW, fx.Timing.ON, fx.Timing.END, fx.Timing.ONGOING
 
 # One example per (effect word, timing) the language accepts, per game (Duel's places differ).
@@ -131,17 +133,10 @@ cards:
 
 @pytest.fixture(scope="module")
 def base_extra(tmp_path_factory: pytest.TempPathFactory) -> GameData:
-    path = tmp_path_factory.mktemp("extra") / "extra.yaml"
-    path.write_text(EXTRA_CARDS, encoding="utf-8")
-    result = load([path], "base")
-    assert result.game is not None, [d.render() for d in result.report.sorted()]
-    return result.game
+    return load_extra(tmp_path_factory.mktemp("extra"), EXTRA_CARDS)
 
 
-def _card(data: GameData, name: str) -> Card:
-    found = data.card(name)
-    assert found is not None
-    return found
+_card = card_named
 
 
 def _turn(game: object, builds: dict[int, Card]) -> None:

@@ -5,17 +5,16 @@ of the effects (issue 11, item 4)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from wonders.dsl.loader import load
 from wonders.dsl.model import Card, Game as GameData
 from wonders.engine import registry
 from wonders.engine.actions import Build, DestroyCard, Sell
 from wonders.engine.bots.greedy import COIN_VALUE, DraftGreedy, Evaluator, GreedyBot
 from wonders.engine.game import Game
 from wonders.engine.payment import FREE
+
+from extra_cards import card_named, load_extra
 
 # Extra cards, free, marked for 8 players (never dealt): the tests put them into hands.
 EXTRA_CARDS = """\
@@ -47,17 +46,10 @@ AGE_I_COINS = COIN_VALUE[0]
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> GameData:
-    path = tmp_path_factory.mktemp("extra") / "extra.yaml"
-    path.write_text(EXTRA_CARDS, encoding="utf-8")
-    result = load([path], "base")
-    assert result.game is not None, [d.render() for d in result.report.sorted()]
-    return result.game
+    return load_extra(tmp_path_factory.mktemp("extra"), EXTRA_CARDS)
 
 
-def _card(data: GameData, name: str) -> Card:
-    found = data.card(name)
-    assert found is not None
-    return found
+_card = card_named
 
 
 def _game(data: GameData) -> Game:
