@@ -25,6 +25,8 @@ from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.loader import load, shipped_games
 from wonders.dsl.source import load_text
 
+from document_paths import value_paths
+
 BASE = load(game="base").game
 assert BASE is not None
 VOCABULARY = BASE.rules.vocabulary
@@ -84,15 +86,7 @@ REPLACEMENTS = st.one_of(
     st.just({"²": 1}), STRINGS, mutated())
 
 
-def _paths(data: object, prefix: tuple = ()) -> list[tuple]:  # type: ignore[type-arg]
-    found = [prefix] if prefix else []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found += _paths(value, prefix + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data[:6]):
-            found += _paths(value, prefix + (i,))
-    return found
+_paths = value_paths
 
 
 DATA = {path: yaml.safe_load(path.read_text(encoding="utf-8")) for path in FILES}

@@ -29,6 +29,8 @@ from hypothesis import strategies as st
 from wonders.dsl.codes import CODES
 from wonders.engine.scenario import INTERNAL, SCENARIO_CODES, check_file
 
+from document_paths import value_paths
+
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "tests" / "scenarios").glob("*.yaml"))
 DATA = {path: yaml.safe_load(path.read_text(encoding="utf-8")) for path in FILES}
@@ -70,15 +72,7 @@ REPLACEMENTS = st.one_of(
     st.just(1.5), st.just("9" * 4400))
 
 
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found += _paths(value, prefix + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data[:6]):
-            found += _paths(value, prefix + (i,))
-    return found
+_paths = value_paths
 
 
 def _mutate(data: Any, path: tuple[Any, ...], how: str, key: str, value: Any) -> None:
