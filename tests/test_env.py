@@ -1,0 +1,207 @@
+"""The PettingZoo environments (wonders.env): PettingZoo's own API and seed tests for base at
+3 and 7 players and for Duel, hidden information, seeding, rewards and bad actions."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="wonders.env needs PettingZoo: pip install 'wonders[env]'")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import (api_test, parallel_api_test, parallel_seed_test,  # noqa: E402
+                             seed_test)
+
+import wonders  # noqa: E402
+from wonders.engine.errors import IllegalActionError  # noqa: E402
+from wonders.env import EnvError, env, parallel_env, rewards_of  # noqa: E402
+
+TABLES = [("base", 3), ("base", 7), ("duel", 2)]
+
+
+@pytest.fixture(scope="module")
+def data() -> dict[str, Any]:
+    return {name: wonders.load_game(name) for name in ("base", "duel")}
+
+
+@pytest.mark.parametrize("game,players", TABLES)
+def test_pettingzoo_api_tests(data: dict[str, Any], game: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # advice about Dict observation spaces
+        api_test(env(data[game], players), num_cycles=1000)
+        parallel_api_test(parallel_env(data[game], players), num_cycles=1000)
+        seed_test(lambda: env(data[game], players), num_cycles=500)
+        # the parallel seed test samples unmasked actions: an illegal one ends the episode
+        parallel_seed_test(lambda: parallel_env(data[game], players, illegal="lose"),
+                           num_cycles=500)
+
+
+def _play_aec(aec: Any, seed: int, rng: random.Random, check: Any = None) -> list[str]:
+    """Play one game through the AEC API with random masked actions; the decision kinds."""
+    aec.reset(seed=seed)
+    kinds: list[str] = []
+    for agent in aec.agent_iter():
+        observation, _, terminated, truncated, info = aec.last()
+        if terminated or truncated:
+            aec.step(None)
+            continue
+        kinds.append(info["decision"])
+        if check is not None:
+            check(aec, agent, observation)
+        legal = np.flatnonzero(observation["action_mask"])
+        aec.step(int(rng.choice(list(legal))))
+    return kinds
+
+
+@pytest.mark.parametrize("game,players", TABLES)
+def test_every_legal_action_has_a_slot_and_the_mask_says_which(
+        data: dict[str, Any], game: str, players: int) -> None:
+    """The mask holds exactly the distinct slots of the seat's legal actions, and each
+    masked index plays a legal action (follow-up decisions included)."""
+    aec = env(data[game], players)
+
+    def check(aec: Any, agent: str, observation: dict[str, Any]) -> None:
+        seat = aec.agent_seats[agent]
+        legal = aec.game.legal_actions(seat)
+        slots = {aec.index_of(action) for action in legal}
+        assert set(np.flatnonzero(observation["action_mask"])) == slots
+        for index, action in aec.legal_by_index(seat).items():
+            assert action in legal and aec.index_of(action) == index
+
+    seen: set[str] = set()
+    for seed in range(3):
+        seen |= set(_play_aec(aec, seed, random.Random(seed), check))
+    assert "turn" in seen
+    assert ("wonder_draft" in seen) if game == "duel" else ("side" in seen)
+
+
+def _hidden(game: Any, seat: int) -> dict[str, list[str]]:
+    return {place: sorted(card.name for card in cards)
+            for place, (visible, cards) in game.card_places(seat).items() if not visible}
+
+
+@pytest.mark.parametrize("game,players", TABLES)
+def test_an_observation_shows_nothing_the_seat_cannot_see(
+        data: dict[str, Any], game: str, players: int) -> None:
+    """Re-dealing everything seat 0 cannot see (other hands, face-down cards) leaves its
+    observation unchanged, while the hidden cards did change — so an encoder that read
+    another hand or a face-down card would fail here."""
+    aec = env(data[game], players)
+    encoder = aec.spaces.observations
+    rng = random.Random(5)
+    compared = changed = 0
+    for seed in range(3):
+        aec.reset(seed=seed)
+        while not aec.game.over:
+            state = aec.game
+            for seat in range(players):
+                other = state.determinize(seat, random.Random(rng.random()))
+                assert np.array_equal(encoder.encode(state, seat), encoder.encode(other, seat))
+                compared += 1
+                changed += _hidden(state, seat) != _hidden(other, seat)
+            state.play({s: rng.choice(state.legal_actions(s)) for s in state.to_move()})
+    assert compared > 20 and changed > compared // 4
+
+
+def test_a_leaking_view_would_be_caught(data: dict[str, Any]) -> None:
+    """The check above is not a rubber stamp: with another hand added to the view the
+    observations of a game and of its determinization differ."""
+    aec = env(data["base"], 3, options={"sides": "random"})  # hands dealt at once
+    aec.reset(seed=2)
+    state = aec.game
+    assert state.decision().kind == "turn"
+    other = state.determinize(0, random.Random(1))
+
+    class Leaky:
+        def __init__(self, game: Any) -> None:
+            self.game = game
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.game, name)
+
+        def view(self, seat: int) -> dict[str, Any]:
+            found = dict(self.game.view(seat))
+            found["hand"] = found["hand"] + self.game.view(1)["hand"]
+            return found
+
+    encoder = aec.spaces.observations
+    assert np.array_equal(encoder.encode(state, 0), encoder.encode(other, 0))
+    assert not np.array_equal(encoder.encode(Leaky(state), 0), encoder.encode(Leaky(other), 0))
+
+
+def test_reset_with_a_seed_deals_the_game_of_that_seed(data: dict[str, Any]) -> None:
+    aec = env(data["duel"])
+    aec.reset(seed=11)
+    assert aec.game.setup_record() == wonders.new_game(data["duel"], 2, 11).setup_record()
+    aec.reset()  # the next seed
+    assert aec.game.seed == 12
+    first = _play_aec(env(data["base"], 4), 3, random.Random(0))
+    again = env(data["base"], 4)
+    assert _play_aec(again, 3, random.Random(0)) == first
+    history = again.game.history
+    _play_aec(again, 3, random.Random(0))
+    assert again.game.history == history
+
+
+def test_rewards_come_from_the_final_ranking(data: dict[str, Any]) -> None:
+    par = parallel_env(data["base"], 3)
+    observations, _ = par.reset(seed=4)
+    rng = random.Random(4)
+    total: dict[str, float] = {agent: 0.0 for agent in par.possible_agents}
+    while par.agents:
+        actions = {}
+        for agent in par.agents:
+            legal = np.flatnonzero(observations[agent]["action_mask"])
+            actions[agent] = int(rng.choice(list(legal))) if len(legal) else 0
+        observations, rewards, terminations, _, _ = par.step(actions)
+        for agent, reward in rewards.items():
+            total[agent] += reward
+    sheet = par.game.score_sheet()
+    ranking = sheet.ranking()
+    assert total[f"player_{ranking[0]}"] == 1.0
+    assert total[f"player_{ranking[-1]}"] == (1.0 if ranking[-1] in sheet.winners else -1.0)
+    assert [total[a] for a in par.possible_agents] == rewards_of(par.game)
+
+
+def test_bad_actions_are_clear_errors(data: dict[str, Any]) -> None:
+    aec = env(data["duel"])
+    aec.reset(seed=1)
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="is not legal now; legal: "):
+        aec.step(illegal)
+    with pytest.raises(EnvError, match="out of range"):
+        aec.step(10**6)
+    with pytest.raises(EnvError, match="an action is an index"):
+        aec.step("build")
+    with pytest.raises(EnvError, match="no agent 'nobody'"):
+        aec.observe("nobody")
+    with pytest.raises(EnvError, match="plays with 3 to 7 players, not 9"):
+        env(data["base"], 9)
+    with pytest.raises(EnvError, match="illegal must be one of"):
+        env(data["base"], 3, illegal="ignore")
+    lose = env(data["duel"], illegal="lose")
+    lose.reset(seed=1)
+    agent = lose.agent_selection
+    lose.step(illegal)
+    assert all(lose.terminations.values())
+    assert lose._cumulative_rewards[agent] == -1.0
+    assert not lose.observe(agent)["action_mask"].any()
+
+
+def test_a_bot_plays_through_the_environment_with_its_own_payment(data: dict[str, Any]) -> None:
+    """Engine actions are accepted as they are (a bot's exact payment)."""
+    aec = env(data["base"], 3)
+    aec.reset(seed=6)
+    bots = [wonders.make_bot("greedy", seat) for seat in range(3)]
+    for agent in aec.agent_iter():
+        _, _, terminated, _, _ = aec.last()
+        if terminated:
+            aec.step(None)
+            continue
+        seat = aec.agent_seats[agent]
+        aec.step(bots[seat].choose(aec.game, seat))
+    assert aec.game.over and not aec.agents
