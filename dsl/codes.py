@@ -59,7 +59,7 @@ CODES: dict[str, str] = {
     "D604": "a player marker above the game's maximum (warning: that copy is never used)",
     "D605": "a card defined twice (same name and age)",
     "D606": "a wonder defined twice",
-    "D607": "'remove' names a card that is not loaded",
+    "D607": "'remove' names a card, wonder or wonder side that is not loaded",
     "D608": "a draw rule draws more cards than exist",
     "D609": "an age's deck does not fill its card structure (offer: structure)",
     "D610": "an age without a card structure, or a structure for an age the rule set does not have",
@@ -73,6 +73,10 @@ CODES: dict[str, str] = {
     "L703": "more than one rule set is loaded",
     "L704": "cards written for another game than the loaded rule set",
     "L705": "a required set is not loaded",
+    "L706": "'extends' names no shipped game and no rule-set file or folder",
+    "L707": "rule sets that extend one another in a cycle (or a chain too long)",
+    "L708": "a file that is not game data (a scenario file) among data files: skipped "
+            "(warning)",
     # R: rule sets
     "R801": "the minimum player count is above the maximum",
     "R802": "a per-age list whose length differs from the number of ages",

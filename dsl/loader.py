@@ -17,8 +17,9 @@ import errno
 import hashlib
 import importlib.util
 import os
+import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -31,6 +32,7 @@ from .chains import check_chains, links_of
 from .compiler import compile_cost, compile_effects, compile_formula
 from .decks import check_decks
 from .errors import DataError, Diagnostic, Location, Report, Severity, closest
+from .extends import MergedDocument, merge
 from .formula import Formula
 from .model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
 from .rules_model import DrawPool, RuleModel, decimal, read_rules
@@ -39,6 +41,12 @@ from .source import Document, PathKey, load_file
 from .vocabulary import Vocabulary
 
 YAML_SUFFIXES = (".yaml", ".yml")
+
+# Kinds of YAML file that may sit among data files but are not data: skipped, noted (L708).
+SKIPPED_KINDS = ("scenarios",)
+
+# The longest chain of rule sets extending one another (a longer one is surely a mistake).
+MAX_EXTENDS = 16
 
 
 def _package_dir(package: str) -> Path | None:
@@ -181,6 +189,70 @@ def walk_yaml(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
     return sorted(files), problems
 
 
+def kind_of(path: Path) -> str | None:
+    """A file's ``kind:`` read cheaply (a top-level ``kind: NAME`` line, else a full
+    parse); None when it cannot be told.  Used to pick a rule set among files before
+    they are loaded properly."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = _KIND_LINE.search(text)
+    if found is not None:
+        return found.group(1)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+_KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?([A-Za-z_]+)['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def looks_like_path(text: str) -> bool:
+    """Whether a game given by name is meant as a path (it has a separator, a YAML
+    suffix, or is '.' or '..'): a path is never taken for a shipped game's name."""
+    return ("/" in text or os.sep in text or text.endswith(YAML_SUFFIXES)
+            or text in (".", ".."))
+
+
+def find_parent(target: str, folder: Path) -> tuple[Path, list[Path]] | str:
+    """What ``extends: TARGET`` (written in a file of ``folder``) names: the parent's
+    rule-set file and the other data files that go with it, or why nothing fits.
+
+    A shipped game's name gives its folder; a path (relative to ``folder``) to a folder
+    gives the one rule set in it and its other files; a path to a rule-set file gives
+    it and the data files beside it (other rule sets left out, as with ``--game``)."""
+    games = shipped_games()
+    if target in games and not looks_like_path(target):
+        root = games[target]
+        return root / "rules.yaml", [p for p in yaml_files(root)
+                                     if p.name != "rules.yaml" or p.parent != root]
+    path = Path(target) if os.path.isabs(target) else folder / target
+    refused = file_problem(path)
+    if refused is not None:
+        if refused == "no such file or folder":
+            return (f"'extends: {target}' names no shipped game ('wonders games' lists "
+                    f"them) and no file or folder ({display_name(path)} does not exist)")
+        return f"'extends: {target}': {display_name(path)}: {refused}"
+    if path.is_dir():
+        files = yaml_files(path)
+        rules = [f for f in files if kind_of(f) == "rules"]
+        if len(rules) != 1:
+            return (f"'extends: {target}': the folder {display_name(path)} holds "
+                    f"{len(rules)} rule sets; name the rule-set file")
+        return rules[0], [f for f in files if f != rules[0] and kind_of(f) in DATA_KINDS]
+    beside = [f for f in yaml_files(path.parent)
+              if f.resolve() != path.resolve() and kind_of(f) in DATA_KINDS]
+    return path, beside
+
+
+# The kinds of file that make up a game besides its rule set.
+DATA_KINDS = ("cards", "wonders", "tokens")
+
+
 def yaml_files(folder: Path) -> list[Path]:
     """The readable YAML files under ``folder`` (see :func:`walk_yaml`)."""
     return walk_yaml(folder)[0]
@@ -213,6 +285,7 @@ class LoadResult:
 class _Doc:
     doc: Document
     kind: str
+    depth: int = 0  # 0: the files given; 1: the rule set they extend; 2: its parent …
 
 
 class _Compiler:
@@ -266,10 +339,12 @@ class _Load:
         self.docs: list[_Doc] = []
         self.seen: set[Path] = set()
         self.hashes: dict[str, str] = {}
+        self.extending: list[Path] = []  # the rule-set files being extended (cycles)
+        self.broken_extends = False      # an 'extends:' failed (already reported)
 
     # --- files -------------------------------------------------------------------
 
-    def add_path(self, path: Path) -> None:
+    def add_path(self, path: Path, depth: int = 0) -> None:
         refused = file_problem(path)
         if refused is not None:
             code = "L701" if refused == "no such file or folder" or path.is_dir() else "Y001"
@@ -281,28 +356,91 @@ class _Load:
                 self.report.add(Diagnostic("L701", "the folder holds no .yaml files",
                                            Location(display_name(path))))
             for file in files:
-                self.add_file(file)
+                self.add_file(file, depth)
         else:
-            self.add_file(path)
+            self.add_file(path, depth)
 
-    def add_file(self, path: Path) -> None:
+    def add_file(self, path: Path, depth: int = 0) -> None:
+        entry = self.read(path, depth)
+        if entry is not None:
+            self.docs.append(entry)
+
+    def read(self, path: Path, depth: int) -> _Doc | None:
+        """One file, loaded, its kind detected and its shape checked; a rule set that
+        extends another comes back merged with it (its parent's other files join the
+        load).  None when there is nothing to build from it."""
         resolved = path.resolve()
         if resolved in self.seen:
-            return
+            return None
         self.seen.add(resolved)
         doc, problems = load_file(path, display_name(path))
         self.report.extend(problems)
         if doc is None:
-            return
+            return None
         self.hashes[str(resolved)] = hashlib.sha256(doc.source.text.encode("utf-8")).hexdigest()
+        if isinstance(doc.data, dict) and doc.data.get("kind") in SKIPPED_KINDS:
+            # a scenario file among data files (tests/ beside cards/): not data, noted
+            self.report.add(Diagnostic(
+                "L708", f"skipped: a '{doc.data['kind']}' file is not game data (run it "
+                "with 'wonders check')", doc.location(("kind",)), severity=Severity.WARNING,
+                text=str(doc.data["kind"])))
+            return None
         kind, problems = detect_kind(doc)
         self.report.extend(problems)
         if kind is None:
-            return
+            return None
         refused: set[PathKey] = set()
         self.report.extend(validate(doc, kind, refused))
         _drop(doc, refused)
-        self.docs.append(_Doc(doc, kind))
+        if kind == "rules" and isinstance(doc.data.get("extends"), str):
+            merged = self.extend(doc, resolved, depth)
+            if merged is None:
+                self.broken_extends = True
+                return None
+            doc = merged
+        return _Doc(doc, kind, depth)
+
+    def extend(self, doc: Document, resolved: Path, depth: int) -> Document | None:
+        """The rule set ``doc`` extends, read (with its cards, wonders and tokens, which
+        join the load one level deeper) and merged under ``doc``; None, reported at
+        ``extends:``, for a parent that cannot be found, is no rule set, or closes a
+        cycle."""
+        target = str(doc.data["extends"])
+        where = doc.location(("extends",))
+        found = find_parent(target, resolved.parent)
+        if isinstance(found, str):
+            self.report.add(Diagnostic("L706", found, where, text=target,
+                                       suggestion=closest(target, shipped_games())))
+            return None
+        rules_file, others = found
+        chain = [*self.extending, resolved]
+        if rules_file.resolve() in chain:
+            names = " -> ".join(display_name(p) for p in
+                                chain[chain.index(rules_file.resolve()):] + [rules_file])
+            self.report.add(Diagnostic(
+                "L707", f"'extends: {target}' closes a cycle ({names}): a rule set cannot "
+                "extend itself, directly or through others", where, text=target))
+            return None
+        if len(chain) > MAX_EXTENDS:
+            self.report.add(Diagnostic(
+                "L707", f"'extends: {target}' makes a chain of more than {MAX_EXTENDS} rule "
+                "sets", where, text=target))
+            return None
+        self.extending.append(resolved)
+        try:
+            self.seen.discard(rules_file.resolve())  # read it here even if listed too
+            parent = self.read(rules_file, depth + 1)
+        finally:
+            self.extending.pop()
+        if parent is None or parent.kind != "rules":
+            if parent is not None or not self.broken_extends:
+                self.report.add(Diagnostic(
+                    "L706", f"'extends: {target}' names {display_name(rules_file)}, which is "
+                    "not a rule set (kind: rules)", where, text=target))
+            return None
+        for other in others:
+            self.add_file(other, depth + 1)
+        return merge(parent.doc, doc)
 
     # --- the rule set --------------------------------------------------------------
 
@@ -322,6 +460,8 @@ class _Load:
             # deck and duplicate errors point at the expansion, not at the shipped files
             self.docs += named
             rules = [d for d in self.docs if d.kind == "rules"]
+        if not rules and self.broken_extends:
+            return None  # the rule set's 'extends:' is wrong, and said so
         if not rules:
             doc = next((d for d in self.docs if d.kind != "rules"), None)
             games = shipped_games()
@@ -432,7 +572,8 @@ class _Load:
             name=str(data.get("name", "")), title=str(data.get("title", data.get("name", ""))),
             min_players=low, max_players=high, vocabulary=vocabulary,
             model=sections.compiled(tuple(draws), sell, treasury, pair), parameters=data,
-            location=doc.location(()))
+            location=doc.location(()),
+            lineage=doc.lineage if isinstance(doc, MergedDocument) else ())
 
     def known_name(self, doc: Document, path: PathKey, name: object, known: tuple[str, ...],
                    code: str, what: str, key: bool = False) -> bool:
@@ -670,7 +811,7 @@ class _Load:
             if isinstance(name, str) and name not in sets:
                 sets.append(name)
             game = entry.doc.data.get("game")
-            if isinstance(game, str) and game != rules.name:
+            if isinstance(game, str) and game != rules.name and game not in rules.lineage:
                 self.report.add(Diagnostic(
                     "L704", f"these cards are written for game '{game}', but the rule set "
                     f"loaded is '{rules.name}'", entry.doc.location(("game",)), text=game))
@@ -723,6 +864,47 @@ class _Load:
                 token_seen[token.name] = token
 
 
+    def remove_wonders(self, wonders: list[Wonder]) -> list[Wonder]:
+        """The wonders less those (or the sides) a wonder file's ``remove:`` names
+        (``remove: [Olympia, {name: Gizah, sides: [B]}]``); a name or side that is not
+        loaded is a located D607 with a "did you mean"."""
+        by_name = {w.name: w for w in wonders}
+        changed: dict[str, Wonder] = {}
+        gone: set[str] = set()
+        for entry in self.docs:
+            if entry.kind != "wonders":
+                continue
+            for i, item in enumerate(_list(entry.doc.data.get("remove"))):
+                name = item if isinstance(item, str) else _map(item).get("name")
+                if not isinstance(name, str):
+                    continue
+                wonder = by_name.get(name)
+                path: PathKey = ("remove", i) if isinstance(item, str) else ("remove", i, "name")
+                if wonder is None:
+                    self.report.add(Diagnostic(
+                        "D607", f"cannot remove wonder '{name}': no loaded wonder has that "
+                        "name", entry.doc.location(path), text=name,
+                        suggestion=closest(name, by_name)))
+                    continue
+                sides = _names(_map(item).get("sides")) if isinstance(item, dict) else ()
+                if not sides:
+                    gone.add(name)
+                    continue
+                kept = dict(wonder.sides)
+                for j, side in enumerate(sides):
+                    if side not in kept:
+                        self.report.add(Diagnostic(
+                            "D607", f"cannot remove side '{side}' of wonder '{name}': it has "
+                            f"sides {', '.join(wonder.sides) or 'none'}",
+                            entry.doc.location(("remove", i, "sides", j)), text=side,
+                            suggestion=closest(side, wonder.sides)))
+                    kept.pop(side, None)
+                if kept:
+                    by_name[name] = changed[name] = replace(wonder, sides=kept)
+                else:
+                    gone.add(name)
+        return [changed.get(w.name, w) for w in wonders if w.name not in gone]
+
     # --- what the game loop runs (the capability checks: dsl/playable.py) -------------------
 
     def check_playable(self, game: Game, rules: Document) -> None:
@@ -740,6 +922,43 @@ class _Load:
 
         check_playable(game, rules, [(d.doc, d.kind) for d in self.docs], compiled,
                        self.report)
+
+
+def inherit(located: list[tuple[Card, Callable[[str, int], Location]]], wonders: list[Wonder],
+            tokens: list[Token], depths: dict[int, int],
+            ) -> tuple[list[tuple[Card, Callable[[str, int], Location]]], list[Wonder],
+                       list[Token]]:
+    """A variant's cards, wonders and tokens over those it inherits (``extends:``).
+
+    Each name is defined by the nearest rule set that defines it (the lowest depth):
+    a card or token of the variant replaces every inherited card or token of that
+    name; a wonder of the variant replaces the inherited board's sides it gives and
+    keeps the others (write only side B to change side B)."""
+    def nearest(items: Sequence[Any], name: Callable[[Any], str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for item in items:
+            depth = depths.get(id(item), 0)
+            key = name(item)
+            found[key] = min(found.get(key, depth), depth)
+        return found
+
+    card_depth = nearest([c for c, _ in located], lambda c: str(c.name))
+    kept_cards = [(c, where) for c, where in located
+                  if depths.get(id(c), 0) == card_depth[c.name]]
+    token_depth = nearest(tokens, lambda t: str(t.name))
+    kept_tokens = [t for t in tokens if depths.get(id(t), 0) == token_depth[t.name]]
+    merged: dict[str, Wonder] = {}
+    for wonder in sorted(wonders, key=lambda w: -depths.get(id(w), 0)):  # ancestors first
+        old = merged.get(wonder.name)
+        if old is None:
+            merged[wonder.name] = wonder
+        elif depths.get(id(wonder), 0) < depths.get(id(old), 0):
+            merged[wonder.name] = replace(wonder, sides={**old.sides, **wonder.sides})
+            depths[id(merged[wonder.name])] = depths.get(id(wonder), 0)
+        else:  # two of one level: both kept, so check_unique reports D606
+            merged[f"{wonder.name}\0{len(merged)}"] = wonder
+    kept_wonders = list(merged.values())
+    return kept_cards, kept_wonders, kept_tokens
 
 
 def _drop(doc: Document, paths: Iterable[PathKey]) -> None:
@@ -841,7 +1060,9 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
     wonders: list[Wonder] = []
     tokens: list[Token] = []
     remove_locations: list[tuple[str, Location]] = []
+    depths: dict[int, int] = {}  # id of a card, wonder or token -> depth of its file
     for item in state.docs:
+        before = (len(located), len(wonders), len(tokens))
         if item.kind == "cards":
             state.build_cards(item, rules, located)
             for i, name in enumerate(_list(item.doc.data.get("remove"))):
@@ -850,6 +1071,12 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
             state.build_wonders(item, wonders)
         elif item.kind == "tokens":
             state.build_tokens(item, rules, tokens)
+        for built in (*[c for c, _ in located[before[0]:]], *wonders[before[1]:],
+                      *tokens[before[2]:]):
+            depths[id(built)] = item.depth
+    if rules.lineage:  # a variant: its definitions replace what it inherits, by name
+        located, wonders, tokens = inherit(located, wonders, tokens, depths)
+    wonders = state.remove_wonders(wonders)
     cards = [card for card, _ in located]
     state.check_unique(cards, wonders, removed, remove_locations, tokens)
     loaded = set(sets)

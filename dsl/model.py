@@ -13,6 +13,7 @@ from typing import Any
 from .effects import Cost, Effects
 from .errors import Location
 from .rules_model import DrawPool, RuleModel
+from .sheets_model import DiceSet
 from .vocabulary import Vocabulary
 
 
@@ -95,6 +96,9 @@ class RuleSet:
     model: RuleModel
     parameters: dict[str, Any]  # the document as written (not read by mechanisms)
     location: Location = field(default=Location(""), compare=False)
+    # the rule sets it extends (``extends:``), nearest first: their card files' ``game:``
+    # names are its own
+    lineage: tuple[str, ...] = ()
 
     @property
     def player_counts(self) -> range:
@@ -143,6 +147,7 @@ class Game:
     files: tuple[str, ...] = ()
     tokens: tuple[Token, ...] = ()
     content_hash: str = ""  # sha256 over every loaded file's text: logs record it
+    dice: DiceSet | None = None  # a dice-forum game's forum and sheets (offer: dice)
     # What engine mechanisms compute once from this data (parameters, decks by age, a
     # flow's set-up), under keys each mechanism owns: shared by every game on the data,
     # gone with it.  A field, not attributes set later: compiled classes have no __dict__.

@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 from .errors import Diagnostic, Location, closest
 from .source import Document, PathKey
 
-KINDS = ("cards", "wonders", "rules", "tokens")
+KINDS = ("cards", "wonders", "rules", "tokens", "forum", "sheets")
 ALL_SCHEMAS = KINDS + ("scenario",)
 
 
@@ -254,6 +254,13 @@ def _quick(node: Any, root: dict[str, Any]) -> Check:
         elif keyword == "pattern":
             compiled = re.compile(arg)
             checks.append(lambda v, c=compiled: not isinstance(v, str) or c.search(v) is not None)
+        elif keyword == "if":
+            condition = _quick(arg, root)
+            then = _quick(node.get("then", {}), root)
+            otherwise = _quick(node.get("else", {}), root)
+            checks.append(lambda v, c=condition, t=then, o=otherwise: t(v) if c(v) else o(v))
+        elif keyword in ("then", "else"):
+            continue  # read with "if"
         elif keyword == "anyOf":
             options_checks = [_quick(sub, root) for sub in arg]
             checks.append(lambda v, o=options_checks: any(c(v) for c in o))

@@ -143,6 +143,11 @@ def _second_rules(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
     return ws.load(first, second).report.sorted()
 
 
+def _extends_cycle(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    ws.write("b.yaml", "kind: rules\nname: b\nextends: a.yaml\n")
+    return ws.load(ws.write("a.yaml", "kind: rules\nname: a\nextends: b.yaml\n")).report.sorted()
+
+
 def _no_rules(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
     text = card_file(card(), header=CARDS_HEADER.replace("game: mini", "game: bsae"))
     return ws.diagnose(text, rules=None)
@@ -351,6 +356,15 @@ CASES: list[Case] = [
     cards_case("requires-missing", "L705", card_file(card(), header=with_header(
         "requires: [mni]\n")), 4, 12, suggestion="mini", text="mni",
         message=("requires set 'mni', which is not loaded",)),
+    Case("extends-unknown", "L706", lambda ws, mp: ws.load(ws.write(
+        "rules.yaml", "kind: rules\nname: variant\nextends: bsae\n")).report.sorted(),
+        3, 10, file="rules.yaml", suggestion="base", text="bsae",
+        message=("names no shipped game",)),
+    Case("extends-cycle", "L707", _extends_cycle, 3, 10, file="b.yaml", text="a.yaml",
+         message=("closes a cycle",)),
+    Case("scenario-among-data", "L708", lambda ws, mp: ws.diagnose(
+        "kind: scenarios\ngame: mini\nscenarios: []\n", "test.yaml"), 1, 7, file="test.yaml",
+        severity=Severity.WARNING, message=("skipped",)),
     # R: rule sets
     rules_case("min-above-max", "R801", MINI_RULES.replace("min: 3, max: 4", "min: 5, max: 4"),
                4, 10, message=("players min (5) is above max (4)",)),
