@@ -205,3 +205,18 @@ def test_a_bot_plays_through_the_environment_with_its_own_payment(data: dict[str
         seat = aec.agent_seats[agent]
         aec.step(bots[seat].choose(aec.game, seat))
     assert aec.game.over and not aec.agents
+
+
+def test_the_example_agent_trains_and_reports_its_win_rate(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "agent_vs_bots.py"
+    main = runpy.run_path(str(example))["main"]
+    assert main(["--game", "duel", "--train", "20", "--games", "10"]) == 0
+    printed = capsys.readouterr().out
+    assert "the tabular agent won" in printed and "/10 games against random bots" in printed
+    with pytest.raises(SystemExit):
+        main(["--game", "base", "--players", "9"])
+    assert "plays with 3 to 7 players, not 9" in capsys.readouterr().err
