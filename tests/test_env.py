@@ -220,3 +220,17 @@ def test_the_example_agent_trains_and_reports_its_win_rate(
     with pytest.raises(SystemExit):
         main(["--game", "base", "--players", "9"])
     assert "plays with 3 to 7 players, not 9" in capsys.readouterr().err
+
+
+def test_the_examples_of_docs_env_run() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "env.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "docs/env.md", "exec"), namespace)
+    assert namespace["aec"].game.over and set(namespace["observations"]) == {
+        f"player_{seat}" for seat in range(7)}
