@@ -12,6 +12,7 @@ import sys
 
 import typer
 
+from ..serve import command as serve_command
 from . import data_commands, play_commands, simulate_command
 
 app = typer.Typer(
@@ -26,6 +27,7 @@ app = typer.Typer(
 data_commands.register(app)
 play_commands.register(app)
 simulate_command.register(app)
+serve_command.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

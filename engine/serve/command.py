@@ -1,0 +1,61 @@
+"""``wonders serve``: the online table, from the command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from wonders.dsl.loader import shipped_games
+
+from .tables import TableError, Tables, load_source
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (localhost by "
+                             "default; 0.0.0.0 opens it to the network)."),
+    port: int = typer.Option(8000, "--port", "-p", min=1, max=65535, help="Port to listen on."),
+    data: Path = typer.Option(Path("wonders-tables"), "--data", help="Folder the tables are "
+                              "kept in (each as a game log); restarting restores them."),
+    games: Optional[list[str]] = typer.Option(
+        None, "--game", "-g", help="A game the page offers: a shipped game's name or a "
+        "variant's rule-set file or folder (repeatable; default: every shipped game).",
+        show_default=False),
+    search_seconds: float = typer.Option(2.0, "--search-seconds", min=0.05, max=120.0,
+                                         help="Time limit of the search bot per move."),
+    workers: int = typer.Option(2, "--workers", min=1, max=64,
+                                help="Threads the bots choose in."),
+) -> None:
+    """Serve the online table: humans and bots playing together in the browser."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        sys.stderr.write("wonders: serve needs Starlette and uvicorn: pip install "
+                         "'wonders[serve]'\n")
+        raise typer.Exit(2) from None
+    try:
+        sources = [load_source(g) for g in (games or list(shipped_games()))]
+    except TableError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--game") from None
+    if data.exists() and not data.is_dir():
+        raise typer.BadParameter(f"{data} is not a folder", param_hint="--data")
+    try:
+        tables = Tables(data, sources, search_seconds)
+    except OSError as exc:
+        sys.stderr.write(f"wonders: cannot use {data}: {exc.strerror or exc}\n")
+        raise typer.Exit(1) from None
+    for problem in tables.restore_problems:
+        sys.stderr.write(f"wonders: not restored: {problem}\n")
+    sys.stdout.write(f"wonders: {len(tables.tables)} table(s) restored from {data}; open "
+                     f"http://{host}:{port}/\n")
+    sys.stdout.flush()
+    from .app import run
+
+    run(tables, host, port, workers)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)

@@ -1,0 +1,101 @@
+"""The messages a page sends, checked before anything reads them, and their rate.
+
+A page speaks JSON over a websocket.  Its first message joins the table:
+``{"type": "join", "token": SEAT_TOKEN}`` for a seat, ``{"type": "join"}`` to
+watch.  Then ``{"type": "act", "decision": N, "action": ACTION}`` (``ACTION``
+is an action's ``to_json()`` as the server described it; ``N`` the number of the
+open decision, so a repeated or stale message is refused), ``{"type": "hint"}``
+and ``{"type": "ping"}``.  A message may name its ``seat``; it must be the seat
+the connection joined as.  Anything else — too large, not JSON, nested too
+deep, an unknown type or field, too many messages — is refused with
+``{"type": "refused", "reason": …}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+MAX_MESSAGE_BYTES = 4096
+MAX_DEPTH = 6
+RATE_PER_SECOND = 10.0
+RATE_BURST = 30.0
+MESSAGE_TYPES: dict[str, frozenset[str]] = {
+    "join": frozenset({"type", "token"}),
+    "act": frozenset({"type", "decision", "action", "seat"}),
+    "hint": frozenset({"type", "seat"}),
+    "ping": frozenset({"type"}),
+}
+
+
+class ProtocolError(ValueError):
+    """A message the server refuses before reading it: the reason is sent back."""
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def parse(text: str | bytes | None) -> dict[str, Any]:
+    """A message as a checked dict with a known ``type`` and only its fields."""
+    if text is None:
+        raise ProtocolError("send text messages holding JSON")
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large ({len(text)} bytes; at most "
+                            f"{MAX_MESSAGE_BYTES})")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        raise ProtocolError("not a JSON message") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("a message is a JSON object with a 'type'")
+    if _depth(message) > MAX_DEPTH:
+        raise ProtocolError(f"values nest more than {MAX_DEPTH} levels deep")
+    kind = message.get("type")
+    fields = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise ProtocolError(f"unknown message type {json.dumps(kind)[:40]}; one of "
+                            f"{', '.join(MESSAGE_TYPES)}")
+    extra = set(message) - fields
+    if extra:
+        raise ProtocolError(f"unknown field(s) in '{kind}': {', '.join(sorted(extra))[:80]}")
+    if kind == "join" and "token" in message and not isinstance(message["token"], str):
+        raise ProtocolError("'token' is the text of a seat's join link")
+    if kind == "act" and not isinstance(message.get("action"), dict):
+        raise ProtocolError("'action' is an action object as the server described it")
+    return message
+
+
+@dataclass
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, ``per_second`` on average."""
+
+    per_second: float = RATE_PER_SECOND
+    burst: float = RATE_BURST
+    tokens: float = -1.0   # a full bucket to start with
+    last: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.burst
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.last:
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+__all__ = ["MAX_MESSAGE_BYTES", "ProtocolError", "RateLimit", "parse"]

@@ -1,0 +1,109 @@
+// The lobby: create a table (game, players, a kind for each seat, sides, hints), list tables.
+"use strict";
+
+let GAMES = [];
+let KINDS = [];
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("data-")) node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function currentGame() {
+  const name = document.getElementById("game").value;
+  return GAMES.find((g) => g.game === name);
+}
+
+function drawSeats() {
+  const game = currentGame();
+  const players = document.getElementById("players");
+  players.min = game.min_players;
+  players.max = game.max_players;
+  let count = Number(players.value);
+  if (!(count >= game.min_players)) count = game.min_players;
+  if (count > game.max_players) count = game.max_players;
+  players.value = count;
+  document.getElementById("sides").disabled = !game.sides;
+  const box = document.getElementById("seats");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren();
+  for (let seat = 0; seat < count; seat++) {
+    const select = el("select", {name: `seat${seat}`, id: `seat${seat}`});
+    for (const kind of KINDS) select.append(el("option", {value: kind, textContent: kind}));
+    select.value = old[seat] || (seat === 0 ? "human" : "greedy");
+    box.append(el("label", {}, `Seat ${seat} `, select));
+  }
+}
+
+async function listTables() {
+  const answer = await fetch("/api/tables");
+  const body = await answer.json();
+  const rows = document.querySelector("#tables tbody");
+  rows.replaceChildren();
+  for (const t of body.tables) {
+    rows.append(el("tr", {},
+      el("td", {textContent: t.title}),
+      el("td", {textContent: t.seats.join(", ")}),
+      el("td", {textContent: t.over ? "over" : String(t.decision)}),
+      el("td", {}, el("a", {href: t.spectate, textContent: "watch"}))));
+  }
+}
+
+async function create(event) {
+  event.preventDefault();
+  const error = document.getElementById("create-error");
+  error.textContent = "";
+  const request = {
+    game: document.getElementById("game").value,
+    players: Number(document.getElementById("players").value),
+    seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
+    sides: document.getElementById("sides").value,
+    hints: document.getElementById("hints").checked,
+  };
+  const answer = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+                                             body: JSON.stringify(request)});
+  const body = await answer.json();
+  if (!answer.ok) {
+    error.textContent = body.error;
+    return;
+  }
+  const links = document.getElementById("links");
+  const list = el("ul", {id: "join-links"});
+  for (const seat of body.seats) {
+    if (seat.link) {
+      const url = new URL(seat.link, location.href).href;
+      list.append(el("li", {}, `Seat ${seat.seat} (human): `,
+                     el("a", {href: url, textContent: url, "data-seat": String(seat.seat), class: "join"})));
+    } else {
+      list.append(el("li", {textContent: `Seat ${seat.seat}: ${seat.kind} bot`}));
+    }
+  }
+  const watch = new URL(body.spectate, location.href).href;
+  list.append(el("li", {}, "Spectators: ", el("a", {href: watch, textContent: watch, class: "spectate"})));
+  links.replaceChildren(el("h3", {textContent: "Send each player their own link (it holds their seat's secret)"}), list);
+  listTables();
+}
+
+async function start() {
+  const answer = await fetch("/api/games");
+  const body = await answer.json();
+  GAMES = body.games;
+  KINDS = body.seat_kinds;
+  const select = document.getElementById("game");
+  for (const game of GAMES) select.append(el("option", {value: game.game, textContent: game.title}));
+  select.addEventListener("change", drawSeats);
+  document.getElementById("players").addEventListener("change", drawSeats);
+  document.getElementById("new-table").addEventListener("submit", create);
+  drawSeats();
+  listTables();
+}
+
+start();

@@ -1,0 +1,411 @@
+// The table page: renders what the server sends (the contract's view plus a generic
+// description of the seat's legal actions) and sends back the action a player picks.
+// Nothing here knows which game is played: it draws the view's parts when present.
+"use strict";
+
+const TABLE = location.pathname.split("/").filter(Boolean).pop();
+const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+let socket = null;
+let catalogue = null;
+let state = null;
+let openCard = null;     // the card whose actions are shown
+let retry = 500;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("data-") || key === "title" || key === "role") node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+function cardInfo(name, age) {
+  if (!catalogue || !name) return null;
+  return catalogue.cards[`${name} (${age})`] || catalogue.cards[name] || null;
+}
+
+function seatName(seat) {
+  if (state && seat === state.seat) return `seat ${seat} (you)`;
+  const kind = state ? state.table.seats[seat] : "";
+  return kind && kind !== "human" ? `seat ${seat} (${kind} bot)` : `seat ${seat}`;
+}
+
+// --- connection ------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(TABLE)}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    socket.send(JSON.stringify(TOKEN ? {type: "join", token: TOKEN} : {type: "join"}));
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    document.body.dataset.connected = "no";
+    document.getElementById("connection").textContent = "connection lost — reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  });
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function receive(message) {
+  if (message.type === "welcome") {
+    catalogue = message.catalogue;
+    document.body.dataset.connected = "yes";
+    document.body.dataset.seat = message.seat === null ? "spectator" : String(message.seat);
+    document.getElementById("connection").textContent =
+      message.seat === null ? "watching (public information only)" : `playing seat ${message.seat}`;
+    document.getElementById("title").textContent = catalogue.title;
+  } else if (message.type === "state") {
+    state = message;
+    document.getElementById("refused").textContent = "";
+    render();
+    document.body.dataset.decision = String(message.decision);
+    document.body.dataset.over = message.over ? "yes" : "no";
+  } else if (message.type === "refused") {
+    document.getElementById("refused").textContent = `refused: ${message.reason}`;
+  } else if (message.type === "hint") {
+    showHint(message);
+  }
+}
+
+function act(entry) {
+  send({type: "act", decision: state.decision, action: entry.json});
+  openCard = null;
+}
+
+// --- drawing ---------------------------------------------------------------------------
+
+function render() {
+  const view = state.view;
+  const pending = state.pending;
+  const age = view.age ? `Age ${view.age}` : "before the first age";
+  const passes = catalogue.passes || [];
+  const pass = view.age && passes[view.age - 1] ? ` · hands pass ${passes[view.age - 1]}` : "";
+  const waiting = pending.seats.filter((s) => !pending.chosen.includes(s));
+  const status = state.over ? "the game is over" :
+    `${age}, turn ${view.turn}${pass} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
+    (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
+  document.getElementById("status").textContent = status;
+  drawDecision();
+  drawBoard();
+  drawCities();
+  drawScores();
+  drawEvents();
+}
+
+const MARKS = {cannot: "✗", trade: "✓", own: "✓", chain: "✓", free: "✓"};
+
+function markText(indicator) {
+  if (!indicator) return "";
+  if (indicator.mark === "trade") return `✓ ${indicator.trade}`;
+  if (indicator.mark === "chain") return `✓ chain${indicator.chain ? " from " + indicator.chain : ""}`;
+  if (indicator.mark === "free") return "✓ free (power)";
+  if (indicator.mark === "own") return "✓";
+  return "✗";
+}
+
+function markTitle(indicator) {
+  if (!indicator) return "";
+  switch (indicator.mark) {
+    case "cannot": return "you cannot build it now";
+    case "trade": return `you pay ${indicator.trade} coins for resources you buy`;
+    case "own": return "your own production suffices" + (indicator.paid ? ` (card costs ${indicator.paid} coins)` : "");
+    case "chain": return "free by chain" + (indicator.chain ? ` (you have ${indicator.chain})` : "");
+    case "free": return "free with your wonder's power";
+  }
+  return "";
+}
+
+function indicator(indicator, what) {
+  if (!indicator) return null;
+  return el("span", {class: `mark mark-${indicator.mark}`, title: markTitle(indicator),
+                     "data-mark": indicator.mark, "data-trade": String(indicator.trade || 0),
+                     "data-what": what}, markText(indicator));
+}
+
+function cardFace(name, age, extra) {
+  const info = cardInfo(name, age);
+  const colour = info ? info.colour : "none";
+  const node = el("div", {class: `card colour-${colour}`, "data-card": name,
+                          title: info ? `${info.cost} — ${info.effect}` : name},
+    el("div", {class: "card-name"}, name),
+    info ? el("div", {class: "card-cost"}, info.cost) : null,
+    info ? el("div", {class: "card-effect"}, info.effect) : null,
+    info && info.chains_to.length ? el("div", {class: "card-chain"}, `chains to ${info.chains_to.join(", ")}`) : null);
+  if (extra) node.append(extra);
+  return node;
+}
+
+function drawDecision() {
+  const box = document.getElementById("decide");
+  box.replaceChildren();
+  const view = state.view;
+  const described = state.actions;
+  if (state.chosen) {
+    box.append(el("p", {class: "chosen", "data-chosen": "yes"}, `You chose: ${state.chosen}. Waiting for the others…`));
+  }
+  if (described) {
+    box.append(el("h2", {}, `Your move: ${state.pending.wording}`));
+    if (state.table.hints) {
+      box.append(el("button", {class: "hint-button", onclick: () => send({type: "hint"})}, "Hint"),
+                 el("div", {id: "hint"}));
+    }
+  }
+  // the hand (a drafting game), or the cards the seat may take (a structure)
+  const hand = view.hand || [];
+  if (hand.length) {
+    const row = el("div", {class: "hand", id: "hand"});
+    for (const name of hand) {
+      const slot = described ? described.cards[name] : null;
+      const age = view.age;
+      const extra = el("div", {class: "marks"});
+      if (slot) {
+        extra.append(indicator(slot.indicator, "build"));
+        if (slot.stage && slot.stage.mark !== "cannot") extra.append(el("span", {class: "stage-tag"}, "stage"));
+      }
+      const face = cardFace(name, slot ? slot.age : age, extra);
+      if (slot) {
+        face.classList.add("playable");
+        face.addEventListener("click", () => { openCard = name; drawDecision(); });
+        face.addEventListener("mouseenter", () => { if (openCard !== name) { openCard = name; drawActionsOf(name); } });
+      }
+      row.append(face);
+    }
+    box.append(el("h3", {}, "Your hand"), row);
+  }
+  if (described && described.stage) {
+    const stage = described.stage;
+    box.append(el("div", {class: "next-stage", id: "next-stage"}, "Next wonder stage: ",
+                      stage.cost ? `${stage.cost} — ${stage.effect} ` : "", indicator(stage, "stage")));
+  }
+  if (described && described.wonders) {
+    const list = el("div", {class: "wonder-marks"});
+    for (const [name, mark] of Object.entries(described.wonders)) {
+      list.append(el("span", {class: "wonder-mark", "data-wonder": name}, `${name} `, indicator(mark, "wonder")));
+    }
+    box.append(el("div", {}, "Wonders you can build now: ", list));
+  }
+  if (described) {
+    // actions without a card: sides, tokens, starters, wonders of a draft, skip
+    const others = described.other.map((i) => described.actions[i]);
+    if (others.length) {
+      const list = el("div", {class: "choices", id: "choices"});
+      for (const entry of others) list.append(actionButton(entry));
+      box.append(el("h3", {}, "Choose"), list);
+    }
+    // cards offered outside a hand (a structure, the discard pile, a city to destroy from)
+    const loose = Object.values(described.cards).filter((slot) => !hand.includes(slot.card));
+    if (loose.length && !view.structure) {
+      const row = el("div", {class: "hand", id: "offer"});
+      for (const slot of loose) {
+        const face = cardFace(slot.card, slot.age, el("div", {class: "marks"}, indicator(slot.indicator, "build")));
+        face.classList.add("playable");
+        face.addEventListener("click", () => { openCard = slot.card; drawDecision(); });
+        row.append(face);
+      }
+      box.append(el("h3", {}, "Cards you may take"), row);
+    }
+    box.append(el("div", {id: "card-actions"}));
+    if (openCard) drawActionsOf(openCard);
+  }
+}
+
+function actionButton(entry) {
+  let label = entry.text;
+  if (entry.mark === "trade") label += ` — ${entry.trade} coins for trade`;
+  return el("button", {class: `action action-${entry.kind}`, "data-action-index": String(entry.index),
+                       "data-kind": entry.kind, "data-trade": String(entry.trade),
+                       "data-payment": entry.payment ? JSON.stringify(entry.payment) : "",
+                       onclick: () => act(entry)}, label);
+}
+
+function drawActionsOf(name) {
+  const box = document.getElementById("card-actions");
+  if (!box || !state.actions) return;
+  const slot = state.actions.cards[name];
+  box.replaceChildren();
+  if (!slot) return;
+  box.append(el("h3", {}, `${name}: what you can do`));
+  const list = el("div", {class: "choices", "data-card-actions": name});
+  for (const index of slot.actions) list.append(actionButton(state.actions.actions[index]));
+  box.append(list);
+}
+
+function showHint(message) {
+  const box = document.getElementById("hint");
+  if (!box) return;
+  box.replaceChildren(el("p", {}, "The greedy bot would play:"),
+    el("ol", {}, ...message.ranking.map((r) => el("li", {}, `${r.text} (value ${r.value})`))));
+}
+
+function drawBoard() {
+  const box = document.getElementById("board");
+  const view = state.view;
+  box.replaceChildren();
+  if (view.structure && view.structure.length) box.append(drawStructure(view.structure));
+  if (view.conflict !== undefined) box.append(drawTrack(view));
+  if (view.wonder_pool && view.wonder_pool.length) {
+    const row = el("div", {class: "wonders-row"});
+    for (const name of view.wonder_pool) row.append(wonderCard(name));
+    box.append(el("h3", {}, "Wonder draft"), row);
+  }
+  if (view.tokens) {
+    for (const [pool, names] of Object.entries(view.tokens)) {
+      if (!names.length) continue;
+      box.append(el("h3", {}, `Tokens: ${pool}`),
+        el("div", {class: "tokens"}, ...names.map((n) => el("span", {class: "token", title: tokenText(n)}, n))));
+    }
+  }
+  if (view.discard_cards && view.discard_cards.length) {
+    const row = el("div", {class: "hand small"});
+    for (const name of view.discard_cards) row.append(cardFace(name, null));
+    box.append(el("details", {class: "discard"}, el("summary", {}, `Discard pile (${view.discard_cards.length})`), row));
+  } else if (view.discard_pile !== undefined) {
+    box.append(el("p", {}, `Discard pile: ${view.discard_pile} cards (face down)`));
+  }
+  if (view.hand_sizes) box.append(el("p", {}, `Cards in hand: ${view.hand_sizes.map((n, s) => `${seatName(s)}: ${n}`).join(" · ")}`));
+}
+
+function tokenText(name) {
+  const token = catalogue.tokens[name];
+  return token ? token.effect : name;
+}
+
+function wonderCard(name) {
+  const sides = catalogue.wonders[name] || {};
+  const stages = Object.values(sides)[0];
+  return el("div", {class: "wonder", "data-wonder": name}, el("div", {class: "card-name"}, name),
+    stages ? el("div", {class: "card-effect"}, stages.stages.map((s) => `${s.cost}: ${s.effect}`).join(" · ")) : null);
+}
+
+function drawStructure(rows) {
+  const grid = el("div", {class: "structure", id: "structure"});
+  const described = state.actions;
+  rows.forEach((row, r) => {
+    const line = el("div", {class: "structure-row"});
+    for (const place of row) {
+      const style = `grid-column: ${place.column + 1} / span 2`;
+      let node;
+      if (place.card === null) {
+        node = el("div", {class: "card face-down", "data-face": "down"}, "?");
+      } else {
+        const slot = described ? described.cards[place.card] : null;
+        const extra = slot ? el("div", {class: "marks"}, indicator(slot.indicator, "build")) : null;
+        node = cardFace(place.card, state.view.age, extra);
+        if (place.accessible) node.classList.add("accessible");
+        if (slot) {
+          node.classList.add("playable");
+          node.addEventListener("click", () => { openCard = place.card; drawDecision(); });
+        }
+      }
+      node.setAttribute("style", style);
+      line.append(node);
+    }
+    grid.append(line);
+  });
+  return el("div", {}, el("h3", {}, "The card structure"), grid);
+}
+
+function drawTrack(view) {
+  const military = catalogue.military || {};
+  const end = military.supremacy || 9;
+  const zones = military.zones || [];
+  const track = el("div", {class: "track", id: "track", "data-conflict": String(view.conflict)});
+  for (let at = -end; at <= end; at++) {
+    const distance = Math.abs(at);
+    const zone = zones.filter((z) => distance >= z.from).pop();
+    const cell = el("span", {class: `cell${at === view.conflict ? " pawn" : ""}${zone ? " zone" : ""}`,
+                             title: zone ? `${zone.points} points${zone.lose ? `, loses ${zone.lose} coins` : ""}` : ""},
+                    at === view.conflict ? "◆" : (distance === end ? "★" : String(distance)));
+    track.append(cell);
+  }
+  const left = el("span", {class: "track-end"}, seatName(0));
+  const right = el("span", {class: "track-end"}, seatName(1));
+  return el("div", {}, el("h3", {}, "Conflict track"), el("div", {class: "track-line"}, left, track, right));
+}
+
+function drawCities() {
+  const box = document.getElementById("cities");
+  box.replaceChildren();
+  const view = state.view;
+  for (const city of view.cities) {
+    const seat = city.seat;
+    const chosen = state.pending.chosen.includes(seat);
+    const deciding = state.pending.seats.includes(seat);
+    const title = el("h3", {}, seatName(seat), city.wonder ? ` — ${city.wonder}${city.side ? " " + city.side : ""}` : "",
+                     deciding ? el("span", {class: chosen ? "badge done" : "badge"}, chosen ? " chosen" : " choosing…") : null);
+    const info = el("div", {class: "city-stats"},
+      el("span", {class: "coins"}, `${city.coins} coins`),
+      el("span", {class: "shields"}, `${city.shields} shields`));
+    const board = city.wonder && city.side && catalogue.wonders[city.wonder] ? catalogue.wonders[city.wonder][city.side] : null;
+    if (board) info.append(el("span", {}, `wonder stages ${city.stages}/${board.stages.length}`));
+    const node = el("div", {class: `city panel${seat === state.seat ? " mine" : ""}`, "data-city": String(seat)}, title, info);
+    const production = state.production[seat] || [];
+    if (production.length) node.append(el("div", {class: "production"}, "Produces: " + production.join(" · ")));
+    if (board && board.start) node.append(el("div", {class: "small"}, `Board: ${board.start}`));
+    const byColour = {};
+    for (const name of city.built) {
+      const info = cardInfo(name, null);
+      const colour = info ? info.colour : "none";
+      (byColour[colour] = byColour[colour] || []).push(name);
+    }
+    const built = el("div", {class: "built"});
+    for (const [colour, names] of Object.entries(byColour)) {
+      built.append(el("div", {class: "colour-group"}, ...names.map((n) => el("span", {class: `chip colour-${colour}`, title: (cardInfo(n, null) || {}).effect || ""}, n))));
+    }
+    node.append(built);
+    if (city.wonders && city.wonders.length) {
+      node.append(el("div", {}, "Wonders: ", ...city.wonders.map((w) =>
+        el("span", {class: (city.built_wonders || []).includes(w) ? "chip built-wonder" : "chip", title: wonderText(w)},
+           w + ((city.built_wonders || []).includes(w) ? " ✔" : "")))));
+    }
+    const tokens = (city.tokens || []).map((t) => t.join(" "));
+    if (tokens.length) node.append(el("div", {class: "small"}, "Tokens: " + tokens.join(", ")));
+    if (city.owned_tokens && city.owned_tokens.length) {
+      node.append(el("div", {}, "Progress: ", ...city.owned_tokens.map((t) => el("span", {class: "token", title: tokenText(t)}, t))));
+    }
+    box.append(node);
+  }
+}
+
+function wonderText(name) {
+  const sides = catalogue.wonders[name] || {};
+  const board = Object.values(sides)[0];
+  return board ? board.stages.map((s) => `${s.cost}: ${s.effect}`).join(" · ") : name;
+}
+
+function drawScores() {
+  const box = document.getElementById("scores");
+  const sheet = state.score_sheet;
+  box.replaceChildren();
+  if (!sheet) return;
+  const head = el("tr", {}, el("th", {}, ""), ...sheet.players.map((p) => el("th", {}, seatName(p.seat))));
+  const rows = sheet.order.map((line) => el("tr", {}, el("th", {}, line),
+    ...sheet.players.map((p) => el("td", {}, String(p.lines[line])))));
+  const total = el("tr", {class: "total"}, el("th", {}, "total"), ...sheet.players.map((p) => el("td", {}, String(p.total))));
+  const table = el("table", {class: "score-sheet", id: "score-sheet"}, head, ...rows, total);
+  const heading = state.over ? "Final score sheet" : "Score so far";
+  box.append(el("h2", {}, heading), table);
+  if (state.over) {
+    box.append(el("p", {class: "winner", id: "winner"},
+      `Winner: ${sheet.winners.map(seatName).join(", ")}` + (sheet.victory ? ` (${sheet.victory} victory)` : "") +
+      (sheet.winners.length > 1 ? " — a shared victory" : "")));
+  }
+}
+
+function drawEvents() {
+  const box = document.getElementById("events");
+  box.replaceChildren(el("h2", {}, "What happened"), el("ul", {}, ...state.events.slice().reverse().map((e) => el("li", {}, e))));
+}
+
+connect();

@@ -1,0 +1,330 @@
+"""The online table (``wonders serve``) through Starlette's TestClient: tables, seat tokens,
+refused messages that change nothing, restoring after a restart, bots playing to the end."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+starlette = pytest.importorskip("starlette", reason="wonders serve needs Starlette")
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
+
+from wonders.engine.serve import present  # noqa: E402
+from wonders.engine.serve.app import create_app, static_dir  # noqa: E402
+from wonders.engine.serve.protocol import MAX_MESSAGE_BYTES, RateLimit  # noqa: E402
+from wonders.engine.serve.tables import Table, Tables, load_source  # noqa: E402
+
+SOURCES: dict[str, Any] = {}
+
+
+def sources() -> list[Any]:
+    if not SOURCES:
+        for name in ("base", "duel"):
+            SOURCES[name] = load_source(name)
+    return list(SOURCES.values())
+
+
+def make_client(data_dir: Path | None) -> tuple[TestClient, Tables]:
+    tables = Tables(data_dir, sources(), search_seconds=0.2)
+    return TestClient(create_app(tables)), tables
+
+
+def create(client: TestClient, **request: Any) -> dict[str, Any]:
+    body = {"game": "base", "players": 3, "seats": ["human", "human", "random"],
+            "sides": "choose", "seed": 5, **request}
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def token_of(created: dict[str, Any], seat: int) -> str:
+    link = created["seats"][seat]["link"]
+    return str(link.split("#token=")[1])
+
+
+def until(ws: WebSocketTestSession, wanted: Callable[[dict[str, Any]], bool],
+          limit: int = 400) -> dict[str, Any]:
+    for _ in range(limit):
+        message: dict[str, Any] = ws.receive_json()
+        if wanted(message):
+            return message
+    raise AssertionError("the awaited message never came")
+
+
+def join(ws: WebSocketTestSession, token: str | None) -> dict[str, Any]:
+    ws.send_json({"type": "join", "token": token} if token else {"type": "join"})
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    return until(ws, lambda m: m["type"] == "state")
+
+
+def refused(ws: WebSocketTestSession, message: Any, raw: str | None = None) -> str:
+    if raw is not None:
+        ws.send_text(raw)
+    else:
+        ws.send_json(message)
+    answer = until(ws, lambda m: m["type"] in ("refused", "accepted"))
+    assert answer["type"] == "refused", answer
+    return str(answer["reason"])
+
+
+def snapshot(table: Table, data_dir: Path) -> tuple[Any, ...]:
+    files = tuple(sorted((p.name, p.read_bytes()) for p in data_dir.iterdir()))
+    return (len(table.game.history), dict(table.pending), files,
+            json.dumps(table.game.view(0)))
+
+
+# --- creating tables -----------------------------------------------------------------------
+
+def test_a_table_gets_one_secret_link_per_human_seat_and_a_spectator_link(tmp_path: Path) -> None:
+    client, tables = make_client(tmp_path)
+    with client:
+        created = create(client)
+        tokens = [token_of(created, 0), token_of(created, 1)]
+        assert created["seats"][2] == {"seat": 2, "kind": "random", "link": None}
+        assert len(set(tokens)) == 2 and all(len(t) >= 20 for t in tokens)
+        assert created["spectate"] == f"/table/{created['table']['id']}"
+        table = tables.get(created["table"]["id"])
+        assert [table.seat_of(t) for t in tokens] == [0, 1]
+        assert table.seat_of("guess") is None
+        # the listing shows no token
+        listing = client.get("/api/tables").text
+        assert tokens[0] not in listing and tokens[1] not in listing
+        page = client.get(f"/table/{table.id}")
+        assert page.status_code == 200 and "table.js" in page.text
+        assert "Content-Security-Policy" in page.headers
+        assert (tmp_path / f"{table.id}.jsonl").exists()
+
+
+@pytest.mark.parametrize("request_body, reason", [
+    ({"game": "chess"}, "is not offered here"),
+    ({"players": 9}, "played by 3 to 7"),
+    ({"players": "3"}, "played by 3 to 7"),
+    ({"seats": ["human", "human"]}, "one kind per seat"),
+    ({"seats": ["human", "human", "wizard"]}, "is not one of"),
+    ({"sides": "upside-down"}, "is not one of"),
+    ({"hints": "yes"}, "true or false"),
+    ({"seed": -1}, "seed"),
+    ({"colour": "red"}, "unknown field"),
+])
+def test_bad_table_requests_are_refused_with_a_reason(request_body: dict[str, Any],
+                                                       reason: str) -> None:
+    client, tables = make_client(None)
+    with client:
+        body = {"game": "base", "players": 3, "seats": ["human", "human", "random"],
+                **request_body}
+        answer = client.post("/api/tables", json=body)
+        assert answer.status_code == 400 and reason in answer.json()["error"]
+        assert client.post("/api/tables", content=b"{not json").status_code == 400
+        assert client.post("/api/tables", content=b"[" * 5000).status_code == 413
+        assert not tables.tables
+
+
+# --- refused messages change nothing --------------------------------------------------------
+
+def test_forged_repeated_out_of_turn_malformed_and_oversized_messages_change_nothing(
+        tmp_path: Path) -> None:
+    client, tables = make_client(tmp_path)
+    with client:
+        created = create(client, seats=["human", "human", "human"])
+        table = tables.get(created["table"]["id"])
+        with client.websocket_connect(f"/ws/{table.id}") as ws:
+            assert "join the table first" in refused(ws, {"type": "act", "decision": 0,
+                                                          "action": {}})
+            assert "no seat of this table has that token" in refused(
+                ws, {"type": "join", "token": "forged-token"})
+            state = join(ws, token_of(created, 0))
+            assert state["seat"] == 0 and state["actions"]["actions"]
+            first = state["actions"]["actions"][0]["json"]
+            before = snapshot(table, tmp_path)
+            cases = [
+                ({"type": "act", "decision": 0, "action": first, "seat": 1},
+                 "this connection plays seat 0"),
+                ({"type": "act", "decision": 7, "action": first}, "not the open one"),
+                ({"type": "act", "decision": "0", "action": first}, "number of the open"),
+                ({"type": "act", "decision": 0, "action": {"action": "side", "side": "Z"}},
+                 "not a legal action of seat 0"),
+                ({"type": "act", "decision": 0, "action": "build"}, "'action' is an action"),
+                ({"type": "act", "decision": 0, "action": first, "extra": 1}, "unknown field"),
+                ({"type": "teleport"}, "unknown message type"),
+                ({"type": "join", "token": token_of(created, 1)}, "joined already"),
+                ({"type": "hint"}, "without hints"),
+                ([1, 2, 3], "a JSON object"),
+            ]
+            for message, reason in cases:
+                assert reason in refused(ws, message), message
+            assert "not a JSON message" in refused(ws, None, raw="{oops")
+            assert "too large" in refused(ws, None, raw=" " * (MAX_MESSAGE_BYTES + 1))
+            assert "nest" in refused(ws, None, raw='{"type":"ping","a":' + "[" * 40 + "]" * 40 + "}")
+            assert snapshot(table, tmp_path) == before
+            # a real move is accepted once; the same message again is refused
+            ws.send_json({"type": "act", "decision": 0, "action": first})
+            assert until(ws, lambda m: m["type"] in ("accepted", "refused"))["type"] == "accepted"
+            after = snapshot(table, tmp_path)
+            assert "already chosen" in refused(ws, {"type": "act", "decision": 0,
+                                                    "action": first})
+            assert snapshot(table, tmp_path) == after and list(table.pending) == [0]
+        # a spectator sees no hand and cannot act
+        with client.websocket_connect(f"/ws/{table.id}") as watcher:
+            state = join(watcher, None)
+            assert state["seat"] is None and not state["view"].get("hand")
+            assert "actions" not in state
+            assert "spectators cannot act" in refused(watcher, {"type": "act", "decision": 0,
+                                                                "action": first})
+        with client.websocket_connect("/ws/no-such-table") as ws:
+            assert "no table" in ws.receive_json()["reason"]
+
+
+def test_out_of_turn_in_a_sequential_game_is_refused() -> None:
+    client, tables = make_client(None)
+    with client:
+        created = create(client, game="duel", players=2, seats=["human", "human"])
+        table = tables.get(created["table"]["id"])
+        waiting = table.game.to_move()[0]
+        other = 1 - waiting
+        with client.websocket_connect(f"/ws/{table.id}") as ws:
+            state = join(ws, token_of(created, other))
+            assert "actions" not in state
+            wanted = table.game.legal_actions(waiting)[0].to_json()
+            assert f"seat {other} does not decide now" in refused(
+                ws, {"type": "act", "decision": 0, "action": wanted})
+            assert len(table.game.history) == 0
+
+
+def test_the_message_rate_is_bounded() -> None:
+    limit = RateLimit(per_second=10.0, burst=3.0)
+    assert [limit.allow(100.0) for _ in range(4)] == [True, True, True, False]
+    assert limit.allow(100.15) and not limit.allow(100.15)
+    client, tables = make_client(None)
+    with client:
+        created = create(client)
+        with client.websocket_connect(f"/ws/{created['table']['id']}") as ws:
+            join(ws, token_of(created, 0))
+            for _ in range(60):
+                ws.send_json({"type": "ping"})
+            answers = [ws.receive_json() for _ in range(60)]
+            assert any(a["type"] == "refused" and "too many" in a["reason"] for a in answers)
+
+
+# --- what a page is shown ---------------------------------------------------------------------
+
+def test_indicators_follow_the_engines_payments() -> None:
+    client, tables = make_client(None)
+    with client:
+        created = create(client, seats=["human"] * 3, sides="random", seed=11)
+        table = tables.get(created["table"]["id"])
+        game = table.game
+        described = present.actions_for(game, 0)
+        for name, slot in described["cards"].items():
+            builds = [a for a in game.legal_actions(0)
+                      if a.to_json()["action"] == "build" and a.to_json()["card"] == name]
+            mark = slot["indicator"]["mark"]
+            if not builds:
+                assert mark == "cannot"
+                continue
+            trades = [a.payment.left + a.payment.right for a in builds]  # type: ignore[union-attr]
+            assert mark in ("own", "trade", "chain", "free")
+            assert slot["indicator"]["trade"] == min(trades)
+            assert (mark == "trade") == (min(trades) > 0)
+
+
+def test_the_public_view_hides_what_differs_between_seats() -> None:
+    assert present._common([{"a": 1, "h": [1], "c": {"x": 1, "y": 2}},
+                            {"a": 1, "h": [2], "c": {"x": 1, "y": 3}}]) == {"a": 1, "c": {"x": 1}}
+
+
+def test_the_page_names_no_card_wonder_or_token() -> None:
+    names: set[str] = set()
+    for source in sources():
+        data = source.data
+        names |= {c.name for c in data.cards} | {w.name for w in data.wonders}
+        names |= {t.name for t in data.tokens}
+    for path in static_dir().iterdir():
+        text = path.read_text(encoding="utf-8")
+        hits = [n for n in names if f'"{n}"' in text or f"'{n}'" in text or f">{n}<" in text]
+        assert not hits, f"{path.name} names {hits}"
+
+
+# --- persistence and bots ---------------------------------------------------------------------
+
+def test_a_restarted_server_restores_every_table_and_its_seats(tmp_path: Path) -> None:
+    client, tables = make_client(tmp_path)
+    with client:
+        created = create(client, seats=["human", "human", "greedy"], seed=3)
+        table = tables.get(created["table"]["id"])
+        with client.websocket_connect(f"/ws/{table.id}") as zero, \
+                client.websocket_connect(f"/ws/{table.id}") as one:
+            join(zero, token_of(created, 0))
+            join(one, token_of(created, 1))
+            for _ in range(3):  # three decisions played by both humans and the bot
+                number = table.decision_number
+                for ws, seat in ((zero, 0), (one, 1)):
+                    action = table.game.legal_actions(seat)[-1].to_json()
+                    ws.send_json({"type": "act", "decision": number, "action": action})
+                    until(ws, lambda m: m["type"] == "accepted")
+                deadline = time.time() + 10
+                while table.decision_number == number and time.time() < deadline:
+                    time.sleep(0.01)
+                assert table.decision_number == number + 1
+            # seat 0 chooses for the open decision; then the server stops
+            zero.send_json({"type": "act", "decision": table.decision_number,
+                            "action": table.game.legal_actions(0)[0].to_json()})
+            until(zero, lambda m: m["type"] == "accepted")
+        history = table.game.history
+        pending = {s: a.to_json() for s, a in table.pending.items()}
+    client2, tables2 = make_client(tmp_path)
+    assert not tables2.restore_problems
+    with client2:
+        restored = tables2.get(table.id)
+        assert restored.game.history == history
+        assert {s: a.to_json() for s, a in restored.pending.items()} == pending
+        with client2.websocket_connect(f"/ws/{table.id}") as one:
+            state = join(one, token_of(created, 1))
+            assert state["seat"] == 1 and state["decision"] == len(history)
+            assert 0 in state["pending"]["chosen"] and 1 not in state["pending"]["chosen"]
+            one.send_json({"type": "act", "decision": state["decision"],
+                           "action": restored.game.legal_actions(1)[0].to_json()})
+            until(one, lambda m: m["type"] == "accepted")
+            deadline = time.time() + 10
+            while restored.decision_number == len(history) and time.time() < deadline:
+                time.sleep(0.01)
+            assert restored.decision_number == len(history) + 1
+
+
+def test_a_broken_table_file_is_reported_not_fatal(tmp_path: Path) -> None:
+    (tmp_path / "x.table.json").write_text("{not json", encoding="utf-8")
+    tables = Tables(tmp_path, sources())
+    assert len(tables.restore_problems) == 1 and not tables.tables
+
+
+@pytest.mark.parametrize("game, players, seats", [
+    ("base", 3, ["random", "greedy", "random"]),
+    ("duel", 2, ["greedy", "random"]),
+])
+def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, players: int,
+                                                 seats: list[str]) -> None:
+    client, tables = make_client(tmp_path)
+    with client:
+        created = create(client, game=game, players=players, seats=seats, sides="random")
+        table = tables.get(created["table"]["id"])
+        with client.websocket_connect(f"/ws/{table.id}") as watcher:
+            join(watcher, None)
+            seen: list[dict[str, Any]] = []
+            final = until(watcher, lambda m: seen.append(m) is None and m["type"] == "state"
+                          and m["over"], limit=2000)
+        # a spectator never saw a hand (hands are dealt, but differ between seats)
+        assert not any(m.get("view", {}).get("hand") for m in seen)
+        assert final["score_sheet"]["winners"] and table.game.over
+        assert any("game over" in e for e in final["events"])
+    # the log is the engine's own: it replays identically
+    from wonders.engine.log import replay
+
+    outcome = replay(tmp_path / f"{table.id}.jsonl")
+    assert outcome.identical and not outcome.unfinished
