@@ -243,14 +243,16 @@ def find_parent(target: str, folder: Path) -> tuple[Path, list[Path]] | str:
         if len(rules) != 1:
             return (f"'extends: {target}': the folder {display_name(path)} holds "
                     f"{len(rules)} rule sets; name the rule-set file")
-        return rules[0], [f for f in files if f != rules[0] and kind_of(f) in DATA_KINDS]
+        return rules[0], [f for f in files if f != rules[0] and goes_beside(kind_of(f))]
     beside = [f for f in yaml_files(path.parent)
-              if f.resolve() != path.resolve() and kind_of(f) in DATA_KINDS]
+              if f.resolve() != path.resolve() and goes_beside(kind_of(f))]
     return path, beside
 
 
-# The kinds of file that make up a game besides its rule set.
-DATA_KINDS = ("cards", "wonders", "tokens")
+def goes_beside(kind: str | None) -> bool:
+    """Whether a file of this kind beside a rule-set file is part of its game: every
+    data file but another rule set (variants sit side by side) and scenario files."""
+    return kind != "rules" and kind not in SKIPPED_KINDS
 
 
 def yaml_files(folder: Path) -> list[Path]:
@@ -512,6 +514,11 @@ class _Load:
             self.report.add(Diagnostic(
                 "R802", f"'victory' gives {len(victory)} values for {count} ages",
                 doc.location(("military", "victory"))))
+        for i, age in enumerate(_list(military.get("ages"))):
+            if isinstance(age, int) and age > count:
+                self.report.add(Diagnostic(
+                    "R802", f"military.ages names age {age}, but the rule set has {count} ages",
+                    doc.location(("military", "ages", i)), text=str(age)))
         draws: list[DrawPool] = []
         for i, draw in enumerate(_list(ages.get("draw"))):
             if not isinstance(draw, dict):

@@ -213,6 +213,13 @@ class _Checker:
                     "M905", f"turns.next_age '{value}' is not a way the {caps.offer} loop "
                     f"chooses who starts an age ({', '.join(caps.next_age)})",
                     doc.location(("turns", "next_age")), text=str(value)))
+        military = _map(data.get("military"))
+        chosen, _ = _mechanism(data, "military")
+        if "ages" in military and (chosen or caps.slots["military"][0]) != "battles":
+            self.report.add(Diagnostic(
+                "M905", "military.ages is never read: only neighbour battles "
+                "(military: {mechanism: battles}) happen at the end of chosen ages",
+                doc.location(("military", "ages"), key=True), text="ages"))
         science = _map(data.get("science"))
         chosen, _ = _mechanism(data, "science")
         if "pair" in science and (chosen or caps.slots["science"][0]) != "pairs":

@@ -185,6 +185,11 @@ class Battles:
 
     victory: tuple[int, ...] = default_victory(3)   # points of a victory token, per age
     defeat: int = -1
+    ages: tuple[int, ...] | None = None   # the ages that end in battles (None: every age)
+
+    def fought_in(self, age: int) -> bool:
+        """Whether ``age`` ends in battles (``military.ages``; a house rule may skip one)."""
+        return self.ages is None or age in self.ages
 
     def victory_in(self, age: int) -> int:
         """The points of a victory token won in ``age`` (the last value beyond the list)."""
@@ -301,7 +306,8 @@ def read_rules(data: Mapping[str, Any]) -> RuleModel:
         military=Military(
             mechanism(military, "military", Military.mechanism),
             Battles(_ints(military.get("victory")) or default_victory(ages.count),
-                    _int(military, "defeat", Battles.defeat)),
+                    _int(military, "defeat", Battles.defeat),
+                    _ages(military.get("ages"))),
             Track(_int(military, "supremacy", Track.supremacy),
                   tuple(Zone(_int(z, "from", 0), _int(z, "points", 0), _int(z, "lose", 0))
                         for z in _list(military.get("zones"))
@@ -315,6 +321,13 @@ def read_rules(data: Mapping[str, Any]) -> RuleModel:
                     _str_map(score.get("tokens"))),
         tie_break=_strs(data.get("tie_break")) or RuleModel.tie_break,
     )
+
+
+def _ages(value: Any) -> tuple[int, ...] | None:
+    """``military.ages``: the ages listed (an empty list: none), None when not given."""
+    if not isinstance(value, list):
+        return None
+    return tuple(v for v in value if _is_int(v))
 
 
 def _read_setup(setup: dict[str, Any]) -> Setup:

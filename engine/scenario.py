@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
-from wonders.dsl.loader import display_name, load
+from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path, shipped_games
 from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.schema import validate
 from wonders.dsl.source import Document, PathKey, load_file
@@ -26,6 +26,7 @@ from .actions import CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildSt
 from .errors import RuleError
 from .game import Game, Phase
 from .registry import loop_for
+from .sources import SourceError, resolve
 from .payment import Payment
 
 FAILED = "X901"
@@ -619,7 +620,7 @@ def _check_file(path: Path) -> CheckResult:
     if not report.ok:
         return CheckResult(report, [])
     extra = [str((path.parent / p)) for p in doc.data.get("load") or []]
-    loaded = load(extra, doc.data["game"]) if doc.data["game"] else load(extra)
+    loaded = _load_game(doc.data["game"], extra, path.parent)
     if loaded.game is None:
         # a problem of the game named (no such game) stands at 'game:', of a file named by
         # 'load:' at that list; the loaded files' own problems keep their places
@@ -636,6 +637,26 @@ def _check_file(path: Path) -> CheckResult:
         return CheckResult(report, [])
     runner = runner_class(doc, loaded.game)
     return CheckResult(report, [_run(runner, i, s) for i, s in enumerate(doc.data["scenarios"])])
+
+
+def _load_game(game: str, extra: list[str], folder: Path) -> LoadResult:
+    """The game a scenario file names: a shipped game's name, or the path (relative to
+    the scenario file) of a rule-set file or folder — a variant tested like a shipped
+    game.  A name that is neither is loaded as a name, so its L702 has a "did you mean"."""
+    if not game:
+        return load(extra)
+    if game in shipped_games() and not looks_like_path(game):
+        return load(extra, game)
+    target = Path(game) if Path(game).is_absolute() else folder / game
+    if not looks_like_path(game) and not target.exists():
+        return load(extra, game)
+    try:
+        source = resolve(str(target))
+    except SourceError as exc:
+        report = Report()
+        report.add(Diagnostic("L702", str(exc), Location(game)))
+        return LoadResult(None, report)
+    return source.load(extra)
 
 
 def _run(runner: DraftRunner, index: int, spec: dict[str, Any]) -> Outcome:

@@ -6,8 +6,9 @@ loads the same thing:
 * a **name** (``base``, ``duel``): a folder of ``cards/`` with a ``rules.yaml``;
 * a **folder** (``--game my/variant/``): every YAML file in it, like a shipped game;
 * a **rule-set file** (``--game my/variant/rules.yaml``): that rule set and the
-  other files beside it (its cards, wonders and tokens); other rule sets in the
-  same folder are left out, so variants can sit side by side;
+  other data files beside it (its cards, wonders and tokens); other rule sets and
+  scenario files in the same folder are left out, so variants (house rules that
+  ``extends:`` a game) and their scenarios can sit side by side;
 * any other **file** (a card file): just that file, which brings in the game its
   ``game:`` key names.
 """
@@ -22,8 +23,8 @@ from typing import Sequence
 import yaml
 
 from wonders.dsl.errors import closest
-from wonders.dsl.loader import (YAML_SUFFIXES, LoadResult, file_problem, load, shipped_games,
-                                walk_yaml)
+from wonders.dsl.loader import (YAML_SUFFIXES, LoadResult, file_problem, goes_beside, load,
+                                shipped_games, walk_yaml)
 
 from .errors import RuleError
 
@@ -62,6 +63,10 @@ def _kind(path: Path) -> object:
     return data.get("kind") if isinstance(data, dict) else None
 
 
+def _str_or_none(kind: object) -> str | None:
+    return kind if isinstance(kind, str) else None
+
+
 def resolve(game: str) -> Source:
     """Resolve ``--game``; :class:`SourceError` says what is wrong, with a "did you mean"."""
     games = shipped_games()
@@ -83,7 +88,7 @@ def resolve(game: str) -> Source:
             if problems:
                 raise SourceError(f"beside {game}: " + "; ".join(d.render() for d in problems))
             files += [str(p) for p in beside
-                      if p.resolve() != resolved and _kind(p) != "rules"]
+                      if p.resolve() != resolved and goes_beside(_str_or_none(_kind(p)))]
         return Source(game, None, tuple(files))
     if looks_like_path(game):
         raise SourceError(f"no such file or folder: {game}")

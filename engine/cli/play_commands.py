@@ -21,7 +21,7 @@ from ..scoring import ScoreSheet
 from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, load_playable,
                       parse_bots, parse_sides, write_output)
 from .render import print_text
-from wonders.dsl.loader import walk_yaml
+from wonders.dsl.loader import display_name, kind_of, walk_yaml
 
 
 def play(
@@ -145,7 +145,13 @@ def check(
             if problems:
                 print_text(problems, sys.stderr)
                 ok = False
-            paths += found
+            for file in found:  # a folder may hold the game's data beside its scenarios
+                kind = kind_of(file)
+                if kind is not None and kind != "scenarios":
+                    sys.stdout.write(f"{display_name(file)}: note: skipped (kind: {kind}, not "
+                                     "scenarios)\n")
+                else:
+                    paths.append(file)
         else:
             paths.append(item)
     total = failed = 0

@@ -31,6 +31,8 @@ def tokens_won(shields: Sequence[int], battles: Battles,
     players = len(shields)
     victory = battles.victory_in(age)
     found: list[list[tuple[str, int]]] = []
+    if not battles.fought_in(age):  # military.ages leaves this age out: nobody fights
+        return [[] for _ in range(players)]
     for seat in range(players):
         won: list[tuple[str, int]] = []
         for other in (left_of(seat, players), right_of(seat, players)):
