@@ -67,6 +67,8 @@ CODES: dict[str, str] = {
     "D612": "a face-down row that the card structure does not have",
     "D613": "a token defined twice",
     "D614": "the setup lays out more tokens or wonders than are loaded",
+    "D615": "dice data naming a building, symbol or die that is not defined, or defined twice "
+            "(offer: dice)",
     # L: loading files and sets
     "L701": "no such file or folder, or a folder without YAML files",
     "L702": "no rule set is loaded, or an unknown game is named",

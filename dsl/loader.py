@@ -37,6 +37,7 @@ from .formula import Formula
 from .model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
 from .rules_model import DrawPool, RuleModel, decimal, read_rules
 from .schema import detect_kind, validate
+from .sheets import build_dice
 from .source import Document, PathKey, load_file
 from .vocabulary import Vocabulary
 
@@ -1095,9 +1096,11 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
     graph, chain_problems = check_chains(cards, links_of(located), unloaded_set)
     state.report.extend(chain_problems)
     digest = hashlib.sha256("".join(sorted(state.hashes.values())).encode()).hexdigest()
+    dice = build_dice(rules, [(d.doc, d.kind) for d in state.docs], state.compiler.effects,
+                      state.report, entry.doc)  # forum and sheets files (offer: dice)
     built = Game(rules=rules, cards=tuple(cards), wonders=tuple(wonders), sets=tuple(sets),
                  removed=frozenset(removed), files=tuple(files), tokens=tuple(tokens),
-                 content_hash=digest)
+                 content_hash=digest, dice=dice)
     rules_doc = entry.doc
     state.report.extend(check_decks(built, lambda path: rules_doc.location(path)))
     state.check_playable(built, rules_doc)

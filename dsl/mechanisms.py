@@ -101,6 +101,28 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         next_age=NEXT_AGE,
         boards=False,
     ),
+    # A dice forum (engine/dice_game.py): spaces of a player sheet crossed with dice; a
+    # crossed space counts as a card of its building's colour.  Effects act when the
+    # space is crossed (now:), for the game (produce: one resource type), at the end
+    # (points); an ability acts once, when its space or stage is crossed.
+    "dice": Capabilities(
+        offer="dice",
+        turns="simultaneous",
+        effects=frozenset({("produce", ONGOING), ("points", END), ("coins", NOW),
+                           ("ability", ONGOING)}),
+        refused={
+            "shields": "a dice sheet scores attacks with 'attack:' and 'defence:' spaces "
+                       "(sheets schema), not shields",
+            "science": "this rule set has no science: a dice sheet scores spaces",
+            "buy": "a dice sheet buys nothing: each resource type lacking costs 1 coin",
+        },
+        abilities=frozenset({"extra_action", "free_die"}),
+        buy_places=frozenset(),
+        buy_anyone=False,
+        slots={"turns": ("simultaneous",)},
+        next_age=(),
+        boards=False,
+    ),
 }
 
 

@@ -63,6 +63,18 @@ def structure_rules(layout: str, ages: int = 1, extra: str = "") -> str:
         "  abilities: [build_from_discard]\n")
 
 
+# A dice-forum game (offer: dice) of one building, two boards and one die (docs/errors.md, D615)
+DICE_RULES = 'kind: rules\nname: tiny\nplayers: {min: 2, max: 2}\nvocabulary:\n  resources: {raw: [wood, stone]}\n  colours: [grey]\n  science: []\nages:\n  count: 1\noffer: {mechanism: dice}\n'
+DICE_SHEETS = 'kind: sheets\nset: tiny\ngame: tiny\nbuildings:\n  - key: yard\n    name: Yard\n    colour: grey\n    spaces:\n      - {symbol: wood, cost: 0, effect: produce wood}\n      - {symbol: stone, cost: 1, effect: produce stone}\nboards:\n  - {name: North, stages: [{cost: 1, effect: points 3}]}\n  - {name: South, stages: [{cost: 2, effect: points 4}]}\n'
+DICE_FORUM = 'kind: forum\nset: tiny\ngame: tiny\nquadrants: [0, 1]\ndice:\n  - name: brown\n    colour: grey\n    faces: [{building: yard, symbol: wood}, {building: yrad, symbol: stone}]\n'
+
+
+def _dice_typo(ws: Workspace) -> list[Diagnostic]:
+    paths = [ws.write("tiny-rules.yaml", DICE_RULES), ws.write("tiny-sheets.yaml", DICE_SHEETS),
+             ws.write("tiny-forum.yaml", DICE_FORUM)]
+    return ws.load(*paths).report.sorted()
+
+
 def line_col(text: str, needle: str) -> tuple[int, int]:
     """Where ``needle`` first stands in ``text`` (1-based line and column)."""
     index = text.index(needle)
@@ -340,6 +352,9 @@ CASES: list[Case] = [
                 message=("face-down row 3, but the structure has 2 rows",)),
     Case("token-twice", "D613", _duplicate_token, 8, 11, file="tokens.yaml", text="Agriculture",
          message=("token 'Agriculture' is defined twice",)),
+    Case("dice-face-building", "D615", lambda ws, mp: _dice_typo(ws), *line_col(DICE_FORUM, "yrad"),
+         file="tiny-forum.yaml", text="yrad", suggestion="yard",
+         message=("unknown building 'yrad'",)),
     Case("too-few-tokens", "D614", lambda ws, mp: ws.diagnose(
         TOKENS_HEADER + token("Agriculture"), "tokens.yaml", rules=TOKEN_SETUP_RULES),
         *line_col(TOKEN_SETUP_RULES, "2}}"), file="rules.yaml",
