@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, TypeVar, Union
+from typing import Final, Union
 
 from wonders.dsl.model import Card, Token, Wonder
 
+from . import memo
 from .payment import FREE, Payment, shared_payment
 
 PAY: Final = "pay"
@@ -180,23 +181,13 @@ Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, Cho
 # Actions are values: the hot path shares one object per distinct action instead of
 # building thousands of equal ones (and a bot's choice is then recognised by identity).
 # Keys are cards (hashed by identity) and plain ints, which hash fast.
-_BUILDS: Final[dict[tuple[Card, int, int, int, str], Build]] = {}
-_STAGES: Final[dict[tuple[Card, int, int, int], BuildStage]] = {}
-_SELLS: Final[dict[Card, Sell]] = {}
-_SHARED_LIMIT: Final = 200_000
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _keep(cache: dict[K, V], key: K, value: V) -> V:
-    """Store a shared value (a full cache starts again: values are only shared, never
-    needed, so forgetting them is safe)."""
-    if len(cache) >= _SHARED_LIMIT:
-        cache.clear()
-    cache[key] = value
-    return value
+# The tables are registered with :mod:`wonders.engine.memo` (bounded, clearable): values
+# are only shared, never needed, so forgetting them is safe.
+_BUILDS: Final[dict[tuple[Card, int, int, int, str], Build]] = memo.table("actions.builds",
+                                                                          20_000)
+_STAGES: Final[dict[tuple[Card, int, int, int], BuildStage]] = memo.table("actions.stages",
+                                                                          10_000)
+_SELLS: Final[dict[Card, Sell]] = memo.table("actions.sells", 5_000)
 
 
 def build(card: Card, payment: Payment, method: str = PAY) -> Build:
@@ -204,7 +195,7 @@ def build(card: Card, payment: Payment, method: str = PAY) -> Build:
     key = (card, payment.left, payment.right, payment.bank, method)
     found = _BUILDS.get(key)
     if found is None:
-        found = _keep(_BUILDS, key, Build(card, shared_payment(*key[1:4]), method))
+        found = memo.remember(_BUILDS, key, Build(card, shared_payment(*key[1:4]), method))
     return found
 
 
@@ -213,7 +204,7 @@ def build_stage(card: Card, payment: Payment) -> BuildStage:
     key = (card, payment.left, payment.right, payment.bank)
     found = _STAGES.get(key)
     if found is None:
-        found = _keep(_STAGES, key, BuildStage(card, shared_payment(*key[1:])))
+        found = memo.remember(_STAGES, key, BuildStage(card, shared_payment(*key[1:])))
     return found
 
 
@@ -223,14 +214,14 @@ def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:
     return BuildWonder(card, wonder, shared_payment(0, 0, bank))
 
 
-_CHOICES: Final[dict[Wonder, ChooseWonder]] = {}
+_CHOICES: Final[dict[Wonder, ChooseWonder]] = memo.table("actions.wonder_choices", 2_000)
 
 
 def choose_wonder(wonder: Wonder) -> ChooseWonder:
     """The shared ChooseWonder value for a wonder."""
     found = _CHOICES.get(wonder)
     if found is None:
-        found = _keep(_CHOICES, wonder, ChooseWonder(wonder))
+        found = memo.remember(_CHOICES, wonder, ChooseWonder(wonder))
     return found
 
 
@@ -238,7 +229,7 @@ def sell(card: Card) -> Sell:
     """The shared Sell value for a card."""
     found = _SELLS.get(card)
     if found is None:
-        found = _keep(_SELLS, card, Sell(card))
+        found = memo.remember(_SELLS, card, Sell(card))
     return found
 
 

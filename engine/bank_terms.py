@@ -15,11 +15,12 @@ from typing import Any, Final
 
 from wonders.dsl import effects as fx
 
+from . import memo
 from .bank import shortfall
 from .production import Production
 
-_CACHE_LIMIT: Final = 100_000
-_TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = {}
+# registered with :mod:`wonders.engine.memo` (bounded, clearable)
+_TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 10_000)
 
 
 class TradeTerms:
@@ -63,8 +64,6 @@ def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,
     key = (own_id, prices_id, discounts_id)
     found = _TERMS.get(key)
     if found is None:
-        if len(_TERMS) >= _CACHE_LIMIT:
-            _TERMS.clear()
-        found = _TERMS[key] = TradeTerms(own, own_id, prices, prices_id, discounts,
-                                         wonder_discount)
+        found = memo.remember(_TERMS, key, TradeTerms(own, own_id, prices, prices_id,
+                                                      discounts, wonder_discount))
     return found

@@ -14,6 +14,7 @@ from typing import AbstractSet, Final, Iterator
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
+from . import memo
 from .interning import intern
 from .production import Production, produced
 from .rules import Parameters
@@ -264,7 +265,8 @@ class City:
 
 # id(effects) -> (the effects, cache keys they drop, version steps): kept with the effects
 # object itself, so an id reused after the object is gone is recognised as new.
-_FORGET_PLANS: Final[dict[int, tuple[fx.Effects, tuple[str, ...], int]]] = {}
+_FORGET_PLANS: Final[dict[int, tuple[fx.Effects, tuple[str, ...], int]]] = memo.table(
+    "city.forget_plans", 20_000)
 
 
 def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]:
@@ -288,7 +290,5 @@ def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]
                 keys.append(TERMS_CACHE)
             steps += 1
     plan = (effects, tuple(dict.fromkeys(keys)), steps)
-    if len(_FORGET_PLANS) > 100_000:
-        _FORGET_PLANS.clear()
-    _FORGET_PLANS[id(effects)] = plan
+    memo.remember(_FORGET_PLANS, id(effects), plan)
     return plan

@@ -13,6 +13,7 @@ from typing import AbstractSet, Final, Iterator
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
+from . import memo
 from .city import CARD, STAGE, TOKEN, City
 from .production import EMPTY, Production, produced
 
@@ -72,8 +73,8 @@ class DraftedCity(City):
     def _note_triggers(self, source: object, effects: fx.Effects) -> None:
         found = _TRIGGERS.get(source)
         if found is None:
-            found = _TRIGGERS[source] = tuple(c for c in effects.clauses
-                                              if c.timing is fx.Timing.ON)
+            found = memo.remember(_TRIGGERS, source, tuple(
+                c for c in effects.clauses if c.timing is fx.Timing.ON))
         for clause in found:
             self.triggers.append((source, clause))
 
@@ -217,10 +218,14 @@ class DraftedCity(City):
         return data
 
 
-_TRIGGERS: Final[dict[object, tuple[fx.Clause, ...]]] = {}  # source -> its ``on …:`` clauses
-_PRODUCED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = {}
+# source -> its ``on …:`` clauses
+_TRIGGERS: Final[dict[object, tuple[fx.Clause, ...]]] = memo.table("drafted_city.triggers",
+                                                                   5_000)
+_PRODUCED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = memo.table(
+    "drafted_city.produced", 5_000)
 # (own id, for-sale id, source, sellable) -> the sum
-_SUMS: Final[dict[tuple[int, int, object, bool], tuple[Production, Production]]] = {}
+_SUMS: Final[dict[tuple[int, int, object, bool], tuple[Production, Production]]] = memo.table(
+    "drafted_city.sums", 20_000)
 
 
 def _plus(production: tuple[Production, Production], source: object, effects: fx.Effects,
@@ -229,9 +234,9 @@ def _plus(production: tuple[Production, Production], source: object, effects: fx
     key = (source, sellable)
     added = _PRODUCED.get(key)
     if added is None:
-        added = _PRODUCED[key] = produced(
+        added = memo.remember(_PRODUCED, key, produced(
             (c.effect, sellable) for c in effects.clauses
-            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce))
+            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce)))
     own, sale = production
     add_own, add_sale = added
     if not (add_own.fixed or add_own.choices or add_sale.fixed or add_sale.choices):
@@ -239,10 +244,9 @@ def _plus(production: tuple[Production, Production], source: object, effects: fx
     total = (own.ident, sale.ident, source, sellable)
     found = _SUMS.get(total)
     if found is None:
-        if len(_SUMS) > 100_000:
-            _SUMS.clear()
-        found = _SUMS[total] = (own + add_own if add_own.fixed or add_own.choices else own,
-                                sale + add_sale if add_sale.fixed or add_sale.choices else sale)
+        found = memo.remember(_SUMS, total, (
+            own + add_own if add_own.fixed or add_own.choices else own,
+            sale + add_sale if add_sale.fixed or add_sale.choices else sale))
     return found
 
 
@@ -251,11 +255,12 @@ def stage_effects(wonder: Wonder) -> fx.Effects:
     found = _STAGE_EFFECTS.get(wonder)
     if found is None:
         side = next(iter(wonder.sides.values()))
-        found = _STAGE_EFFECTS[wonder] = side.stages[0].effects
+        found = memo.remember(_STAGE_EFFECTS, wonder, side.stages[0].effects)
     return found
 
 
-_STAGE_EFFECTS: Final[dict[Wonder, fx.Effects]] = {}
+_STAGE_EFFECTS: Final[dict[Wonder, fx.Effects]] = memo.table("drafted_city.stage_effects",
+                                                              2_000)
 
 
 def stage_cost(wonder: Wonder) -> fx.Cost:
@@ -263,14 +268,15 @@ def stage_cost(wonder: Wonder) -> fx.Cost:
     return side.stages[0].cost
 
 
-_SCIENCE: Final[dict[object, tuple[str, ...]]] = {}  # source -> its science symbols
+# source -> its science symbols
+_SCIENCE: Final[dict[object, tuple[str, ...]]] = memo.table("drafted_city.science", 5_000)
 
 
 def _science_of(source: object, effects: fx.Effects) -> tuple[str, ...]:
     """The first symbol of each ongoing ``science`` effect of a source."""
     found = _SCIENCE.get(source)
     if found is None:
-        found = _SCIENCE[source] = tuple(
+        found = memo.remember(_SCIENCE, source, tuple(
             c.effect.symbols[0] for c in effects.clauses
-            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Science))
+            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Science)))
     return found

@@ -25,7 +25,8 @@ from typing import Final
 
 from wonders.dsl.effects import Cost
 
-from .interning import intern, interned
+from . import memo
+from .interning import intern
 from .production import Production
 
 Vector = tuple[int, ...]
@@ -49,15 +50,18 @@ class Payment:
 
 
 FREE: Final = Payment()
-_SHARED_PAYMENTS: Final[dict[tuple[int, int, int], Payment]] = {(0, 0, 0): FREE}
+_SHARED_PAYMENTS: Final[dict[tuple[int, int, int], Payment]] = memo.table("payment.shared",
+                                                                          5_000)
 
 
 def shared_payment(left: int, right: int, bank: int) -> Payment:
-    """Payments are values: one shared object per (left, right, bank)."""
+    """Payments are values: one shared object per (left, right, bank) (equal, not identical,
+    to one made before the table was emptied: compare payments with ``==``)."""
     key = (left, right, bank)
     found = _SHARED_PAYMENTS.get(key)
     if found is None:
-        found = _SHARED_PAYMENTS[key] = Payment(left, right, bank)
+        found = memo.remember(_SHARED_PAYMENTS, key, FREE if key == (0, 0, 0)
+                              else Payment(left, right, bank))
     return found
 
 
@@ -78,47 +82,43 @@ class Market:
 
 # --- interning and caches ------------------------------------------------------------------
 
-_CACHE_LIMIT: Final = 400_000
-_BUY: Final[dict[tuple[Vector, int, int, int], Pairs]] = {}
-_BUY_SHORT: Final[dict[tuple[object, ...], Pairs]] = {}
-_RESIDUALS: Final[dict[tuple[Vector, int, int], tuple[Vector, ...]]] = {}
-_SUPPLY: Final[dict[tuple[int, int], tuple[Vector, ...]]] = {}
-_NEEDS: Final[dict[tuple[tuple[tuple[str, int], ...], int], Vector]] = {}
-_SPARSE: dict[tuple[tuple[tuple[str, int], ...], int],
-              tuple[Vector, tuple[tuple[int, int], ...], int]] = {}
+# Every table is registered with :mod:`wonders.engine.memo` (bounded, clearable); the
+# functions below take each value along with its interned id, since an id cannot be
+# turned back into its value.
+_BUY: Final[dict[tuple[Vector, int, int, int], Pairs]] = memo.table("payment.buy", 50_000)
+_BUY_SHORT: Final[dict[tuple[object, ...], Pairs]] = memo.table("payment.buy_short", 50_000)
+_RESIDUALS: Final[dict[tuple[Vector, int, int], tuple[Vector, ...]]] = memo.table(
+    "payment.residuals", 50_000)
+_SUPPLY: Final[dict[tuple[int, int], tuple[Vector, ...]]] = memo.table("payment.supply", 20_000)
+_NEEDS: Final[dict[tuple[tuple[tuple[str, int], ...], int], Vector]] = memo.table(
+    "payment.needs", 20_000)
+_SPARSE: Final[dict[tuple[tuple[tuple[str, int], ...], int],
+                    tuple[Vector, tuple[tuple[int, int], ...], int]]] = memo.table(
+    "payment.sparse", 20_000)
 
 
-def _remember(cache: dict, key: object, value: object) -> None:  # type: ignore[type-arg]
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
-
-
-def _need_vector(resources: tuple[tuple[str, int], ...], names_id: int) -> Vector:
+def _need_vector(resources: tuple[tuple[str, int], ...], names: tuple[str, ...],
+                 names_id: int) -> Vector:
     key = (resources, names_id)
     found = _NEEDS.get(key)
     if found is None:
-        names = interned(names_id)
-        assert isinstance(names, tuple)
         counts = dict(resources)
-        found = tuple(counts.get(name, 0) for name in names)
-        _remember(_NEEDS, key, found)
+        found = memo.remember(_NEEDS, key, tuple(counts.get(name, 0) for name in names))
     return found
 
 
-def _sparse_need(resources: tuple[tuple[str, int], ...],
+def _sparse_need(resources: tuple[tuple[str, int], ...], names: tuple[str, ...],
                  names_id: int) -> tuple[Vector, tuple[tuple[int, int], ...], int]:
     """A cost's need as a vector, as (index, units) pairs, and as a bit mask."""
     key = (resources, names_id)
     found = _SPARSE.get(key)
     if found is None:
-        vector = _need_vector(resources, names_id)
+        vector = _need_vector(resources, names, names_id)
         items = tuple((i, n) for i, n in enumerate(vector) if n)
         mask = 0
         for i, _ in items:
             mask |= 1 << i
-        found = (vector, items, mask)
-        _remember(_SPARSE, key, found)
+        found = memo.remember(_SPARSE, key, (vector, items, mask))
     return found
 
 
@@ -152,13 +152,12 @@ def _minimal(vectors: set[Vector]) -> tuple[Vector, ...]:
     return tuple(kept)
 
 
-def _supply(production_id: int, names_id: int) -> tuple[Vector, ...]:
+def _supply(production: Production, production_id: int, names: tuple[str, ...],
+            names_id: int) -> tuple[Vector, ...]:
     """The maximal supply vectors a (neighbour's) production can reach in one turn."""
     key = (production_id, names_id)
     found = _SUPPLY.get(key)
     if found is None:
-        production, names = interned(production_id), interned(names_id)
-        assert isinstance(production, Production) and isinstance(names, tuple)
         fixed, choices = _choice_indexes(production, names)
         reached: set[Vector] = {fixed}
         for choice in choices:
@@ -167,18 +166,16 @@ def _supply(production_id: int, names_id: int) -> tuple[Vector, ...]:
                 for i in choice:
                     grown.add(vector[:i] + (vector[i] + 1,) + vector[i + 1:])
             reached = set(_maximal(grown))
-        found = _maximal(reached)
-        _remember(_SUPPLY, key, found)
+        found = memo.remember(_SUPPLY, key, _maximal(reached))
     return found
 
 
-def _residuals(need: Vector, own_id: int, names_id: int) -> tuple[Vector, ...]:
+def _residuals(need: Vector, own: Production, own_id: int, names: tuple[str, ...],
+               names_id: int) -> tuple[Vector, ...]:
     """The minimal needs left to buy once own production (all its choices) is used."""
     key = (need, own_id, names_id)
     found = _RESIDUALS.get(key)
     if found is None:
-        own, names = interned(own_id), interned(names_id)
-        assert isinstance(own, Production) and isinstance(names, tuple)
         fixed, choices = _choice_indexes(own, names)
         start = tuple(max(n - f, 0) for n, f in zip(need, fixed))
         current: set[Vector] = {start}
@@ -193,21 +190,20 @@ def _residuals(need: Vector, own_id: int, names_id: int) -> tuple[Vector, ...]:
                     if vector[i]:
                         grown.add(vector[:i] + (vector[i] - 1,) + vector[i + 1:])
             current = set(_minimal(grown))
-        found = _minimal(current)
-        _remember(_RESIDUALS, key, found)
+        found = memo.remember(_RESIDUALS, key, _minimal(current))
     return found
 
 
-_PROFILES: Final[dict[tuple[int, int], tuple[Vector, tuple[int, ...]]]] = {}
+_PROFILES: Final[dict[tuple[int, int], tuple[Vector, tuple[int, ...]]]] = memo.table(
+    "payment.profiles", 20_000)
 
 
-def _profile(production_id: int, names_id: int) -> tuple[Vector, tuple[int, ...]]:
+def _profile(production: Production, production_id: int, names: tuple[str, ...],
+             names_id: int) -> tuple[Vector, tuple[int, ...]]:
     """(units of each resource it can make in one turn, each choice as a bit mask)."""
     key = (production_id, names_id)
     found = _PROFILES.get(key)
     if found is None:
-        production, names = interned(production_id), interned(names_id)
-        assert isinstance(production, Production) and isinstance(names, tuple)
         fixed, choices = _choice_indexes(production, names)
         available = list(fixed)
         masks = []
@@ -217,8 +213,7 @@ def _profile(production_id: int, names_id: int) -> tuple[Vector, tuple[int, ...]
                 available[i] += 1
                 mask |= 1 << i
             masks.append(mask)
-        found = (tuple(available), tuple(masks))
-        _remember(_PROFILES, key, found)
+        found = memo.remember(_PROFILES, key, (tuple(available), tuple(masks)))
     return found
 
 
@@ -265,7 +260,8 @@ def _capped(vectors: tuple[Vector, ...], needed: list[int], residual: Vector) ->
     return _maximal({tuple(min(v[i], residual[i]) for i in needed) for v in vectors})
 
 
-def _buy(residual: Vector, left_id: int, right_id: int, prices_id: int,
+def _buy(residual: Vector, left: Production, left_id: int, right: Production, right_id: int,
+         prices: tuple[Vector, Vector], prices_id: int, names: tuple[str, ...],
          names_id: int) -> Pairs:
     """Pareto-optimal (left, right) coins to buy ``residual`` from the two neighbours.
 
@@ -280,19 +276,17 @@ def _buy(residual: Vector, left_id: int, right_id: int, prices_id: int,
         if not needed:
             found = ((0, 0),)
         else:
-            prices = interned(prices_id)
-            assert isinstance(prices, tuple)
             amounts = tuple(residual[i] for i in needed)
-            left = _capped(_supply(left_id, names_id), needed, residual)
-            right = _capped(_supply(right_id, names_id), needed, residual)
+            from_left = _capped(_supply(left, left_id, names, names_id), needed, residual)
+            from_right = _capped(_supply(right, right_id, names, names_id), needed, residual)
             left_prices = tuple(prices[0][i] for i in needed)
             right_prices = tuple(prices[1][i] for i in needed)
-            short_key = (amounts, left, right, left_prices, right_prices)
+            short_key = (amounts, from_left, from_right, left_prices, right_prices)
             found = _BUY_SHORT.get(short_key)
             if found is None:
-                found = _split(amounts, left, right, left_prices, right_prices)
-                _remember(_BUY_SHORT, short_key, found)
-        _remember(_BUY, key, found)
+                found = memo.remember(_BUY_SHORT, short_key, _split(
+                    amounts, from_left, from_right, left_prices, right_prices))
+        memo.remember(_BUY, key, found)
     return found
 
 
@@ -348,9 +342,11 @@ class TradeContext:
                                                                  hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "profiles", (_profile(self.own_id, self.names_id),
-                                              _profile(self.left_id, self.names_id),
-                                              _profile(self.right_id, self.names_id)))
+        names, names_id = self.resources, self.names_id
+        object.__setattr__(self, "profiles", (_profile(self.own, self.own_id, names, names_id),
+                                              _profile(self.left, self.left_id, names, names_id),
+                                              _profile(self.right, self.right_id, names,
+                                                       names_id)))
 
     def pairs(self, resources: tuple[tuple[str, int], ...]) -> Pairs:
         """Pareto-optimal (left, right) coins for ``resources``, ignoring the purse; cached."""
@@ -365,7 +361,7 @@ class TradeContext:
                 resource, units = resources[0]
                 found = self._single(resource, units)
             else:
-                need, items, mask = _sparse_need(resources, self.names_id)
+                need, items, mask = _sparse_need(resources, self.resources, self.names_id)
                 found = self._search(need, items, mask)
             self.known[resources] = found
         return found
@@ -394,7 +390,8 @@ class TradeContext:
         missings: list[list[tuple[int, int]]]
         if _coupled(mask, own_choices):
             missings = [[(i, n) for i, n in enumerate(residual) if n]
-                        for residual in _residuals(need, self.own_id, self.names_id)]
+                        for residual in _residuals(need, self.own, self.own_id, self.resources,
+                                                       self.names_id)]
         else:  # each own choice helps at most one needed resource: give it to that one
             missings = [[(i, n - own_units[i]) for i, n in items if n > own_units[i]]]
         points: set[tuple[int, int]] = set()
@@ -409,8 +406,9 @@ class TradeContext:
                 residual = [0] * size
                 for i, n in missing:
                     residual[i] = n
-                points.update(_buy(tuple(residual), self.left_id, self.right_id,
-                                   self.prices_id, self.names_id))
+                points.update(_buy(tuple(residual), self.left, self.left_id, self.right,
+                                   self.right_id, self.prices, self.prices_id, self.resources,
+                                   self.names_id))
             else:
                 points.update(_buy_independent(missing, left_units, right_units, self.prices))
         return _pareto(points)

@@ -37,6 +37,7 @@ from typing import Any, Callable, Final, Sequence
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
 
+from . import memo
 from .actions import Action, BuildFromDiscard, DestroyCard, Skip, TakeToken
 from .city import City
 from .scoring import amount
@@ -149,8 +150,9 @@ class Table:
         raise NotImplementedError
 
 
-_PLANS: Final[dict[int, tuple[fx.Effects, Plan]]] = {}
-_PLANS_ONGOING: Final[dict[int, tuple[fx.Effects, Plan]]] = {}
+_PLANS: Final[dict[int, tuple[fx.Effects, Plan]]] = memo.table("runtime.plans", 20_000)
+_PLANS_ONGOING: Final[dict[int, tuple[fx.Effects, Plan]]] = memo.table("runtime.plans_ongoing",
+                                                                       20_000)
 
 
 def plan(effects: fx.Effects, ongoing: bool) -> Plan:
@@ -175,9 +177,7 @@ def plan(effects: fx.Effects, ongoing: bool) -> Plan:
         elif clause.timing is fx.Timing.NOW:
             steps.append((_NOW, effect))
     made = tuple(steps)
-    if len(cache) > 100_000:
-        cache.clear()
-    cache[id(effects)] = (effects, made)
+    memo.remember(cache, id(effects), (effects, made))
     return made
 
 

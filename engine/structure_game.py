@@ -31,6 +31,7 @@ from typing import Any, Final, Mapping, Sequence, TypeVar
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
+from . import memo
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
                       ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder,
                       choose_wonder, history_records, sell)
@@ -60,20 +61,16 @@ WEAKER_MILITARY: Final = "weaker_military"  # a value of ``turns.next_age``
 
 _CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
 _CHAINED: Final = -2   # free by chain
-_CACHE_LIMIT: Final = 200_000
 # card -> its actions by what building it costs: index ``paid - _CHAINED`` (so 0 is free
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
-_OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = {}
-_PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = {}
+_OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
+    "structure_game.offers", 5_000)
+_PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
+    "structure_game.prices", 20_000)
 # wonder -> by price (list index) -> card -> the action tucking that card under that wonder
 # at that price
-_TUCKS: Final[dict[Wonder, list[dict[Card, Action] | None]]] = {}
-
-
-def _remember(cache: dict[Any, Any], key: object, value: object) -> None:
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
+_TUCKS: Final[dict[Wonder, list[dict[Card, Action] | None]]] = memo.table(
+    "structure_game.tucks", 2_000)
 
 
 K = TypeVar("K")
@@ -85,7 +82,7 @@ def _by_price(table: dict[K, list[V | None]], key: K, index: int) -> list[V | No
     hold ``index``."""
     found = table.get(key)
     if found is None:
-        found = table[key] = []
+        found = memo.remember(table, key, [])
     while len(found) <= index:
         found.append(None)
     return found
@@ -241,9 +238,17 @@ class StructureGame(Table):
         return deck
 
     def _start_age(self, age: int, starter: int) -> None:
+        self._deal_age(age)
+        self._first_turn(starter)
+
+    def _deal_age(self, age: int) -> None:
+        """Lay out ``age``'s structure (the rulebook does this before anyone chooses who
+        starts it, so the chooser sees the new cards)."""
         self.age = age
         self.turn = 1
         self.structure = Structure(self.setup.layouts[age], self._deck(age))
+
+    def _first_turn(self, starter: int) -> None:
         self.current = starter
         self.phase = StructurePhase.TURN
 
@@ -393,7 +398,7 @@ class StructureGame(Table):
                 if price < prices[resource]:
                     prices[resource] = price
             priced = (prices, intern(tuple(prices[r] for r in resources)))
-            _remember(_PRICES, key, priced)
+            memo.remember(_PRICES, key, priced)
         found = terms(own, own_id, priced[0], priced[1], discounts, wonder_discount, terms_id)
         self._trade[seat] = (city.version, rival.version, len(city.owned_tokens), found)
         return found
@@ -648,7 +653,7 @@ class StructureGame(Table):
             self._pick_wonder(seat, action.wonder)
             turn_over = False
         elif isinstance(action, ChooseStarter):
-            self._start_age(self.age + 1, action.seat)
+            self._first_turn(action.seat)  # the age's structure is already laid out
             turn_over = False
         first, second = self.cities
         self.decisions.append((age, turn, recorded, seat, action, first.coins, second.coins))
@@ -809,8 +814,12 @@ class StructureGame(Table):
                 self.victory = CIVILIAN
                 self.phase = StructurePhase.OVER
                 return
+            # the rulebook's order: lay out the next age's structure, then the weaker
+            # military chooses who starts it, looking at those cards
+            chooser = self._chooser(seat)
+            self._deal_age(self.age + 1)
             self.phase = StructurePhase.STARTER
-            self.current = self._chooser(seat)
+            self.current = chooser
             return
         self.phase = StructurePhase.TURN
         self.turn += 1

@@ -46,6 +46,7 @@ from typing import Final, Sequence
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
 
+from .. import memo
 from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
                        DestroyCard, Sell, Skip, TakeToken)
 from ..city import City
@@ -82,7 +83,8 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-_READS_CITY: Final[dict[int, tuple[fx.Effects, bool]]] = {}
+_READS_CITY: Final[dict[int, tuple[fx.Effects, bool]]] = memo.table("greedy.reads_city",
+                                                                    20_000)
 
 
 def _reads_city(effects: fx.Effects) -> bool:
@@ -98,9 +100,7 @@ def _reads_city(effects: fx.Effects) -> bool:
         (clause.timing is fx.Timing.ONGOING and isinstance(clause.effect, fx.Shields))
         or (isinstance(clause.effect, fx.Points) and bool(clause.effect.amount.terms))
         for clause in effects.clauses)
-    if len(_READS_CITY) > 100_000:
-        _READS_CITY.clear()
-    _READS_CITY[id(effects)] = (effects, reads)
+    memo.remember(_READS_CITY, id(effects), (effects, reads))
     return reads
 
 
