@@ -36,7 +36,7 @@ class StructureRunner(DraftRunner):
     PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens"})
     CHECKS = frozenset({"score", "winners", "payments", "legal", "illegal", "state",
                         "discard", "to_move", "phase", "age", "turn", "prices", "conflict",
-                        "victory", "pools", "options", "not_discarded"})
+                        "victory", "pools", "options", "not_discarded", "structure"})
     VERBS = ("build", "sell", "wonder", "take", "destroy", "discard_build", "starter",
              "choose_wonder")
     ACTION = frozenset(VERBS) | {"with"}
@@ -366,6 +366,21 @@ class StructureRunner(DraftRunner):
             card = self.card(name, path + (i,))
             if card.name in names:
                 self.fail(outcome, path + (i,), f"{card.name} is in the discard pile")
+
+    def _expect_structure(self, game: Any, spec: dict[str, int], path: PathKey,
+                          outcome: Outcome) -> None:
+        """The cards lying in the current age's structure: in all, face down, accessible."""
+        structure = game.structure
+        counts = {"cards": 0, "face_down": 0, "accessible": 0}
+        if structure is not None:
+            counts = {"cards": structure.left, "face_down": len(structure.hidden_slots()),
+                      "accessible": len(structure.accessible)}
+        for key, wanted in spec.items():
+            if counts[key] != wanted:
+                self.fail(outcome, path + (key,), f"the structure of age {game.age} has "
+                          f"{counts[key]} {key.replace('_', ' ')} card(s), expected {wanted} "
+                          f"({counts['cards']} cards, {counts['face_down']} face down, "
+                          f"{counts['accessible']} accessible)")
 
     def _expect_phase(self, game: Any, spec: str, path: PathKey, outcome: Outcome) -> None:
         phase = game.decision().kind

@@ -218,7 +218,14 @@ def test_who_starts_the_next_age_prompt(duel: GameData) -> None:
         driver, out = through_the_terminal(game, 0, bot_policy("random", seed), "greedy", seed)
         if any(p.startswith("Who starts") for p in driver.prompts):
             assert "You choose who starts age II" in out or "You choose who starts age III" in out
-            assert "End of age" in out
+            ended, nxt = ("I", "II") if "starts age II" in out else ("II", "III")
+            assert f"End of age {ended}" in out
+            # the new age's structure is laid out before the choice, and shown with it
+            shown = out[out.index(f"Age {nxt} is laid out"):out.index("You choose who starts")]
+            age = 2 if nxt == "II" else 3
+            assert f"The structure (age {nxt})" in shown
+            assert any(card.name in shown for card in duel.cards if card.age == age), shown
+            assert not any(card.name in shown for card in duel.cards if card.age == age - 1)
             return
     pytest.fail("the human never chose who starts an age")
 

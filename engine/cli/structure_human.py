@@ -350,9 +350,13 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         options = [a for a in game.legal_actions(self.seat) if isinstance(a, ChooseStarter)]
         mine = next(a for a in options if a.seat == self.seat)
         theirs = next(a for a in options if a.seat != self.seat)
-        nxt = ROMAN.get(game.age + 1, str(game.age + 1))
-        self.console.rule(Text(f"End of age {ROMAN.get(game.age, game.age)}", style="bold"))
+        # the next age's structure is laid out before the choice (the rulebook's order)
+        nxt = ROMAN.get(game.age, str(game.age))
+        self.console.rule(Text(f"End of age {ROMAN.get(game.age - 1, game.age - 1)}",
+                               style="bold"))
         self.show_track()
+        self.console.print(f"Age {nxt} is laid out:")
+        self.show_structure()
         self.console.print(f"You choose who starts age {nxt}:\n  [bold]1[/bold] you start\n"
                            "  [bold]2[/bold] your opponent starts")
         while True:
