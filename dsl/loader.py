@@ -393,13 +393,18 @@ class _Load:
         if kind is None:
             return None
         refused: set[PathKey] = set()
-        self.report.extend(validate(doc, kind, refused))
+        extending = kind == "rules" and isinstance(doc.data.get("extends"), str)
+        # a variant writes only what differs: a key its parent gives is not missing (the
+        # merged rule set is checked for missing keys below)
+        self.report.extend(d for d in validate(doc, kind, refused)
+                           if not (extending and d.code == "S102"))
         _drop(doc, refused)
-        if kind == "rules" and isinstance(doc.data.get("extends"), str):
+        if extending:
             merged = self.extend(doc, resolved, depth)
             if merged is None:
                 self.broken_extends = True
                 return None
+            self.report.extend(d for d in validate(merged, kind) if d.code == "S102")
             doc = merged
         return _Doc(doc, kind, depth)
 
@@ -1040,11 +1045,23 @@ def _shipped_card_sets() -> dict[str, tuple[str, str]]:
 def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResult:
     """Load a shipped game and/or files and folders; never raises for bad data.
 
-    ``game`` names a shipped game (``base``); ``paths`` add files or folders (an
+    ``game`` names a shipped game (``base``) or a rule set on disk (a folder, or a
+    rule-set file with the data files beside it); ``paths`` add files or folders (an
     expansion, custom cards).  When no rule set is among them, the shipped game
     named by the cards' ``game:`` key is loaded with them.
     """
     state = _Load()
+    if game is not None and (looks_like_path(game) or game not in shipped_games()) \
+            and file_problem(Path(game)) is None:
+        # a rule set on disk given as the game (a variant): a folder, or a rule-set file
+        # with the data files beside it (as --game takes it)
+        target = Path(game)
+        state.add_path(target)
+        if target.is_file() and kind_of(target) == "rules":
+            for other in yaml_files(target.parent):
+                if other.resolve() != target.resolve() and goes_beside(kind_of(other)):
+                    state.add_file(other)
+        game = None
     if game is not None:
         games = shipped_games()
         if game not in games:

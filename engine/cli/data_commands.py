@@ -1,5 +1,5 @@
 """Commands that read data: ``validate``, ``schema``, ``graph``, ``cards``, ``games``,
-``effects``.
+``effects``, ``diff``.
 
 Every command that reads data takes the same choice: ``--game NAME`` for a
 shipped game (or ``--game PATH`` for a rule-set file or folder, see
@@ -342,7 +342,35 @@ def effects(game: Optional[str] = typer.Option(
     sys.stdout.write(effects_table({source.name or loaded.rules.name: loaded}, loops))
 
 
+def diff(
+    first: str = typer.Argument(..., metavar="A", help="The rule set compared against: " + GAME_HELP),
+    second: str = typer.Argument(..., metavar="B", help="The rule set whose changes are shown."),
+    json_output: bool = typer.Option(False, "--json", help="Print the changes as JSON."),
+) -> None:
+    """Show what rule set B changes against A: parameters, cards, wonder boards, tokens
+    (e.g. 'wonders diff base examples/house-rules/rich-start.yaml')."""
+    from wonders.dsl.diff import diff as compare
+
+    from ..sources import SourceError, resolve
+
+    loaded: list[Game] = []
+    for name, hint in ((first, "A"), (second, "B")):
+        try:
+            source = resolve(name)
+        except SourceError as exc:
+            raise typer.BadParameter(str(exc), param_hint=hint) from None
+        loaded.append(_require_game(source.load([])))
+    changes = compare(loaded[0], loaded[1])
+    if json_output:
+        json.dump({"a": first, "b": second, "changes": [c.to_json() for c in changes.changes]},
+                  sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    sys.stdout.write(changes.render(first, second))
+
+
 def register(app: typer.Typer) -> None:
+    app.command()(diff)
     app.command()(validate)
     app.command("schema")(schema_command)
     app.command()(graph)
