@@ -17,6 +17,7 @@ from typing import Any, Callable, Final, Iterable, Mapping, Sequence, cast
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
+from . import memo
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage,
                       ChooseSide, DestroyCard, Sell, Skip, TakeToken, _BUILDS, build, build_stage,
                       history_records, sell)
@@ -803,6 +804,7 @@ def _prepared(data: GameData) -> _Prepared:
     prepared: _Prepared = (parameters(data.rules),
                            {age: tuple(cards) for age, cards in by_age.items()}, {})
     data.derived[_DERIVED_KEY] = prepared
+    memo.watch(data)  # the memo tables keep its cards: empty them when it is dropped
     return prepared
 
 

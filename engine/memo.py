@@ -25,6 +25,7 @@ functions taking ids take the values too.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Final
 
 _TABLES: Final[dict[str, dict[Any, Any]]] = {}
@@ -86,6 +87,22 @@ def sizes() -> dict[str, tuple[int, int]]:
     return {name: (len(cache), _LIMITS[id(cache)]) for name, cache in sorted(_TABLES.items())}
 
 
+_WATCHED: Final = "memo_watched"  # this module's entry in GameData.derived
+
+
+def watch(data: Any) -> None:
+    """Empty every table once ``data`` (a loaded data set) is dropped and collected.
+
+    Several tables are keyed by the data's cards, wonders and effects: without this, a
+    process that reloads its data keeps old cards alive until the tables fill up.  The
+    loops call it once per data set (idempotent); dropping one data set costs the
+    others only recomputing what they use.
+    """
+    derived = data.derived
+    if _WATCHED not in derived:
+        derived[_WATCHED] = weakref.finalize(data, clear)
+
+
 def clear() -> None:
     """Empty every memo table and the interned ids: the next games recompute what they need."""
     for cache in _TABLES.values():
@@ -95,4 +112,4 @@ def clear() -> None:
 
 
 __all__ = ["clear", "limit", "names", "register_clearable", "remember", "set_limit", "sizes",
-           "table"]
+           "table", "watch"]

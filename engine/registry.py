@@ -20,6 +20,7 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
+from . import memo
 from .errors import RuleError
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ def new_game(data: GameData, players: int | None = None, seed: int = 0,
              **options: Any) -> GameState:
     """Set up a game of the loaded data with the loop its rule set selects."""
     factory = cast(Callable[..., "GameState"], loop_for(data).load("game"))
+    memo.watch(data)  # any loop: the memo tables are emptied when the data is dropped
     return factory(data, default_players(data) if players is None else players, seed, **options)
 
 

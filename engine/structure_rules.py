@@ -18,6 +18,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.mechanisms import LOOPS
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
+from . import memo
 from .bank import BankRules
 from .errors import RuleError
 from .rules import Parameters, parameters
@@ -70,6 +71,7 @@ def structure_rules(data: GameData) -> StructureRules:
     cached = data.derived.get(_DERIVED_KEY)
     if isinstance(cached, StructureRules):
         return cached
+    memo.watch(data)  # the memo tables keep its cards: empty them when it is dropped
     rules = data.rules
     model = rules.model
     for slot, chosen in (("turns", model.turns.mechanism), ("trade", model.trade.mechanism),

@@ -118,6 +118,16 @@ def test_a_dropped_data_set_is_not_kept_alive(loaded: dict[str, GameData]) -> No
         assert alive() is None, f"something still holds the dropped {name} data"
 
 
+def test_dropping_a_data_set_empties_the_tables_that_keep_its_cards() -> None:
+    for name, players in GAMES:
+        data = load_game([], name)
+        _play(data, players, 2)
+        assert sum(n for n, _ in memo.sizes().values()) > 0
+        del data
+        gc.collect()
+        assert {table: n for table, (n, _) in memo.sizes().items() if n} == {}
+
+
 def test_remember_empties_a_full_table_first() -> None:
     table = memo.table("tests.scratch", 2)
     try:
