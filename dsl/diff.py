@@ -30,6 +30,7 @@ class Change:
     subject: str          # the key, card, board side or token
     before: str = ""
     after: str = ""
+    item: str = ""        # the card, board or token changed (several lines may change one)
 
     def render(self) -> str:
         if self.sign == "~":
@@ -56,7 +57,7 @@ class Diff:
             if found:
                 lines.append(f"{section}:")
                 lines += [c.render() for c in found]
-        counts = {s: sum(1 for c in self.changes if c.section == s + "s")
+        counts = {s: len({c.item or c.subject for c in self.changes if c.section == s + "s"})
                   for s in ("parameter", "card", "wonder", "token")}
         lines.append(", ".join(f"{n} {s}{'' if n == 1 else 's'}" for s, n in counts.items()
                                if n) + " changed")
@@ -131,7 +132,8 @@ def diff(a: Game, b: Game) -> Diff:
             before, after = _card(cards_a[key]), _card(cards_b[key])
             for part in before:
                 if before[part] != after[part]:
-                    add(Change("cards", "~", f"{subject} {part}", before[part], after[part]))
+                    add(Change("cards", "~", f"{subject} {part}", before[part], after[part],
+                               item=subject))
     wonders_a = {w.name: w for w in a.wonders}
     wonders_b = {w.name: w for w in b.wonders}
     for name in [*wonders_a, *(n for n in wonders_b if n not in wonders_a)]:
@@ -145,11 +147,12 @@ def diff(a: Game, b: Game) -> Diff:
         for side in [*sides_a, *(s for s in sides_b if s not in sides_a)]:
             subject = f"{name} side {side}"
             if side not in sides_b:
-                add(Change("wonders", "-", subject, _side(sides_a[side])))
+                add(Change("wonders", "-", subject, _side(sides_a[side]), item=name))
             elif side not in sides_a:
-                add(Change("wonders", "+", subject, after=_side(sides_b[side])))
+                add(Change("wonders", "+", subject, after=_side(sides_b[side]), item=name))
             elif _side(sides_a[side]) != _side(sides_b[side]):
-                add(Change("wonders", "~", subject, _side(sides_a[side]), _side(sides_b[side])))
+                add(Change("wonders", "~", subject, _side(sides_a[side]), _side(sides_b[side]),
+                           item=name))
     tokens_a = {t.name: t for t in a.tokens}
     tokens_b = {t.name: t for t in b.tokens}
     for name in [*tokens_a, *(n for n in tokens_b if n not in tokens_a)]:

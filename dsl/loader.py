@@ -1119,7 +1119,11 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
                  removed=frozenset(removed), files=tuple(files), tokens=tuple(tokens),
                  content_hash=digest, dice=dice)
     rules_doc = entry.doc
-    state.report.extend(check_decks(built, lambda path: rules_doc.location(path)))
+    inherited = {d.doc.name for d in state.docs if d.depth > 0}
+    # a copy marked for more players than a variant allows is left out on purpose (a
+    # variant for fewer players): D604 is only for the variant's own cards
+    state.report.extend(d for d in check_decks(built, lambda path: rules_doc.location(path))
+                        if not (d.code == "D604" and d.location.file in inherited))
     state.check_playable(built, rules_doc)
     ok = state.report.ok
     return LoadResult(built if ok else None, state.report, graph, files, partial=built)
