@@ -47,6 +47,7 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     document.body.dataset.connected = "no";
+    document.body.dataset.decision = "-1";   // what is shown may be stale until the next state
     document.getElementById("connection").textContent = "connection lost — reconnecting…";
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
@@ -55,6 +56,7 @@ function connect() {
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else document.getElementById("refused").textContent = "not connected to the table: reconnecting, try again in a moment";
 }
 
 function receive(message) {
@@ -294,6 +296,7 @@ function drawStructure(rows) {
   rows.forEach((row, r) => {
     const line = el("div", {class: "structure-row"});
     for (const place of row) {
+      if (!place) continue;   // a card taken already
       const style = `grid-column: ${place.column + 1} / span 2`;
       let node;
       if (place.card === null) {

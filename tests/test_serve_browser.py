@@ -1,0 +1,285 @@
+"""The online table in a real browser: headless Chromium (the operating system's package)
+driven by Playwright, against a uvicorn server in a background thread.
+
+Scenarios: a 3-player base game, two humans in two browser contexts and a bot, with
+the cost indicators of both humans' hands checked against the engine's payments on
+every turn, the server restarted mid-game (both pages reconnect to their seats and
+play on), and forged messages refused; a Duel game, a human against a bot.  The
+humans play the first action offered, so a whole game takes seconds.
+
+Set ``WONDERS_SCREENSHOTS=DIR`` to save screenshots of the main screens there
+(``docs/screenshots`` holds the ones the README shows).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("starlette", reason="wonders serve needs Starlette")
+uvicorn = pytest.importorskip("uvicorn", reason="wonders serve needs uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="the browser tests need Playwright (pip install playwright)")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("the browser tests need Chromium from the operating system's packages "
+                "(apt-get install chromium)", allow_module_level=True)
+
+from wonders.engine.actions import Build  # noqa: E402
+from wonders.engine.serve.app import create_app  # noqa: E402
+from wonders.engine.serve.tables import Table, Tables, load_source  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = os.environ.get("WONDERS_SCREENSHOTS")
+SOURCES: list[Any] = []
+TIMEOUT_MS = 20_000
+
+
+def sources() -> list[Any]:
+    if not SOURCES:
+        SOURCES.extend(load_source(name) for name in ("base", "duel"))
+    return SOURCES
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """A uvicorn server in a thread, on a fixed port and data folder, restartable."""
+
+    def __init__(self, data_dir: Path, port: int) -> None:
+        self.data_dir = data_dir
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.tables: Tables | None = None
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.tables = Tables(self.data_dir, sources(), search_seconds=0.3)
+        config = uvicorn.Config(create_app(self.tables), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws_max_size=65536,
+                                timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 15
+        while not self.server.started:
+            assert time.time() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        assert self.thread is not None
+        self.thread.join(15)
+        assert not self.thread.is_alive(), "the server did not stop"
+
+    def table(self, table_id: str) -> Table:
+        assert self.tables is not None
+        return self.tables.get(table_id)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path, free_port())
+    running.start()
+    yield running
+    running.stop()
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
+                    sides: str = "choose") -> tuple[str, dict[int, str]]:
+    """Create a table with the lobby's form; the table id and each human seat's link."""
+    page.goto(server.url + "/")
+    page.select_option("#game", game)
+    page.fill("#players", str(len(seats)))
+    page.dispatch_event("#players", "change")
+    for seat, kind in enumerate(seats):
+        page.select_option(f"#seat{seat}", kind)
+    if page.is_enabled("#sides"):
+        page.select_option("#sides", sides)
+    page.click("#create-button")
+    page.wait_for_selector("#join-links")
+    shot(page, f"lobby-{game}")
+    links = {int(a.get_attribute("data-seat")): a.get_attribute("href")
+             for a in page.query_selector_all("a.join")}
+    spectate = page.get_attribute("a.spectate", "href")
+    return spectate.rstrip("/").split("/")[-1], links
+
+
+def wait_decision(page: Any, number: int) -> None:
+    page.wait_for_function(f"document.body.dataset.decision === '{number}'", timeout=TIMEOUT_MS)
+
+
+def expected_marks(table: Table, seat: int) -> dict[str, tuple[str, int]]:
+    """What each card of the hand should show, from the engine's own legal actions."""
+    game = table.game.clone()
+    found: dict[str, tuple[str, int]] = {}
+    for name in game.view(seat).get("hand") or []:
+        builds = [a for a in game.legal_actions(seat)
+                  if isinstance(a, Build) and a.card.name == name]
+        if not builds:
+            found[name] = ("cannot", 0)
+        elif any(b.method == "chain" for b in builds):
+            found[name] = ("chain", 0)
+        elif any(b.method == "free_build" for b in builds):
+            found[name] = ("free", 0)
+        else:
+            trade = min(b.payment.left + b.payment.right for b in builds)
+            found[name] = ("trade" if trade else "own", trade)
+    return found
+
+
+def shown_marks(page: Any) -> dict[str, tuple[str, int]]:
+    found: dict[str, tuple[str, int]] = {}
+    for card in page.query_selector_all("#hand .card"):
+        mark = card.query_selector(".mark")
+        found[card.get_attribute("data-card")] = (
+            mark.get_attribute("data-mark"), int(mark.get_attribute("data-trade")))
+    return found
+
+
+def play_first(page: Any) -> None:
+    """Play the first action the page offers: a choice button, else a card's first action."""
+    choice = page.query_selector("#choices button")
+    if choice is None:
+        page.click(".card.playable >> nth=0")
+        choice = page.wait_for_selector("#card-actions button", timeout=TIMEOUT_MS)
+    choice.click()
+
+
+def wait_until(check: Any, seconds: float = 20.0) -> None:
+    deadline = time.time() + seconds
+    while not check():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: Server) -> None:
+    lobby = browser.new_context(bypass_csp=True).new_page()
+    table_id, links = create_in_lobby(lobby, server, "base", ["human", "human", "greedy"])
+    assert sorted(links) == [0, 1]
+    contexts = {seat: browser.new_context(bypass_csp=True) for seat in links}
+    pages = {seat: contexts[seat].new_page() for seat in links}
+    errors: list[str] = []
+    for page in pages.values():
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    for seat, page in pages.items():
+        page.goto(links[seat])
+        page.wait_for_function("document.body.dataset.connected === 'yes'", timeout=TIMEOUT_MS)
+    watcher = browser.new_context(bypass_csp=True).new_page()
+    watcher.goto(f"{server.url}/table/{table_id}")
+
+    # forged messages: another seat's action from seat 0's connection, a wrong token
+    wait_decision(pages[0], 0)
+    pages[0].evaluate("send({type: 'act', seat: 1, decision: 0, action: {action: 'side', side: 'A'}})")
+    pages[0].wait_for_function("document.getElementById('refused').textContent.includes('plays seat 0')")
+    refusal = pages[0].evaluate("""() => new Promise((done) => {
+        const ws = new WebSocket(`ws://${location.host}/ws/""" + table_id + """`);
+        ws.onopen = () => ws.send(JSON.stringify({type: 'join', token: 'forged'}));
+        ws.onmessage = (event) => { done(JSON.parse(event.data)); ws.close(); };
+    })""")
+    assert refusal["type"] == "refused" and "no seat of this table has that token" in refusal["reason"]
+    assert server.table(table_id).decision_number == 0
+
+    checked_turns = 0
+    restarted = False
+    shots_taken: set[str] = set()
+    while not server.table(table_id).game.over:
+        table = server.table(table_id)
+        number = table.decision_number
+        if number == 5 and not restarted:  # restart mid-game: the pages reconnect by themselves
+            server.stop()
+            server.start()
+            restarted = True
+            table = server.table(table_id)
+            assert table.decision_number == number
+            for page in pages.values():
+                page.wait_for_function("document.body.dataset.connected === 'yes'",
+                                       timeout=TIMEOUT_MS)
+        for seat, page in pages.items():
+            if seat not in table.waiting_for():
+                continue
+            wait_decision(page, number)
+            page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+            if table.game.decision().kind == "turn":
+                assert shown_marks(page) == expected_marks(table, seat)
+                checked_turns += 1
+            kind = table.game.decision().kind
+            if kind not in shots_taken and seat == 0:
+                shots_taken.add(kind)
+                shot(page, f"base-{kind}")
+            play_first(page)
+        try:
+            wait_until(lambda: server.table(table_id).decision_number > number)
+        except AssertionError:
+            print("STUCK", number, table.waiting_for(), table.pending, table.bots_busy,
+                  {s: p.inner_text("#refused") for s, p in pages.items()})
+            raise
+    assert restarted and checked_turns >= 30
+    for page in (*pages.values(), watcher):
+        page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
+    shot(pages[0], "base-final-score")
+    shot(watcher, "base-spectator")
+    assert "Winner" in pages[0].inner_text("#winner")
+    assert not watcher.query_selector("#hand")
+    assert not errors, errors
+
+
+def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
+    lobby = browser.new_context(bypass_csp=True).new_page()
+    table_id, links = create_in_lobby(lobby, server, "duel", ["human", "greedy"])
+    page = browser.new_context(bypass_csp=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(links[0])
+    shots_taken: set[str] = set()
+    while not server.table(table_id).game.over:
+        table = server.table(table_id)
+        number = table.decision_number
+        if 0 in table.waiting_for():
+            wait_decision(page, number)
+            page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+            kind = table.game.decision().kind
+            if kind == "turn":
+                assert page.query_selector("#structure") and page.query_selector("#track")
+                faces = page.query_selector_all("#structure [data-face='down']")
+                hidden = sum(1 for row in table.game.view(0)["structure"]
+                             for place in row if place and place["card"] is None)
+                assert len(faces) == hidden
+            if kind not in shots_taken:
+                shots_taken.add(kind)
+                shot(page, f"duel-{kind}")
+            play_first(page)
+        wait_until(lambda: server.table(table_id).decision_number > number
+                   or server.table(table_id).game.over)
+    page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
+    shot(page, "duel-final-score")
+    assert "turn" in shots_taken and "wonder_draft" in shots_taken
+    assert not errors, errors
