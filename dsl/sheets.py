@@ -124,7 +124,7 @@ class _Builder:
         return found
 
     def boards(self, doc: Document) -> list[Board]:
-        boards = []
+        boards: list[Board] = []
         for i, item in enumerate(_list(doc.data.get("boards"))):
             item = _map(item)
             stages = tuple(

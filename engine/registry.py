@@ -84,6 +84,15 @@ register(Loop(
     greedy="wonders.engine.bots.greedy_structure:StructureGreedy",
     summary="cards taken in turn from overlapping rows (7 Wonders Duel)",
 ))
+register(Loop(
+    offer="dice",
+    game="wonders.engine.dice_game:DiceGame",
+    scenarios="wonders.engine.scenario_dice:DiceRunner",
+    terminal="wonders.engine.cli.dice_human:play_dice_human",
+    greedy="wonders.engine.bots.greedy_dice:DiceGreedy",
+    summary="dice shaken into a shared forum, sheets crossed by everyone at once "
+            "(7 Wonders Dice)",
+))
 
 
 def offer_of(data: GameData) -> str:

@@ -1,0 +1,521 @@
+"""The dice-forum game loop: a shared forum of dice, simultaneous turns, player sheets.
+
+A thin orchestrator of generic mechanisms (:mod:`.mechanisms.forum` shakes the dice
+into priced quadrants, :mod:`.mechanisms.sheet` finds the spaces a face may cross and
+what they cost, :mod:`.mechanisms.reserve` bounds the coins a player holds,
+:mod:`.mechanisms.gates` compares progress with the neighbours,
+:mod:`.mechanisms.attacks` scores attacks against defences, :mod:`.mechanisms.
+end_trigger` ends the game some turns after a count is reached), playing the data of a
+rule set with ``offer: dice`` (its ``forum`` and ``sheets`` files, ``Game.dice``).
+
+A turn: the forum is shaken, then every seat decides at once (``turn``): cross a space
+with a die of the forum (paying the die's price and one coin per resource type
+lacking), build the next Wonder stage, or pass.  Actions resolve in seat order, but
+nothing one seat does this turn changes another's options: gates and defences are read
+from the counts at the start of the turn.  Follow-ups come next, each a decision of the
+seats concerned: a completed building lets its owner take a bonus (``bonus``), an
+ability gives another action (``extra``).  At the end of the turn dice unlocked for the
+first time join the forum; the end trigger decides whether another turn is played.
+
+It implements the game contract (:mod:`.contract`); everything a seat could know is
+public, so a view is the whole table and a determinization only reseeds the future
+shakes of the forum.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from wonders.dsl import effects as fx
+from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.sheets_model import Board, DiceSet
+
+from .contract import Decision
+from .dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pass, TakeBonus
+from .errors import IllegalActionError, RuleError
+from .mechanisms.attacks import OPPOSITE, attack_points
+from .mechanisms.end_trigger import EndTrigger
+from .mechanisms.forum import Forum
+from .mechanisms.gates import compare_met
+from .mechanisms.reserve import gained
+from .mechanisms.sheet import open_spaces, shortfall
+from .scoring import ScoreSheet
+
+TURN = "turn"
+BONUS = "bonus"
+EXTRA = "extra"
+OVER = "over"
+ANY_ACTION = "any"      # a follow-up: any action with the forum as it lies
+FREE_DIE = "free_die"   # a follow-up: cross with a die without paying its price
+_WORDING = {TURN: "choosing a die, a wonder stage or to pass", BONUS: "choosing a bonus",
+            EXTRA: "taking another action", OVER: "the game is over"}
+WONDER_LINE = "wonder"
+BONUS_LINE = "bonuses"
+# the ability an effect names -> the follow-up it gives
+ABILITIES = {"extra_action": ANY_ACTION, "free_die": FREE_DIE}
+
+
+class DiceCity:
+    """One seat's sheet: spaces crossed, Wonder stages, resources, coins, bonuses."""
+
+    def __init__(self, seat: int, board: Board, dice: DiceSet, coins: int) -> None:
+        self.seat = seat
+        self.board = board
+        self.coins = coins
+        self.crossed: list[list[bool]] = [[False] * len(b.spaces) for b in dice.buildings]
+        self.counts: list[int] = [0] * len(dice.buildings)
+        self.colours: dict[str, int] = {}
+        self.stages = 0
+        self.resources: list[str] = []
+        self.bonuses: list[bool] = [False] * len(dice.bonuses)
+        self.unlocked: list[str] = []
+        self.defences: dict[str, int] = {"left": 0, "right": 0}
+        self.attacks: dict[str, int] = {}     # score line -> points noted
+        self.points: list[tuple[str, fx.Amount]] = []   # end points: (line, amount)
+        self.discount = 0
+
+    def clone(self) -> "DiceCity":
+        other = DiceCity.__new__(DiceCity)
+        other.seat = self.seat
+        other.board = self.board
+        other.coins = self.coins
+        other.crossed = [list(row) for row in self.crossed]
+        other.counts = list(self.counts)
+        other.colours = dict(self.colours)
+        other.stages = self.stages
+        other.resources = list(self.resources)
+        other.bonuses = list(self.bonuses)
+        other.unlocked = list(self.unlocked)
+        other.defences = dict(self.defences)
+        other.attacks = dict(self.attacks)
+        other.points = list(self.points)
+        other.discount = self.discount
+        return other
+
+    @property
+    def built(self) -> list[Card]:
+        """No cards: a sheet's spaces are not cards (statistics read this)."""
+        return []
+
+    def wonder_states(self) -> list[tuple[str, str]]:
+        """The board played, for statistics by board (boards have one side)."""
+        return [(self.board.name, "A")]
+
+    def label(self) -> str:
+        return f"{self.seat}: {self.board.name}"
+
+    def summary(self) -> dict[str, object]:
+        return {"board": self.board.name, "stages": self.stages,
+                "bonuses": sum(self.bonuses)}
+
+    def to_json(self, dice: DiceSet) -> dict[str, object]:
+        return {
+            "seat": self.seat, "board": self.board.name, "coins": self.coins,
+            "stages": self.stages, "resources": list(self.resources),
+            "crossed": {b.key: [i for i, x in enumerate(self.crossed[k]) if x]
+                        for k, b in enumerate(dice.buildings)},
+            "bonuses": [dice.bonuses[i].name for i, x in enumerate(self.bonuses) if x],
+            "unlocked": list(self.unlocked), "attacks": dict(self.attacks),
+            "die_discount": self.discount,
+        }
+
+
+class DiceGame:
+    """A game of a rule set with ``offer: dice`` (see the module's docstring)."""
+
+    def __init__(self, data: GameData, players: int, seed: int = 0, *,
+                 sides: object = None) -> None:
+        rules = data.rules
+        dice = data.dice
+        if dice is None:
+            raise RuleError(f"rule set '{rules.name}' has no forum and sheets to play with")
+        if not rules.min_players <= players <= rules.max_players:
+            raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
+                            f"players, not {players}")
+        if sides is not None:
+            raise RuleError(f"{rules.title}'s boards have no sides to choose ({sides!r})")
+        if len(dice.boards) < players:
+            raise RuleError(f"{len(dice.boards)} boards for {players} players")
+        self.data = data
+        self.dice = dice
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.age = 1
+        self.turn = 1
+        self.discard: list[Card] = []
+        self.bank_paid = 0
+        self.bank_gave = 0
+        model = rules.model
+        self.order: tuple[str, ...] = model.score.order
+        self.colour_lines = model.score.colours
+        self.tie_break = model.tie_break
+        start = gained(0, model.setup.coins, dice.reserve)
+        self.start_coins = start * players
+        boards = self.rng.sample(range(len(dice.boards)), players)
+        self.sheets = [DiceCity(s, dice.boards[b], dice, start) for s, b in enumerate(boards)]
+        self.forum = Forum(dice)
+        self.trigger = EndTrigger(dice.end_bonuses, dice.extra_turns, dice.max_turns)
+        self.pending: list[list[str]] = [[] for _ in range(players)]   # follow-ups by seat
+        self.arriving: list[int] = []    # dice unlocked this turn, joining at its end
+        self.phase = TURN
+        self.seats: tuple[int, ...] = tuple(range(players))
+        self.records: list[tuple[int, str, dict[int, DiceAction], tuple[int, ...]]] = []
+        self._legal: dict[int, list[DiceAction]] = {}
+        self._score: ScoreSheet | None = None
+        self.snap_counts: list[list[int]] = []
+        self.snap_defences: list[dict[str, int]] = []
+        self._start_turn()
+
+    # --- the contract ----------------------------------------------------------------
+
+    @property
+    def cities(self) -> Sequence[Any]:
+        return self.sheets
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        return [{"age": 1, "turn": turn, "phase": phase,
+                 "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
+                 "coins": list(coins)} for turn, phase, actions, coins in self.records]
+
+    def decision(self) -> Decision:
+        return Decision(self.phase, self.seats, _WORDING[self.phase])
+
+    def to_move(self) -> list[int]:
+        return list(self.seats)
+
+    def legal_actions(self, seat: int) -> list[DiceAction]:
+        found = self._legal.get(seat)
+        if found is None:
+            found = self._legal[seat] = self._options(seat) if seat in self.seats else []
+        return found
+
+    def check(self, seat: int, action: object) -> None:
+        if seat not in self.seats:
+            raise IllegalActionError(seat, action, "it is not this player's decision "
+                                     f"({_WORDING[self.phase]}: seats {list(self.seats)})")
+        if action not in self.legal_actions(seat):
+            options = ", ".join(str(a) for a in self.legal_actions(seat)[:8])
+            raise IllegalActionError(seat, action, f"not one of the options ({options} …)")
+
+    def play(self, actions: Mapping[int, Any]) -> None:
+        if self.phase == OVER:
+            raise RuleError("the game is over")
+        if sorted(actions) != list(self.seats):
+            raise RuleError(f"expected one action from each of seats {list(self.seats)} "
+                            f"({_WORDING[self.phase]}), got seats {sorted(actions)}")
+        chosen: dict[int, DiceAction] = {}
+        for seat in self.seats:
+            action = actions[seat]
+            if not any(action is offered for offered in self.legal_actions(seat)):
+                self.check(seat, action)
+            chosen[seat] = action
+        phase = self.phase
+        if phase != TURN:
+            for seat in self.seats:
+                self.pending[seat].pop(0)
+        for seat in self.seats:
+            self._apply(seat, chosen[seat])
+        self.records.append((self.turn, phase, chosen,
+                             tuple(city.coins for city in self.sheets)))
+        self._legal = {}
+        self._score = None
+        self._advance()
+
+    def score_sheet(self) -> ScoreSheet:
+        if self._score is None:
+            self._score = self._scores()
+        return self._score
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything is public in a dice-forum game: the forum and every sheet."""
+        return {"seat": seat, "turn": self.turn, "phase": self.phase,
+                "to_move": list(self.seats), "forum": self.forum.to_json(),
+                "last_turn": (self.trigger.triggered + self.trigger.extra
+                              if self.trigger.triggered >= 0 else None),
+                "cities": [c.to_json(self.dice) for c in self.sheets]}
+
+    def clone(self) -> "DiceGame":
+        other = DiceGame.__new__(DiceGame)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.sheets = [c.clone() for c in self.sheets]
+        other.forum = self.forum.clone()
+        other.trigger = EndTrigger(self.trigger.needed, self.trigger.extra, self.trigger.limit,
+                                   self.trigger.triggered)
+        other.pending = [list(p) for p in self.pending]
+        other.arriving = list(self.arriving)
+        other.records = list(self.records)
+        other._legal = {}
+        other.snap_counts = [list(c) for c in self.snap_counts]
+        other.snap_defences = [dict(d) for d in self.snap_defences]
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> "DiceGame":
+        """Nothing is hidden but the future: the clone shakes the forum with a new seed."""
+        other = self.clone()
+        other.rng = random.Random(rng.getrandbits(64))
+        return other
+
+    def setup_record(self) -> dict[str, Any]:
+        return {"seats": [{"seat": c.seat, "board": c.board.name} for c in self.sheets]}
+
+    def invalidate(self) -> None:
+        self._legal = {}
+        self._score = None
+
+    def offer_cards(self) -> list[Card]:
+        return []
+
+    def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:
+        return {}
+
+    # --- the turn --------------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        self.forum.roll(self.rng)
+        self.snap_counts = [list(c.counts) for c in self.sheets]
+        self.snap_defences = [dict(c.defences) for c in self.sheets]
+        self.phase = TURN
+        self.seats = tuple(range(self.players))
+
+    def _advance(self) -> None:
+        """The next decision: follow-ups (bonuses first), else the end of the turn."""
+        bonus: list[int] = []
+        extra: list[int] = []
+        for seat in range(self.players):
+            queue = self.pending[seat]
+            while queue and queue[0] == BONUS and not self._bonus_options(seat):
+                queue.pop(0)   # nothing left to take
+            if queue:
+                (bonus if queue[0] == BONUS else extra).append(seat)
+        if bonus:
+            self.phase, self.seats = BONUS, tuple(bonus)
+            return
+        if extra:
+            self.phase, self.seats = EXTRA, tuple(extra)
+            return
+        for die in self.arriving:
+            self.forum.bring_in(die, self.rng)
+        self.arriving = []
+        if self.trigger.ends_after(self.turn):
+            self.phase, self.seats = OVER, ()
+            return
+        self.turn += 1
+        self._start_turn()
+
+    # --- options ---------------------------------------------------------------------
+
+    def _options(self, seat: int) -> list[DiceAction]:
+        if self.phase == BONUS:
+            return self._bonus_options(seat)
+        follow = self.pending[seat][0] if self.phase == EXTRA else ANY_ACTION
+        if follow == FREE_DIE:
+            return [*self._die_crosses(seat, True), Decline()]
+        found: list[DiceAction] = list(self._die_crosses(seat, False))
+        city = self.sheets[seat]
+        stages = city.board.stages
+        if city.stages < len(stages):
+            short = shortfall(stages[city.stages].cost, len(city.resources))
+            if short <= city.coins:
+                found.append(BuildWonderStage(city.stages, short))
+        found.append(Pass())
+        return found
+
+    def _gate(self, seat: int, building: int) -> bool:
+        n = self.players
+        others = {(seat + 1) % n, (seat - 1) % n} - {seat}
+        rule = self.dice.compare_two_players if n == 2 else self.dice.compare_neighbours
+        counts = self.snap_counts
+        return compare_met(counts[seat][building], [counts[o][building] for o in others], rule)
+
+    def _die_crosses(self, seat: int, free: bool) -> list[CrossSpace]:
+        city = self.sheets[seat]
+        dice = self.dice
+        forum = self.forum
+        types = len(city.resources)
+        found: list[CrossSpace] = []
+        seen: set[tuple[int, int, int]] = set()
+        for k, index in enumerate(forum.slots):
+            die = dice.dice[index]
+            if not die.start and die.colour not in city.unlocked:
+                continue
+            face = die.faces[forum.faces[k]]
+            if face.compare is not None and not self._gate(seat, face.compare):
+                continue
+            price = 0 if free else forum.price(k, city.discount)
+            if price > city.coins:
+                continue
+            b = face.building
+            building = dice.buildings[b]
+            for i in open_spaces(building, city.crossed[b], face.symbol):
+                short = shortfall(building.spaces[i].cost, types)
+                key = (b, i, price + short)
+                if price + short > city.coins or key in seen:
+                    continue
+                seen.add(key)
+                found.append(CrossSpace(building.key, i, k, die.name, price, short))
+        return found
+
+    def _bonus_options(self, seat: int) -> list[DiceAction]:
+        city = self.sheets[seat]
+        dice = self.dice
+        found: list[DiceAction] = []
+        types = len(city.resources)
+        for j, bonus in enumerate(dice.bonuses):
+            if city.bonuses[j]:
+                continue
+            if not bonus.cross:
+                found.append(TakeBonus(bonus.name))
+                continue
+            for b in bonus.cross:
+                building = dice.buildings[b]
+                for i in open_spaces(building, city.crossed[b], None):
+                    short = shortfall(building.spaces[i].cost, types)
+                    if short <= city.coins:
+                        found.append(TakeBonus(bonus.name,
+                                               CrossSpace(building.key, i, None, "", 0, short)))
+        return found
+
+    # --- resolving -------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: DiceAction) -> None:
+        city = self.sheets[seat]
+        if isinstance(action, CrossSpace):
+            self._pay(city, action.pay)
+            b = self.dice.building(action.building)
+            assert b is not None
+            self._cross(seat, b, action.space)
+        elif isinstance(action, BuildWonderStage):
+            self._pay(city, action.shortfall)
+            stage = city.board.stages[city.stages]
+            city.stages += 1
+            self._effects(seat, stage.effects, WONDER_LINE)
+        elif isinstance(action, Pass):
+            self._effects(seat, self.dice.pass_effects, BONUS_LINE)
+        elif isinstance(action, TakeBonus):
+            dice = self.dice
+            j = next(i for i, b in enumerate(dice.bonuses) if b.name == action.bonus)
+            city.bonuses[j] = True
+            self.trigger.note(sum(city.bonuses), self.turn)
+            self._effects(seat, dice.bonuses[j].effects, BONUS_LINE)
+            if action.cross is not None:
+                self._pay(city, action.cross.pay)
+                b = dice.building(action.cross.building)
+                assert b is not None
+                self._cross(seat, b, action.cross.space)
+
+    def _pay(self, city: DiceCity, coins: int) -> None:
+        city.coins -= coins
+        self.bank_paid += coins
+
+    def _gain(self, city: DiceCity, coins: int) -> None:
+        taken = gained(city.coins, coins, self.dice.reserve)
+        city.coins += taken
+        self.bank_gave += taken
+
+    def _line(self, colour: str) -> str:
+        line = self.colour_lines.get(colour)
+        return line if line is not None and line in self.order else self.order[0]
+
+    def _cross(self, seat: int, b: int, i: int) -> None:
+        city = self.sheets[seat]
+        building = self.dice.buildings[b]
+        space = building.spaces[i]
+        city.crossed[b][i] = True
+        city.counts[b] += 1
+        city.colours[building.colour] = city.colours.get(building.colour, 0) + 1
+        line = self._line(building.colour)
+        side = building.side
+        if side is not None:
+            if space.defence:
+                city.defences[side] += 1
+            if space.attack:
+                target = self._neighbour(seat, side)
+                facing = self.snap_defences[target][OPPOSITE[side]]
+                city.attacks[line] = city.attacks.get(line, 0) + attack_points(space.attack,
+                                                                                facing)
+        if space.unlock is not None and space.unlock not in city.unlocked:
+            city.unlocked.append(space.unlock)
+            for index, die in enumerate(self.dice.dice):
+                if die.colour == space.unlock and index not in self.forum.slots \
+                        and index not in self.arriving:
+                    self.arriving.append(index)
+        city.discount += space.die_discount
+        self._effects(seat, space.effects, line)
+        if city.counts[b] == len(building.spaces):
+            self.pending[seat].append(BONUS)
+
+    def _neighbour(self, seat: int, side: str) -> int:
+        return (seat + 1) % self.players if side == "left" else (seat - 1) % self.players
+
+    def _effects(self, seat: int, effects: fx.Effects, line: str) -> None:
+        city = self.sheets[seat]
+        for clause in effects.clauses:
+            effect = clause.effect
+            if isinstance(effect, fx.Produce):
+                if effect.resources[0] not in city.resources:
+                    city.resources.append(effect.resources[0])
+            elif isinstance(effect, fx.Coins):
+                self._gain(city, self._amount(effect.amount, seat))
+            elif isinstance(effect, fx.Points):
+                city.points.append((line, effect.amount))
+            elif isinstance(effect, fx.Ability):
+                self.pending[seat].append(ABILITIES[effect.name])
+
+    # --- counting and scoring --------------------------------------------------------
+
+    def _places(self, seat: int, place: str) -> list[int]:
+        n = self.players
+        if place == "self":
+            return [seat]
+        if place == "left":
+            return [(seat + 1) % n]
+        if place == "right":
+            return [(seat - 1) % n]
+        return sorted({(seat + 1) % n, (seat - 1) % n} - {seat})   # neighbours
+
+    def _count(self, seat: int, counted: object) -> int:
+        city = self.sheets[seat]
+        if isinstance(counted, fx.CountCards):
+            if counted.colours is None:
+                return sum(city.counts)
+            return sum(city.colours.get(c, 0) for c in counted.colours)
+        if isinstance(counted, fx.CountStages):
+            return city.stages
+        if isinstance(counted, fx.CountCoins):
+            return city.coins
+        return 0
+
+    def _amount(self, amount: fx.Amount, seat: int) -> int:
+        total = amount.fixed
+        for term in amount.terms:
+            n = 0
+            for place in term.places:
+                for other in self._places(seat, place):
+                    n += self._count(other, term.counted)
+            total += term.value * (n // term.divisor)
+        return total
+
+    def _scores(self) -> ScoreSheet:
+        order = self.order
+        lines: list[dict[str, int]] = []
+        for seat, city in enumerate(self.sheets):
+            row = {name: 0 for name in order}
+            for line, amount in city.points:
+                row[line if line in row else order[0]] += self._amount(amount, seat)
+            for line, points in city.attacks.items():
+                row[line] += points
+            lines.append(row)
+        return ScoreSheet(order=order, lines=lines, coins=[c.coins for c in self.sheets],
+                          tie_break=self.tie_break)
+
+
+__all__ = ["DiceCity", "DiceGame"]
