@@ -92,7 +92,7 @@ function render() {
   const pending = state.pending;
   const age = view.age ? `Age ${view.age}` : "before the first age";
   const passes = catalogue.passes || [];
-  const pass = view.age && passes[view.age - 1] ? ` · hands pass ${passes[view.age - 1]}` : "";
+  const pass = view.hand_sizes && view.age && passes[view.age - 1] ? ` · hands pass ${passes[view.age - 1]}` : "";
   const waiting = pending.seats.filter((s) => !pending.chosen.includes(s));
   const status = state.over ? "the game is over" :
     `${age}, turn ${view.turn}${pass} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
@@ -185,7 +185,7 @@ function drawDecision() {
     }
     box.append(el("h3", {}, "Your hand"), row);
   }
-  if (described && described.stage) {
+  if (described && described.stage && hand.length) {
     const stage = described.stage;
     box.append(el("div", {class: "next-stage", id: "next-stage"}, "Next wonder stage: ",
                       stage.cost ? `${stage.cost} — ${stage.effect} ` : "", indicator(stage, "stage")));
@@ -200,6 +200,20 @@ function drawDecision() {
   if (described) {
     // actions without a card: sides, tokens, starters, wonders of a draft, skip
     const others = described.other.map((i) => described.actions[i]);
+    const mine = view.cities.find((c) => c.seat === state.seat);
+    if (view.sides && mine && catalogue.wonders[mine.wonder]) {
+      // the sides of the board to choose from, each with its stages
+      const row = el("div", {class: "wonders-row", id: "sides"});
+      for (const side of view.sides) {
+        const board = catalogue.wonders[mine.wonder][side];
+        if (!board) continue;
+        row.append(el("div", {class: "wonder", "data-side": side},
+          el("div", {class: "card-name"}, `${mine.wonder} ${side}`),
+          el("div", {class: "card-effect"}, board.start ? `Board: ${board.start}` : ""),
+          el("ol", {}, ...board.stages.map((st) => el("li", {}, `${st.cost}: ${st.effect}`)))));
+      }
+      box.append(row);
+    }
     if (others.length) {
       const list = el("div", {class: "choices", id: "choices"});
       for (const entry of others) list.append(actionButton(entry));
@@ -326,8 +340,9 @@ function drawTrack(view) {
   const track = el("div", {class: "track", id: "track", "data-conflict": String(view.conflict)});
   for (let at = -end; at <= end; at++) {
     const distance = Math.abs(at);
-    const zone = zones.filter((z) => distance >= z.from).pop();
-    const cell = el("span", {class: `cell${at === view.conflict ? " pawn" : ""}${zone ? " zone" : ""}`,
+    const reached = zones.filter((z) => distance >= z.from);
+    const zone = reached[reached.length - 1];
+    const cell = el("span", {class: `cell${at === view.conflict ? " pawn" : ""}${zone ? ` zone zone-${reached.length}` : ""}`,
                              title: zone ? `${zone.points} points${zone.lose ? `, loses ${zone.lose} coins` : ""}` : ""},
                     at === view.conflict ? "◆" : (distance === end ? "★" : String(distance)));
     track.append(cell);
@@ -354,7 +369,7 @@ function drawCities() {
     if (board) info.append(el("span", {}, `wonder stages ${city.stages}/${board.stages.length}`));
     const node = el("div", {class: `city panel${seat === state.seat ? " mine" : ""}`, "data-city": String(seat)}, title, info);
     const production = state.production[seat] || [];
-    if (production.length) node.append(el("div", {class: "production"}, "Produces: " + production.join(" · ")));
+    if (production.length) node.append(el("div", {class: "production"}, "Production: " + production.join(" · ")));
     if (board && board.start) node.append(el("div", {class: "small"}, `Board: ${board.start}`));
     const byColour = {};
     for (const name of city.built) {
