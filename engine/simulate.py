@@ -22,10 +22,11 @@ civilian).
 
 from __future__ import annotations
 
+import logging
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
@@ -126,6 +127,8 @@ class Run:
     workers: int = 1
     paths: tuple[str, ...] = ()
     side: Sides = "random"   # the ``sides`` option: None (the rule set's), one mode, or per seat
+    ray: bool = False        # games as Ray tasks (``workers`` CPUs of a local runtime)
+    address: str | None = None  # an existing Ray cluster (``ray.init(address=...)``)
 
     def seat_bots(self) -> list[str]:
         names = list(self.bots)
@@ -140,10 +143,144 @@ class Outcome:
     stats: dict[str, Any] = field(default_factory=dict)
     games: int = 0
     game_seconds: float = 0.0  # the games' own times, summed
+    tasks: int = 0  # chunks of games sent to workers or Ray tasks (games when in-process)
+    backend: str = "processes"  # or "ray"
+    setup_seconds: float = 0.0  # starting or joining the Ray runtime
 
 
 def chunk_size(games: int, workers: int) -> int:
     return max(1, min(50, games // (workers * 8) or 1))
+
+
+Handle = TypeVar("Handle")
+
+
+def _in_order(run: Run, size: int, in_flight: int, launch: Callable[[list[int]], Handle],
+              finished: Callable[[list[Handle]], list[tuple[Handle, list[Record]]]],
+              take: Callable[[Sequence[Record]], None]) -> int:
+    """Play the run's games in chunks of ``size`` seeds, at most ``in_flight`` chunks
+    launched or waiting, and hand the records to ``take`` in game order; the number of
+    chunks.  ``launch`` starts a chunk (a worker process's future, a Ray task) and
+    ``finished`` waits for at least one of the given ones and returns their records.
+    The order of aggregation is the games' whatever the order they finish in, so the
+    statistics are the same for every backend and number of workers."""
+    starts = iter(range(0, run.games, size))
+    pending: dict[Handle, int] = {}
+    done: dict[int, list[Record]] = {}
+    next_start = 0
+    chunks = 0
+
+    def submit() -> None:
+        nonlocal chunks
+        for start in starts:
+            seeds = list(range(run.seed + start, run.seed + min(start + size, run.games)))
+            pending[launch(seeds)] = start
+            chunks += 1
+            if len(pending) + len(done) >= in_flight:
+                return
+
+    submit()
+    while pending:
+        for handle, records in finished(list(pending)):
+            done[pending.pop(handle)] = records
+        while next_start in done:
+            chunk = done.pop(next_start)
+            take(chunk)
+            next_start += len(chunk)
+        submit()
+    return chunks
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the cluster cannot be reached."""
+
+
+def ray_chunk_size(games: int, cpus: int) -> int:
+    """Games per Ray task: enough that a task's fixed cost (scheduling, sending its
+    arguments and records, about a millisecond or two) stays far under 5 % of the
+    games' own time, while every CPU still gets several tasks to balance the load."""
+    return max(1, min(RAY_CHUNK_MAX, -(-games // (cpus * 4))))
+
+
+RAY_CHUNK_MAX = 200  # games per Ray task at most (a few ms each: about a second of work)
+
+_RAY_DATA: dict[str, GameData] = {}  # in a Ray worker: the data of each run, by content
+
+
+def _ray_chunk(key: str, shipped: list[Any], players: int, seeds: list[int],
+               bots: list[str], side: Sides) -> list[Record]:
+    """A Ray task: play ``seeds``.  The data travels once per worker through the object
+    store (in a list, so Ray does not fetch it when the worker has it already), so a
+    cluster's nodes need the package but not the card files."""
+    data = _RAY_DATA.get(key)
+    if data is None:
+        import ray
+
+        data = _RAY_DATA[key] = ray.get(shipped[0])
+    return [play_game(data, players, seed, bots, side) for seed in seeds]
+
+
+def _check_reachable(address: str, seconds: float = 5.0) -> None:
+    """Refuse a cluster address nothing answers at, before Ray retries it for minutes:
+    ``host:port`` and ``ray://host:port`` are tried; ``auto`` and others go to Ray."""
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=seconds).close()
+    except OSError as exc:
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address}: "
+                             f"{exc.strerror or exc}") from None
+
+
+def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
+             ) -> tuple[int, int, float]:
+    """Play the run's games as Ray tasks (a local runtime of ``run.workers`` CPUs, or the
+    cluster at ``run.address``): the number of tasks, the CPUs, the seconds it took to
+    start or join the runtime."""
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable("--ray needs Ray, which is not installed: "
+                             "pip install 'wonders[ray]'") from None
+    data = game_data(run.game, run.paths)
+    started = time.perf_counter()
+    started_here = not ray.is_initialized()
+    if started_here:
+        if run.address is not None:
+            _check_reachable(run.address)
+        try:
+            if run.address is None:
+                ray.init(num_cpus=run.workers, include_dashboard=False,
+                         logging_level=logging.ERROR, log_to_driver=False)
+            else:
+                ray.init(address=run.address, logging_level=logging.ERROR,
+                         log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise RayUnavailable(f"cannot start or reach Ray"
+                                 f"{' at ' + run.address if run.address else ''}: {exc}") from None
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
+        shipped = [ray.put(replace(data, derived={}))]
+        key = data.content_hash
+        task = ray.remote(_ray_chunk).options(num_cpus=1)
+        setup = time.perf_counter() - started
+
+        def launch(seeds: list[int]) -> Any:
+            return task.remote(key, shipped, run.players, seeds, bots, run.side)
+
+        def finished(handles: list[Any]) -> list[tuple[Any, list[Record]]]:
+            ready, _ = ray.wait(handles, num_returns=1)
+            return list(zip(ready, ray.get(ready)))
+
+        tasks = _in_order(run, ray_chunk_size(run.games, cpus), cpus * 4, launch, finished,
+                          take)
+        return tasks, cpus, setup
+    finally:
+        if started_here:
+            ray.shutdown()
 
 
 def run_games(run: Run, progress: Callable[[int], None] | None = None,
@@ -157,6 +294,7 @@ def run_games(run: Run, progress: Callable[[int], None] | None = None,
     started = time.perf_counter()
     bots = run.seat_bots()
     totals = Statistics(run.players)
+    tasks = run.games
     kept: list[Record] = []
     game_seconds = 0.0
 
@@ -170,41 +308,31 @@ def run_games(run: Run, progress: Callable[[int], None] | None = None,
         if progress is not None:
             progress(len(chunk))
 
-    if run.workers <= 1:
+    workers = max(run.workers, 1)
+    setup_seconds = 0.0
+    if run.ray:
+        tasks, workers, setup_seconds = _run_ray(run, bots, take)
+    elif run.workers <= 1:
         data = game_data(run.game, run.paths)
         for i in range(run.games):
             take([play_game(data, run.players, run.seed + i, bots, run.side)])
     else:
         size = chunk_size(run.games, run.workers)
-        starts = iter(range(0, run.games, size))
-        in_flight = run.workers * 4
         with ProcessPoolExecutor(max_workers=run.workers) as pool:
-            pending: dict[Future[list[Record]], int] = {}
-            finished: dict[int, list[Record]] = {}
-            next_start = 0
+            def launch(seeds: list[int]) -> Future[list[Record]]:
+                return pool.submit(_chunk, run.game, run.paths, run.players, seeds, bots,
+                                   run.side)
 
-            def submit() -> None:
-                for start in starts:
-                    seeds = range(run.seed + start, run.seed + min(start + size, run.games))
-                    future = pool.submit(_chunk, run.game, run.paths, run.players, list(seeds),
-                                         bots, run.side)
-                    pending[future] = start
-                    if len(pending) + len(finished) >= in_flight:
-                        return
+            def finished(handles: list[Future[list[Record]]]) -> list[
+                    tuple[Future[list[Record]], list[Record]]]:
+                done, _ = wait(handles, return_when=FIRST_COMPLETED)
+                return [(future, future.result()) for future in done]
 
-            submit()
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    finished[pending.pop(future)] = future.result()
-                while next_start in finished:
-                    chunk = finished.pop(next_start)
-                    take(chunk)
-                    next_start += len(chunk)
-                submit()
+            tasks = _in_order(run, size, run.workers * 4, launch, finished, take)
     assert totals.games == run.games
-    outcome = Outcome(kept, time.perf_counter() - started, max(run.workers, 1),
-                      games=totals.games, game_seconds=game_seconds)
+    outcome = Outcome(kept, time.perf_counter() - started, workers,
+                      games=totals.games, game_seconds=game_seconds, tasks=tasks,
+                      backend="ray" if run.ray else "processes", setup_seconds=setup_seconds)
     outcome.stats = totals.result()
     return outcome
 
@@ -357,11 +485,18 @@ def drafted_wonders(stats: dict[str, Any]) -> bool:
 def timing(outcome: Outcome) -> dict[str, Any]:
     """Wall-clock figures: they vary run to run and are kept apart from the statistics."""
     games = outcome.games
+    working = (outcome.seconds - outcome.setup_seconds) * outcome.workers
     return {
+        "backend": outcome.backend,
         "workers": outcome.workers,
+        "tasks": outcome.tasks,
         "wall_seconds": outcome.seconds,
+        "setup_seconds": outcome.setup_seconds,
         "games_per_second": games / outcome.seconds if outcome.seconds else None,
         "avg_game_seconds": outcome.game_seconds / games if games else None,
+        # the share of the workers' time (after start-up) not spent playing games:
+        # scheduling, sending arguments and records, idle CPUs at the end
+        "overhead": 1 - outcome.game_seconds / working if working > 0 else None,
     }
 
 

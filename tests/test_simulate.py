@@ -143,8 +143,9 @@ def test_json_structure() -> None:
     assert set(stats["cards"][0]) == {"card", "games", "built", "build_rate",
                                       "win_rate_built", "win_rate_not_built", "win_lift",
                                       "avg_score_built", "avg_score_not_built", "score_lift"}
-    assert set(data["timing"]) == {"workers", "wall_seconds", "games_per_second",
-                                   "avg_game_seconds"}
+    assert set(data["timing"]) == {"backend", "workers", "tasks", "wall_seconds",
+                                   "setup_seconds", "games_per_second", "avg_game_seconds",
+                                   "overhead"}
 
 
 def test_text_output_has_the_tables() -> None:

@@ -6,15 +6,15 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
 
 
 from ..bots import BOTS
-from ..simulate import (PlotUnavailable, Run, drafted_wonders, plot, ranked_cards, run_games,
-                        timing)
+from ..simulate import (Outcome, PlotUnavailable, RayUnavailable, Run, drafted_wonders, plot,
+                        ranked_cards, run_games, timing)
 from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
                       load_playable, open_output, parse_bots, parse_sides)
 
@@ -57,6 +57,12 @@ def simulate(
                                              "needs matplotlib."),
     top: int = typer.Option(10, "--top", help="How many cards to list at each end of the "
                             "win-rate lift ranking."),
+    use_ray: bool = typer.Option(False, "--ray", help="Play the games as Ray tasks: a local "
+                                 "Ray runtime of --workers CPUs, or the cluster at --address "
+                                 "(pip install 'wonders[ray]'). Same results as --workers."),
+    address: Optional[str] = typer.Option(None, "--address", help="The Ray cluster to run on "
+                                          "(implies --ray), e.g. 'auto' or 'ray://head:10001'.",
+                                          show_default=False),
 ) -> None:
     """Play many games with bots: win rates by wonder, side, card and bot; score categories.
 
@@ -89,9 +95,16 @@ def simulate(
     seat_bots = parse_bots(bots, players)
     count = workers if workers is not None else (os.cpu_count() or 1)
     count = max(1, min(count, games))
+    use_ray = use_ray or address is not None
+    if use_ray:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            fail("--ray needs Ray, which is not installed: pip install 'wonders[ray]'")
     run = Run(game=source.spec, players=players, games=games, seed=seed, bots=tuple(seat_bots),
               workers=count, paths=tuple(str(p) for p in paths or []),
-              side=sides if sides is None or isinstance(sides, str) else tuple(sides))
+              side=sides if sides is None or isinstance(sides, str) else tuple(sides),
+              ray=use_ray, address=address)
     show_progress = not as_json and sys.stderr.isatty()
     if show_progress:
         from rich.console import Console
@@ -102,10 +115,9 @@ def simulate(
                       TimeElapsedColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("games", total=games)
-            outcome = run_games(run, lambda n: progress.advance(task, n),
-                                keep_records=False)
+            outcome = _run(run, lambda n: progress.advance(task, n))
     else:
-        outcome = run_games(run, keep_records=False)
+        outcome = _run(run, None)
     stats = outcome.stats
     times = timing(outcome)
     if plot_file is not None:
@@ -131,6 +143,13 @@ def simulate(
         sys.stdout.write(f"wrote {plot_file}\n")
 
 
+def _run(run: Run, progress: Callable[[int], None] | None) -> Outcome:
+    try:
+        return run_games(run, progress, keep_records=False)
+    except RayUnavailable as exc:
+        fail(str(exc))
+
+
 def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, top: int,
            drafted: bool = False) -> None:
     from rich.console import Console
@@ -141,9 +160,16 @@ def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, t
     bots = ", ".join(sorted(set(run.bots)))
     console.print(f"[bold]{title}[/bold]: {stats['games']} games, {players} players, bots "
                   f"{bots}, seeds {run.seed}–{run.seed + run.games - 1}")
-    console.print(f"time: {times['wall_seconds']:.1f} s with {times['workers']} worker"
-                  f"{'s' if times['workers'] > 1 else ''} ({times['games_per_second']:.0f} "
-                  f"games/s), {1000 * times['avg_game_seconds']:.1f} ms per game")
+    where = (f"{times['workers']} CPU{'s' if times['workers'] > 1 else ''} of Ray, "
+             f"{times['tasks']} tasks, {times['setup_seconds']:.1f} s to start"
+             if times["backend"] == "ray" else
+             f"{times['workers']} worker{'s' if times['workers'] > 1 else ''}")
+    overhead = times["overhead"]
+    console.print(f"time: {times['wall_seconds']:.1f} s with {where} "
+                  f"({times['games_per_second']:.0f} games/s), "
+                  f"{1000 * times['avg_game_seconds']:.1f} ms per game"
+                  + (f"; overhead {100 * overhead:.1f} %" if overhead is not None
+                     and times["workers"] > 1 else ""))
     console.print(f"game length: {_num(stats['avg_decisions'])} decisions per game; "
                   f"average score {_num(stats['avg_score'])}; a fair win rate is "
                   f"{_pct(1 / players)}")
