@@ -46,6 +46,8 @@ CODES: dict[str, str] = {
     "T403": "a zero that makes no sense (0 shields, per 0, a cost of 0)",
     "T404": "the same name listed twice",
     "T405": "the place 'most' where it names no city (outside a count, or with other places)",
+    "T406": "a condition ('if …') on a clause that has no moment to check it (an ongoing "
+            "effect, a copy)",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",
@@ -94,4 +96,15 @@ CODES: dict[str, str] = {
     "M904": "fewer wonder boards than players, where each player is dealt a board",
     "M905": "a slot mechanism the game loop does not play with, or a rule-set key it never "
             "reads",
+}
+
+# X: rule scenarios (``wonders check``, engine/scenario.py).  Kept apart from CODES,
+# which are the data's codes (each with its own section and example in docs/errors.md);
+# these three share the section "Scenarios" there.
+SCENARIO_CODES: dict[str, str] = {
+    "X901": "an expectation of a scenario does not hold",
+    "X902": "a scenario that does not fit the loaded game: a name that does not exist, "
+            "a seat out of range, a key the game's positions or checks do not have, a "
+            "pool or draft that does not fit the rule set",
+    "X903": "internal error in a scenario (a bug of the engine: the other scenarios still run)",
 }

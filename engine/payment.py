@@ -292,8 +292,22 @@ def _buy(residual: Vector, left: Production, left_id: int, right: Production, ri
 
 def _split(amounts: Vector, left: tuple[Vector, ...], right: tuple[Vector, ...],
            left_prices: Vector, right_prices: Vector) -> Pairs:
+    """Every split of ``amounts`` between the neighbours that both can supply, priced.
+
+    Each resource's share from the left ranges only over what the left can make and
+    what leaves the right no more than it can make, so the search is bounded by the
+    neighbours' production, never by the cost (a card asking 999,999 glass is
+    answered at once: nothing)."""
+    ranges = []
+    for i, units in enumerate(amounts):
+        most_left = max((v[i] for v in left), default=0)
+        most_right = max((v[i] for v in right), default=0)
+        low, high = max(units - most_right, 0), min(units, most_left)
+        if low > high:
+            return ()
+        ranges.append(range(low, high + 1))
     points: set[tuple[int, int]] = set()
-    for split in product(*[range(n + 1) for n in amounts]):
+    for split in product(*ranges):
         from_right = tuple(n - k for n, k in zip(amounts, split))
         if _covers(left, split) and _covers(right, from_right):
             points.add((sum(k * p for k, p in zip(split, left_prices)),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from wonders.dsl.codes import SCENARIO_CODES
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
 from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path, shipped_games
 from wonders.dsl.model import Card, Game as GameData, Wonder
@@ -29,18 +30,11 @@ from .registry import loop_for
 from .sources import SourceError, resolve
 from .payment import Payment
 
+# The codes ``wonders check`` adds to the data's (dsl/codes.py, documented in
+# docs/errors.md, "Scenarios").
 FAILED = "X901"
 BAD_SCENARIO = "X902"
 INTERNAL = "X903"
-# The codes ``wonders check`` adds to those of dsl/codes.py (documented in docs/errors.md,
-# "Scenarios").
-SCENARIO_CODES: dict[str, str] = {
-    FAILED: "an expectation of a scenario does not hold",
-    BAD_SCENARIO: "a scenario that does not fit the loaded game: a name that does not exist, "
-                  "a seat out of range, a key the game's positions or checks do not have, a "
-                  "pool or draft that does not fit the rule set",
-    INTERNAL: "internal error in a scenario (a bug of the engine: the other scenarios still run)",
-}
 
 
 class _ScenarioDataError(Exception):

@@ -94,3 +94,18 @@ def test_rulebook_trading_example() -> None:
     options = payment_options(Cost(0, (("wood", 2),)), production({}, []), 10, market)
     assert set(options) == {Payment(2, 1, 0), Payment(4, 0, 0)}
     assert options[0] == Payment(2, 1, 0)
+
+
+def test_a_huge_cost_is_answered_at_once_from_what_the_neighbours_make() -> None:
+    """Neighbours whose choices couple two resources make the search try splits: bounded by
+    what they make, a cost of 999,999 glass and 999,999 stone is refused at once (it tried
+    a million squared splits before), and a real cost still finds its payments."""
+    left = production({}, [["glass", "stone"], ["glass", "stone"]])
+    right = production({"glass": 1}, [["glass", "stone"]])
+    market = Market(RESOURCES, left, right, (2,) * 5, (1,) * 5)
+    huge = Cost(0, (("glass", 999_999), ("stone", 999_999)))
+    assert payment_options(huge, production({}, []), 10**9, market) == []
+    real = payment_options(Cost(0, (("glass", 2), ("stone", 2))), production({}, []), 20, market)
+    # left gives 2 from its two choices, right 1 glass and 1 from its choice: left pays
+    # 2 coins a unit, right 1, so the cheapest takes all right can give (2) and 2 from left
+    assert real[0] == Payment(4, 2, 0)
