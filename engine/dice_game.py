@@ -36,7 +36,7 @@ from .dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pas
 from .errors import IllegalActionError, RuleError
 from .mechanisms.attacks import OPPOSITE, attack_points
 from .mechanisms.end_trigger import EndTrigger
-from .mechanisms.forum import Forum
+from .mechanisms.forum import DicePool
 from .mechanisms.gates import compare_met
 from .mechanisms.reserve import gained
 from .mechanisms.sheet import open_spaces, shortfall
@@ -149,13 +149,15 @@ class DiceGame:
         self.bank_gave = 0
         model = rules.model
         self.order: tuple[str, ...] = model.score.order
-        self.colour_lines = model.score.colours
+        # each building's score line (score.colours by its colour; the first line else)
+        self.lines: tuple[str, ...] = tuple(
+            self._line(model.score.colours.get(b.colour)) for b in dice.buildings)
         self.tie_break = model.tie_break
         start = gained(0, model.setup.coins, dice.reserve)
         self.start_coins = start * players
         boards = self.rng.sample(range(len(dice.boards)), players)
         self.sheets = [DiceCity(s, dice.boards[b], dice, start) for s, b in enumerate(boards)]
-        self.forum = Forum(dice)
+        self.forum = DicePool(dice)
         self.trigger = EndTrigger(dice.end_bonuses, dice.extra_turns, dice.max_turns)
         self.pending: list[list[str]] = [[] for _ in range(players)]   # follow-ups by seat
         self.arriving: list[int] = []    # dice unlocked this turn, joining at its end
@@ -421,8 +423,7 @@ class DiceGame:
         city.coins += taken
         self.bank_gave += taken
 
-    def _line(self, colour: str) -> str:
-        line = self.colour_lines.get(colour)
+    def _line(self, line: str | None) -> str:
         return line if line is not None and line in self.order else self.order[0]
 
     def _cross(self, seat: int, b: int, i: int) -> None:
@@ -432,7 +433,7 @@ class DiceGame:
         city.crossed[b][i] = True
         city.counts[b] += 1
         city.colours[building.colour] = city.colours.get(building.colour, 0) + 1
-        line = self._line(building.colour)
+        line = self.lines[b]
         side = building.side
         if side is not None:
             if space.defence:

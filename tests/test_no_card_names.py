@@ -1,6 +1,7 @@
 """The engine and the language name no card, wonder or token: the data does.
 
-Every name of the shipped games (base and Duel: cards, wonders, progress tokens)
+Every name of the shipped games (base and Duel: cards, wonders, progress tokens;
+Dice: buildings, boards, dice and bonuses)
 is searched for in engine/**/*.py and dsl/**/*.py, two ways:
 
 * as written, case-sensitively, on word boundaries ("Library", "The Great
@@ -27,13 +28,16 @@ from wonders.dsl.loader import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("engine", "dsl")
-GAMES = ("base", "duel")
+GAMES = ("base", "duel", "dice")
 
 # Names (as written) that are let through because they are ordinary words where they occur
 # in the scanned code, each with the reason. Empty: nothing collides today. (The one-word
 # names in lower case, not searched at all, would: `mine = sheet.total(seat)` in the bots,
 # "codes are stable" in dsl/codes.py, the resource in "2 stone, 1 loom" in dsl/parser.py.)
-GENERIC: dict[str, str] = {}
+GENERIC: dict[str, str] = {
+    "Market": "Dice's yellow building; in engine/payment.py the generic market of neighbour "
+              "trading (class Market)",
+}
 
 
 def shipped_names() -> set[str]:
@@ -43,6 +47,11 @@ def shipped_names() -> set[str]:
         names |= {c.name for c in data.cards}
         names |= {w.name for w in data.wonders}
         names |= {t.name for t in data.tokens}
+        if data.dice is not None:  # Dice: buildings, boards and bonuses (the dice are
+            dice = data.dice       # named by colour, ordinary words in the engine)
+            names |= {b.name for b in dice.buildings} | {b.name for b in dice.boards}
+            names |= {k for k in [b.key for b in dice.buildings] + [b.name for b in dice.bonuses]
+                      if "_" in k}  # keys of several words (one-word keys are plain words)
     return names
 
 

@@ -15,7 +15,7 @@ import random
 from wonders.dsl.sheets_model import DiceSet
 
 
-class Forum:
+class DicePool:
     """The dice in the forum (indices into ``DiceSet.dice``) with their rolled face and
     quadrant; the waiting dice are those not in ``slots``."""
 
@@ -29,8 +29,8 @@ class Forum:
         self.faces = faces if faces is not None else [0] * len(self.slots)
         self.quadrants = quadrants if quadrants is not None else [0] * len(self.slots)
 
-    def clone(self) -> "Forum":
-        return Forum(self.dice, list(self.slots), list(self.faces), list(self.quadrants))
+    def clone(self) -> "DicePool":
+        return DicePool(self.dice, list(self.slots), list(self.faces), list(self.quadrants))
 
     def roll(self, rng: random.Random) -> None:
         """Shake the box: a random face and quadrant for every die, in slot order."""
@@ -75,4 +75,4 @@ class Forum:
         return out
 
 
-__all__ = ["Forum"]
+__all__ = ["DicePool"]
