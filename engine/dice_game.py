@@ -279,6 +279,30 @@ class DiceGame:
     def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:
         return {}
 
+    # --- for bots and people --------------------------------------------------------
+
+    def trial(self, seat: int, action: DiceAction) -> "DiceGame":
+        """A clone in which ``seat`` alone has taken ``action`` (the decision stays open:
+        for valuing one seat's options; its follow-ups wait in ``pending``)."""
+        other = self.clone()
+        if other.phase != TURN:
+            other.pending[seat].pop(0)
+        other._apply(seat, action)
+        other._score = None
+        return other
+
+    def points(self, seat: int) -> int:
+        """``seat``'s points so far (its score-sheet total, counted now)."""
+        city = self.sheets[seat]
+        total = sum(city.attacks.values())
+        for _, amount in city.points:
+            total += self._amount(amount, seat)
+        return total
+
+    def space_cost(self, seat: int, cost: int) -> int:
+        """Coins ``seat`` pays for a cost of ``cost`` different resource types."""
+        return shortfall(cost, len(self.sheets[seat].resources))
+
     # --- the turn --------------------------------------------------------------------
 
     def _start_turn(self) -> None:
