@@ -92,6 +92,7 @@ class Produce:
 class Points:
     amount: Amount
     span: Span
+    negative: bool = False  # "points -2": the amount is taken away
 
 
 @dataclass(frozen=True)
@@ -194,12 +195,25 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class Condition:
+    """``if wonder complete`` (``kind`` "wonder") or ``if at least N COUNTED [in PLACES]``
+    (``kind`` "at_least")."""
+
+    kind: str
+    count: int
+    counted: "Countable | None"
+    places: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class Clause:
     timing: str | None  # "now", "end", "on" or None (the effect's default)
     timing_span: Span | None
     effect: Effect
     span: Span
     trigger: Trigger | None = None  # set when timing is "on"
+    condition: Condition | None = None
 
 
 @dataclass(frozen=True)

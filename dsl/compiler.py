@@ -171,6 +171,10 @@ class _Checker:
                 word = "points" if isinstance(node, ast.Points) else "coins"
                 self.problem("T403", f"{word} 0 has no effect", node.span)
             if isinstance(node, ast.Points):
+                if node.negative:  # "points -2 per …": every part of the amount taken away
+                    value = fx.Amount(-value.fixed, tuple(
+                        fx.PerTerm(-t.value, t.divisor, t.counted, t.places)
+                        for t in value.terms))
                 return fx.Points(value)
             return fx.Coins(value)
         if isinstance(node, ast.Shields):
@@ -250,7 +254,30 @@ class _Checker:
                 trigger = self.trigger(node.trigger)
         if timing is not fx.Timing.ON:
             trigger = None
-        return fx.Clause(timing, self.effect(node.effect), trigger)
+        effect = self.effect(node.effect)
+        condition = None
+        if node.condition is not None:
+            condition = self.condition(node.condition)
+            if timing is fx.Timing.ONGOING:
+                self.problem("T406", "a condition ('if …') is checked when a clause acts: "
+                             "give it a timing ('now:', 'end:' or 'on …:'); an ongoing "
+                             f"'{_EFFECT_WORD[type(node.effect)]}' has none",
+                             node.condition.span)
+            elif isinstance(effect, fx.CopyCard):
+                self.problem("T406", "'copy' cannot have a condition: the copy is chosen "
+                             "for the best score", node.condition.span)
+        return fx.Clause(timing, effect, trigger, condition)
+
+    def condition(self, node: ast.Condition) -> fx.Condition:
+        if node.kind == "wonder":
+            return fx.Condition("wonder")
+        assert node.counted is not None
+        if node.count == 0:
+            self.problem("T403", "'if at least 0 …' always holds: leave the condition out",
+                         node.span)
+        places = self.places(node.places) if node.places else ("self",)
+        counted = fx.Amount(0, (fx.PerTerm(1, 1, self.counted(node.counted), places),))
+        return fx.Condition("at_least", node.count, counted)
 
 
 @dataclass

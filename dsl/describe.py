@@ -125,8 +125,21 @@ def _trigger(trigger: fx.Trigger | None) -> str:
     return f"each time of {trigger.event}"
 
 
+def condition(item: fx.Condition | None) -> str:
+    """`` if …`` for a clause's condition, or nothing."""
+    if item is None:
+        return ""
+    if item.kind == "wonder":
+        return " if every stage of your wonder is built"
+    assert item.amount is not None and item.amount.terms
+    term = item.amount.terms[0]
+    unit = _counted(term.counted, 1)
+    return (f" if there are at least {item.count} {_plural(unit, item.count)} "
+            f"{_places(term.places)}")
+
+
 def clause(item: fx.Clause) -> str:
-    text = effect(item.effect)
+    text = effect(item.effect) + condition(item.condition)
     if item.timing is fx.Timing.ON:
         return f"{_trigger(item.trigger)}: {text}"
     if item.timing is fx.Timing.NOW:

@@ -177,10 +177,25 @@ Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, Co
 
 
 @dataclass(frozen=True, slots=True)
+class Condition:
+    """When a clause acts at all (``points 7 if wonder complete``): checked for the owner
+    when the clause would act — on arrival (``now:``), when its trigger fires
+    (``on …:``), at final scoring (``end:``).
+
+    ``kind`` is ``"wonder"`` (every stage of the owner's board built) or ``"at_least"``
+    (``amount``, a count, is at least ``count``: ``if at least 3 blue cards``)."""
+
+    kind: str
+    count: int = 0
+    amount: Amount | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Clause:
     timing: Timing
     effect: Effect
     trigger: Trigger | None = None  # set exactly when ``timing`` is ON
+    condition: Condition | None = None  # None: always acts
 
 
 @dataclass(frozen=True, slots=True)

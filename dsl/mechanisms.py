@@ -50,7 +50,9 @@ class Capabilities:
     ``buy … at N`` without places works; ``slots``: per rule-set slot, the
     mechanisms it plays with (the first is the default); ``next_age``: the values
     of ``turns.next_age`` it reads (empty: it never reads the key);
-    ``boards``: whether it deals one wonder board to each player.
+    ``boards``: whether it deals one wonder board to each player;
+    ``conditions``: the kinds of clause condition (``if …``) its runtime checks
+    (``wonder``: the owner's board complete; ``at_least``: a count reached).
     """
 
     offer: str
@@ -63,6 +65,7 @@ class Capabilities:
     slots: Mapping[str, tuple[str, ...]]
     next_age: tuple[str, ...]
     boards: bool
+    conditions: frozenset[str] = frozenset()
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -87,6 +90,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
                "military": ("battles",), "science": ("sets",)},
         next_age=(),
         boards=True,
+        conditions=frozenset({"wonder", "at_least"}),
     ),
     "structure": Capabilities(
         offer="structure",
@@ -100,6 +104,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
                "science": ("pairs",)},
         next_age=NEXT_AGE,
         boards=False,
+        conditions=frozenset({"at_least"}),
     ),
     # A dice forum (engine/dice_game.py): spaces of a player sheet crossed with dice; a
     # crossed space counts as a card of its building's colour.  Effects act when the
@@ -135,6 +140,13 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
     """Why ``clause`` does not play in the loop (None: it plays as written)."""
     effect = clause.effect
     word = EFFECT_WORDS[type(effect)]
+    condition = clause.condition
+    if condition is not None and condition.kind not in caps.conditions:
+        written = "if wonder complete" if condition.kind == "wonder" else "if at least …"
+        reason = (" (its cities have no single board to complete)"
+                  if condition.kind == "wonder" and not caps.boards else "")
+        return (f"the condition '{written}' is not checked by the {caps.offer} game loop"
+                f"{reason}")
     if isinstance(effect, fx.TradePrice):
         if effect.places:
             wrong = [p for p in effect.places if p not in caps.buy_places]

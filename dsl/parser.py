@@ -110,10 +110,22 @@ class _ToAst(Transformer[Token, Any]):
 
     @_meta
     def clause(self, meta: Any, children: list[Any]) -> ast.Clause:
+        condition = None
+        if children and isinstance(children[-1], ast.Condition):
+            condition = children.pop()
         if len(children) == 2:
             (timing, timing_span, trigger), effect = children
-            return ast.Clause(timing, timing_span, effect, _span(meta), trigger)
-        return ast.Clause(None, None, children[0], _span(meta))
+            return ast.Clause(timing, timing_span, effect, _span(meta), trigger, condition)
+        return ast.Clause(None, None, children[0], _span(meta), None, condition)
+
+    @_meta
+    def cond_wonder(self, meta: Any, children: list[Any]) -> ast.Condition:
+        return ast.Condition("wonder", 0, None, (), _span(meta))
+
+    @_meta
+    def cond_at_least(self, meta: Any, children: list[Any]) -> ast.Condition:
+        places = children[2] if len(children) > 2 else ()
+        return ast.Condition("at_least", int(children[0]), children[1], places, _span(meta))
 
     @_meta
     def timing_now(self, meta: Any, children: list[Token]) -> tuple[str, ast.Span, None]:
@@ -168,7 +180,7 @@ class _ToAst(Transformer[Token, Any]):
 
     @_meta
     def points(self, meta: Any, children: list[Any]) -> ast.Points:
-        return ast.Points(children[0], _span(meta))
+        return ast.Points(children[-1], _span(meta), len(children) > 1)
 
     @_meta
     def coins(self, meta: Any, children: list[Any]) -> ast.Coins:

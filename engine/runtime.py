@@ -40,7 +40,7 @@ from wonders.dsl.model import Card, Game as GameData, Token
 from . import memo
 from .actions import Action, BuildFromDiscard, DestroyCard, Skip, TakeToken
 from .city import City
-from .scoring import amount
+from .scoring import amount, holds
 from .table import seats_at
 
 # The kinds of pending decision effects ask for (the names records and logs use).
@@ -55,6 +55,7 @@ DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 
 _SHIELDS: Final = "shields"
 _SCIENCE: Final = "science"
+_IF: Final = "if"  # a now-clause with a condition: the clause, checked when taken
 _NOW: Final = "now"
 # Timings as constants (an Enum member read through its class costs a Python lookup).
 # Effect classes are tested by name: compiled with the effects module, ``isinstance(x,
@@ -175,7 +176,10 @@ def plan(effects: fx.Effects, ongoing: bool) -> Plan:
             elif ongoing and isinstance(effect, fx.Science):
                 steps.append((_SCIENCE, effect.symbols[0]))
         elif clause.timing is fx.Timing.NOW:
-            steps.append((_NOW, effect))
+            if clause.condition is not None:  # checked when the step is taken
+                steps.append((_IF, clause))
+            else:
+                steps.append((_NOW, effect))
     made = tuple(steps)
     memo.remember(cache, id(effects), (effects, made))
     return made
@@ -189,6 +193,9 @@ def act(table: Table, seat: int, effects: fx.Effects, ongoing: bool) -> bool:
         effect = clause.effect
         timing = clause.timing
         if timing is _NOW_TIMING:
+            if clause.condition is not None and not holds(clause.condition, seat,
+                                                          table.city_list()):
+                continue
             now(table, seat, effect)
         elif timing is not _ONGOING_TIMING:
             continue
@@ -215,6 +222,10 @@ def run(table: Table, seat: int, steps: Plan) -> None:
             table.shields(seat, value)  # type: ignore[arg-type]
         elif step is _SCIENCE:
             table.science_arrived(seat, value)  # type: ignore[arg-type]
+        elif step is _IF:
+            clause: fx.Clause = value  # type: ignore[assignment]
+            if holds(clause.condition, seat, table.city_list()):
+                now(table, seat, clause.effect)
         else:
             now(table, seat, value)  # type: ignore[arg-type]
         if table.over:
@@ -240,6 +251,9 @@ def trigger(table: Table, seat: int, event: str, colour: str | None, source: obj
         if wanted is None or wanted.event != event:
             continue
         if wanted.colours is not None and colour not in wanted.colours:
+            continue
+        if clause.condition is not None and not holds(clause.condition, seat,
+                                                      table.city_list()):
             continue
         now(table, seat, clause.effect)
         if table.over:

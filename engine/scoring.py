@@ -42,6 +42,19 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
     return total
 
 
+def holds(condition: fx.Condition | None, seat: int, cities: Sequence[City]) -> bool:
+    """Whether a clause's condition holds for the city at ``seat`` now (None: always):
+    ``if wonder complete`` — every stage of its board built; ``if at least N …`` — the
+    count reaches N.  The effect runtime asks when a clause would act, scoring at the end."""
+    if condition is None:
+        return True
+    if condition.kind == "wonder":
+        city = cities[seat]
+        return 0 < len(city.side.stages) <= city.stages
+    counted = condition.amount
+    return counted is not None and amount(counted, seat, cities) >= condition.count
+
+
 def science_points(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
                    symbols: Sequence[str], set_points: int) -> int:
     """Best science score: each symbol's count squared + ``set_points`` per complete set."""
@@ -126,6 +139,8 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
     for kind, what, effects in sources:
         for clause in effects.clauses:
             if clause.timing is not _END or not isinstance(clause.effect, fx.Points):
+                continue
+            if clause.condition is not None and not holds(clause.condition, city.seat, cities):
                 continue
             points = amount(clause.effect.amount, city.seat, cities)
             if kind == STAGE:

@@ -290,6 +290,9 @@ CASES: list[Case] = [
     Case("most-destroyed", "T405", lambda ws, mp: ws.diagnose(
         card_file(card(effect="destroy brown card in most")), rules=DUEL_RULES), 10, 35,
         text="most", message=("'destroy' acts on cities", "'most' is not one")),
+    cards_case("condition-on-ongoing", "T406", card_file(card(effect="produce wood if wonder "
+                                                                "complete")), 10, 26,
+               text="if wonder complete", message=("an ongoing 'produce' has none",)),
     # C: chains
     cards_case("misspelt-chain", "C501",
                card_file(card("Baths", extra="makes_free: [Aquaduct]\n"),

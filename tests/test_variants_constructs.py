@@ -1,0 +1,66 @@
+"""Language constructs of issue 12: conditions (``if …``) and negative points.
+
+The rule scenarios of ``tests/scenarios/conditions.yaml`` (a test variant that
+replaces base cards by name) hold the hand-worked numbers; these tests show that
+those scenarios depend on the constructs being executed (with the runtime's and
+scoring's condition check switched off, they fail), and that validation refuses
+what no loop checks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wonders.dsl import describe
+from wonders.dsl.loader import load
+from wonders.engine import runtime, scoring
+from wonders.engine.scenario import check_file
+
+from conftest import Workspace
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "conditions.yaml"
+COMPILED = not runtime.__file__.endswith(".py")  # compiled callers ignore a monkeypatch
+
+
+def failed(path: Path) -> list[str]:
+    result = check_file(path)
+    assert result.report.ok, [d.render() for d in result.report.sorted()]
+    return [o.name for o in result.outcomes if not o.passed]
+
+
+def test_the_condition_scenarios_pass() -> None:
+    assert failed(SCENARIOS) == []
+
+
+@pytest.mark.skipif(COMPILED, reason="the compiled runtime cannot be monkeypatched")
+def test_conditions_ignored_fail_the_scenarios(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runtime, "holds", lambda *_: True)
+    monkeypatch.setattr(scoring, "holds", lambda *_: True)
+    assert set(failed(SCENARIOS)) == {
+        "end: points only when the wonder is complete",
+        "now: coins only if the count is reached when built",
+        "on …: a trigger acts only when its condition holds"}
+
+
+def test_negative_points_are_negative() -> None:
+    game = load([SCENARIOS.parent / "variants" / "constructs"]).game
+    assert game is not None
+    pawnshop = next(c for c in game.cards if c.name == "Pawnshop")
+    assert describe.effects(pawnshop.effects) == (
+        "3 victory points; at game end: -2 victory points per defeat token in your city")
+
+
+def test_wonder_complete_is_refused_where_cities_have_no_board(ws: Workspace) -> None:
+    text = ("kind: cards\nset: mine\ngame: duel\nremove: [Altar]\ncards:\n"
+            "  - name: Shrine\n    age: 1\n    colour: blue\n    count: 1\n"
+            "    cost: free\n    effect: points 3 if wonder complete\n")
+    found = load([ws.write("cards.yaml", text)]).report.sorted()
+    assert [(d.code, d.location.line) for d in found] == [("M901", 11)], [
+        d.render() for d in found]
+    assert "not checked by the structure game loop" in found[0].message
+    # the count condition is checked by both loops
+    ok = load([ws.write("cards.yaml", text.replace("if wonder complete",
+                                                   "if at least 2 blue cards"))])
+    assert ok.ok, [d.render() for d in ok.report.sorted()]
