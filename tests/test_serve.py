@@ -76,6 +76,8 @@ def refused(ws: WebSocketTestSession, message: Any, raw: str | None = None) -> s
 
 
 def snapshot(table: Table, data_dir: Path) -> tuple[Any, ...]:
+    assert table.writer is not None
+    table.writer.drain()
     files = tuple(sorted((p.name, p.read_bytes()) for p in data_dir.iterdir()))
     return (len(table.game.history), dict(table.pending), files,
             json.dumps(table.game.view(0)))
@@ -100,6 +102,7 @@ def test_a_table_gets_one_secret_link_per_human_seat_and_a_spectator_link(tmp_pa
         page = client.get(f"/table/{table.id}")
         assert page.status_code == 200 and "table.js" in page.text
         assert "Content-Security-Policy" in page.headers
+        tables.drain()
         assert (tmp_path / f"{table.id}.jsonl").exists()
 
 

@@ -129,7 +129,7 @@ class Server:
 
     async def create_table(self, request: Request) -> Response:
         client = request.client.host if request.client else "?"
-        limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=20.0))
+        limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
         if not limit.allow():
             return _error("too many tables created; wait a moment", 429)
         try:
@@ -252,6 +252,7 @@ class Server:
             for task in list(self.tasks):
                 task.cancel()
             self.executor.shutdown(wait=False, cancel_futures=True)
+            self.tables.drain()   # every decision played is on disk before the server stops
 
 
 class _TooLarge(Exception):
@@ -298,8 +299,11 @@ def run(tables: Tables, host: str, port: int, workers: int = 2) -> None:
     """Serve until interrupted (uvicorn; websocket frames bounded)."""
     import uvicorn
 
+    # No per-message deflate: compressing every state cost more CPU than building it
+    # (benchmarks/serve.py), and a state is a few kilobytes.
     uvicorn.run(create_app(tables, workers), host=host, port=port, log_level="info",
-                ws_max_size=max(MAX_MESSAGE_BYTES * 4, 65536), ws_ping_interval=20.0)
+                ws_max_size=max(MAX_MESSAGE_BYTES * 4, 65536), ws_ping_interval=20.0,
+                ws_per_message_deflate=False)
 
 
 __all__ = ["Server", "create_app", "run", "static_dir"]
