@@ -331,3 +331,45 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
 
     outcome = replay(tmp_path / f"{table.id}.jsonl")
     assert outcome.identical and not outcome.unfinished
+
+
+# --- the command ------------------------------------------------------------------------------
+
+def test_serve_refuses_a_bad_game_or_data_folder_with_a_usage_error(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from wonders.engine.cli import app
+
+    import re
+
+    def text(output: str) -> str:  # the error box's frame and line breaks taken out
+        return re.sub(r"[\s│╭╮╰╯─]+", " ", output)
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["serve", "--game", "bsae", "--data", str(tmp_path)])
+    assert result.exit_code == 2 and "did you mean 'base'" in text(result.output)
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x", encoding="utf-8")
+    result = runner.invoke(app, ["serve", "--data", str(not_a_folder)])
+    assert result.exit_code == 2 and "is not a folder" in text(result.output)
+    result = runner.invoke(app, ["serve", "--port", "0"])
+    assert result.exit_code == 2
+
+
+def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command sets up the tables and hands them to uvicorn (not started here)."""
+    from typer.testing import CliRunner
+
+    from wonders.engine.cli import app
+    from wonders.engine.serve import app as serve_app
+
+    started: list[tuple[Tables, str, int]] = []
+    monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers:
+                        started.append((tables, host, port)))
+    result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t"), "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    tables, host, port = started[0]
+    from wonders.dsl.loader import shipped_games
+
+    assert (host, port) == ("127.0.0.1", 8123) and sorted(tables.games) == sorted(shipped_games())
+    assert "0 table(s) restored" in result.output and (tmp_path / "t").is_dir()
