@@ -216,7 +216,10 @@ def production(game: GameState, seat: int) -> list[str]:
     """What the city produces, in words: each ongoing ``produce`` clause of its sources."""
     city = game.cities[seat]
     found: list[str] = []
-    for _kind, _what, effects in city.sources():
+    sources = getattr(city, "sources", None)   # a loop's cities may keep effects otherwise
+    if sources is None:
+        return found
+    for _kind, _what, effects in sources():
         for clause in effects.clauses:
             if clause.timing is fx.Timing.ONGOING and isinstance(clause.effect, fx.Produce):
                 found.append(describe.effect(clause.effect))

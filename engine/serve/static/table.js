@@ -290,6 +290,14 @@ function drawBoard() {
     box.append(el("p", {}, `Discard pile: ${view.discard_pile} cards (face down)`));
   }
   if (view.hand_sizes) box.append(el("p", {}, `Cards in hand: ${view.hand_sizes.map((n, s) => `${seatName(s)}: ${n}`).join(" · ")}`));
+  // whatever else a loop's view holds, shown as it is (a new game gets a usable table)
+  const known = new Set(["seat", "age", "turn", "phase", "to_move", "hand", "sides", "hand_sizes", "discard_pile",
+    "discard_cards", "cities", "tokens", "structure", "conflict", "military_tokens", "wonder_pool"]);
+  for (const [key, value] of Object.entries(view)) {
+    if (known.has(key) || value === null || (Array.isArray(value) && !value.length)) continue;
+    box.append(el("details", {class: "other-view", open: true}, el("summary", {}, key.replace(/_/g, " ")),
+                  el("pre", {}, JSON.stringify(value, null, 1))));
+  }
 }
 
 function tokenText(name) {
