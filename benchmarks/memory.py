@@ -63,6 +63,7 @@ def main() -> None:
         play(data, args.players, seed)
         if seed % step == 0:
             report(f"{seed} games", started)
+    tables("after the games")
     del data
     step = max(args.reloads // args.checkpoints, 1)
     for load in range(1, args.reloads + 1):
@@ -71,7 +72,12 @@ def main() -> None:
         del reloaded
         if load % step == 0:
             report(f"{load} reloads", started)
-    print("memo tables (entries / bound):")
+    if args.reloads:
+        tables("after the reloads")
+
+
+def tables(when: str) -> None:
+    print(f"memo tables {when} (entries / bound):")
     for name, (entries, bound) in memo.sizes().items():
         print(f"  {name:32} {entries:8d} / {bound}")
 

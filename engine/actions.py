@@ -184,10 +184,10 @@ Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, Cho
 # The tables are registered with :mod:`wonders.engine.memo` (bounded, clearable): values
 # are only shared, never needed, so forgetting them is safe.
 _BUILDS: Final[dict[tuple[Card, int, int, int, str], Build]] = memo.table("actions.builds",
-                                                                          20_000)
-_STAGES: Final[dict[tuple[Card, int, int, int], BuildStage]] = memo.table("actions.stages",
                                                                           10_000)
-_SELLS: Final[dict[Card, Sell]] = memo.table("actions.sells", 5_000)
+_STAGES: Final[dict[tuple[Card, int, int, int], BuildStage]] = memo.table("actions.stages",
+                                                                          5_000)
+_SELLS: Final[dict[Card, Sell]] = memo.table("actions.sells", 2_000)
 
 
 def build(card: Card, payment: Payment, method: str = PAY) -> Build:
@@ -214,7 +214,7 @@ def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:
     return BuildWonder(card, wonder, shared_payment(0, 0, bank))
 
 
-_CHOICES: Final[dict[Wonder, ChooseWonder]] = memo.table("actions.wonder_choices", 2_000)
+_CHOICES: Final[dict[Wonder, ChooseWonder]] = memo.table("actions.wonder_choices", 1_000)
 
 
 def choose_wonder(wonder: Wonder) -> ChooseWonder:

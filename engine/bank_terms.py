@@ -20,7 +20,7 @@ from .bank import shortfall
 from .production import Production
 
 # registered with :mod:`wonders.engine.memo` (bounded, clearable)
-_TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 10_000)
+_TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 5_000)
 
 
 class TradeTerms:

@@ -266,7 +266,7 @@ class City:
 # id(effects) -> (the effects, cache keys they drop, version steps): kept with the effects
 # object itself, so an id reused after the object is gone is recognised as new.
 _FORGET_PLANS: Final[dict[int, tuple[fx.Effects, tuple[str, ...], int]]] = memo.table(
-    "city.forget_plans", 20_000)
+    "city.forget_plans", 5_000)
 
 
 def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]:

@@ -220,12 +220,12 @@ class DraftedCity(City):
 
 # source -> its ``on …:`` clauses
 _TRIGGERS: Final[dict[object, tuple[fx.Clause, ...]]] = memo.table("drafted_city.triggers",
-                                                                   5_000)
+                                                                   2_000)
 _PRODUCED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = memo.table(
-    "drafted_city.produced", 5_000)
+    "drafted_city.produced", 2_000)
 # (own id, for-sale id, source, sellable) -> the sum
 _SUMS: Final[dict[tuple[int, int, object, bool], tuple[Production, Production]]] = memo.table(
-    "drafted_city.sums", 20_000)
+    "drafted_city.sums", 10_000)
 
 
 def _plus(production: tuple[Production, Production], source: object, effects: fx.Effects,
@@ -260,7 +260,7 @@ def stage_effects(wonder: Wonder) -> fx.Effects:
 
 
 _STAGE_EFFECTS: Final[dict[Wonder, fx.Effects]] = memo.table("drafted_city.stage_effects",
-                                                              2_000)
+                                                              1_000)
 
 
 def stage_cost(wonder: Wonder) -> fx.Cost:
@@ -269,7 +269,7 @@ def stage_cost(wonder: Wonder) -> fx.Cost:
 
 
 # source -> its science symbols
-_SCIENCE: Final[dict[object, tuple[str, ...]]] = memo.table("drafted_city.science", 5_000)
+_SCIENCE: Final[dict[object, tuple[str, ...]]] = memo.table("drafted_city.science", 2_000)
 
 
 def _science_of(source: object, effects: fx.Effects) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from typing import Final
 
 from . import memo
 
-_IDS: Final[dict[object, int]] = memo.table("interning.ids", 50_000)
+_IDS: Final[dict[object, int]] = memo.table("interning.ids", 20_000)
 _COUNTER: Final = count()
 
 

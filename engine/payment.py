@@ -51,7 +51,7 @@ class Payment:
 
 FREE: Final = Payment()
 _SHARED_PAYMENTS: Final[dict[tuple[int, int, int], Payment]] = memo.table("payment.shared",
-                                                                          5_000)
+                                                                          2_000)
 
 
 def shared_payment(left: int, right: int, bank: int) -> Payment:
@@ -85,16 +85,16 @@ class Market:
 # Every table is registered with :mod:`wonders.engine.memo` (bounded, clearable); the
 # functions below take each value along with its interned id, since an id cannot be
 # turned back into its value.
-_BUY: Final[dict[tuple[Vector, int, int, int], Pairs]] = memo.table("payment.buy", 50_000)
-_BUY_SHORT: Final[dict[tuple[object, ...], Pairs]] = memo.table("payment.buy_short", 50_000)
+_BUY: Final[dict[tuple[Vector, int, int, int], Pairs]] = memo.table("payment.buy", 20_000)
+_BUY_SHORT: Final[dict[tuple[object, ...], Pairs]] = memo.table("payment.buy_short", 20_000)
 _RESIDUALS: Final[dict[tuple[Vector, int, int], tuple[Vector, ...]]] = memo.table(
-    "payment.residuals", 50_000)
-_SUPPLY: Final[dict[tuple[int, int], tuple[Vector, ...]]] = memo.table("payment.supply", 20_000)
+    "payment.residuals", 20_000)
+_SUPPLY: Final[dict[tuple[int, int], tuple[Vector, ...]]] = memo.table("payment.supply", 10_000)
 _NEEDS: Final[dict[tuple[tuple[tuple[str, int], ...], int], Vector]] = memo.table(
-    "payment.needs", 20_000)
+    "payment.needs", 10_000)
 _SPARSE: Final[dict[tuple[tuple[tuple[str, int], ...], int],
                     tuple[Vector, tuple[tuple[int, int], ...], int]]] = memo.table(
-    "payment.sparse", 20_000)
+    "payment.sparse", 10_000)
 
 
 def _need_vector(resources: tuple[tuple[str, int], ...], names: tuple[str, ...],
@@ -195,7 +195,7 @@ def _residuals(need: Vector, own: Production, own_id: int, names: tuple[str, ...
 
 
 _PROFILES: Final[dict[tuple[int, int], tuple[Vector, tuple[int, ...]]]] = memo.table(
-    "payment.profiles", 20_000)
+    "payment.profiles", 10_000)
 
 
 def _profile(production: Production, production_id: int, names: tuple[str, ...],

@@ -51,6 +51,7 @@ TOKEN: Final = "token"
 CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
 CHAIN_EVENT: Final = "chain"
+AGE_END_EVENT: Final = "age_end"  # "on age end:", announced by a loop after an age's battles
 DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 
 _SHIELDS: Final = "shields"
@@ -151,9 +152,9 @@ class Table:
         raise NotImplementedError
 
 
-_PLANS: Final[dict[int, tuple[fx.Effects, Plan]]] = memo.table("runtime.plans", 20_000)
+_PLANS: Final[dict[int, tuple[fx.Effects, Plan]]] = memo.table("runtime.plans", 5_000)
 _PLANS_ONGOING: Final[dict[int, tuple[fx.Effects, Plan]]] = memo.table("runtime.plans_ongoing",
-                                                                       20_000)
+                                                                       5_000)
 
 
 def plan(effects: fx.Effects, ongoing: bool) -> Plan:
@@ -378,6 +379,6 @@ def has_triggers(data: GameData) -> bool:
     return found
 
 
-__all__ = ["CARD_EVENT", "CHAIN_EVENT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
+__all__ = ["AGE_END_EVENT", "CARD_EVENT", "CHAIN_EVENT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
            "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
            "run", "trigger", "triggers_of"]

@@ -64,13 +64,13 @@ _CHAINED: Final = -2   # free by chain
 # card -> its actions by what building it costs: index ``paid - _CHAINED`` (so 0 is free
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
 _OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
-    "structure_game.offers", 5_000)
+    "structure_game.offers", 2_000)
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
-    "structure_game.prices", 20_000)
+    "structure_game.prices", 10_000)
 # wonder -> by price (list index) -> card -> the action tucking that card under that wonder
 # at that price
 _TUCKS: Final[dict[Wonder, list[dict[Card, Action] | None]]] = memo.table(
-    "structure_game.tucks", 2_000)
+    "structure_game.tucks", 1_000)
 
 
 K = TypeVar("K")

@@ -84,7 +84,7 @@ def _sigmoid(x: float) -> float:
 
 
 _READS_CITY: Final[dict[int, tuple[fx.Effects, bool]]] = memo.table("greedy.reads_city",
-                                                                    20_000)
+                                                                    5_000)
 
 
 def _reads_city(effects: fx.Effects) -> bool:
