@@ -373,3 +373,39 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
     assert (host, port) == ("127.0.0.1", 8123) and sorted(tables.games) == sorted(shipped_games())
     assert "0 table(s) restored" in result.output and (tmp_path / "t").is_dir()
+
+
+def test_hints_rank_the_seats_actions_and_a_search_bot_moves_in_time() -> None:
+    client, tables = make_client(None)
+    with client:
+        created = create(client, seats=["human", "search", "human"], sides="random",
+                         hints=True)
+        table = tables.get(created["table"]["id"])
+        with client.websocket_connect(f"/ws/{table.id}") as ws:
+            join(ws, token_of(created, 0))
+            ws.send_json({"type": "hint"})
+            hint = until(ws, lambda m: m["type"] in ("hint", "refused"))
+            assert hint["type"] == "hint" and hint["ranking"]
+            legal = [a.to_json() for a in table.game.legal_actions(0)]
+            assert hint["best"] in legal and all(r["json"] in legal for r in hint["ranking"])
+            values = [r["value"] for r in hint["ranking"]]
+            assert values == sorted(values, reverse=True)
+        # the search bot (time limit 0.2 s here) has chosen for the first turn
+        deadline = time.time() + 10
+        while 1 not in table.pending and time.time() < deadline:
+            time.sleep(0.02)
+        assert 1 in table.pending and len(table.game.history) == 0
+
+
+def test_a_table_bounds_the_pages_open_on_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wonders.engine.serve import app as serve_app
+
+    monkeypatch.setattr(serve_app, "MAX_CONNECTIONS_PER_TABLE", 1)
+    client, tables = make_client(None)
+    with client:
+        created = create(client)
+        table_id = created["table"]["id"]
+        with client.websocket_connect(f"/ws/{table_id}") as first, \
+                client.websocket_connect(f"/ws/{table_id}") as second:
+            join(first, None)
+            assert "as many pages open" in refused(second, {"type": "join"})

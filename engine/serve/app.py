@@ -43,6 +43,7 @@ from .tables import Table, TableError, Tables
 
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
+MAX_CONNECTIONS_PER_TABLE = 64
 BOT_GRACE_SECONDS = 5.0
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
@@ -198,6 +199,10 @@ class Server:
                             await _refuse(websocket, "no seat of this table has that token: "
                                           "use your join link, or watch without a token")
                             continue
+                    if len(table.listeners) >= MAX_CONNECTIONS_PER_TABLE:
+                        await _refuse(websocket, "this table has as many pages open as it "
+                                      f"allows ({MAX_CONNECTIONS_PER_TABLE})")
+                        continue
                     joined = True
                     await websocket.send_json({
                         "type": "welcome", "seat": seat, "table": table.summary(),

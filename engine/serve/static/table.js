@@ -422,6 +422,10 @@ function drawScores() {
   const table = el("table", {class: "score-sheet", id: "score-sheet"}, head, ...rows, total);
   const heading = state.over ? "Final score sheet" : "Score so far";
   box.append(el("h2", {}, heading), table);
+  const copies = sheet.players.filter((p) => p.copied && p.copied.length);
+  if (copies.length) {
+    box.append(el("p", {}, "Copied: " + copies.map((p) => `${seatName(p.seat)} copies ${p.copied.join(", ")}`).join(" · ")));
+  }
   if (state.over) {
     box.append(el("p", {class: "winner", id: "winner"},
       `Winner: ${sheet.winners.map(seatName).join(", ")}` + (sheet.victory ? ` (${sheet.victory} victory)` : "") +
