@@ -23,10 +23,11 @@ civilian).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Final, Iterable, Sequence, TypeVar
 
 from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
@@ -343,6 +344,68 @@ def _rate(part: float, whole: float) -> float | None:
     return part / whole if whole else None
 
 
+Z95: Final = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
+Interval = list[float] | None   # [low, high], None without a sample
+
+
+def wilson(successes: float, trials: float, z: float = Z95) -> Interval:
+    """The Wilson score interval of a rate: unlike the plain ``p ± z·sqrt(p(1-p)/n)`` it
+    stays within [0, 1] and holds up for rates near 0 or 1 and small samples.  Win
+    *credits* (a shared win split) are fractional successes, which the formula takes."""
+    if trials <= 0:
+        return None
+    p = min(max(successes / trials, 0.0), 1.0)
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def difference_interval(s1: float, n1: float, s2: float, n2: float,
+                        z: float = Z95) -> Interval:
+    """Newcombe's hybrid score interval of ``s1/n1 - s2/n2``, built from the two Wilson
+    intervals (recommended over the plain Wald interval for the same reasons)."""
+    first, second = wilson(s1, n1, z), wilson(s2, n2, z)
+    if first is None or second is None:
+        return None
+    p1, p2 = s1 / n1, s2 / n2
+    low = p1 - p2 - math.sqrt((p1 - first[0]) ** 2 + (second[1] - p2) ** 2)
+    high = p1 - p2 + math.sqrt((first[1] - p1) ** 2 + (p2 - second[0]) ** 2)
+    return [low, high]
+
+
+def mean_interval(total: float, squares: float, count: float, z: float = Z95) -> Interval:
+    """The normal interval of an average from the sum and the sum of squares."""
+    if count < 2:
+        return None
+    mean = total / count
+    variance = max(0.0, (squares - count * mean * mean) / (count - 1))
+    half = z * math.sqrt(variance / count)
+    return [mean - half, mean + half]
+
+
+def two_proportion_p(s1: float, n1: float, s2: float, n2: float) -> float | None:
+    """The two-sided p-value of the pooled z-test that two rates are equal."""
+    if n1 <= 0 or n2 <= 0:
+        return None
+    pooled = (s1 + s2) / (n1 + n2)
+    spread = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if spread == 0:
+        return 1.0
+    return math.erfc(abs(s1 / n1 - s2 / n2) / spread / math.sqrt(2))
+
+
+def welch_p(m1: float, v1: float, n1: float, m2: float, v2: float, n2: float) -> float | None:
+    """The two-sided p-value that two averages are equal (Welch's test with the normal
+    distribution: the samples here are thousands of seat-games)."""
+    if n1 < 2 or n2 < 2:
+        return None
+    spread = math.sqrt(v1 / n1 + v2 / n2)
+    if spread == 0:
+        return 1.0 if m1 == m2 else 0.0
+    return math.erfc(abs(m1 - m2) / spread / math.sqrt(2))
+
+
 def statistics(records: Iterable[Record], players: int) -> dict[str, Any]:
     """Aggregate game records, in their order, into the statistics (plain JSON data)."""
     totals = Statistics(players)
@@ -360,8 +423,10 @@ class Statistics:
         self.games = 0
         self.order: list[str] = []
         self.line_sums: dict[str, float] = {}
+        self.line_squares: dict[str, float] = {}
         self.winner_line_sums: dict[str, float] = {}
         self.total_sum = 0.0
+        self.total_squares = 0.0
         self.decisions = 0
         self.wonders: dict[tuple[str, str], list[float]] = {}  # played, win credit, score sum
         self.bots: dict[str, list[float]] = {}
@@ -387,11 +452,14 @@ class Statistics:
                 if name not in line_sums:
                     order.append(name)
                     line_sums[name] = 0.0
+                    self.line_squares[name] = 0.0
                     winner_line_sums[name] = 0.0
                 line_sums[name] += value
+                self.line_squares[name] += value * value
                 winner_line_sums[name] += value * credits[seat]
             total = record["totals"][seat]
             self.total_sum += total
+            self.total_squares += total * total
             held = record["wonders"][seat]
             # one board and side per seat, or drafted wonders (built or not) per seat
             for wonder, side in ([held] if held and isinstance(held[0], str) else held):
@@ -428,6 +496,7 @@ class Statistics:
         for (wonder, side), (played, wins, score) in sorted(wonders.items()):
             wonder_rows.append({"wonder": wonder, "side": side, "played": int(played),
                                 "wins": wins, "win_rate": _rate(wins, played),
+                                "win_rate_ci": wilson(wins, played),
                                 "avg_score": _rate(score, played)})
         wonder_totals: dict[str, list[float]] = {}
         for (wonder, _), (played, wins, score) in sorted(wonders.items()):
@@ -436,7 +505,8 @@ class Statistics:
             row[1] += wins
             row[2] += score
         by_wonder = [{"wonder": w, "played": int(p), "wins": wn, "win_rate": _rate(wn, p),
-                      "avg_score": _rate(s, p)} for w, (p, wn, s) in sorted(wonder_totals.items())]
+                      "win_rate_ci": wilson(wn, p), "avg_score": _rate(s, p)}
+                     for w, (p, wn, s) in sorted(wonder_totals.items())]
         card_rows = []
         for name, (present, built_n, win_b, score_b, win_n, score_n, in_games) in sorted(
                 cards.items()):
@@ -449,31 +519,196 @@ class Statistics:
             avg_not = _rate(score_n, not_built)
             card_rows.append({
                 "card": name, "games": int(in_games), "built": int(built_n),
+                "present": int(present), "wins_built": win_b, "wins_not_built": win_n,
                 "build_rate": _rate(built_n, present),
+                "build_rate_ci": wilson(built_n, present),
                 "win_rate_built": win_rate_built, "win_rate_not_built": win_rate_not,
+                "win_rate_built_ci": wilson(win_b, built_n),
+                "win_rate_not_built_ci": wilson(win_n, not_built),
                 "win_lift": lift,
+                "win_lift_ci": difference_interval(win_b, built_n, win_n, not_built),
                 "avg_score_built": avg_built, "avg_score_not_built": avg_not,
                 "score_lift": (avg_built - avg_not
                                if avg_built is not None and avg_not is not None else None),
             })
         bot_rows = [{"bot": name, "seats": int(n), "wins": w, "win_rate": _rate(w, n),
-                     "avg_score": _rate(s, n)} for name, (n, w, s) in sorted(bots.items())]
+                     "win_rate_ci": wilson(w, n), "avg_score": _rate(s, n)}
+                    for name, (n, w, s) in sorted(bots.items())]
         return {
             "games": games,
             "players": players,
             "seat_games": seat_games,
             "avg_decisions": _rate(decisions, games),
             "avg_score": _rate(total_sum, seat_games),
+            "avg_score_ci": mean_interval(total_sum, self.total_squares, seat_games),
+            "score_variance": _variance(total_sum, self.total_squares, seat_games),
             "categories": [{"category": name, "avg": _rate(line_sums[name], seat_games),
+                            "avg_ci": mean_interval(line_sums[name], self.line_squares[name],
+                                                    seat_games),
+                            "variance": _variance(line_sums[name], self.line_squares[name],
+                                                  seat_games),
                             "avg_winner": _rate(winner_line_sums[name], games)}
                            for name in order],
             "wonder_sides": wonder_rows,
             "wonders": by_wonder,
             "cards": card_rows,
             "bots": bot_rows,
-            "victories": [{"victory": name, "games": count, "share": _rate(count, games)}
+            "victories": [{"victory": name, "games": count, "share": _rate(count, games),
+                           "share_ci": wilson(count, games)}
                           for name, count in victories.items()],
         }
+
+
+# --- balance reports: the cards of interest, and two rule sets compared ----------------------
+
+class SelectionError(ValueError):
+    """``--card`` or ``--set`` names nothing the game holds (the message has a "did you mean")."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The cards (and wonders) a report is about."""
+
+    cards: frozenset[str]
+    wonders: frozenset[str]  # empty: every wonder stays
+
+
+def select(games: Sequence[GameData], cards: Sequence[str] = (),
+           sets: Sequence[str] = ()) -> Selection:
+    """The cards named and those of the sets named, in any of ``games`` (the two sides of
+    a comparison); with ``sets``, the sets' wonders too (when they have any).  A name no
+    game holds raises :class:`SelectionError`."""
+    from wonders.dsl.errors import closest
+
+    known = {card.name for data in games for card in data.cards}
+    known_sets = sorted({name for data in games for name in data.sets})
+    title = " or ".join(dict.fromkeys(data.rules.title for data in games))
+    for name in cards:
+        if name not in known:
+            hint = closest(name, known)
+            raise SelectionError(f"no card '{name}' in {title}"
+                                 + (f" (did you mean '{hint}'?)" if hint else ""))
+    for name in sets:
+        if name not in known_sets:
+            hint = closest(name, known_sets)
+            raise SelectionError(f"no card set '{name}' in {title}"
+                                 + (f" (did you mean '{hint}'?)" if hint else "")
+                                 + f"; sets: {', '.join(known_sets)}")
+    chosen = set(cards) | {card.name for data in games for card in data.cards
+                           if card.set in sets}
+    wonders = {wonder.name for data in games for wonder in data.wonders if wonder.set in sets}
+    return Selection(frozenset(chosen), frozenset(wonders))
+
+
+def filtered(stats: dict[str, Any], selection: Selection) -> dict[str, Any]:
+    """The statistics with only the selected cards (and wonders, when the selection has
+    some): every other figure is the whole run's."""
+    found = dict(stats)
+    found["cards"] = [row for row in stats["cards"] if row["card"] in selection.cards]
+    if selection.wonders:
+        for key in ("wonder_sides", "wonders"):
+            found[key] = [row for row in stats[key] if row["wonder"] in selection.wonders]
+    return found
+
+
+ALPHA: Final = 0.05  # the family-wise error rate of a comparison (Holm–Bonferroni)
+
+
+def compare(a: dict[str, Any], b: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
+    """Every figure the two runs share, tested for a difference, B minus A.
+
+    Rates (win rates by wonder and side, by bot; each card's build rate and win rate
+    when built; the victory types' shares) take the two-proportion z-test and a Newcombe
+    interval, averages (score categories, total) Welch's test and a normal interval.
+    So many tests at once would find "differences" by chance, so a difference is
+    *significant* by Holm's step-down correction at family-wise level ``alpha``.
+    Cards and wonders present in one run only are listed too (``only``: "a" or "b").
+    Rows come most significant first."""
+    rows: list[dict[str, Any]] = []
+
+    def rate(what: str, name: str, s1: float, n1: float, s2: float, n2: float) -> None:
+        if n1 <= 0 or n2 <= 0:
+            return
+        rows.append({"what": what, "name": name, "a": s1 / n1, "b": s2 / n2,
+                     "difference": s2 / n2 - s1 / n1,
+                     "ci": difference_interval(s2, n2, s1, n1),
+                     "p": two_proportion_p(s1, n1, s2, n2), "samples": [n1, n2]})
+
+    def mean(what: str, name: str, m1: float | None, v1: float | None, m2: float | None,
+             v2: float | None) -> None:
+        n1, n2 = a["seat_games"], b["seat_games"]
+        if m1 is None or m2 is None or v1 is None or v2 is None:
+            return
+        half = Z95 * math.sqrt(v1 / n1 + v2 / n2)
+        rows.append({"what": what, "name": name, "a": m1, "b": m2, "difference": m2 - m1,
+                     "ci": [m2 - m1 - half, m2 - m1 + half],
+                     "p": welch_p(m1, v1, n1, m2, v2, n2), "samples": [n1, n2]})
+
+    mean("average score", "total", a["avg_score"], a["score_variance"], b["avg_score"],
+         b["score_variance"])
+    categories = {row["category"]: row for row in b["categories"]}
+    for row in a["categories"]:
+        other = categories.get(row["category"])
+        if other is not None:
+            mean("average points", row["category"], row["avg"], row["variance"], other["avg"],
+                 other["variance"])
+    victories = {row["victory"]: row for row in b["victories"]}
+    for row in a["victories"]:
+        other = victories.get(row["victory"])
+        if other is not None and (row["games"] or other["games"]):
+            rate("victory share", row["victory"], row["games"], a["games"], other["games"],
+                 b["games"])
+    bots = {row["bot"]: row for row in b["bots"]}
+    for row in a["bots"]:
+        other = bots.get(row["bot"])
+        if other is not None:
+            rate("bot win rate", row["bot"], row["wins"], row["seats"], other["wins"],
+                 other["seats"])
+    sides = {(row["wonder"], row["side"]): row for row in b["wonder_sides"]}
+    for row in a["wonder_sides"]:
+        other = sides.pop((row["wonder"], row["side"]), None)
+        name = f"{row['wonder']} {row['side']}"
+        if other is None:
+            rows.append({"what": "wonder win rate", "name": name, "only": "a",
+                         "a": row["win_rate"], "b": None})
+            continue
+        rate("wonder win rate", name, row["wins"], row["played"], other["wins"],
+             other["played"])
+    for (wonder, side), row in sorted(sides.items()):
+        rows.append({"what": "wonder win rate", "name": f"{wonder} {side}", "only": "b",
+                     "a": None, "b": row["win_rate"]})
+    cards = {row["card"]: row for row in b["cards"]}
+    for row in a["cards"]:
+        other = cards.pop(row["card"], None)
+        if other is None:
+            rows.append({"what": "card win rate if built", "name": row["card"], "only": "a",
+                         "a": row["win_rate_built"], "b": None})
+            continue
+        rate("card build rate", row["card"], row["built"], row["present"], other["built"],
+             other["present"])
+        rate("card win rate if built", row["card"], row["wins_built"], row["built"],
+             other["wins_built"], other["built"])
+    for name, row in sorted(cards.items()):
+        rows.append({"what": "card win rate if built", "name": name, "only": "b",
+                     "a": None, "b": row["win_rate_built"],
+                     "b_ci": row["win_rate_built_ci"], "b_lift": row["win_lift"],
+                     "b_lift_ci": row["win_lift_ci"]})
+    tested = sorted((row for row in rows if row.get("p") is not None), key=lambda r: r["p"])
+    count = len(tested)
+    rejecting = True
+    for position, row in enumerate(tested):
+        # Holm: the i-th smallest p-value against alpha / (m - i), stopping at the first miss
+        rejecting = rejecting and row["p"] <= alpha / (count - position)
+        row["significant"] = rejecting
+    untested = [row for row in rows if row.get("p") is None]
+    return tested + untested
+
+
+def _variance(total: float, squares: float, count: float) -> float | None:
+    if count < 2:
+        return None
+    mean = total / count
+    return max(0.0, (squares - count * mean * mean) / (count - 1))
 
 
 def drafted_wonders(stats: dict[str, Any]) -> bool:
@@ -516,8 +751,24 @@ class PlotUnavailable(RuntimeError):
     """matplotlib is not installed."""
 
 
-def plot(stats: dict[str, Any], path: str, top: int = 10) -> None:
-    """Write the main figures (win rate by wonder side, category averages, card lift) to ``path``."""
+def _error_bars(values: Sequence[float], intervals: Sequence[Interval]) -> list[list[float]]:
+    """Matplotlib's asymmetric error bars (below, above) from intervals (0 where none)."""
+    below = [value - ci[0] if ci else 0.0 for value, ci in zip(values, intervals)]
+    above = [ci[1] - value if ci else 0.0 for value, ci in zip(values, intervals)]
+    return [below, above]
+
+
+def plot_heading(stats: dict[str, Any], game: str, bots: Sequence[str]) -> str:
+    """What a figure says it shows: the game, the bots and the number of games."""
+    return (f"{game}: {stats['games']} games, {stats['players']} players, bots "
+            f"{', '.join(bots)}")
+
+
+def plot(stats: dict[str, Any], path: str, top: int = 10, game: str = "",
+         bots: Sequence[str] = ()) -> None:
+    """Write the main figures (win rate by wonder side, category averages, card lift) to
+    ``path``, titled with the game, the bots and the number of games; rates carry their
+    95 % intervals as error bars."""
     try:
         import matplotlib
     except ImportError:
@@ -533,6 +784,8 @@ def plot(stats: dict[str, Any], path: str, top: int = 10) -> None:
     sides.sort(key=lambda w: (w["wonder"], w["side"]))
     labels = [f"{w['wonder']} {w['side']}" for w in sides]
     wonders_ax.bar(range(len(sides)), [w["win_rate"] for w in sides],
+                   yerr=_error_bars([w["win_rate"] for w in sides],
+                                    [w.get("win_rate_ci") for w in sides]),
                    color=["#4c72b0" if w["side"] == "A" else "#dd8452" for w in sides])
     wonders_ax.axhline(baseline, color="grey", linestyle="--", linewidth=1,
                        label=f"1/{stats['players']} players")
@@ -556,10 +809,13 @@ def plot(stats: dict[str, Any], path: str, top: int = 10) -> None:
     chosen = best + [c for c in worst if c not in best]
     chosen.sort(key=lambda c: c["win_lift"])
     cards_ax.barh([c["card"] for c in chosen], [c["win_lift"] for c in chosen],
+                  xerr=_error_bars([c["win_lift"] for c in chosen],
+                                   [c.get("win_lift_ci") for c in chosen]),
                   color=["#55a868" if c["win_lift"] >= 0 else "#c44e52" for c in chosen])
     cards_ax.axvline(0, color="grey", linewidth=1)
     cards_ax.set_xlabel("win rate when built − win rate when not built")
-    cards_ax.set_title(f"Cards: top and bottom {top} by win-rate lift")
+    cards_ax.set_title(f"Cards: top and bottom {top} by win-rate lift (95 % intervals)")
+    figure.suptitle(plot_heading(stats, game or "simulation", bots), fontsize=14)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)

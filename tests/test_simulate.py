@@ -52,6 +52,7 @@ def test_counts_add_up_and_win_credit_sums_to_one(small: Any) -> None:
     assert sum(b["wins"] for b in stats["bots"]) == pytest.approx(12)
     assert stats["bots"] == [{"bot": "random", "seats": 36, "wins": pytest.approx(12),
                               "win_rate": pytest.approx(1 / 3),
+                              "win_rate_ci": pytest.approx([0.2021, 0.4967], abs=1e-4),
                               "avg_score": pytest.approx(stats["avg_score"])}]
     built = sum(len(names) for r in small.records for names in r["built"])
     assert sum(c["built"] for c in stats["cards"]) == built
@@ -105,7 +106,10 @@ def test_card_statistics_by_hand() -> None:
     assert w[("V", "B")]["win_rate"] == pytest.approx(0.25)
     assert {b["bot"]: b["win_rate"] for b in stats["bots"]} == {"x": 0.75, "y": 0.25}
     assert stats["avg_decisions"] == 15
-    assert stats["categories"] == [{"category": "a", "avg": 2.5, "avg_winner": 3.5}]
+    assert stats["categories"] == [{"category": "a", "avg": 2.5, "avg_winner": 3.5,
+                                    "variance": 3.0, "avg_ci": pytest.approx(
+                                        [2.5 - 1.96 * (3.0 / 4) ** 0.5,
+                                         2.5 + 1.96 * (3.0 / 4) ** 0.5], abs=1e-3)}]
 
 
 def _json(*args: str) -> dict[str, Any]:
@@ -132,17 +136,23 @@ def test_json_structure() -> None:
     stats = data["stats"]
     assert set(stats) == {"games", "players", "seat_games", "avg_decisions", "avg_score",
                           "categories", "wonder_sides", "wonders", "cards", "bots",
-                          "victories"}
-    assert stats["victories"] == [{"victory": "military", "games": 0, "share": 0.0},
-                                  {"victory": "science", "games": 0, "share": 0.0},
-                                  {"victory": "civilian", "games": 4, "share": 1.0}]
+                          "victories", "avg_score_ci", "score_variance"}
+    assert [{k: v for k, v in row.items() if k != "share_ci"} for row in stats["victories"]] == [
+        {"victory": "military", "games": 0, "share": 0.0},
+        {"victory": "science", "games": 0, "share": 0.0},
+        {"victory": "civilian", "games": 4, "share": 1.0}]
+    assert stats["victories"][0]["share_ci"][0] == 0.0  # Wilson: 0 of 4 is [0, 49 %]
+    assert stats["victories"][0]["share_ci"][1] == pytest.approx(0.4899, abs=1e-4)
     assert [c["category"] for c in stats["categories"]] == [
         "military", "treasury", "wonder", "civilian", "science", "commercial", "guilds"]
     assert set(stats["wonder_sides"][0]) == {"wonder", "side", "played", "wins", "win_rate",
-                                             "avg_score"}
+                                             "win_rate_ci", "avg_score"}
     assert set(stats["cards"][0]) == {"card", "games", "built", "build_rate",
                                       "win_rate_built", "win_rate_not_built", "win_lift",
-                                      "avg_score_built", "avg_score_not_built", "score_lift"}
+                                      "avg_score_built", "avg_score_not_built", "score_lift",
+                                      "present", "wins_built", "wins_not_built",
+                                      "build_rate_ci", "win_rate_built_ci",
+                                      "win_rate_not_built_ci", "win_lift_ci"}
     assert set(data["timing"]) == {"backend", "workers", "tasks", "wall_seconds",
                                    "setup_seconds", "games_per_second", "avg_game_seconds",
                                    "overhead"}
