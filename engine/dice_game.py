@@ -450,7 +450,28 @@ class DiceGame:
     def _line(self, line: str | None) -> str:
         return line if line is not None and line in self.order else self.order[0]
 
-    def _cross(self, seat: int, b: int, i: int) -> None:
+    def preset(self, seat: int, b: int, i: int) -> None:
+        """Cross a space as if in an earlier turn, for scenarios: what lasts (resources,
+        defences, discounts, end points, unlocked dice) counts; its coins, attack points
+        and follow-ups are taken as had (a position states coins and attacks itself)."""
+        self._cross(seat, b, i, silent=True)
+        self.invalidate()
+
+    def preset_stage(self, seat: int) -> None:
+        """Build the next Wonder stage as if in an earlier turn (see :meth:`preset`)."""
+        city = self.sheets[seat]
+        stage = city.board.stages[city.stages]
+        city.stages += 1
+        self._effects(seat, stage.effects, WONDER_LINE, silent=True)
+        self.invalidate()
+
+    def start_position(self) -> None:
+        """After a position is set by hand: the start-of-turn counts are the current ones."""
+        self.snap_counts = [list(c.counts) for c in self.sheets]
+        self.snap_defences = [dict(c.defences) for c in self.sheets]
+        self.invalidate()
+
+    def _cross(self, seat: int, b: int, i: int, silent: bool = False) -> None:
         city = self.sheets[seat]
         building = self.dice.buildings[b]
         space = building.spaces[i]
@@ -462,7 +483,7 @@ class DiceGame:
         if side is not None:
             if space.defence:
                 city.defences[side] += 1
-            if space.attack:
+            if space.attack and not silent:
                 target = self._neighbour(seat, side)
                 facing = self.snap_defences[target][OPPOSITE[side]]
                 city.attacks[line] = city.attacks.get(line, 0) + attack_points(space.attack,
@@ -471,27 +492,29 @@ class DiceGame:
             city.unlocked.append(space.unlock)
             for index, die in enumerate(self.dice.dice):
                 if die.colour == space.unlock and index not in self.forum.slots \
-                        and index not in self.arriving:
+                        and index not in self.arriving and not silent:
                     self.arriving.append(index)
         city.discount += space.die_discount
-        self._effects(seat, space.effects, line)
-        if city.counts[b] == len(building.spaces):
+        self._effects(seat, space.effects, line, silent)
+        if city.counts[b] == len(building.spaces) and not silent:
             self.pending[seat].append(BONUS)
 
     def _neighbour(self, seat: int, side: str) -> int:
         return (seat + 1) % self.players if side == "left" else (seat - 1) % self.players
 
-    def _effects(self, seat: int, effects: fx.Effects, line: str) -> None:
+    def _effects(self, seat: int, effects: fx.Effects, line: str, silent: bool = False) -> None:
         city = self.sheets[seat]
         for clause in effects.clauses:
             effect = clause.effect
             if isinstance(effect, fx.Produce):
                 if effect.resources[0] not in city.resources:
                     city.resources.append(effect.resources[0])
-            elif isinstance(effect, fx.Coins):
-                self._gain(city, self._amount(effect.amount, seat))
             elif isinstance(effect, fx.Points):
                 city.points.append((line, effect.amount))
+            elif silent:   # a preset space: its coins and follow-ups were had
+                continue
+            elif isinstance(effect, fx.Coins):
+                self._gain(city, self._amount(effect.amount, seat))
             elif isinstance(effect, fx.Ability):
                 self.pending[seat].append(ABILITIES[effect.name])
 

@@ -134,7 +134,7 @@ def mutated_scenario(draw: st.DrawFn) -> tuple[Path, str]:
     data = copy.deepcopy(DATA[path])
     data["scenarios"] = [draw(st.sampled_from(data["scenarios"]))]
     if draw(st.integers(0, 5)) == 0:  # the scenario under the other game loop's runner
-        data["game"] = {"base": "duel", "duel": "base"}[data["game"]]
+        data["game"] = {"base": "duel", "duel": "dice", "dice": "base"}.get(data["game"], "base")
     for _ in range(draw(st.integers(1, 3))):
         # inside the position and the expectations (the whole file, rarely, for the rest)
         places = [p for p in _paths(data["scenarios"][0], ("scenarios", 0)) if len(p) > 3] \
