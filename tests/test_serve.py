@@ -409,3 +409,50 @@ def test_a_table_bounds_the_pages_open_on_it(monkeypatch: pytest.MonkeyPatch) ->
                 client.websocket_connect(f"/ws/{table_id}") as second:
             join(first, None)
             assert "as many pages open" in refused(second, {"type": "join"})
+
+
+# --- the terminal shows the same indicator ----------------------------------------------------
+
+def test_the_terminal_colours_costs_as_the_web_table_marks_them() -> None:
+    import io
+
+    from rich.console import Console
+
+    import wonders
+    from wonders.engine.actions import Build
+    from wonders.engine.cli.human import HumanGame, cost_style
+
+    colours: set[str] = set()
+    for seed in range(6):
+        game = wonders.new_game("base", players=3, seed=seed, sides="random")
+        for seat in range(3):
+            hand = game.view(seat)["hand"]
+            for name in hand:
+                builds = [a for a in game.legal_actions(seat)
+                          if isinstance(a, Build) and a.card.name == name]
+                style = cost_style(game, seat, builds)  # type: ignore[arg-type]
+                if not builds:
+                    assert style == "red"
+                elif any(b.method != "pay" for b in builds) or min(
+                        b.payment.left + b.payment.right for b in builds) == 0:
+                    assert style == "green"
+                else:
+                    assert style == "yellow"
+                colours.add(style)
+    assert colours == {"red", "yellow", "green"}
+    # the hand table uses it: a card bought from neighbours is yellow
+    game = wonders.new_game("base", players=3, seed=1, sides="A")
+    console = Console(file=io.StringIO(), record=True, width=160, color_system="standard")
+    session = HumanGame(game, 0, {}, console, lambda prompt: "")  # type: ignore[arg-type]
+    session.show_hand()
+    shown = console.export_text(styles=True)
+    from wonders.engine.cli.human import build_reason
+
+    traded = 0
+    for name in game.view(0)["hand"]:
+        builds = [a for a in game.legal_actions(0) if isinstance(a, Build) and a.card.name == name]
+        if cost_style(game, 0, builds) == "yellow":  # type: ignore[arg-type]
+            why = build_reason(game, 0, builds[0].card, builds)[1]  # type: ignore[arg-type]
+            assert "\x1b[33m" + why.split()[0] in shown   # the cost text is yellow
+            traded += 1
+    assert traded

@@ -31,10 +31,12 @@ from wonders.dsl.model import Card
 from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
                        Sell, Skip)
 from ..bots import Bot
+from ..contract import GameState
 from ..game import Game, Phase
 from ..sides import side_aliases, side_names
 from ..payment import Payment
 from ..production import Production
+from ..serve.present import CANNOT_MARK, TRADE_MARK, indicator
 from ..table import left_of, right_of
 from .terminal import HELP_WORDS, Ask, Quit, TerminalSession, as_number
 
@@ -228,6 +230,17 @@ def stage_reason(game: Game, seat: int, stages: Sequence[BuildStage]) -> tuple[b
     if len(stages) > 1:
         text += f" (+{len(stages) - 1} other {_plural('payment', len(stages) - 1)})"
     return True, text
+
+
+COST_STYLES = {CANNOT_MARK: "red", TRADE_MARK: "yellow"}   # own production, chain, power: green
+
+
+def cost_style(game: GameState, seat: int,
+               builds: Sequence[Build] | Sequence[BuildStage]) -> str:
+    """The colour of what a card or stage costs this player, as the web table marks it:
+    red when it cannot be built, yellow when it takes buying from neighbours, green when
+    the city's own production, a chain or a free-build power suffices."""
+    return COST_STYLES.get(indicator(game, seat, list(builds))["mark"], "green")
 
 
 def sell_value(game: Game) -> str:
@@ -597,7 +610,7 @@ class HumanGame(TerminalSession[Game]):
             if card.free_if_built:
                 effect.append(f"\nfree if you have: {', '.join(card.free_if_built)}", style="dim")
             table.add_row(str(number), card_text(card), describe.cost(card.cost),
-                          Text(why, style="green" if possible else "red"), effect)
+                          Text(why, style=cost_style(game, seat, builds)), effect)
         self.console.print(table)
         city = game.cities[seat]
         stages = [a for a in legal if isinstance(a, BuildStage)]
@@ -609,7 +622,9 @@ class HumanGame(TerminalSession[Game]):
             self.console.print(Text.assemble(
                 ("Wonder stage ", "bold"), (f"{city.stages + 1} of {len(city.side.stages)}", "bold"),
                 f": costs {describe.cost(stage.cost)} → {describe.effects(stage.effects)}. "
-                "Costs you: ", (why, "green" if possible else "red"),
+                "Costs you: ", (why, cost_style(game, seat, [s for s in stages
+                                                             if s.card is stages[0].card]
+                                                if stages else [])),
                 " (any card can be used for it)" if possible else ""))
         else:
             self.console.print("Wonder: every stage is built.")

@@ -35,7 +35,7 @@ from ..bots import Bot
 from ..drafted_city import DraftedCity, stage_cost, stage_effects
 from ..scoring import amount
 from ..structure_game import StructureGame, StructurePhase
-from .human import (COLOUR_STYLES, ROMAN, SELL_WORDS, SKIP_WORDS, built_by_colour,
+from .human import (COLOUR_STYLES, cost_style, ROMAN, SELL_WORDS, SKIP_WORDS, built_by_colour,
                     production_text)
 from .terminal import BACK_WORDS, HELP_WORDS, Ask, Quit, TerminalSession
 
@@ -516,7 +516,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
                 effect.append(f"\nfree if you have: {', '.join(card.free_if_built)}",
                               style="dim")
             table.add_row(str(number), card_text(card), describe.cost(card.cost),
-                          Text(why, style="green" if possible else "red"),
+                          Text(why, style=cost_style(self.game, self.seat, builds)),
                           "\n".join(f"{a.wonder.name}: {_coins(a.payment.total)}"
                                     for a in wonders) or "–", effect)
         self.console.print(table)

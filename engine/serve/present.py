@@ -171,6 +171,13 @@ def _best(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return found
 
 
+def indicator(game: GameState, seat: int, builds: Sequence[Action]) -> dict[str, Any]:
+    """The indicator of the cheapest of ``builds`` (builds of one card, or of the next wonder
+    stage): ``mark`` (chain, free, own, trade; cannot when there are none) and the coins
+    paid for trade.  The web table and the terminal show the same one."""
+    return _best(describe_action(game, seat, i, a) for i, a in enumerate(builds))
+
+
 def actions_for(game: GameState, seat: int) -> dict[str, Any]:
     """Every legal action of ``seat``, described, with the indicators of what it may build:
     ``cards`` (per card name offered: its indicator and its actions), ``stage`` (the
@@ -226,4 +233,5 @@ def production(game: GameState, seat: int) -> list[str]:
     return found
 
 
-__all__ = ["actions_for", "catalogue", "describe_action", "production", "public_view"]
+__all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "actions_for",
+           "catalogue", "describe_action", "indicator", "production", "public_view"]
