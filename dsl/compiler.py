@@ -233,6 +233,10 @@ class _Checker:
     def trigger(self, node: ast.Trigger) -> fx.Trigger:
         if node.event == "card" and node.colours:
             return fx.Trigger("card", self.colours(node.colours))
+        if node.event == "end":  # "on age end:": the event is the period's name
+            period = node.colours[0]
+            self.known(period, self.vocabulary.periods, "N308", "period")
+            return fx.Trigger(f"{period.text}_end")
         return fx.Trigger(node.event)
 
     def clause(self, node: ast.Clause) -> fx.Clause:

@@ -122,6 +122,8 @@ def _trigger(trigger: fx.Trigger | None) -> str:
         return "each time you build a wonder stage"
     if trigger.event == "chain":
         return "each time you build a card free by chain"
+    if trigger.event.endswith("_end"):
+        return f"at the end of each {trigger.event[:-4]}"
     return f"each time of {trigger.event}"
 
 

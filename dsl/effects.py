@@ -24,8 +24,9 @@ class Timing(str, Enum):
 @dataclass(frozen=True, slots=True)
 class Trigger:
     """What sets off an ``on …:`` clause: the owner later builds a card of ``colours``
-    (``event="card"``; None = any colour), builds a wonder stage (``"wonder"``), or
-    builds a card free by chain (``"chain"``)."""
+    (``event="card"``; None = any colour), builds a wonder stage (``"wonder"``), builds
+    a card free by chain (``"chain"``), or a period of the rule set ends
+    (``"age_end"`` for ``on age end:``)."""
 
     event: str
     colours: frozenset[str] | None = None

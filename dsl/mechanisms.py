@@ -13,7 +13,7 @@ every shipped game and checks that everything else is refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Mapping
 
 from . import effects as fx
@@ -27,6 +27,9 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
     fx.Discount: "discount",
 }
+
+# The trigger event of the end of a period: "age_end" for ``on age end:``.
+PERIOD_END: Final = "_end"
 
 # Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
 NEXT_AGE: Final = ("weaker_military",)
@@ -52,7 +55,9 @@ class Capabilities:
     of ``turns.next_age`` it reads (empty: it never reads the key);
     ``boards``: whether it deals one wonder board to each player;
     ``conditions``: the kinds of clause condition (``if …``) its runtime checks
-    (``wonder``: the owner's board complete; ``at_least``: a count reached).
+    (``wonder``: the owner's board complete; ``at_least``: a count reached);
+    ``period_ends``: per period whose end the loop announces (``on age end:``), the
+    effect words it runs then (empty: no such trigger fires).
     """
 
     offer: str
@@ -66,6 +71,7 @@ class Capabilities:
     next_age: tuple[str, ...]
     boards: bool
     conditions: frozenset[str] = frozenset()
+    period_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -91,6 +97,9 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         next_age=(),
         boards=True,
         conditions=frozenset({"wonder", "at_least"}),
+        # after the age's battles, before the next age is dealt: nothing that asks a
+        # choice (destroy, take, build from discard) can wait for an answer there
+        period_ends={"age": frozenset({"coins", "shields", "loses"})},
     ),
     "structure": Capabilities(
         offer="structure",
@@ -147,6 +156,17 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
                   if condition.kind == "wonder" and not caps.boards else "")
         return (f"the condition '{written}' is not checked by the {caps.offer} game loop"
                 f"{reason}")
+    trigger = clause.trigger
+    if trigger is not None and trigger.event.endswith(PERIOD_END):
+        period = trigger.event[:-len(PERIOD_END)]
+        words = caps.period_ends.get(period)
+        if not words:
+            return (f"'on {period} end:' is not announced by the {caps.offer} game loop "
+                    "(no trigger fires then)")
+        if word not in words:
+            return (f"'{word}' cannot act at the end of an {period} in the {caps.offer} game "
+                    f"loop (it runs {', '.join(sorted(words))} then)")
+        return None
     if isinstance(effect, fx.TradePrice):
         if effect.places:
             wrong = [p for p in effect.places if p not in caps.buy_places]
@@ -175,4 +195,5 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
             "(this rule set offers cards by " + caps.offer + ")")
 
 
-__all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "capabilities", "refusal"]
+__all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END", "capabilities",
+           "refusal"]

@@ -156,6 +156,11 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Trigger("chain", (), _span(meta))
 
     @_meta
+    def trigger_period_end(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        # the period's name is checked against the vocabulary's periods by the compiler
+        return ast.Trigger("end", (_name(children[0]),), _span(meta))
+
+    @_meta
     def produce(self, meta: Any, children: list[Any]) -> ast.Produce:
         quantity = 1
         unbuyable = False
@@ -392,7 +397,7 @@ def _acceptable(exc: UnexpectedInput, fallback: Any) -> set[str]:
 
 # A clause so far holding a single name: the start of "PLACES loses N coins", or
 # (far more often) a misspelt effect keyword.  After "on", a single name is a colour
-# waiting for 'card', or a misspelt 'wonder' / 'chain'.
+# waiting for 'card', a period waiting for 'end', or a misspelt 'wonder' / 'chain'.
 _LONE_NAME = re.compile(r"(?:^|[;:])\s*([a-z][a-z0-9_]*)\s*$")
 _LONE_TRIGGER = re.compile(r"(?:^|[;:])\s*on\s+([a-z][a-z0-9_]*)\s*$")
 _LOSES = "loses"
@@ -417,10 +422,10 @@ def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxErro
         named = f"a place followed by '{_LOSES}'"
     else:
         found = _LONE_TRIGGER.search(before)
-        if found is None or not expected or not expected <= {"CARDS", "VBAR", "$END"}:
+        if found is None or not expected or not expected <= {"CARDS", "VBAR", "END", "$END"}:
             return None
         trigger = True
-        named = "colours followed by 'card'"
+        named = "colours followed by 'card', or a period followed by 'end'"
     start = found.start(1)
     try:
         parser: Any = _lark().parse_interactive(text[:start], start="effects")

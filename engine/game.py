@@ -29,8 +29,8 @@ from .mechanisms import battles
 from .payment import FREE, Market, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import shuffle
-from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act, has_triggers,
-                      options as pending_options, resolve, trigger, triggers_of)
+from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act,
+                      has_triggers, options as pending_options, resolve, trigger, triggers_of)
 from .rules import Parameters, parameters
 from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from .scoring import ScoreSheet, score
@@ -691,6 +691,9 @@ class Game(Table):
             self.pending.pop(0)
         if all(not hand for hand in self.hands):
             self._military()
+            if self._has_triggers:  # "on age end:" clauses, after the battles
+                for seat in range(self.players):
+                    trigger(self, seat, AGE_END_EVENT, None, None)
             if self.age >= self.data.rules.ages:
                 self.phase, self.movers = Phase.OVER, []
                 return

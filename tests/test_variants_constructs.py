@@ -41,7 +41,8 @@ def test_conditions_ignored_fail_the_scenarios(monkeypatch: pytest.MonkeyPatch) 
     assert set(failed(SCENARIOS)) == {
         "end: points only when the wonder is complete",
         "now: coins only if the count is reached when built",
-        "on …: a trigger acts only when its condition holds"}
+        "on …: a trigger acts only when its condition holds",
+        "on age end: after the age's battles, before the next age"}   # its shield's condition
 
 
 def test_negative_points_are_negative() -> None:
@@ -64,3 +65,33 @@ def test_wonder_complete_is_refused_where_cities_have_no_board(ws: Workspace) ->
     ok = load([ws.write("cards.yaml", text.replace("if wonder complete",
                                                    "if at least 2 blue cards"))])
     assert ok.ok, [d.render() for d in ok.report.sorted()]
+
+
+@pytest.mark.skipif(COMPILED, reason="the compiled loop cannot be monkeypatched")
+def test_age_end_triggers_ignored_fail_the_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wonders.engine import game as draft_game
+
+    real = draft_game.trigger
+
+    def without_age_end(table: object, seat: int, event: str, *rest: object) -> None:
+        if event != runtime.AGE_END_EVENT:
+            real(table, seat, event, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(draft_game, "trigger", without_age_end)
+    assert failed(SCENARIOS) == ["on age end: after the age's battles, before the next age"]
+
+
+@pytest.mark.parametrize(("game", "effect", "message"), [
+    ("base", "on age end: replay", "'replay' cannot act at the end of an age"),
+    ("duel", "on age end: coins 2", "'on age end:' is not announced by the structure"),
+])
+def test_age_end_refused_where_it_does_not_run(ws: Workspace, game: str, effect: str,
+                                               message: str) -> None:
+    copies = "players: [3+, 5+]" if game == "base" else "count: 1"   # as the Altar
+    text = (f"kind: cards\nset: mine\ngame: {game}\nremove: [Altar]\ncards:\n"
+            f"  - name: Shrine\n    age: 1\n    colour: blue\n    {copies}\n"
+            f"    cost: free\n    effect: \"{effect}\"\n")
+    found = load([ws.write("cards.yaml", text)]).report.sorted()
+    assert [(d.code, d.location.line) for d in found] == [("M901", 11)], [
+        d.render() for d in found]
+    assert message in found[0].message
