@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
@@ -254,6 +255,9 @@ def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
             _check_reachable(run.address)
         try:
             if run.address is None:
+                # Ray runs its workers at niceness 15; a local runtime's tasks run at normal
+                # priority, like --workers' processes (a cluster keeps its own setting)
+                os.environ.setdefault("RAY_worker_niceness", "0")
                 ray.init(num_cpus=run.workers, include_dashboard=False,
                          logging_level=logging.ERROR, log_to_driver=False)
             else:
