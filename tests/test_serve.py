@@ -165,7 +165,8 @@ def test_forged_repeated_out_of_turn_malformed_and_oversized_messages_change_not
                 assert reason in refused(ws, message), message
             assert "not a JSON message" in refused(ws, None, raw="{oops")
             assert "too large" in refused(ws, None, raw=" " * (MAX_MESSAGE_BYTES + 1))
-            assert "nest" in refused(ws, None, raw='{"type":"ping","a":' + "[" * 40 + "]" * 40 + "}")
+            deep = '{"type":"ping","a":' + "[" * 40 + "]" * 40 + "}"
+            assert "nest" in refused(ws, None, raw=deep)
             assert snapshot(table, tmp_path) == before
             # a real move is accepted once; the same message again is refused
             ws.send_json({"type": "act", "decision": 0, "action": first})

@@ -198,14 +198,17 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
 
     # forged messages: another seat's action from seat 0's connection, a wrong token
     wait_decision(pages[0], 0)
-    pages[0].evaluate("send({type: 'act', seat: 1, decision: 0, action: {action: 'side', side: 'A'}})")
-    pages[0].wait_for_function("document.getElementById('refused').textContent.includes('plays seat 0')")
-    refusal = pages[0].evaluate("""() => new Promise((done) => {
-        const ws = new WebSocket(`ws://${location.host}/ws/""" + table_id + """`);
+    pages[0].evaluate("send({type: 'act', seat: 1, decision: 0, "
+                      "action: {action: 'side', side: 'A'}})")
+    pages[0].wait_for_function(
+        "document.getElementById('refused').textContent.includes('plays seat 0')")
+    refusal = pages[0].evaluate("""(table) => new Promise((done) => {
+        const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
         ws.onopen = () => ws.send(JSON.stringify({type: 'join', token: 'forged'}));
         ws.onmessage = (event) => { done(JSON.parse(event.data)); ws.close(); };
-    })""")
-    assert refusal["type"] == "refused" and "no seat of this table has that token" in refusal["reason"]
+    })""", table_id)
+    assert refusal["type"] == "refused"
+    assert "no seat of this table has that token" in refusal["reason"]
     assert server.table(table_id).decision_number == 0
 
     checked_turns = 0
