@@ -39,7 +39,7 @@ from .mechanisms.end_trigger import EndTrigger
 from .mechanisms.forum import DicePool
 from .mechanisms.gates import compare_met
 from .mechanisms.reserve import gained
-from .mechanisms.sheet import open_spaces, shortfall
+from .mechanisms.sheet import first_open, groups, shortfall
 from .scoring import ScoreSheet
 
 TURN = "turn"
@@ -54,6 +54,39 @@ WONDER_LINE = "wonder"
 BONUS_LINE = "bonuses"
 # the ability an effect names -> the follow-up it gives
 ABILITIES = {"extra_action": ANY_ACTION, "free_die": FREE_DIE}
+
+
+class _Tables:
+    """What the loop computes once per data set: each die face's groups of spaces, each
+    building's space costs and index by key, and the crossing actions already made
+    (actions are values: one shared object per distinct crossing)."""
+
+    def __init__(self, dice: DiceSet) -> None:
+        self.dice = dice
+        self.face_groups = [[groups(dice.buildings[f.building], f.symbol) for f in die.faces]
+                            for die in dice.dice]
+        self.any_groups = [groups(b, None) for b in dice.buildings]
+        self.costs = [[s.cost for s in b.spaces] for b in dice.buildings]
+        self.index = {b.key: i for i, b in enumerate(dice.buildings)}
+        self.crossings: dict[tuple[int, int, int, int, int, int], CrossSpace] = {}
+
+    def cross(self, b: int, i: int, slot: int, die: int, price: int, short: int) -> CrossSpace:
+        key = (b, i, slot, die, price, short)
+        found = self.crossings.get(key)
+        if found is None:
+            if len(self.crossings) > 100_000:
+                self.crossings.clear()
+            found = self.crossings[key] = CrossSpace(self.dice.buildings[b].key, i, slot,
+                                                     self.dice.dice[die].name, price, short)
+        return found
+
+
+def _tables(data: GameData, dice: DiceSet) -> _Tables:
+    found = data.derived.get("dice_tables")
+    if not isinstance(found, _Tables):
+        found = _Tables(dice)
+        data.derived["dice_tables"] = found
+    return found
 
 
 class DiceCity:
@@ -139,6 +172,7 @@ class DiceGame:
             raise RuleError(f"{len(dice.boards)} boards for {players} players")
         self.data = data
         self.dice = dice
+        self.tables = _tables(data, dice)
         self.players = players
         self.seed = seed
         self.rng = random.Random(seed)
@@ -364,30 +398,40 @@ class DiceGame:
 
     def _die_crosses(self, seat: int, free: bool) -> list[CrossSpace]:
         city = self.sheets[seat]
-        dice = self.dice
+        tables = self.tables
+        dice = self.dice.dice
         forum = self.forum
+        prices = self.dice.quadrants
+        faces = forum.faces
+        quadrants = forum.quadrants
+        unlocked = city.unlocked
+        coins = city.coins
+        crossed = city.crossed
         types = len(city.resources)
+        discount = city.discount
         found: list[CrossSpace] = []
         seen: set[tuple[int, int, int]] = set()
         for k, index in enumerate(forum.slots):
-            die = dice.dice[index]
-            if not die.start and die.colour not in city.unlocked:
+            die = dice[index]
+            if not die.start and die.colour not in unlocked:
                 continue
-            face = die.faces[forum.faces[k]]
+            face = die.faces[faces[k]]
             if face.compare is not None and not self._gate(seat, face.compare):
                 continue
-            price = 0 if free else forum.price(k, city.discount)
-            if price > city.coins:
+            price = 0 if free else max(0, prices[quadrants[k]] - discount)
+            if price > coins:
                 continue
             b = face.building
-            building = dice.buildings[b]
-            for i in open_spaces(building, city.crossed[b], face.symbol):
-                short = shortfall(building.spaces[i].cost, types)
-                key = (b, i, price + short)
-                if price + short > city.coins or key in seen:
+            costs = tables.costs[b]
+            for i in first_open(tables.face_groups[index][faces[k]], crossed[b]):
+                cost = costs[i]
+                short = cost - types if cost > types else 0
+                pay = price + short
+                key = (b, i, pay)
+                if pay > coins or key in seen:
                     continue
                 seen.add(key)
-                found.append(CrossSpace(building.key, i, k, die.name, price, short))
+                found.append(tables.cross(b, i, k, index, price, short))
         return found
 
     def _bonus_options(self, seat: int) -> list[DiceAction]:
@@ -403,7 +447,7 @@ class DiceGame:
                 continue
             for b in bonus.cross:
                 building = dice.buildings[b]
-                for i in open_spaces(building, city.crossed[b], None):
+                for i in first_open(self.tables.any_groups[b], city.crossed[b]):
                     short = shortfall(building.spaces[i].cost, types)
                     if short <= city.coins:
                         found.append(TakeBonus(bonus.name,
@@ -416,9 +460,7 @@ class DiceGame:
         city = self.sheets[seat]
         if isinstance(action, CrossSpace):
             self._pay(city, action.pay)
-            b = self.dice.building(action.building)
-            assert b is not None
-            self._cross(seat, b, action.space)
+            self._cross(seat, self.tables.index[action.building], action.space)
         elif isinstance(action, BuildWonderStage):
             self._pay(city, action.shortfall)
             stage = city.board.stages[city.stages]
@@ -434,9 +476,7 @@ class DiceGame:
             self._effects(seat, dice.bonuses[j].effects, BONUS_LINE)
             if action.cross is not None:
                 self._pay(city, action.cross.pay)
-                b = dice.building(action.cross.building)
-                assert b is not None
-                self._cross(seat, b, action.cross.space)
+                self._cross(seat, self.tables.index[action.cross.building], action.cross.space)
 
     def _pay(self, city: DiceCity, coins: int) -> None:
         city.coins -= coins
