@@ -96,9 +96,12 @@ def test_a_table_gets_one_secret_link_per_human_seat_and_a_spectator_link(tmp_pa
         table = tables.get(created["table"]["id"])
         assert [table.seat_of(t) for t in tokens] == [0, 1]
         assert table.seat_of("guess") is None
-        # the listing shows no token
+        # the listing shows no token, nor the seed (which deals every hand)
         listing = client.get("/api/tables").text
         assert tokens[0] not in listing and tokens[1] not in listing
+        assert "seed" not in listing and "seed" not in json.dumps(created)
+        with client.websocket_connect(f"/ws/{created['table']['id']}") as ws:
+            assert "seed" not in json.dumps(join(ws, tokens[0]))
         page = client.get(f"/table/{table.id}")
         assert page.status_code == 200 and "table.js" in page.text
         assert "Content-Security-Policy" in page.headers

@@ -189,7 +189,7 @@ class Table:
         return {"id": self.id, "game": self.source.label, "title": self.source.data.rules.title,
                 "players": self.game.players, "seats": [s.kind for s in self.seats],
                 "sides": self.sides, "hints": self.hints, "over": self.game.over,
-                "decision": self.decision_number, "seed": self.game.seed}
+                "decision": self.decision_number}   # never the seed: it deals every hand
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """What a page at ``seat`` (None: a spectator) is sent after every change."""
