@@ -13,6 +13,7 @@ Set ``WONDERS_SCREENSHOTS=DIR`` to save screenshots of the main screens there
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -165,6 +166,28 @@ def shown_marks(page: Any) -> dict[str, tuple[str, int]]:
     return found
 
 
+def check_payment_choice(page: Any, table: Table, seat: int) -> int:
+    """For a card the seat can pay for in several ways, the page offers each payment the
+    engine lists, one button each (1 when checked, 0 when no card had a choice)."""
+    game = table.game.clone()
+    by_card: dict[str, list[dict[str, int]]] = {}
+    for action in game.legal_actions(seat):
+        if isinstance(action, Build):  # every way to build it: payments, chain, power
+            by_card.setdefault(action.card.name, []).append(action.payment.to_json())
+    several = [name for name, payments in by_card.items() if len(payments) > 1]
+    if not several:
+        return 0
+    name = several[0]
+    page.click(f"#hand .card[data-card=\"{name}\"]")
+    buttons = page.query_selector_all(f"[data-card-actions=\"{name}\"] button[data-kind=build]")
+    def key(payment: dict[str, int]) -> tuple[int, int, int]:
+        return payment["left"], payment["right"], payment["bank"]
+
+    shown = sorted((json.loads(b.get_attribute("data-payment")) for b in buttons), key=key)
+    assert shown == sorted(by_card[name], key=key)
+    return 1
+
+
 def play_first(page: Any) -> None:
     """Play the first action the page offers: a choice button, else a card's first action."""
     choice = page.query_selector("#choices button")
@@ -212,6 +235,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
     assert server.table(table_id).decision_number == 0
 
     checked_turns = 0
+    payments_checked = 0
     restarted = False
     shots_taken: set[str] = set()
     while not server.table(table_id).game.over:
@@ -234,6 +258,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
             if table.game.decision().kind == "turn":
                 assert shown_marks(page) == expected_marks(table, seat)
                 checked_turns += 1
+                payments_checked += check_payment_choice(page, table, seat)
             kind = table.game.decision().kind
             if kind not in shots_taken and seat == 0:
                 shots_taken.add(kind)
@@ -245,7 +270,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
             print("STUCK", number, table.waiting_for(), table.pending, table.bots_busy,
                   {s: p.inner_text("#refused") for s, p in pages.items()})
             raise
-    assert restarted and checked_turns >= 30
+    assert restarted and checked_turns >= 30 and payments_checked
     for page in (*pages.values(), watcher):
         page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(pages[0], "base-final-score")
