@@ -167,6 +167,9 @@ def test_forged_repeated_out_of_turn_malformed_and_oversized_messages_change_not
             for message, reason in cases:
                 assert reason in refused(ws, message), message
             assert "not a JSON message" in refused(ws, None, raw="{oops")
+            ws.send_bytes(b'{"type": "ping"}')
+            answer = until(ws, lambda m: m["type"] in ("refused", "pong"))
+            assert answer["type"] == "refused" and "text messages" in answer["reason"]
             assert "too large" in refused(ws, None, raw=" " * (MAX_MESSAGE_BYTES + 1))
             deep = '{"type":"ping","a":' + "[" * 40 + "]" * 40 + "}"
             assert "nest" in refused(ws, None, raw=deep)

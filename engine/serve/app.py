@@ -175,7 +175,10 @@ class Server:
 
         try:
             while True:
-                text = await websocket.receive_text()
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")   # None for a binary frame: refused below
                 if not limit.allow():
                     await _refuse(websocket, "too many messages; slow down")
                     continue

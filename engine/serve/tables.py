@@ -241,7 +241,11 @@ class Table:
             raise TableError(str(exc)) from None
         self.pending[seat] = action
         if not self.waiting_for():
-            self._resolve()
+            try:
+                self._resolve()
+            except TableError:
+                del self.pending[seat]
+                raise
         else:
             self.save_meta()
         return action
@@ -250,7 +254,11 @@ class Table:
         before = present.public_view(self.game)
         actions = dict(self.pending)
         self.pending.clear()
-        self.game.play(actions)
+        try:
+            self.game.play(actions)
+        except RuleError as exc:  # the contract: an illegal action changes nothing
+            self.pending.update(actions)
+            raise TableError(f"the decision could not be played: {exc}") from None
         self.events.extend(_events(before, present.public_view(self.game), self.game))
         del self.events[:-50]
         self.save()
