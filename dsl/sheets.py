@@ -63,6 +63,8 @@ class _Builder:
             return fx.NO_EFFECTS
         for clause in compiled.clauses:
             why = refusal(self.caps, clause)
+            if why is None and getattr(clause, "condition", None) is not None:
+                why = "a condition ('if …') is not run by the dice loop"
             effect = clause.effect
             if why is None and isinstance(effect, fx.Produce) and (
                     len(effect.resources) != 1 or effect.amount != 1):

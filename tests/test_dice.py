@@ -265,3 +265,16 @@ def test_the_search_bot_plays_dice(data) -> None:  # type: ignore[no-untyped-def
     while not game.over:
         game.play({s: bots[s].choose(game, s) for s in game.to_move()})
     assert game.score_sheet().winners
+
+
+def test_wonders_cards_lists_the_sheets_boards_and_dice() -> None:
+    import json
+
+    result = runner.invoke(app, ["cards", "--game", "dice", "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert [b["key"] for b in record["buildings"]][:2] == ["warehouse", "agora"]
+    assert len(record["boards"]) == 7 and len(record["dice"]) == 10
+    assert record["reserve"] == 20 and record["quadrants"] == [0, 1, 2, 3]
+    table = runner.invoke(app, ["cards", "--game", "dice"])
+    assert table.exit_code == 0 and "Confidence" in table.output and "forum" in table.output

@@ -281,6 +281,11 @@ def cards(
                                and (needle is None or needle in t.name.lower()
                                     or needle in t.effects.text.lower())], as_json)
         return
+    if loaded.dice is not None and not show_wonders:   # a dice-forum game: its sheets
+        from .dice_listing import print_dice
+
+        print_dice(loaded, as_json)
+        return
     if show_wonders:
         _print_wonders(loaded, [w for w in loaded.wonders
                                 if (card_set is None or w.set == card_set)
