@@ -12,7 +12,7 @@ decisions like any other, with their own slots and mask.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Mapping, cast, get_args
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from wonders.engine.contract import GameState
 
 ILLEGAL_MODES = ("raise", "lose")
-ACTION_TYPES: tuple[type, ...] = get_args(Action)
 _BOUND = 1.0e6  # observations are counts, coins, points and positions: far below this
 
 
@@ -172,7 +171,7 @@ class _Common:
             if found is not None:
                 return found
             reason = f"action {index} ({self.describe(index)}) is not legal now"
-        elif isinstance(action, ACTION_TYPES):
+        elif action is not None and not isinstance(action, (str, bytes, float, bool)):
             # an engine action (a bot's choice, with its exact payment)
             engine_action = cast(Action, action)
             try:

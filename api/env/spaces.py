@@ -73,7 +73,40 @@ def slot_of(action: Action) -> Slot:
         return ("starter", action.seat)
     if isinstance(action, ChooseSide):
         return ("side", action.side)
-    raise UnmappedActionError(f"the environment has no action slot for {action!r}")
+    return other_slot(action)
+
+
+def _combinations(seen: set[Slot]) -> list[Slot]:
+    """Every combination of the field values the calibration showed, per action kind and
+    set of fields (a building crossed with one die colour in those games may be crossed
+    with another later)."""
+    values: dict[tuple[str, tuple[str, ...]], dict[str, set[str]]] = {}
+    for slot in seen:
+        fields = [part.partition("=") for part in slot[2:]]
+        found = values.setdefault((slot[1], tuple(key for key, _, _ in fields)), {})
+        for key, _, value in fields:
+            found.setdefault(key, set()).add(value)
+    slots: set[Slot] = set()
+    for (kind, keys), by_key in values.items():
+        combos: list[tuple[str, ...]] = [()]
+        for key in keys:
+            combos = [combo + (f"{key}={value}",) for combo in combos
+                      for value in sorted(by_key[key])]
+        slots.update(("other", kind, *combo) for combo in combos)
+    return sorted(slots)
+
+
+def other_slot(action: object) -> Slot:
+    """The slot of an action type this module does not know (a newer loop's): its
+    ``to_json()`` kind and its named fields (strings and flags: a building, a die's
+    colour), without numbers (prices, positions that change from turn to turn)."""
+    to_json = getattr(action, "to_json", None)
+    if to_json is None:
+        raise UnmappedActionError(f"the environment has no action slot for {action!r}")
+    found = to_json()
+    return ("other", str(found.get("action")), *sorted(
+        f"{key}={value}" for key, value in found.items()
+        if key != "action" and isinstance(value, (str, bool))))
 
 
 def _cost(action: Action) -> tuple[int, int]:
@@ -90,9 +123,11 @@ class ActionCatalogue:
     slots are, for every card, build (paying or by chain), build with a once-per-age
     free-build power, build a wonder stage with it, sell it, build it from the discard
     pile, build each wonder with it, destroy it in each seat's city; then skip, choose
-    each wonder, take each token, let each seat start, choose each wonder side."""
+    each wonder, take each token, let each seat start, choose each wonder side; then
+    the slots of action types a newer loop brings (:func:`other_slot`), as the
+    calibration games (:class:`ViewEncoder`) offered them."""
 
-    def __init__(self, data: GameData, players: int) -> None:
+    def __init__(self, data: GameData, players: int, others: Sequence[Slot] = ()) -> None:
         cards: list[tuple[str, int]] = []
         for card in data.cards:
             if (card.name, card.age) not in cards:
@@ -111,6 +146,7 @@ class ActionCatalogue:
         slots += [("take_token", token) for token in tokens]
         slots += [("starter", seat) for seat in range(players)]
         slots += [("side", side) for side in sides]
+        slots += sorted(set(others))
         self.slots: tuple[Slot, ...] = tuple(slots)
         self.index: dict[Slot, int] = {slot: i for i, slot in enumerate(slots)}
 
@@ -167,7 +203,7 @@ class ViewEncoder:
     seat (one-hot), the pending decision's kind (one-hot) and whether the viewer
     decides it."""
 
-    def __init__(self, data: GameData, players: int, calibration_games: int = 3) -> None:
+    def __init__(self, data: GameData, players: int, calibration_games: int = 5) -> None:
         names: list[str] = []
         for name in ([card.name for card in data.cards] + [w.name for w in data.wonders]
                      + [t.name for t in data.tokens]
@@ -180,6 +216,7 @@ class ViewEncoder:
         categories: set[tuple[str, str]] = set()
         numbers: set[str] = set()
         kinds = list(KNOWN_KINDS)
+        seen_other: set[Slot] = set()
         for seed in range(calibration_games):
             game = new_game(data, players, seed)
             rng = random.Random(seed)
@@ -198,7 +235,13 @@ class ViewEncoder:
                 kind = game.decision().kind
                 if kind not in kinds:
                     kinds.append(kind)
+                for seat in game.to_move():
+                    for action in game.legal_actions(seat):
+                        slot = slot_of(action)
+                        if slot[0] == "other":
+                            seen_other.add(slot)
                 game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+        self.other_slots = _combinations(seen_other)  # slots of types the catalogue lacks
         offset = players + len(kinds) + 1
         self.kinds = {kind: i for i, kind in enumerate(kinds)}
         self.name_places = {place: offset + i * len(names)
@@ -279,7 +322,8 @@ def spaces_for(data: GameData, players: int) -> Spaces:
     cache = cast(dict[int, Spaces], data.derived.setdefault(_DERIVED_KEY, {}))
     found = cache.get(players)
     if found is None:
-        found = cache[players] = Spaces(ActionCatalogue(data, players),
-                                        ViewEncoder(data, players))
+        encoder = ViewEncoder(data, players)
+        found = cache[players] = Spaces(ActionCatalogue(data, players, sorted(
+            encoder.other_slots)), encoder)
     assert isinstance(found, Spaces)
     return found
