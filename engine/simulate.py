@@ -230,11 +230,13 @@ def _check_reachable(address: str, seconds: float = 5.0) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
         return
+    if not 0 < int(port) < 65536:
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address}: no port {port}")
     try:
-        socket.create_connection((host, int(port)), timeout=seconds).close()
-    except OSError as exc:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except (OSError, UnicodeError, ValueError) as exc:
         raise RayUnavailable(f"cannot reach the Ray cluster at {address}: "
-                             f"{exc.strerror or exc}") from None
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
