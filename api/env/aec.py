@@ -11,7 +11,6 @@ decisions like any other, with their own slots and mask.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any, Mapping, cast
 
 import numpy as np
@@ -95,6 +94,7 @@ class _Common:
     # --- spaces ---------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same object for every agent and call (PettingZoo seeds spaces by identity)."""
         self._seat(agent)
         return self._observation_space
 
@@ -222,14 +222,6 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
         self.agents: list[str] = []
         self._pending: dict[int, Action] = {}
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - PettingZoo wants the same object
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return super().observation_space(agent)
-
-    @functools.lru_cache(maxsize=None)  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return super().action_space(agent)
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._new_game(seed)
         self.agents = list(self.possible_agents)
@@ -304,14 +296,6 @@ class WondersParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
                  options: Mapping[str, Any] | None = None) -> None:
         self._setup(game, players, paths, illegal, render_mode, options or {})
         self.agents: list[str] = []
-
-    @functools.lru_cache(maxsize=None)  # noqa: B019
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return super().observation_space(agent)
-
-    @functools.lru_cache(maxsize=None)  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return super().action_space(agent)
 
     def _infos(self) -> dict[str, dict[str, Any]]:
         game = self._current()
