@@ -48,6 +48,8 @@ class SchemaKind(str, Enum):
     wonders = "wonders"
     rules = "rules"
     tokens = "tokens"
+    forum = "forum"      # a dice forum (offer: dice)
+    sheets = "sheets"    # player sheets (offer: dice)
     scenario = "scenario"
 
 
@@ -109,7 +111,8 @@ def validate(
 
 def schema_command(
     kind: SchemaKind = typer.Argument(
-        ..., help="Which file kind: cards, wonders, rules, tokens or scenario."),
+        ..., help="Which file kind: cards, wonders, rules, tokens, forum, sheets or "
+                  "scenario."),
 ) -> None:
     """Print the JSON Schema (draft-07) of a file kind, for editors.
 
