@@ -879,7 +879,7 @@ class _Load:
 
     def remove_wonders(self, wonders: list[Wonder]) -> list[Wonder]:
         """The wonders less those (or the sides) a wonder file's ``remove:`` names
-        (``remove: [Olympia, {name: Gizah, sides: [B]}]``); a name or side that is not
+        (``remove: [NAME, {name: NAME, sides: [B]}]``); a name or side that is not
         loaded is a located D607 with a "did you mean"."""
         by_name = {w.name: w for w in wonders}
         changed: dict[str, Wonder] = {}

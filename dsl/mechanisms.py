@@ -89,7 +89,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
                         "this rule set trades with neighbours, whose prices are per unit "
                         "(write 'buy … from left, right at N')",
         },
-        abilities=frozenset({"free_build", "build_from_discard", "play_last_card"}),
+        abilities=frozenset({"free_build", "build_from_discard", "play_last_card",
+                             "free_first_of_colour", "free_first_of_age", "free_last_of_age"}),
         buy_places=frozenset({"left", "right", "neighbours"}),
         buy_anyone=True,
         slots={"turns": ("simultaneous",), "trade": ("neighbours",),

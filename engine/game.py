@@ -37,6 +37,13 @@ from .scoring import ScoreSheet, score
 from .table import left_of, right_of
 
 FREE_BUILD_ABILITY = "free_build"
+# Free builds that depend on the card or the moment, not on a use per period (a 2nd-
+# edition board's powers): the first card of each colour in the city, the first card of each
+# age (the age's first turn), the last card of each age (the turn the hand holds two).
+FREE_FIRST_OF_COLOUR = "free_first_of_colour"
+FREE_FIRST_OF_AGE = "free_first_of_age"
+FREE_LAST_OF_AGE = "free_last_of_age"
+_POSITIONAL_FREE = (FREE_FIRST_OF_COLOUR, FREE_FIRST_OF_AGE, FREE_LAST_OF_AGE)
 DISCARD_BUILD_ABILITY = "build_from_discard"
 LAST_CARD_ABILITY = "play_last_card"
 
@@ -365,6 +372,27 @@ class Game(Table):
                 return True
         return False
 
+    def positional_free(self, seat: int, card: Card) -> bool:
+        """Whether a free-build ability that depends on the card or the moment (no use per
+        period) lets ``seat`` build ``card`` free now: the first card of its colour in the
+        city, the first card of the age (turn 1), the last card of the age (two in hand)."""
+        city = self.cities[seat]
+        for ability in city.abilities():
+            name = ability.name
+            if name == FREE_FIRST_OF_COLOUR:
+                if all(built.colour != card.colour for built in city.built):
+                    return True
+            elif name == FREE_FIRST_OF_AGE:
+                if self.turn == 1:
+                    return True
+            elif name == FREE_LAST_OF_AGE:
+                if len(self.hands[seat]) == 2:
+                    return True
+        return False
+
+    def _has_positional_free(self, seat: int) -> bool:
+        return any(a.name in _POSITIONAL_FREE for a in self.cities[seat].abilities())
+
     def build_options(self, seat: int, card: Card) -> list[Build]:
         """Every way ``seat`` can build ``card`` now ([] if it cannot)."""
         city = self.cities[seat]
@@ -373,7 +401,8 @@ class Game(Table):
         if self.chained(seat, card):
             return [Build(card, FREE, CHAIN)]
         options = [Build(card, p) for p in self.trade(seat).payments(card.cost, city.coins)]
-        if not card.cost.is_free and self.free_build_available(seat):
+        if not card.cost.is_free and (self.free_build_available(seat)
+                                      or self.positional_free(seat, card)):
             options.append(Build(card, FREE, FREE_BUILD))
         return options
 
@@ -412,6 +441,7 @@ class Game(Table):
         made_free = city.made_free
         trade = self.trade(seat)
         free_build = self.free_build_available(seat)
+        positional = not free_build and self._has_positional_free(seat)
         stage_payments: list[Payment] = []
         if city.stages < len(city.side.stages):
             stage_payments = trade.payments(city.side.stages[city.stages].cost, coins)
@@ -437,7 +467,8 @@ class Game(Table):
                                 action = builds.get(key)
                                 actions.append(action if action is not None else
                                                build(card, shared_payment(left, right, bank)))
-                    if free_build and not cost.is_free:
+                    if not cost.is_free and (free_build or (
+                            positional and self.positional_free(seat, card))):
                         actions.append(build(card, FREE, FREE_BUILD))
             for payment in stage_payments:
                 actions.append(build_stage(card, payment))
@@ -495,7 +526,8 @@ class Game(Table):
             if action.card.name in city.names:
                 raise IllegalActionError(seat, action, f"the city already has "
                                          f"{action.card.name} (no two identical buildings)")
-            if action.method == FREE_BUILD and not self.free_build_available(seat):
+            if action.method == FREE_BUILD and not self.free_build_available(seat) \
+                    and not self.positional_free(seat, action.card):
                 used = any(a.name == FREE_BUILD_ABILITY for a in city.abilities())
                 raise IllegalActionError(seat, action, (
                     "the free build was already used this age" if used else
@@ -553,6 +585,10 @@ class Game(Table):
         for seat, action in sorted(actions.items()):
             city = self.cities[seat]
             assert isinstance(action, (Build, BuildStage, Sell))
+            # a free build uses the once-per-period power only when no free build of the
+            # card or the moment applies (asked before the card leaves the hand)
+            uses_power = isinstance(action, Build) and action.method == FREE_BUILD and (
+                self.free_build_available(seat) and not self.positional_free(seat, action.card))
             self.hands[seat].remove(action.card)  # cards compare by identity
             if isinstance(action, Sell):
                 self.discard.append(action.card)
@@ -561,7 +597,7 @@ class Game(Table):
             assert isinstance(action, (Build, BuildStage))
             self._pay(seat, action.payment, credits)
             if isinstance(action, Build):
-                if action.method == FREE_BUILD:
+                if uses_power:
                     city.free_build_ages.add(self.age)
                 city.add_card(action.card)
                 built.append((seat, action.card, action.card.effects,
