@@ -38,6 +38,15 @@ slot (rule-set key)    mechanism                       module(s)
 ``setup.wonders``      ``deal``                        :mod:`wonders.engine.game` (set-up)
 ``setup.wonders``      ``draft``                       :mod:`wonders.engine.structure_game`
                                                        (picks from pools, ``order``)
+``offer``              ``dice``: a shared forum of     :mod:`wonders.engine.dice_game` (the
+                       dice, player sheets             loop), :mod:`.forum` (dice shaken into
+                       (``forum`` and ``sheets``       priced quadrants), :mod:`.sheet`
+                       files)                          (spaces in order, resource types),
+                                                       :mod:`.reserve` (bounded coins),
+                                                       :mod:`.gates` (compare with
+                                                       neighbours), :mod:`.attacks` (attack
+                                                       less defences), :mod:`.end_trigger`
+                                                       (N reached, M more turns)
 ``score``,             the score sheet and ties        :mod:`wonders.engine.scoring`
 ``tie_break``,
 ``treasury``
