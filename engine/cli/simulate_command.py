@@ -62,7 +62,7 @@ def simulate(
                             "win-rate lift ranking."),
     use_ray: bool = typer.Option(False, "--ray", help="Play the games as Ray tasks: a local "
                                  "Ray runtime of --workers CPUs, or the cluster at --address "
-                                 "(pip install 'wonders[ray]'). Same results as --workers."),
+                                 "(needs Ray: the package's 'ray' extra). Same results as --workers."),
     address: Optional[str] = typer.Option(None, "--address", help="The Ray cluster to run on "
                                           "(implies --ray), e.g. 'auto' or 'ray://head:10001'.",
                                           show_default=False),
