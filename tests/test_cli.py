@@ -392,8 +392,10 @@ def test_effects_prints_the_generated_tables() -> None:
     assert result.exit_code == 0
     assert result.stdout == effects_table()
     header = next(line for line in result.stdout.splitlines() if line.startswith("| effect"))
-    assert header == ("| effect | timing | `draft` loop | `structure` loop | base (`draft`) "
-                      "| duel (`structure`) |")
+    # one column per loop, then one per shipped game (with its loop)
+    assert header.startswith("| effect | timing | `draft` loop | `structure` loop | `dice` loop |")
+    for column in ("base (`draft`)", "dice (`dice`)", "duel (`structure`)"):
+        assert f"| {column} |" in header
 
 
 def test_effects_of_one_game_shows_its_loop_and_itself(tmp_path: Path) -> None:
