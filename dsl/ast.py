@@ -178,6 +178,7 @@ class Discount:
     target: str  # "wonder" or "card"
     colours: tuple[Name, ...]  # for "card"; empty: any colour
     span: Span
+    unit: str = "resources"  # or "coins": the coins of the cost
 
 
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,

@@ -212,9 +212,9 @@ class _Checker:
             if node.count == 0:
                 self.problem("T403", "a discount of 0 has no effect", node.span)
             if node.target == "wonder":
-                return fx.Discount(node.count, "wonder")
+                return fx.Discount(node.count, "wonder", None, node.unit)
             return fx.Discount(node.count, "card",
-                               self.colours(node.colours) if node.colours else None)
+                               self.colours(node.colours) if node.colours else None, node.unit)
         if isinstance(node, ast.Ability):
             self.known(node.name, self.vocabulary.abilities, "N306", "ability")
             once_per = None

@@ -108,7 +108,8 @@ def effect(item: fx.Effect) -> str:
             target = "wonder stages"
         else:
             target = (" or ".join(sorted(item.colours)) + " cards") if item.colours else "cards"
-        return f"{target} cost {item.count} {_plural('resource', item.count)} less"
+        unit = "coin" if item.unit == "coins" else "resource"
+        return f"{target} cost {item.count} {_plural(unit, item.count)} less"
     assert isinstance(item, fx.CopyCard)
     colours = " or ".join(sorted(item.colours))
     return f"copy one {colours} card from {_cities(item.places, 'or')} (scored as your own)"

@@ -163,7 +163,8 @@ class TakeToken:
 
 @dataclass(frozen=True, slots=True)
 class Discount:
-    """Later builds of a kind need ``count`` fewer resource units, chosen for the best price.
+    """Later builds of a kind need ``count`` fewer resource units, chosen for the best price
+    (``unit`` "resources"), or ``count`` fewer coins of their cost (``unit`` "coins").
 
     ``target`` is ``"wonder"`` (wonder stages) or ``"card"`` with ``colours``.
     """
@@ -171,6 +172,7 @@ class Discount:
     count: int
     target: str
     colours: frozenset[str] | None = None
+    unit: str = "resources"  # "coins": the coins of the cost (never below 0)
 
 
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,

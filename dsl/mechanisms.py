@@ -57,7 +57,8 @@ class Capabilities:
     ``conditions``: the kinds of clause condition (``if …``) its runtime checks
     (``wonder``: the owner's board complete; ``at_least``: a count reached);
     ``period_ends``: per period whose end the loop announces (``on age end:``), the
-    effect words it runs then (empty: no such trigger fires).
+    effect words it runs then (empty: no such trigger fires); ``coin_discounts``:
+    whether it takes ``discount N coins on …`` off the coins of a cost.
     """
 
     offer: str
@@ -72,6 +73,7 @@ class Capabilities:
     boards: bool
     conditions: frozenset[str] = frozenset()
     period_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    coin_discounts: bool = False
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -101,6 +103,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         # after the age's battles, before the next age is dealt: nothing that asks a
         # choice (destroy, take, build from discard) can wait for an answer there
         period_ends={"age": frozenset({"coins", "shields", "loses"})},
+        coin_discounts=True,
     ),
     "structure": Capabilities(
         offer="structure",
@@ -168,6 +171,9 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
             return (f"'{word}' cannot act at the end of an {period} in the {caps.offer} game "
                     f"loop (it runs {', '.join(sorted(words))} then)")
         return None
+    if isinstance(effect, fx.Discount) and effect.unit == "coins":  # (always ongoing)
+        return None if caps.coin_discounts else (
+            f"'discount … coins' is not taken off costs by the {caps.offer} game loop")
     if isinstance(effect, fx.TradePrice):
         if effect.places:
             wrong = [p for p in effect.places if p not in caps.buy_places]

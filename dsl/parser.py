@@ -252,7 +252,8 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def discount(self, meta: Any, children: list[Any]) -> ast.Discount:
         target, colours = children[2]
-        return ast.Discount(int(children[0]), target, colours, _span(meta))
+        unit = "coins" if str(children[1]).startswith("coin") else "resources"
+        return ast.Discount(int(children[0]), target, colours, _span(meta), unit)
 
     def discount_wonder(self, children: list[Any]) -> tuple[str, tuple[ast.Name, ...]]:
         return "wonder", ()

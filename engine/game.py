@@ -390,6 +390,23 @@ class Game(Table):
                     return True
         return False
 
+    def cost_for(self, seat: int, cost: fx.Cost, card: Card | None) -> fx.Cost:
+        """``cost`` less ``seat``'s coin discounts (``discount N coins on …``) for ``card``
+        (None: the next wonder stage), never below 0 coins."""
+        if cost.coins == 0 or not _has_coin_discounts(self.data):
+            return cost
+        off = 0
+        for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
+            if not isinstance(effect, fx.Discount) or effect.unit != "coins":
+                continue
+            if card is None:
+                if effect.target == "wonder":
+                    off += effect.count
+            elif effect.target == "card" and (effect.colours is None
+                                               or card.colour in effect.colours):
+                off += effect.count
+        return cost if off == 0 else fx.Cost(max(0, cost.coins - off), cost.resources)
+
     def _has_positional_free(self, seat: int) -> bool:
         return any(a.name in _POSITIONAL_FREE for a in self.cities[seat].abilities())
 
@@ -400,7 +417,8 @@ class Game(Table):
             return []
         if self.chained(seat, card):
             return [Build(card, FREE, CHAIN)]
-        options = [Build(card, p) for p in self.trade(seat).payments(card.cost, city.coins)]
+        cost = self.cost_for(seat, card.cost, card)
+        options = [Build(card, p) for p in self.trade(seat).payments(cost, city.coins)]
         if not card.cost.is_free and (self.free_build_available(seat)
                                       or self.positional_free(seat, card)):
             options.append(Build(card, FREE, FREE_BUILD))
@@ -410,7 +428,7 @@ class Game(Table):
         city = self.cities[seat]
         if city.stages >= len(city.side.stages):
             return []
-        cost = city.side.stages[city.stages].cost
+        cost = self.cost_for(seat, city.side.stages[city.stages].cost, None)
         return [BuildStage(card, p) for p in self.trade(seat).payments(cost, city.coins)]
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -442,9 +460,11 @@ class Game(Table):
         trade = self.trade(seat)
         free_build = self.free_build_available(seat)
         positional = not free_build and self._has_positional_free(seat)
+        discounts = _has_coin_discounts(self.data)
         stage_payments: list[Payment] = []
         if city.stages < len(city.side.stages):
-            stage_payments = trade.payments(city.side.stages[city.stages].cost, coins)
+            stage_payments = trade.payments(
+                self.cost_for(seat, city.side.stages[city.stages].cost, None), coins)
         actions: list[Action] = []
         builds = _BUILDS
         seen: list[Card] = []
@@ -458,6 +478,8 @@ class Game(Table):
                     actions.append(build(card, FREE, CHAIN))
                 else:
                     cost = card.cost
+                    if cost.coins and discounts:
+                        cost = self.cost_for(seat, cost, card)
                     bank = cost.coins
                     if bank <= coins:
                         budget = coins - bank
@@ -856,3 +878,23 @@ def _unique(cards: Iterable[Card]) -> list[Card]:
             result.append(card)
     return result
 
+
+_COIN_DISCOUNTS: Final = "draft_has_coin_discounts"  # this module's entry in GameData.derived
+
+
+def _has_coin_discounts(data: GameData) -> bool:
+    """Whether any card, stage or token of the data has ``discount N coins on …`` (computed
+    once per loaded data: without any, costs are taken as printed)."""
+    cached = data.derived.get(_COIN_DISCOUNTS)
+    if isinstance(cached, bool):
+        return cached
+    effects: list[fx.Effects] = [c.effects for c in data.cards]
+    effects += [t.effects for t in data.tokens]
+    for wonder in data.wonders:
+        for side in wonder.sides.values():
+            effects.append(side.start)
+            effects += [s.effects for s in side.stages]
+    found = any(isinstance(c.effect, fx.Discount) and c.effect.unit == "coins"
+                for e in effects for c in e.clauses)
+    data.derived[_COIN_DISCOUNTS] = found
+    return found

@@ -95,3 +95,13 @@ def test_age_end_refused_where_it_does_not_run(ws: Workspace, game: str, effect:
     assert [(d.code, d.location.line) for d in found] == [("M901", 11)], [
         d.render() for d in found]
     assert message in found[0].message
+
+
+def test_coin_discount_is_refused_where_costs_are_not_discounted(ws: Workspace) -> None:
+    text = ("kind: cards\nset: mine\ngame: duel\nremove: [Altar]\ncards:\n"
+            "  - name: Shrine\n    age: 1\n    colour: blue\n    count: 1\n"
+            "    cost: free\n    effect: discount 1 coin on brown cards\n")
+    found = load([ws.write("cards.yaml", text)]).report.sorted()
+    assert [(d.code, d.location.line) for d in found] == [("M901", 11)], [
+        d.render() for d in found]
+    assert "not taken off costs by the structure game loop" in found[0].message
