@@ -16,7 +16,8 @@ from .tables import TableError, Tables, load_source
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (localhost by "
                              "default; 0.0.0.0 opens it to the network)."),
-    port: int = typer.Option(8000, "--port", "-p", min=1, max=65535, help="Port to listen on."),
+    port: int = typer.Option(8000, "--port", "-p", min=1, max=65535,
+                             help="The TCP port to listen on."),
     data: Path = typer.Option(Path("wonders-tables"), "--data", help="Folder the tables are "
                               "kept in (each as a game log); restarting restores them."),
     games: Optional[list[str]] = typer.Option(

@@ -64,9 +64,14 @@ def catalogue(data: GameData) -> dict[str, Any]:
     tokens = {token.name: {"kind": token.kind, "effect": describe.effects(token.effects)}
               for token in data.tokens}
     rules = data.rules
-    military = rules.parameters.get("military") if isinstance(rules.parameters, dict) else None
+    model = rules.model.military
+    # the conflict track's parameters (the page draws a track when a view has a pawn)
+    military: dict[str, Any] = {
+        "mechanism": model.mechanism, "supremacy": model.track.supremacy,
+        "zones": [{"from": z.start, "points": z.points, "lose": z.lose}
+                  for z in model.track.zones]}
     return {"title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
-            "tokens": tokens, "military": military if isinstance(military, dict) else {},
+            "tokens": tokens, "military": military,
             "passes": list(rules.model.ages.passes),
             "min_players": rules.min_players, "max_players": rules.max_players}
 
