@@ -128,8 +128,13 @@ def test_bad_table_requests_are_refused_with_a_reason(request_body: dict[str, An
                 **request_body}
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 400 and reason in answer.json()["error"]
-        assert client.post("/api/tables", content=b"{not json").status_code == 400
-        assert client.post("/api/tables", content=b"[" * 5000).status_code == 413
+        as_json = {"Content-Type": "application/json"}
+        assert client.post("/api/tables", content=b"{not json",
+                           headers=as_json).status_code == 400
+        assert client.post("/api/tables", content=b"[" * 5000, headers=as_json).status_code == 413
+        as_form = {"Content-Type": "text/plain"}   # what another site's page may post unasked
+        assert client.post("/api/tables", content=json.dumps(body).encode(),
+                           headers=as_form).status_code == 415
         assert not tables.tables
 
 

@@ -133,6 +133,9 @@ class Server:
         limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
         if not limit.allow():
             return _error("too many tables created; wait a moment", 429)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            # a page of another site can post a form or text/plain without asking, but not JSON
+            return _error("send the table request as application/json", 415)
         try:
             body = await _read_body(request)
             payload = json.loads(body)

@@ -45,9 +45,13 @@ function connect() {
     socket.send(JSON.stringify(TOKEN ? {type: "join", token: TOKEN} : {type: "join"}));
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     document.body.dataset.connected = "no";
     document.body.dataset.decision = "-1";   // what is shown may be stale until the next state
+    if (event.code === 4404) {               // no such table: nothing to reconnect to
+      document.getElementById("connection").textContent = "no such table on this server";
+      return;
+    }
     document.getElementById("connection").textContent = "connection lost — reconnecting…";
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
