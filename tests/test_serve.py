@@ -338,6 +338,8 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
         assert not any(m.get("view", {}).get("hand") for m in seen)
         assert final["score_sheet"]["winners"] and table.game.over
         assert any("game over" in e for e in final["events"])
+        if game == "base":   # neighbour battles end each age: the last ones are shown
+            assert any("battles at the end of age 3" in e for e in final["events"])
     # the log is the engine's own: it replays identically
     from wonders.engine.log import replay
 

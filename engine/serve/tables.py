@@ -326,6 +326,8 @@ def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> l
     """What a decision changed that everyone sees, in words: cards built, wonder stages,
     military and other tokens received, the age that began, the end of the game."""
     found: list[str] = []
+    age = before.get("age")
+    age_ended = after.get("age") != age or game.over
     old_cities = before.get("cities") or []
     for index, city in enumerate(after.get("cities") or []):
         old = old_cities[index] if index < len(old_cities) else {}
@@ -338,7 +340,8 @@ def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> l
             for name in (city.get(key) or [])[len(old.get(key) or []):]:
                 found.append(f"{who} took {name}")
         for token in (city.get("tokens") or [])[len(old.get("tokens") or []):]:
-            found.append(f"{who} received {' '.join(map(str, token))}")
+            when = f"battles at the end of age {age}: " if age_ended else ""
+            found.append(f"{when}{who} received {' '.join(map(str, token))}")
     if after.get("age") != before.get("age") and not game.over:
         found.append(f"age {after.get('age')} begins")
     if game.over:
