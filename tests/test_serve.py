@@ -470,3 +470,36 @@ def test_the_terminal_colours_costs_as_the_web_table_marks_them() -> None:
             assert "\x1b[33m" + why.split()[0] in shown   # the cost text is yellow
             traded += 1
     assert traded
+
+
+def test_follow_up_choices_are_described_for_the_page() -> None:
+    """A discard-pile build (cards to take, and skip) and a last card (a hand) reach the
+    page as cards and choices, like any turn."""
+    import random
+
+    import wonders
+
+    seen: set[str] = set()
+    for seed in range(60):
+        game = wonders.new_game("base", players=3, seed=seed, sides="B")
+        rng = random.Random(seed)
+        while not game.over and len(seen) < 2:
+            decision = game.decision()
+            if decision.kind in ("discard_build", "last_card") and decision.kind not in seen:
+                seat = decision.seats[0]
+                described = present.actions_for(game, seat)
+                legal = [a.to_json() for a in game.legal_actions(seat)]
+                assert [e["json"] for e in described["actions"]] == legal
+                cards = {j["card"] for j in legal if "card" in j}
+                assert set(described["cards"]) == cards and cards
+                if decision.kind == "discard_build":
+                    assert set(cards) <= set(game.view(seat)["discard_cards"])
+                    assert [described["actions"][i]["kind"] for i in described["other"]] == [
+                        "skip"]
+                else:
+                    assert cards <= set(game.view(seat)["hand"])
+                seen.add(decision.kind)
+            game.play({s: rng.choice(game.legal_actions(s)) for s in decision.seats})
+        if len(seen) == 2:
+            break
+    assert seen == {"discard_build", "last_card"}
