@@ -4,7 +4,7 @@ driven by Playwright, against a uvicorn server in a background thread.
 Scenarios: a 3-player base game, two humans in two browser contexts and a bot, with
 the cost indicators of both humans' hands checked against the engine's payments on
 every turn, the server restarted mid-game (both pages reconnect to their seats and
-play on), and forged messages refused; a Duel game, a human against a bot.  The
+play on), a page reloaded, and forged messages refused; a Duel game, a human against a bot.  The
 humans play the first action offered, so a whole game takes seconds.
 
 Set ``WONDERS_SCREENSHOTS=DIR`` to save screenshots of the main screens there
@@ -236,7 +236,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
 
     checked_turns = 0
     payments_checked = 0
-    restarted = False
+    restarted = reloaded = False
     shots_taken: set[str] = set()
     while not server.table(table_id).game.over:
         table = server.table(table_id)
@@ -250,6 +250,9 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
             for page in pages.values():
                 page.wait_for_function("document.body.dataset.connected === 'yes'",
                                        timeout=TIMEOUT_MS)
+        if number == 9:  # a reload: the page joins its seat again with the link's token
+            pages[1].reload()
+            reloaded = True
         for seat, page in pages.items():
             if seat not in table.waiting_for():
                 continue
@@ -270,7 +273,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
             print("STUCK", number, table.waiting_for(), table.pending, table.bots_busy,
                   {s: p.inner_text("#refused") for s, p in pages.items()})
             raise
-    assert restarted and checked_turns >= 30 and payments_checked
+    assert restarted and reloaded and checked_turns >= 30 and payments_checked
     for page in (*pages.values(), watcher):
         page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(pages[0], "base-final-score")
