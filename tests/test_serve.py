@@ -226,6 +226,15 @@ def test_the_message_rate_is_bounded() -> None:
                 ws.send_json({"type": "ping"})
             answers = [ws.receive_json() for _ in range(60)]
             assert any(a["type"] == "refused" and "too many" in a["reason"] for a in answers)
+        # a client that goes on regardless is disconnected
+        from starlette.websockets import WebSocketDisconnect
+
+        with client.websocket_connect(f"/ws/{created['table']['id']}") as ws:
+            for _ in range(200):
+                ws.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect):
+                for _ in range(300):
+                    ws.receive_json()
 
 
 # --- what a page is shown ---------------------------------------------------------------------

@@ -44,6 +44,7 @@ from .tables import Table, TableError, Tables
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
 MAX_CONNECTIONS_PER_TABLE = 64
+MAX_FLOODED = 100   # messages over the rate limit before the connection is closed
 BOT_GRACE_SECONDS = 5.0
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
@@ -168,6 +169,7 @@ class Server:
         changed = asyncio.Event()
         seat: int | None = None
         joined = False
+        flooded = 0
         sender: asyncio.Task[None] | None = None
 
         async def send_states() -> None:
@@ -183,6 +185,10 @@ class Server:
                     break
                 text = received.get("text")   # None for a binary frame: refused below
                 if not limit.allow():
+                    flooded += 1
+                    if flooded > MAX_FLOODED:   # a client that ignores the refusals
+                        await websocket.close(code=1008)
+                        break
                     await _refuse(websocket, "too many messages; slow down")
                     continue
                 try:
@@ -212,7 +218,7 @@ class Server:
                     joined = True
                     await websocket.send_json({
                         "type": "welcome", "seat": seat, "table": table.summary(),
-                        "catalogue": present.catalogue(table.source.data)})
+                        "catalogue": self.tables.catalogue(table.source)})
                     table.listeners.append(changed.set)
                     sender = asyncio.get_running_loop().create_task(send_states())
                     changed.set()

@@ -360,10 +360,19 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.search_seconds = search_seconds
         self.restore_problems: list[str] = []
+        self.catalogues: dict[str, dict[str, Any]] = {}
+        self.hints: dict[tuple[str, int, int], dict[str, Any]] = {}
         self.writer = Writer() if data_dir is not None else None
         if data_dir is not None:
             data_dir.mkdir(parents=True, exist_ok=True)
             self.restore()
+
+    def catalogue(self, source: GameSource) -> dict[str, Any]:
+        """The game's catalogue for pages (made once per game)."""
+        found = self.catalogues.get(source.spec)
+        if found is None:
+            found = self.catalogues[source.spec] = present.catalogue(source.data)
+        return found
 
     def drain(self) -> None:
         """Wait until every table's files are written."""
@@ -518,11 +527,18 @@ class Tables:
         game = table.game
         if seat not in table.waiting_for():
             raise TableError(f"seat {seat} has nothing to choose now")
-        ranked = greedy_policy(game.data)(0).rank(game, seat, game.legal_actions(seat))
-        return {"type": "hint", "decision": table.decision_number,
-                "best": ranked[0][1].to_json() if ranked else None,
-                "ranking": [{"value": round(value, 2), "text": str(action),
-                             "json": action.to_json()} for value, action in ranked[:5]]}
+        key = (table.id, table.decision_number, seat)
+        found = self.hints.get(key)
+        if found is None:   # worked out once per decision and seat, however often asked
+            ranked = greedy_policy(game.data)(0).rank(game, seat, game.legal_actions(seat))
+            found = {"type": "hint", "decision": table.decision_number,
+                     "best": ranked[0][1].to_json() if ranked else None,
+                     "ranking": [{"value": round(value, 2), "text": str(action),
+                                  "json": action.to_json()} for value, action in ranked[:5]]}
+            if len(self.hints) > 10_000:
+                self.hints.clear()
+            self.hints[key] = found
+        return found
 
 
 __all__ = ["BOT_KINDS", "GameSource", "HUMAN", "SEAT_KINDS", "Seat", "Table", "TableError",
