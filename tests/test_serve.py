@@ -512,3 +512,17 @@ def test_follow_up_choices_are_described_for_the_page() -> None:
         if len(seen) == 2:
             break
     assert seen == {"discard_build", "last_card"}
+
+
+def test_a_socket_that_never_joins_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from wonders.engine.serve import app as serve_app
+
+    monkeypatch.setattr(serve_app, "JOIN_SECONDS", 0.2)
+    client, tables = make_client(None)
+    with client:
+        created = create(client)
+        with client.websocket_connect(f"/ws/{created['table']['id']}") as ws:
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()

@@ -44,6 +44,7 @@ from .tables import Table, TableError, Tables
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
 MAX_CONNECTIONS_PER_TABLE = 64
+JOIN_SECONDS = 30.0   # how long a connection may stay without joining
 MAX_FLOODED = 100   # messages over the rate limit before the connection is closed
 BOT_GRACE_SECONDS = 5.0
 SECURITY_HEADERS = {
@@ -180,7 +181,12 @@ class Server:
 
         try:
             while True:
-                received = await websocket.receive()
+                try:   # a page joins at once; a socket that never does is closed
+                    received = await asyncio.wait_for(
+                        websocket.receive(), timeout=None if joined else JOIN_SECONDS)
+                except asyncio.TimeoutError:
+                    await websocket.close(code=1008)
+                    break
                 if received["type"] == "websocket.disconnect":
                     break
                 text = received.get("text")   # None for a binary frame: refused below
