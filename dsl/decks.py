@@ -81,12 +81,13 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                         f"structure ({detail}), but the structure holds {slots}",
                         rules_location(("offer", "layouts", str(age)))))
                 continue
-            assert rules.hand is not None
-            expected = rules.hand * players
+            hand = rules.model.ages.hand_in(age)
+            assert hand is not None
+            expected = hand * players
             if total != expected:
                 found.append(Diagnostic(
                     "D601", f"age {age} at {players} players has {total} cards "
-                    f"({detail}), but needs {expected} ({rules.hand} cards × {players} players)",
+                    f"({detail}), but needs {expected} ({hand} cards × {players} players)",
                     where))
     return found
 

@@ -509,6 +509,11 @@ class _Load:
         sections = read_rules(data)  # the typed sections; their defaults live there
         ages = _map(data.get("ages"))
         count = sections.ages.count
+        hands = ages.get("hand")
+        if isinstance(hands, list) and len(hands) != count:
+            self.report.add(Diagnostic(
+                "R802", f"'hand' gives {len(hands)} hand sizes for {count} ages",
+                doc.location(("ages", "hand"))))
         passes = ages.get("pass")
         if isinstance(passes, list) and len(passes) != count:
             self.report.add(Diagnostic(

@@ -128,11 +128,18 @@ class Ages:
     """``ages``: how many, and how their cards are dealt and passed."""
 
     count: int = 3
-    hand: int | None = None               # cards dealt to each player per age
+    hand: int | None = None               # cards dealt to each player per age (Age I's)
     passes: tuple[str, ...] = default_passes(3)   # one direction per age
     last_card: str = "discard"            # discard or play
     remove: int = 0                       # cards removed unseen from each deck
     draws: tuple[DrawPool, ...] = ()      # compiled by the loader
+    hands: tuple[int, ...] = ()           # ``hand: [7, 7, 8]``: one per age (else hand)
+
+    def hand_in(self, age: int) -> int | None:
+        """The cards dealt to each player in ``age`` (a list's last value beyond it)."""
+        if self.hands:
+            return self.hands[min(age, len(self.hands)) - 1]
+        return self.hand
 
 
 @dataclass(frozen=True)
@@ -353,10 +360,12 @@ def _read_ages(ages: dict[str, Any]) -> Ages:
     count = _int(ages, "count", Ages.count)
     passes = tuple(p for p in _strs(ages.get("pass")) or () if p in DIRECTIONS)
     hand = ages.get("hand")
-    return Ages(count=count, hand=hand if _is_int(hand) else None,
+    hands = _ints(hand) if isinstance(hand, list) else None
+    first = hands[0] if hands else hand
+    return Ages(count=count, hand=first if _is_int(first) else None,
                 passes=passes or default_passes(count),
                 last_card=_str(ages, "last_card", Ages.last_card),
-                remove=_int(ages, "remove", Ages.remove))
+                remove=_int(ages, "remove", Ages.remove), hands=hands or ())
 
 
 _DECIMAL = re.compile(r"[0-9]{1,6}")

@@ -217,7 +217,7 @@ class Game(Table):
                 continue
             candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
             deck += self.rng.sample(candidates, pool.count.evaluate({"players": self.players}))
-        wanted = self.params.hand * self.players
+        wanted = self.params.hand_in(age) * self.players
         if len(deck) != wanted:
             raise RuleError(f"age {age} has {len(deck)} cards for {self.players} players, "
                             f"needs {wanted}")
@@ -229,7 +229,7 @@ class Game(Table):
         self._last_card_done = False
         deck = self._deck(age)
         shuffle(self.rng, deck)  # the order rng.shuffle gives, in compiled code
-        hand = self.params.hand
+        hand = self.params.hand_in(age)
         self.hands = [deck[i * hand:(i + 1) * hand] for i in range(self.players)]
         self.phase = Phase.TURN
         self.movers = list(range(self.players))

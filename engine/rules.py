@@ -43,6 +43,13 @@ class Parameters:
     resources: tuple[str, ...]
     science_mechanism: str = "sets"
     token_lines: dict[str, str] = field(default_factory=dict)
+    hands: tuple[int, ...] = ()  # ``ages.hand`` as a list: the hand of each age
+
+    def hand_in(self, age: int) -> int:
+        """Cards dealt to each player in ``age`` (per age when the rule set lists them)."""
+        if self.hands:
+            return self.hands[min(age, len(self.hands)) - 1]
+        return self.hand
 
 
 def parameters(rules: RuleSet) -> Parameters:
@@ -73,4 +80,5 @@ def parameters(rules: RuleSet) -> Parameters:
         resources=rules.vocabulary.resources,
         science_mechanism=model.science.mechanism,
         token_lines=dict(model.score.tokens),
+        hands=model.ages.hands,
     )

@@ -105,3 +105,41 @@ def test_coin_discount_is_refused_where_costs_are_not_discounted(ws: Workspace) 
     assert [(d.code, d.location.line) for d in found] == [("M901", 11)], [
         d.render() for d in found]
     assert "not taken off costs by the structure game loop" in found[0].message
+
+
+HANDS_VARIANT = """\
+kind: rules
+name: long-third-age
+extends: base
+players: {min: 3, max: 4}
+ages:
+  hand: [7, 7, 8]
+  draw:
+    - {age: 3, colour: purple, count: players * 2 + 2}
+"""
+
+
+def test_per_age_hand_sizes_are_dealt(ws: Workspace) -> None:
+    """``ages.hand`` as a list: Age III deals 8 cards (more guilds fill its deck)."""
+    import wonders
+
+    path = ws.write("long.yaml", HANDS_VARIANT)
+    game = wonders.new_game(path, players=3, seed=5)
+    bots = [wonders.make_bot("random", seat) for seat in range(3)]
+    seen: dict[int, int] = {}
+    while not game.over:
+        age = game.age  # type: ignore[attr-defined]
+        hands = game.hands  # type: ignore[attr-defined]
+        seen.setdefault(age, max(len(h) for h in hands))
+        game.play({s: bots[s].choose(game, s) for s in game.to_move()})
+    assert {age: seen[age] for age in (1, 2, 3)} == {1: 7, 2: 7, 3: 8}
+
+
+def test_per_age_hand_sizes_are_checked(ws: Workspace) -> None:
+    path = ws.write("long.yaml", HANDS_VARIANT.replace("[7, 7, 8]", "[7, 8]"))
+    found = load([path]).report.sorted()
+    assert ("R802", 6) in [(d.code, d.location.line) for d in found], [d.render() for d in found]
+    path = ws.write("long.yaml", HANDS_VARIANT.replace("[7, 7, 8]", "[7, 7, 9]"))
+    found = load([path]).report.sorted()
+    assert {d.code for d in found} == {"D601"}
+    assert "needs 27 (9 cards × 3 players)" in found[0].message
