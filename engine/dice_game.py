@@ -92,16 +92,18 @@ def _tables(data: GameData, dice: DiceSet) -> _Tables:
 class DiceCity:
     """One seat's sheet: spaces crossed, Wonder stages, resources, coins, bonuses."""
 
-    def __init__(self, seat: int, board: Board, dice: DiceSet, coins: int) -> None:
+    def __init__(self, seat: int, board: Board, dice: DiceSet | None, coins: int) -> None:
+        """A fresh sheet (``dice`` None: an empty shell that :meth:`clone` fills)."""
         self.seat = seat
         self.board = board
         self.coins = coins
-        self.crossed: list[list[bool]] = [[False] * len(b.spaces) for b in dice.buildings]
-        self.counts: list[int] = [0] * len(dice.buildings)
+        self.crossed: list[list[bool]] = [] if dice is None else \
+            [[False] * len(b.spaces) for b in dice.buildings]
+        self.counts: list[int] = [] if dice is None else [0] * len(dice.buildings)
         self.colours: dict[str, int] = {}
         self.stages = 0
         self.resources: list[str] = []
-        self.bonuses: list[bool] = [False] * len(dice.bonuses)
+        self.bonuses: list[bool] = [] if dice is None else [False] * len(dice.bonuses)
         self.unlocked: list[str] = []
         self.defences: dict[str, int] = {"left": 0, "right": 0}
         self.attacks: dict[str, int] = {}     # score line -> points noted
@@ -109,10 +111,7 @@ class DiceCity:
         self.discount = 0
 
     def clone(self) -> "DiceCity":
-        other = DiceCity.__new__(DiceCity)
-        other.seat = self.seat
-        other.board = self.board
-        other.coins = self.coins
+        other = DiceCity(self.seat, self.board, None, self.coins)   # (compiled: no __new__)
         other.crossed = [list(row) for row in self.crossed]
         other.counts = list(self.counts)
         other.colours = dict(self.colours)
@@ -158,18 +157,13 @@ class DiceGame:
     """A game of a rule set with ``offer: dice`` (see the module's docstring)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
-                 sides: object = None) -> None:
+                 sides: object = None, _shell: bool = False) -> None:
+        """Set up a game (``_shell``: an empty game that :meth:`clone` fills: a compiled
+        class has no ``__new__`` trick and no ``__dict__``)."""
         rules = data.rules
         dice = data.dice
         if dice is None:
             raise RuleError(f"rule set '{rules.name}' has no forum and sheets to play with")
-        if not rules.min_players <= players <= rules.max_players:
-            raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
-                            f"players, not {players}")
-        if sides is not None:
-            raise RuleError(f"{rules.title}'s boards have no sides to choose ({sides!r})")
-        if len(dice.boards) < players:
-            raise RuleError(f"{len(dice.boards)} boards for {players} players")
         self.data = data
         self.dice = dice
         self.tables = _tables(data, dice)
@@ -183,25 +177,39 @@ class DiceGame:
         self.bank_gave = 0
         model = rules.model
         self.order: tuple[str, ...] = model.score.order
-        # each building's score line (score.colours by its colour; the first line else)
-        self.lines: tuple[str, ...] = tuple(
-            self._line(model.score.colours.get(b.colour)) for b in dice.buildings)
-        self.tie_break = model.tie_break
-        start = gained(0, model.setup.coins, dice.reserve)
-        self.start_coins = start * players
-        boards = self.rng.sample(range(len(dice.boards)), players)
-        self.sheets = [DiceCity(s, dice.boards[b], dice, start) for s, b in enumerate(boards)]
+        self.lines: tuple[str, ...] = ()
+        self.tie_break: tuple[str, ...] = model.tie_break
+        self.start_coins = 0
+        self.sheets: list[DiceCity] = []
         self.forum = DicePool(dice)
         self.trigger = EndTrigger(dice.end_bonuses, dice.extra_turns, dice.max_turns)
-        self.pending: list[list[str]] = [[] for _ in range(players)]   # follow-ups by seat
+        self.pending: list[list[str]] = []   # follow-ups by seat
         self.arriving: list[int] = []    # dice unlocked this turn, joining at its end
         self.phase = TURN
-        self.seats: tuple[int, ...] = tuple(range(players))
+        self.seats: tuple[int, ...] = ()
         self.records: list[tuple[int, str, dict[int, DiceAction], tuple[int, ...]]] = []
         self._legal: dict[int, list[DiceAction]] = {}
         self._score: ScoreSheet | None = None
         self.snap_counts: list[list[int]] = []
         self.snap_defences: list[dict[str, int]] = []
+        if _shell:
+            return
+        if not rules.min_players <= players <= rules.max_players:
+            raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
+                            f"players, not {players}")
+        if sides is not None:
+            raise RuleError(f"{rules.title}'s boards have no sides to choose ({sides!r})")
+        if len(dice.boards) < players:
+            raise RuleError(f"{len(dice.boards)} boards for {players} players")
+        # each building's score line (score.colours by its colour; the first line else)
+        self.lines = tuple(self._line(model.score.colours.get(b.colour))
+                           for b in dice.buildings)
+        start = gained(0, model.setup.coins, dice.reserve)
+        self.start_coins = start * players
+        boards = self.rng.sample(range(len(dice.boards)), players)
+        self.sheets = [DiceCity(s, dice.boards[b], dice, start) for s, b in enumerate(boards)]
+        self.pending = [[] for _ in range(players)]
+        self.seats = tuple(range(players))
         self._start_turn()
 
     # --- the contract ----------------------------------------------------------------
@@ -278,18 +286,27 @@ class DiceGame:
                 "cities": [c.to_json(self.dice) for c in self.sheets]}
 
     def clone(self) -> "DiceGame":
-        other = DiceGame.__new__(DiceGame)
-        other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
+        """An independent copy: every field listed (tests/test_clone_fields.py)."""
+        other = DiceGame(self.data, self.players, self.seed, _shell=True)
         other.rng.setstate(self.rng.getstate())
+        other.turn = self.turn
+        other.discard = list(self.discard)
+        other.bank_paid = self.bank_paid
+        other.bank_gave = self.bank_gave
+        other.order = self.order
+        other.lines = self.lines
+        other.tie_break = self.tie_break
+        other.start_coins = self.start_coins
         other.sheets = [c.clone() for c in self.sheets]
         other.forum = self.forum.clone()
         other.trigger = EndTrigger(self.trigger.needed, self.trigger.extra, self.trigger.limit,
                                    self.trigger.triggered)
         other.pending = [list(p) for p in self.pending]
         other.arriving = list(self.arriving)
+        other.phase = self.phase
+        other.seats = self.seats
         other.records = list(self.records)
-        other._legal = {}
+        other._score = self._score
         other.snap_counts = [list(c) for c in self.snap_counts]
         other.snap_defences = [dict(d) for d in self.snap_defences]
         return other

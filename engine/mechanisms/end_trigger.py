@@ -9,7 +9,6 @@ from __future__ import annotations
 
 
 class EndTrigger:
-    __slots__ = ("needed", "extra", "limit", "triggered")
 
     def __init__(self, needed: int, extra: int, limit: int, triggered: int = -1) -> None:
         self.needed = needed

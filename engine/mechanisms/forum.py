@@ -19,7 +19,6 @@ class DicePool:
     """The dice in the forum (indices into ``DiceSet.dice``) with their rolled face and
     quadrant; the waiting dice are those not in ``slots``."""
 
-    __slots__ = ("dice", "slots", "faces", "quadrants")
 
     def __init__(self, dice: DiceSet, slots: list[int] | None = None,
                  faces: list[int] | None = None, quadrants: list[int] | None = None) -> None:
