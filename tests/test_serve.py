@@ -326,6 +326,27 @@ def test_a_broken_table_file_is_reported_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "x.table.json").write_text("{not json", encoding="utf-8")
     tables = Tables(tmp_path, sources())
     assert len(tables.restore_problems) == 1 and not tables.tables
+    # a real table whose record was tampered with, and one whose log was
+    good = tables.create({"game": "base", "players": 3, "seats": ["human"] * 3,
+                          "sides": "random", "seed": 1})
+    good.submit(0, 0, good.game.legal_actions(0)[0].to_json())
+    tables.drain()
+    record = json.loads((tmp_path / f"{good.id}.table.json").read_text(encoding="utf-8"))
+    for damaged, restored in (({**record, "seats": ["human", 3, None]}, False),
+                              ({**record, "spec": "/no/such/game"}, False),
+                              ({**record, "pending": {"99": {"action": "sell"}}}, True)):
+        (tmp_path / f"{good.id}.table.json").write_text(json.dumps(damaged), encoding="utf-8")
+        again = Tables(tmp_path, sources())
+        assert (good.id in again.tables) == restored
+        if restored:   # a choice no seat can have made is dropped
+            assert again.tables[good.id].pending == {}
+        else:
+            assert any(problem.startswith(good.id) for problem in again.restore_problems)
+    (tmp_path / f"{good.id}.table.json").write_text(json.dumps(record), encoding="utf-8")
+    (tmp_path / f"{good.id}.jsonl").write_text('{"type": "game"}\n', encoding="utf-8")
+    again = Tables(tmp_path, sources())
+    assert good.id not in again.tables
+    assert any(good.id in problem for problem in again.restore_problems)
 
 
 @pytest.mark.parametrize("game, players, seats", [

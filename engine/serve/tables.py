@@ -446,8 +446,12 @@ class Tables:
         for path in sorted(self.data_dir.glob(f"*{META_SUFFIX}")):
             try:
                 table = self._restore(path)
-            except (TableError, RuleError, OSError, ValueError, KeyError, TypeError) as exc:
+            except (TableError, RuleError, OSError) as exc:
                 self.restore_problems.append(f"{path.name}: {exc}")
+                continue
+            except Exception as exc:  # a damaged record: one table must not stop the server
+                self.restore_problems.append(f"{path.name}: not a table record "
+                                             f"({type(exc).__name__}: {exc})")
                 continue
             self.tables[table.id] = table
 
