@@ -149,8 +149,9 @@ def test_forged_repeated_out_of_turn_malformed_and_oversized_messages_change_not
         with client.websocket_connect(f"/ws/{table.id}") as ws:
             assert "join the table first" in refused(ws, {"type": "act", "decision": 0,
                                                           "action": {}})
-            assert "no seat of this table has that token" in refused(
-                ws, {"type": "join", "token": "forged-token"})
+            for forged in ("forged-token", "é" * 30, "\ud800", ""):
+                assert "no seat of this table has that token" in refused(
+                    ws, {"type": "join", "token": forged})
             state = join(ws, token_of(created, 0))
             assert state["seat"] == 0 and state["actions"]["actions"]
             first = state["actions"]["actions"][0]["json"]

@@ -174,9 +174,10 @@ class Table:
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token plays (compared in constant time), or None."""
+        given = token.encode("utf-8", "replace")   # bytes: any text compares, never raises
         found = None
         for seat, entry in enumerate(self.seats):
-            if entry.token is not None and secrets.compare_digest(entry.token, token):
+            if entry.token is not None and secrets.compare_digest(entry.token.encode(), given):
                 found = seat
         return found
 
@@ -493,7 +494,9 @@ class Tables:
             if "coins" in record and record["coins"] != [c.coins for c in game.cities]:
                 raise TableError(f"line {record['_line']}: the coins differ on replay")
         seats = [Seat(str(s["kind"]), s.get("token")) for s in meta["seats"]]
-        if len(seats) != game.players or any(s.kind not in SEAT_KINDS for s in seats):
+        if len(seats) != game.players or any(
+                s.kind not in SEAT_KINDS or not isinstance(s.token, (str, type(None)))
+                or (s.token is None) != (s.kind != HUMAN) for s in seats):
             raise TableError("the seats do not match the game")
         table = Table(table_id, source, game, seats, None if sides is None else str(sides),
                       bool(meta.get("hints")),
