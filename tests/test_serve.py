@@ -548,3 +548,45 @@ def test_a_socket_that_never_joins_is_closed(monkeypatch: pytest.MonkeyPatch) ->
         with client.websocket_connect(f"/ws/{created['table']['id']}") as ws:
             with pytest.raises(WebSocketDisconnect):
                 ws.receive_json()
+
+
+def test_random_messages_are_refused_and_change_nothing(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hundreds of random JSON messages, shaped like the protocol's or not: each gets an
+    answer (refused, or pong), the connection stays up and the table does not change."""
+    import random
+
+    from wonders.engine.serve import app as serve_app
+
+    monkeypatch.setattr(serve_app, "RateLimit",
+                        lambda **_: RateLimit(per_second=1e6, burst=1e6))
+    rng = random.Random(0)
+    fields = ["type", "decision", "action", "seat", "token", "card", "payment", "side", "x"]
+    words = ["act", "join", "hint", "ping", "build", "sell", "stage", "side", "A", "", "é"]
+
+    def value(depth: int) -> Any:
+        roll = rng.random()
+        if depth > 3 or roll < 0.3:
+            return rng.choice([None, True, 0, -1, 2 ** 70, 1.5, rng.choice(words)])
+        if roll < 0.6:
+            return [value(depth + 1) for _ in range(rng.randrange(4))]
+        return {rng.choice(fields): value(depth + 1) for _ in range(rng.randrange(5))}
+
+    client, tables = make_client(tmp_path)
+    with client:
+        created = create(client, seats=["human"] * 3, sides="random")
+        table = tables.get(created["table"]["id"])
+        with client.websocket_connect(f"/ws/{table.id}") as ws:
+            state = join(ws, token_of(created, 0))
+            legal = state["actions"]["actions"][0]["json"]
+            before = snapshot(table, tmp_path)
+            for index in range(400):
+                message = value(0)
+                if isinstance(message, dict) and rng.random() < 0.7:
+                    message["type"] = rng.choice(["act", "join", "hint"])
+                    if rng.random() < 0.3:   # nearly right: a legal action, a wrong decision
+                        message.update(action=legal, decision=rng.choice([1, -1, "0", None]))
+                ws.send_text(json.dumps(message))
+                answer = until(ws, lambda m: m["type"] in ("refused", "pong", "accepted"))
+                assert answer["type"] != "accepted", message
+            assert snapshot(table, tmp_path) == before
