@@ -57,12 +57,11 @@ class _CachedResolver(_LOADER):  # type: ignore[misc]
     resolver tries its regular expressions on every scalar, and card files repeat
     the same values (``age: 3``, ``colour: purple``) thousands of times."""
 
-    _tags: dict[tuple[str, bool], str] = {}
+    _tags: dict[tuple[Any, Any, Any], str] = {}
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is not yaml.ScalarNode or not isinstance(implicit, tuple) or not implicit[0]:
-            return super().resolve(kind, value, implicit)
-        key = (value, implicit[1])
+        # one look-up for every node (lists and maps too: their tag depends only on these)
+        key = (kind, value, implicit)
         tag = self._tags.get(key)
         if tag is None:
             tag = super().resolve(kind, value, implicit)
@@ -251,10 +250,18 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.nodes = 0
         self.too_big = False
+        self._starts = source._line_starts
+        self._length = len(source.text)
 
     def _index(self, node: yaml.Node) -> int:
+        """``source.index`` of the node's start, inlined: it runs for every node."""
         mark = node.start_mark
-        return self.source.index(mark.line, mark.column)
+        line = mark.line
+        if line < len(self._starts):
+            found: int = self._starts[line] + mark.column
+            if found < self._length:
+                return found
+        return self._length
 
     def problem(self, code: str, message: str, node: yaml.Node, text: str | None = None) -> None:
         self.problems.append(
