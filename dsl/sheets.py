@@ -122,7 +122,8 @@ class _Builder:
             found.append(Building(key, _str(item.get("name"), key), colour,
                                   ANY if item.get("order") == ANY else LISTED,
                                   side if isinstance(side, str) else None, tuple(spaces),
-                                  symbols, _str(item.get("confidence"))))
+                                  symbols, _str(item.get("confidence")),
+                                  _int(item.get("first"), 0)))
         return found
 
     def boards(self, doc: Document) -> list[Board]:

@@ -64,6 +64,7 @@ class Building:
     spaces: tuple[Space, ...]
     symbols: tuple[str, ...]   # distinct space symbols, in the order first listed
     confidence: str = ""
+    first: int = 0             # points for the first to complete it
 
 
 @dataclass(frozen=True)

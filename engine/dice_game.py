@@ -106,7 +106,7 @@ class DiceCity:
         self.bonuses: list[bool] = [] if dice is None else [False] * len(dice.bonuses)
         self.unlocked: list[str] = []
         self.defences: dict[str, int] = {"left": 0, "right": 0}
-        self.attacks: dict[str, int] = {}     # score line -> points noted
+        self.attacks: dict[str, int] = {}     # score line -> points noted (attacks, firsts)
         self.points: list[tuple[str, fx.Amount]] = []   # end points: (line, amount)
         self.discount = 0
 
@@ -555,6 +555,10 @@ class DiceGame:
         self._effects(seat, space.effects, line, silent)
         if city.counts[b] == len(building.spaces) and not silent:
             self.pending[seat].append(BONUS)
+            if building.first and all(counts[b] < len(building.spaces)
+                                      for counts in self.snap_counts):
+                # the first to complete it (all who do in the first turn anyone does)
+                city.attacks[line] = city.attacks.get(line, 0) + building.first
 
     def _neighbour(self, seat: int, side: str) -> int:
         return (seat + 1) % self.players if side == "left" else (seat - 1) % self.players

@@ -193,6 +193,8 @@ def test_play_human_from_the_command_line() -> None:
      "beyond it are lost"),
     ("sheets.yaml", "extra_turns: 1", "extra_turns: 0", "completing a building gives a bonus; "
      "the third bonus ends the game after one more turn"),
+    ("sheets.yaml", "first: 3 ", "first: 4 ",
+     "the first players to complete the Agora score its extra points"),
     ("rules.yaml", "tie_break: [coins]", "tie_break: [buildings]",
      "a tie in points goes to the most unspent coins"),
 ])
@@ -213,7 +215,7 @@ def test_the_shipped_scenarios_pass() -> None:
     assert result.report.ok
     assert all(o.passed for o in result.outcomes), [
         (o.name, [f.message for f in o.failures]) for o in result.outcomes if not o.passed]
-    assert len(result.outcomes) >= 19
+    assert len(result.outcomes) >= 21
 
 
 # --- rules over random games ---------------------------------------------------------------
