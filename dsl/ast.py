@@ -128,6 +128,7 @@ class Ability:
     once: bool
     per: Name | None
     span: Span
+    colours: tuple[Name, ...] = ()  # "… on red | blue cards": only for those colours
 
 
 @dataclass(frozen=True)

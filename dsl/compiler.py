@@ -226,7 +226,8 @@ class _Checker:
                     once_per = node.per.text
             elif node.once:
                 once_per = "game"
-            return fx.Ability(node.name.text, once_per)
+            return fx.Ability(node.name.text, once_per,
+                              self.colours(node.colours) if node.colours else None)
         assert isinstance(node, ast.Copy)
         return fx.CopyCard(self.colours(node.colours), self.places(node.places, "copy"))
 

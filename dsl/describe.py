@@ -88,6 +88,8 @@ def effect(item: fx.Effect) -> str:
                f"{_plural('coin', item.price)} each"
     if isinstance(item, fx.Ability):
         name = item.name.replace("_", " ")
+        if item.colours:
+            name += " of " + " or ".join(sorted(item.colours)) + " cards"
         if item.once_per == "game":
             return f"ability: {name} (once)"
         return f"ability: {name}" + (f" (once per {item.once_per})" if item.once_per else "")

@@ -121,6 +121,7 @@ class Ability:
 
     name: str
     once_per: str | None = None  # "age": once per age; "game": once
+    colours: frozenset[str] | None = None  # "… on red cards": only for those (None: any)
     
 
 @dataclass(frozen=True, slots=True)

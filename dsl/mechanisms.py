@@ -58,7 +58,9 @@ class Capabilities:
     (``wonder``: the owner's board complete; ``at_least``: a count reached);
     ``period_ends``: per period whose end the loop announces (``on age end:``), the
     effect words it runs then (empty: no such trigger fires); ``coin_discounts``:
-    whether it takes ``discount N coins on …`` off the coins of a cost.
+    whether it takes ``discount N coins on …`` off the coins of a cost;
+    ``scoped_abilities``: the abilities it limits to cards of some colours
+    (``ability free_build on purple cards``).
     """
 
     offer: str
@@ -74,6 +76,7 @@ class Capabilities:
     conditions: frozenset[str] = frozenset()
     period_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
     coin_discounts: bool = False
+    scoped_abilities: frozenset[str] = frozenset()
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -104,6 +107,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         # choice (destroy, take, build from discard) can wait for an answer there
         period_ends={"age": frozenset({"coins", "shields", "loses"})},
         coin_discounts=True,
+        scoped_abilities=frozenset({"free_build"}),
     ),
     "structure": Capabilities(
         offer="structure",
@@ -191,6 +195,11 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
         if effect.name not in caps.abilities:
             return (f"ability '{effect.name}' is not implemented by the {caps.offer} game loop "
                     f"(it implements {', '.join(sorted(caps.abilities))})")
+        if effect.colours is not None and effect.name not in caps.scoped_abilities:
+            return (f"ability '{effect.name}' cannot be limited to cards of some colours in "
+                    f"the {caps.offer} game loop"
+                    + (f" (only {', '.join(sorted(caps.scoped_abilities))} can)"
+                       if caps.scoped_abilities else ""))
         return None
     if (word, clause.timing) in caps.effects:
         return None

@@ -214,10 +214,16 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def ability(self, meta: Any, children: list[Any]) -> ast.Ability:
         name = _name(children[0])
+        colours: tuple[ast.Name, ...] = ()
+        if len(children) > 1 and isinstance(children[-1], list):
+            colours = tuple(children.pop()[0])
         if len(children) == 1:
-            return ast.Ability(name, False, None, _span(meta))
+            return ast.Ability(name, False, None, _span(meta), colours)
         once, per = children[1]
-        return ast.Ability(name, once, per, _span(meta))
+        return ast.Ability(name, once, per, _span(meta), colours)
+
+    def ability_scope(self, children: list[Any]) -> list[Any]:
+        return [children[0]]  # a list: told apart from the frequency's tuple
 
     def once_per(self, children: list[Token]) -> tuple[bool, ast.Name]:
         return True, _name(children[0])

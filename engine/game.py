@@ -362,9 +362,11 @@ class Game(Table):
         return any(name in names for name in card.free_if_built)
 
     def free_build_available(self, seat: int) -> bool:
+        """Whether a free build of any card is available (abilities limited to some
+        colours count per card: :meth:`free_power`)."""
         city = self.cities[seat]
         for ability in city.abilities():
-            if ability.name == FREE_BUILD_ABILITY:
+            if ability.name == FREE_BUILD_ABILITY and ability.colours is None:
                 if ability.once_per == "age" and self.age in city.free_build_ages:
                     continue
                 if ability.once_per == "game" and city.free_build_ages:
@@ -407,8 +409,33 @@ class Game(Table):
                 off += effect.count
         return cost if off == 0 else fx.Cost(max(0, cost.coins - off), cost.resources)
 
+    def free_power(self, seat: int, card: Card) -> int:
+        """How ``seat`` may build ``card`` free now: 0 not at all; 1 by a power that
+        uses nothing (the card or the moment, or a free build without a limit); 2 by the
+        once-per-period free build, whose use it takes."""
+        if self.positional_free(seat, card):
+            return 1
+        city = self.cities[seat]
+        found = 0
+        for ability in city.abilities():
+            if ability.name != FREE_BUILD_ABILITY:
+                continue
+            if ability.colours is not None and card.colour not in ability.colours:
+                continue
+            if ability.once_per is None:
+                return 1
+            if ability.once_per == "age" and self.age in city.free_build_ages:
+                continue
+            if ability.once_per == "game" and city.free_build_ages:
+                continue
+            found = 2
+        return found
+
     def _has_positional_free(self, seat: int) -> bool:
-        return any(a.name in _POSITIONAL_FREE for a in self.cities[seat].abilities())
+        """Whether a free build may depend on the card or the moment (see free_power)."""
+        return any(a.name in _POSITIONAL_FREE or (a.name == FREE_BUILD_ABILITY
+                                                  and a.colours is not None)
+                   for a in self.cities[seat].abilities())
 
     def build_options(self, seat: int, card: Card) -> list[Build]:
         """Every way ``seat`` can build ``card`` now ([] if it cannot)."""
@@ -419,8 +446,7 @@ class Game(Table):
             return [Build(card, FREE, CHAIN)]
         cost = self.cost_for(seat, card.cost, card)
         options = [Build(card, p) for p in self.trade(seat).payments(cost, city.coins)]
-        if not card.cost.is_free and (self.free_build_available(seat)
-                                      or self.positional_free(seat, card)):
+        if not card.cost.is_free and self.free_power(seat, card):
             options.append(Build(card, FREE, FREE_BUILD))
         return options
 
@@ -490,7 +516,7 @@ class Game(Table):
                                 actions.append(action if action is not None else
                                                build(card, shared_payment(left, right, bank)))
                     if not cost.is_free and (free_build or (
-                            positional and self.positional_free(seat, card))):
+                            positional and self.free_power(seat, card) > 0)):
                         actions.append(build(card, FREE, FREE_BUILD))
             for payment in stage_payments:
                 actions.append(build_stage(card, payment))
@@ -548,12 +574,15 @@ class Game(Table):
             if action.card.name in city.names:
                 raise IllegalActionError(seat, action, f"the city already has "
                                          f"{action.card.name} (no two identical buildings)")
-            if action.method == FREE_BUILD and not self.free_build_available(seat) \
-                    and not self.positional_free(seat, action.card):
-                used = any(a.name == FREE_BUILD_ABILITY for a in city.abilities())
+            if action.method == FREE_BUILD and not self.free_power(seat, action.card):
+                powers = [a for a in city.abilities() if a.name == FREE_BUILD_ABILITY]
+                fits = [a for a in powers if a.colours is None
+                        or action.card.colour in a.colours]
+                colours = sorted({c for a in powers for c in a.colours or ()})
                 raise IllegalActionError(seat, action, (
-                    "the free build was already used this age" if used else
-                    "this city has no free build power"))
+                    "the free build was already used this age" if fits else
+                    f"the free build power is only for {' or '.join(colours)} cards"
+                    if powers else "this city has no free build power"))
             options = self.build_options(seat, action.card)
             what = f"{action.card.name}"
         else:
@@ -610,7 +639,7 @@ class Game(Table):
             # a free build uses the once-per-period power only when no free build of the
             # card or the moment applies (asked before the card leaves the hand)
             uses_power = isinstance(action, Build) and action.method == FREE_BUILD and (
-                self.free_build_available(seat) and not self.positional_free(seat, action.card))
+                self.free_power(seat, action.card) == 2)
             self.hands[seat].remove(action.card)  # cards compare by identity
             if isinstance(action, Sell):
                 self.discard.append(action.card)

@@ -143,3 +143,13 @@ def test_per_age_hand_sizes_are_checked(ws: Workspace) -> None:
     found = load([path]).report.sorted()
     assert {d.code for d in found} == {"D601"}
     assert "needs 27 (9 cards × 3 players)" in found[0].message
+
+
+def test_only_free_build_may_be_limited_to_colours(ws: Workspace) -> None:
+    text = ("kind: cards\nset: mine\ngame: base\nremove: [Altar]\ncards:\n"
+            "  - name: Shrine\n    age: 1\n    colour: blue\n    players: [3+, 5+]\n"
+            "    cost: free\n    effect: ability play_last_card on red cards\n")
+    found = load([ws.write("cards.yaml", text)]).report.sorted()
+    assert [(d.code, d.location.line) for d in found] == [("M902", 11)], [
+        d.render() for d in found]
+    assert "cannot be limited to cards of some colours" in found[0].message
