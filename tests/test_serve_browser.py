@@ -4,7 +4,10 @@ driven by Playwright, against a uvicorn server in a background thread.
 Scenarios: a 3-player base game, two humans in two browser contexts and a bot, with
 the cost indicators of both humans' hands checked against the engine's payments on
 every turn, the server restarted mid-game (both pages reconnect to their seats and
-play on), a page reloaded, and forged messages refused; a Duel game, a human against a bot.  The
+play on), a page reloaded, and forged messages refused; a Duel game, a human against a bot;
+and every decision kind of both games (a side, a turn, a last card, a discard-pile build, a
+card to destroy, a token, a wonder draft, who starts), given to the page through a routed
+websocket as the server would send it, with every legal action reachable and sent as is.  The
 humans play the first action offered, so a whole game takes seconds.
 
 Set ``WONDERS_SCREENSHOTS=DIR`` to save screenshots of the main screens there
@@ -313,4 +316,86 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(page, "duel-final-score")
     assert "turn" in shots_taken and "wonder_draft" in shots_taken
+    assert not errors, errors
+
+
+def decision_samples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(game, welcome, state) for a seat deciding, one per decision kind of each shipped game,
+    found by random play: what the server would send, made by the server's own code."""
+    import random
+
+    from wonders.engine.registry import new_game
+    from wonders.engine.serve.present import catalogue
+    from wonders.engine.serve.tables import Seat
+
+    found: dict[tuple[str, str], tuple[str, dict[str, Any], dict[str, Any]]] = {}
+    for source in sources():
+        players = source.data.rules.min_players
+        for seed in range(40):
+            game = new_game(source.data, players, seed)
+            rng = random.Random(seed)
+            while not game.over:
+                decision = game.decision()
+                key = (source.label, decision.kind)
+                if key not in found:
+                    table = Table("sample", source, game, [Seat("human", "t")] * players,
+                                  None, False, 0.0, None)
+                    seat = decision.seats[0]
+                    welcome = {"type": "welcome", "seat": seat, "table": table.summary(),
+                               "catalogue": catalogue(source.data)}
+                    found[key] = (source.label, welcome,
+                                  json.loads(json.dumps(table.state_for(seat))))
+                game.play({s: rng.choice(game.legal_actions(s)) for s in decision.seats})
+    return list(found.values())
+
+
+def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Server) -> None:
+    """Whatever the decision (a side, a turn, a last card, a card from the discard pile, a
+    card to destroy, a token, a wonder of the draft, who starts), the page offers every
+    legal action, and a click sends exactly that action for the open decision."""
+    samples = decision_samples()
+    kinds = {(game, state["pending"]["kind"]) for game, _, state in samples}
+    assert {("base", "side"), ("base", "turn"), ("base", "discard_build"),
+            ("duel", "wonder_draft"), ("duel", "turn"), ("duel", "token"),
+            ("duel", "starter")} <= kinds, kinds
+    page = browser.new_context(bypass_csp=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    current: dict[str, Any] = {}
+    sent: list[dict[str, Any]] = []
+
+    def fake_server(ws: Any) -> None:
+        def on_message(text: Any) -> None:
+            message = json.loads(text)
+            if message["type"] == "join":
+                ws.send(json.dumps(current["welcome"]))
+                ws.send(json.dumps(current["state"]))
+            else:
+                sent.append(message)
+        ws.on_message(on_message)
+
+    page.route_web_socket(lambda url: "/ws/" in url, fake_server)
+    for number, (game, welcome, state) in enumerate(samples):
+        current.update(welcome=welcome, state=state)
+        sent.clear()
+        page.goto(f"{server.url}/table/sample{number}#token=t")   # a new page each time
+        page.wait_for_function(f"document.body.dataset.decision === '{state['decision']}'",
+                               timeout=TIMEOUT_MS)
+        described = state["actions"]
+        where = f"{game} {state['pending']['kind']}"
+        for name in described["cards"]:
+            assert page.query_selector(f".card.playable[data-card=\"{name}\"]"), (where, name)
+        for index in described["other"]:
+            assert page.query_selector(f"#choices [data-action-index=\"{index}\"]"), where
+        # play the last card's last action (or the last choice), as a player would
+        if described["cards"]:
+            name, slot = list(described["cards"].items())[-1]
+            page.click(f".card.playable[data-card=\"{name}\"] >> nth=0")
+            index = slot["actions"][-1]
+        else:
+            index = described["other"][-1]
+        page.click(f"[data-action-index=\"{index}\"]")
+        wait_until(lambda: bool(sent), 10)
+        assert sent == [{"type": "act", "decision": state["decision"],
+                         "action": described["actions"][index]["json"]}], where
     assert not errors, errors

@@ -224,8 +224,9 @@ function drawDecision() {
       box.append(el("h3", {}, "Choose"), list);
     }
     // cards offered outside a hand (a structure, the discard pile, a city to destroy from)
-    const loose = Object.values(described.cards).filter((slot) => !hand.includes(slot.card));
-    if (loose.length && !view.structure) {
+    const onTable = new Set((view.structure || []).flat().filter((p) => p && p.card).map((p) => p.card));
+    const loose = Object.values(described.cards).filter((slot) => !hand.includes(slot.card) && !onTable.has(slot.card));
+    if (loose.length) {
       const row = el("div", {class: "hand", id: "offer"});
       for (const slot of loose) {
         const face = cardFace(slot.card, slot.age, el("div", {class: "marks"}, indicator(slot.indicator, "build")));
