@@ -25,7 +25,7 @@ from wonders.dsl import describe
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
 
-from ..actions import CHAIN, FREE_BUILD, Action, Build, BuildStage, BuildWonder
+from ..actions import CHAIN, FREE_BUILD, Action, Build, BuildStage, BuildWonder, DestroyCard
 from ..contract import GameState
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
@@ -144,8 +144,11 @@ def describe_action(game: GameState, seat: int, index: int, action: Action) -> d
     paid = sum(int(v) for v in payment.values()) if isinstance(payment, dict) else 0
     own = _own_coins(game, seat, action)
     trade = max(0, paid - own)
+    text = str(action)
+    if isinstance(action, DestroyCard) and action.seat >= 0:   # the same card may stand twice
+        text += f" from seat {action.seat}'s city"
     entry: dict[str, Any] = {"index": index, "json": record, "kind": record.get("action"),
-                             "text": str(action), "paid": paid, "trade": trade}
+                             "text": text, "paid": paid, "trade": trade}
     if isinstance(payment, dict):
         entry["payment"] = payment
     method = record.get("method")
