@@ -25,7 +25,7 @@ shakes of the forum.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData
@@ -52,6 +52,8 @@ _WORDING = {TURN: "choosing a die, a wonder stage or to pass", BONUS: "choosing 
             EXTRA: "taking another action", OVER: "the game is over"}
 WONDER_LINE = "wonder"
 BONUS_LINE = "bonuses"
+PASS: Final = Pass()        # actions are values: one object each
+DECLINE: Final = Decline()
 # the ability an effect names -> the follow-up it gives
 ABILITIES = {"extra_action": ANY_ACTION, "free_die": FREE_DIE}
 
@@ -192,6 +194,7 @@ class DiceGame:
         self._score: ScoreSheet | None = None
         self.snap_counts: list[list[int]] = []
         self.snap_defences: list[dict[str, int]] = []
+        self.lying: list[tuple[int, int, str, int, int, int, tuple[tuple[int, ...], ...]]] = []
         if _shell:
             return
         if not rules.min_players <= players <= rules.max_players:
@@ -251,13 +254,18 @@ class DiceGame:
     def play(self, actions: Mapping[int, Any]) -> None:
         if self.phase == OVER:
             raise RuleError("the game is over")
-        if sorted(actions) != list(self.seats):
+        if len(actions) != len(self.seats) or any(s not in actions for s in self.seats):
             raise RuleError(f"expected one action from each of seats {list(self.seats)} "
                             f"({_WORDING[self.phase]}), got seats {sorted(actions)}")
         chosen: dict[int, DiceAction] = {}
         for seat in self.seats:
             action = actions[seat]
-            if not any(action is offered for offered in self.legal_actions(seat)):
+            known = False
+            for offered in self.legal_actions(seat):
+                if offered is action:
+                    known = True
+                    break
+            if not known:
                 self.check(seat, action)
             chosen[seat] = action
         phase = self.phase
@@ -309,6 +317,7 @@ class DiceGame:
         other._score = self._score
         other.snap_counts = [list(c) for c in self.snap_counts]
         other.snap_defences = [dict(d) for d in self.snap_defences]
+        other.lying = list(self.lying)
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> "DiceGame":
@@ -321,6 +330,7 @@ class DiceGame:
         return {"seats": [{"seat": c.seat, "board": c.board.name} for c in self.sheets]}
 
     def invalidate(self) -> None:
+        self._lay()   # (a scenario may have set the forum by hand)
         self._legal = {}
         self._score = None
 
@@ -358,6 +368,7 @@ class DiceGame:
 
     def _start_turn(self) -> None:
         self.forum.roll(self.rng)
+        self._lay()
         self.snap_counts = [list(c.counts) for c in self.sheets]
         self.snap_defences = [dict(c.defences) for c in self.sheets]
         self.phase = TURN
@@ -395,7 +406,9 @@ class DiceGame:
             return self._bonus_options(seat)
         follow = self.pending[seat][0] if self.phase == EXTRA else ANY_ACTION
         if follow == FREE_DIE:
-            return [*self._die_crosses(seat, True), Decline()]
+            found_free: list[DiceAction] = list(self._die_crosses(seat, True))
+            found_free.append(DECLINE)
+            return found_free
         found: list[DiceAction] = list(self._die_crosses(seat, False))
         city = self.sheets[seat]
         stages = city.board.stages
@@ -403,52 +416,69 @@ class DiceGame:
             short = shortfall(stages[city.stages].cost, len(city.resources))
             if short <= city.coins:
                 found.append(BuildWonderStage(city.stages, short))
-        found.append(Pass())
+        found.append(PASS)
         return found
 
     def _gate(self, seat: int, building: int) -> bool:
         n = self.players
-        others = {(seat + 1) % n, (seat - 1) % n} - {seat}
-        rule = self.dice.compare_two_players if n == 2 else self.dice.compare_neighbours
         counts = self.snap_counts
-        return compare_met(counts[seat][building], [counts[o][building] for o in others], rule)
+        if n == 2:
+            return compare_met(counts[seat][building], [counts[1 - seat][building]],
+                               self.dice.compare_two_players)
+        return compare_met(counts[seat][building], [counts[(seat + 1) % n][building],
+                                                    counts[(seat - 1) % n][building]],
+                           self.dice.compare_neighbours)
+
+    def _lay(self) -> None:
+        """What the forum offers this turn, read once for every seat: per die, its slot,
+        index, whether it must be unlocked (its colour), the building compared (-1: none),
+        its price, the building its face crosses and the face's groups of spaces."""
+        dice = self.dice.dice
+        forum = self.forum
+        prices = self.dice.quadrants
+        groups = self.tables.face_groups
+        lying: list[tuple[int, int, str, int, int, int, tuple[tuple[int, ...], ...]]] = []
+        for k, index in enumerate(forum.slots):
+            die = dice[index]
+            face = die.faces[forum.faces[k]]
+            lying.append((k, index, "" if die.start else die.colour,
+                          -1 if face.compare is None else face.compare,
+                          prices[forum.quadrants[k]], face.building,
+                          groups[index][forum.faces[k]]))
+        self.lying = lying
 
     def _die_crosses(self, seat: int, free: bool) -> list[CrossSpace]:
         city = self.sheets[seat]
         tables = self.tables
-        dice = self.dice.dice
-        forum = self.forum
-        prices = self.dice.quadrants
-        faces = forum.faces
-        quadrants = forum.quadrants
         unlocked = city.unlocked
         coins = city.coins
         crossed = city.crossed
         types = len(city.resources)
         discount = city.discount
         found: list[CrossSpace] = []
-        seen: set[tuple[int, int, int]] = set()
-        for k, index in enumerate(forum.slots):
-            die = dice[index]
-            if not die.start and die.colour not in unlocked:
+        seen: set[int] = set()
+        for k, index, colour, compare, base, b, spaces in self.lying:
+            if colour and colour not in unlocked:
                 continue
-            face = die.faces[faces[k]]
-            if face.compare is not None and not self._gate(seat, face.compare):
+            if compare >= 0 and not self._gate(seat, compare):
                 continue
-            price = 0 if free else max(0, prices[quadrants[k]] - discount)
+            price = 0 if free else (base - discount if base > discount else 0)
             if price > coins:
                 continue
-            b = face.building
             costs = tables.costs[b]
-            for i in first_open(tables.face_groups[index][faces[k]], crossed[b]):
-                cost = costs[i]
-                short = cost - types if cost > types else 0
-                pay = price + short
-                key = (b, i, pay)
-                if pay > coins or key in seen:
-                    continue
-                seen.add(key)
-                found.append(tables.cross(b, i, k, index, price, short))
+            row = crossed[b]
+            for group in spaces:
+                for i in group:   # the first uncrossed space of each group (sheet.first_open)
+                    if row[i]:
+                        continue
+                    cost = costs[i]
+                    short = cost - types if cost > types else 0
+                    pay = price + short
+                    key = (b * 64 + i) * 1024 + pay
+                    if pay <= coins and key not in seen:
+                        seen.add(key)
+                        found.append(tables.cross(b, i, k, index, price, short))
+                    break
         return found
 
     def _bonus_options(self, seat: int) -> list[DiceAction]:

@@ -14,6 +14,8 @@ import random
 
 from wonders.dsl.sheets_model import DiceSet
 
+from ..randomness import below
+
 
 class DicePool:
     """The dice in the forum (indices into ``DiceSet.dice``) with their rolled face and
@@ -35,9 +37,11 @@ class DicePool:
         """Shake the box: a random face and quadrant for every die, in slot order."""
         dice = self.dice.dice
         count = len(self.dice.quadrants)
-        for k, index in enumerate(self.slots):
-            self.faces[k] = rng.randrange(len(dice[index].faces))
-            self.quadrants[k] = rng.randrange(count)
+        faces = self.faces
+        quadrants = self.quadrants
+        for k, index in enumerate(self.slots):   # below(): rng.randrange's draws, compiled
+            faces[k] = below(rng, len(dice[index].faces))
+            quadrants[k] = below(rng, count)
 
     def price(self, slot: int, discount: int) -> int:
         """Coins to choose the die in ``slot``: its quadrant's price less ``discount``."""
@@ -52,7 +56,7 @@ class DicePool:
         candidates = [k for k, index in enumerate(self.slots)
                       if self.dice.dice[index].colour == wanted]
         if candidates:
-            self.slots[candidates[rng.randrange(len(candidates))]] = die
+            self.slots[candidates[below(rng, len(candidates))]] = die
         else:
             self.slots.append(die)
             self.faces.append(0)
