@@ -243,10 +243,10 @@ class DiceRunner(DraftRunner):
         made = CrossSpace(building.key, space, slots[0] if slots else None,
                           self.dice.dice[die].name, price,
                           game.space_cost(seat, building.spaces[space].cost))
-        for a in offered:   # the same space at the same price with another die: the same move
-            if a.space == space and a.pay == made.pay and a.die == made.die:
+        for a in offered:   # offered with this die (its price is the game's: a free die …)
+            if a.space == space and a.die == made.die:
                 return a
-        for a in offered:
+        for a in offered:   # the same space at the same price with another die: the same move
             if a.space == space and a.pay == made.pay and slots and \
                     self._offers(game, seat, slots[0], b, space):
                 return a

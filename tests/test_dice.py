@@ -215,7 +215,7 @@ def test_the_shipped_scenarios_pass() -> None:
     assert result.report.ok
     assert all(o.passed for o in result.outcomes), [
         (o.name, [f.message for f in o.failures]) for o in result.outcomes if not o.passed]
-    assert len(result.outcomes) >= 21
+    assert len(result.outcomes) >= 22
 
 
 # --- rules over random games ---------------------------------------------------------------
