@@ -418,6 +418,22 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
     assert (host, port) == ("127.0.0.1", 8123) and sorted(tables.games) == sorted(shipped_games())
     assert "0 table(s) restored" in result.output and (tmp_path / "t").is_dir()
+    # a shipped game that does not load is left out (and said so); the others are served
+    from wonders.engine.serve import command
+    from wonders.engine.serve.tables import TableError
+
+    real = command.load_source
+
+    def broken_duel(name: str) -> Any:
+        if name == "duel":
+            raise TableError("duel: the game does not load: (a test)")
+        return real(name)
+
+    monkeypatch.setattr(command, "load_source", broken_duel)
+    started.clear()
+    result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t")])
+    assert result.exit_code == 0 and "not offered: duel" in result.output
+    assert "duel" not in started[0][0].games and "base" in started[0][0].games
 
 
 def test_hints_rank_the_seats_actions_and_a_search_bot_moves_in_time() -> None:

@@ -37,12 +37,23 @@ def serve(
         sys.stderr.write("wonders: serve needs Starlette and uvicorn: pip install "
                          "'wonders[serve]'\n")
         raise typer.Exit(2) from None
-    try:
-        sources = [load_source(g) for g in (games or list(shipped_games()))]
-    except TableError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--game") from None
     if data.exists() and not data.is_dir():
         raise typer.BadParameter(f"{data} is not a folder", param_hint="--data")
+    sources = []
+    if games:   # the games asked for must all load
+        try:
+            sources = [load_source(g) for g in games]
+        except TableError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--game") from None
+    else:       # every shipped game that loads; one that does not is reported, not fatal
+        for name in shipped_games():
+            try:
+                sources.append(load_source(name))
+            except TableError as exc:
+                sys.stderr.write(f"wonders: not offered: {exc}\n")
+        if not sources:
+            sys.stderr.write("wonders: no shipped game loads; nothing to serve\n")
+            raise typer.Exit(1)
     try:
         tables = Tables(data, sources, search_seconds)
     except OSError as exc:
