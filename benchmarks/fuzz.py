@@ -760,6 +760,8 @@ def run_command(args: list[str], input: str | None, in_subprocess: bool,
                 cwd: Path) -> str:
     """One command line: exit 0, 1 or 2; no traceback, no internal error."""
     command = next((a for a in args if not a.startswith("-")), "(none)")
+    if any("\x00" in a for a in args):
+        in_subprocess = False  # no operating system passes a NUL byte in an argument
     if in_subprocess:
         proc = subprocess.run([*CTX.wonders_command, *args],
                               input=(input or "").encode("utf-8", "surrogateescape"),

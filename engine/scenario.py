@@ -642,7 +642,7 @@ def _load_game(game: str, extra: list[str], folder: Path) -> LoadResult:
     if game in shipped_games() and not looks_like_path(game):
         return load(extra, game)
     target = Path(game) if Path(game).is_absolute() else folder / game
-    if not looks_like_path(game) and not target.exists():
+    if not looks_like_path(game) and not _exists(target):
         return load(extra, game)
     try:
         source = resolve(str(target))
@@ -651,6 +651,15 @@ def _load_game(game: str, extra: list[str], folder: Path) -> LoadResult:
         report.add(Diagnostic("L702", str(exc), Location(game)))
         return LoadResult(None, report)
     return source.load(extra)
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a name the system cannot even look up (too long, a NUL
+    byte) does not (``Path.exists`` raises for those)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _run(runner: DraftRunner, index: int, spec: dict[str, Any]) -> Outcome:

@@ -171,3 +171,13 @@ def test_scenario_codes_are_documented() -> None:
         assert meaning
     shown = set(re.findall(r": (X90\d) ", section))
     assert shown == set(SCENARIO_CODES) - {"X903"}, shown  # X903 is a bug: no example
+
+
+@pytest.mark.parametrize("game", ["x" * 300, "now : replay ; end : points 1 " * 20])
+def test_a_game_name_too_long_for_a_file_name(tmp_path: Path, game: str) -> None:
+    """Found by the fuzz campaign (seed 2): a scenario file's 'game:' longer than a file
+    name may be was looked up as a variant path and ended in X903 (OSError)."""
+    found = failures(tmp_path, scenario(f"'{game}'", BASE_PLAYERS,
+                                        "      - score: {player: 0, total: 1}\n"))
+    assert [(code, line, column) for code, line, column, _, _ in found] == [("L702", 2, 7)]
+    assert found[0][3].startswith("no shipped game named")
