@@ -294,8 +294,9 @@ def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, t
                   f"average score {_num(stats['avg_score'])}; a fair win rate is "
                   f"{_pct(1 / players)}")
     console.print("victories: " + ", ".join(
-        f"{row['victory']} {row['games']} ({_pct(row['share'])}{_ci(row.get('share_ci'))})"
-        for row in stats["victories"]))
+        f"{row['victory']} {row['games']} ({_pct(row['share'])})" for row in stats["victories"])
+        + "; 95 % intervals: " + ", ".join(f"{row['victory']}{_ci(row.get('share_ci'))}"
+                                           for row in stats["victories"]))
 
     categories = Table(title="Average points per category")
     categories.add_column("category")
