@@ -70,10 +70,12 @@ class _Tables:
         self.any_groups = [groups(b, None) for b in dice.buildings]
         self.costs = [[s.cost for s in b.spaces] for b in dice.buildings]
         self.index = {b.key: i for i, b in enumerate(dice.buildings)}
-        self.crossings: dict[tuple[int, int, int, int, int, int], CrossSpace] = {}
+        self.crossings: dict[int, CrossSpace] = {}
 
     def cross(self, b: int, i: int, slot: int, die: int, price: int, short: int) -> CrossSpace:
-        key = (b, i, slot, die, price, short)
+        # one int for the six small numbers (schema bounds: 30 buildings and dice, 30
+        # spaces, prices below 100, shortfalls below 10): no tuple to build and hash
+        key = ((((b * 32 + i) * 32 + slot) * 32 + die) * 128 + price) * 16 + short
         found = self.crossings.get(key)
         if found is None:
             if len(self.crossings) > 100_000:
@@ -258,8 +260,9 @@ class DiceGame:
             raise RuleError(f"expected one action from each of seats {list(self.seats)} "
                             f"({_WORDING[self.phase]}), got seats {sorted(actions)}")
         chosen: dict[int, DiceAction] = {}
+        given: dict[int, Any] = actions if isinstance(actions, dict) else dict(actions)
         for seat in self.seats:
-            action = actions[seat]
+            action = given[seat]   # (compiled: a native dict lookup, not Mapping's)
             known = False
             for offered in self.legal_actions(seat):
                 if offered is action:
@@ -274,8 +277,8 @@ class DiceGame:
                 self.pending[seat].pop(0)
         for seat in self.seats:
             self._apply(seat, chosen[seat])
-        self.records.append((self.turn, phase, chosen,
-                             tuple(city.coins for city in self.sheets)))
+        coins = [city.coins for city in self.sheets]
+        self.records.append((self.turn, phase, chosen, tuple(coins)))
         self._legal = {}
         self._score = None
         self._advance()
@@ -409,7 +412,9 @@ class DiceGame:
             found_free: list[DiceAction] = list(self._die_crosses(seat, True))
             found_free.append(DECLINE)
             return found_free
-        found: list[DiceAction] = list(self._die_crosses(seat, False))
+        found: list[DiceAction] = []
+        for cross in self._die_crosses(seat, False):
+            found.append(cross)
         city = self.sheets[seat]
         stages = city.board.stages
         if city.stages < len(stages):
