@@ -606,3 +606,35 @@ def test_random_messages_are_refused_and_change_nothing(tmp_path: Path,
                 answer = until(ws, lambda m: m["type"] in ("refused", "pong", "accepted"))
                 assert answer["type"] != "accepted", message
             assert snapshot(table, tmp_path) == before
+
+
+def test_two_people_and_two_bots_play_a_whole_4_player_game(tmp_path: Path) -> None:
+    """The issue's 'done when', over websockets: two human seats (each its own connection,
+    playing the first action described) and two bots, from creation to the score sheet."""
+    client, tables = make_client(tmp_path)
+    with client:
+        created = create(client, players=4, seats=["human", "greedy", "human", "random"],
+                         sides="choose")
+        table = tables.get(created["table"]["id"])
+        with client.websocket_connect(f"/ws/{table.id}") as zero, \
+                client.websocket_connect(f"/ws/{table.id}") as two:
+            pages = {0: zero, 2: two}
+            for seat, ws in pages.items():
+                join(ws, token_of(created, seat))
+            deadline = time.time() + 60
+            while not table.game.over:
+                assert time.time() < deadline
+                number = table.decision_number
+                for seat, ws in pages.items():
+                    if seat in table.waiting_for():
+                        action = table.game.legal_actions(seat)[0].to_json()
+                        ws.send_json({"type": "act", "decision": number, "action": action})
+                        until(ws, lambda m: m["type"] == "accepted")
+                while table.decision_number == number and not table.game.over:
+                    assert time.time() < deadline
+                    time.sleep(0.005)
+        sheet = table.game.score_sheet()
+        assert len(sheet.to_json()["players"]) == 4 and sheet.winners
+    from wonders.engine.log import replay
+
+    assert replay(tmp_path / f"{table.id}.jsonl").identical
