@@ -27,8 +27,10 @@ import math
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Final, Iterable, Sequence, TypeVar
+from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Sequence,
+                    TypeVar)
 
 from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
@@ -239,18 +241,16 @@ def _check_reachable(address: str, seconds: float = 5.0) -> None:
                              f"{getattr(exc, 'strerror', None) or exc}") from None
 
 
-def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
-             ) -> tuple[int, int, float]:
-    """Play the run's games as Ray tasks (a local runtime of ``run.workers`` CPUs, or the
-    cluster at ``run.address``): the number of tasks, the CPUs, the seconds it took to
-    start or join the runtime."""
+@contextmanager
+def ray_session(run: Run) -> Iterator[None]:
+    """Start a local Ray runtime of ``run.workers`` CPUs, or join the cluster at
+    ``run.address``, for the runs inside (a comparison's two start it once); stop it
+    at the end if it was started here.  Inside a session already open, nothing."""
     try:
         import ray
     except ImportError:
         raise RayUnavailable("--ray needs Ray, which is not installed: "
                              "pip install 'wonders[ray]'") from None
-    data = game_data(run.game, run.paths)
-    started = time.perf_counter()
     started_here = not ray.is_initialized()
     if started_here:
         if run.address is not None:
@@ -269,6 +269,26 @@ def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
             raise RayUnavailable(f"cannot start or reach Ray"
                                  f"{' at ' + run.address if run.address else ''}: {exc}") from None
     try:
+        yield
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def session(run: Run) -> ContextManager[None]:
+    """What runs around one or more runs: a Ray session for Ray runs, nothing otherwise."""
+    return ray_session(run) if run.ray else nullcontext()
+
+
+def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
+             ) -> tuple[int, int, float]:
+    """Play the run's games as Ray tasks (see :func:`ray_session`): the number of tasks,
+    the CPUs, the seconds it took to start or join the runtime."""
+    data = game_data(run.game, run.paths)
+    started = time.perf_counter()
+    with ray_session(run):
+        import ray
+
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
         shipped = [ray.put(replace(data, derived={}))]
         key = data.content_hash
@@ -285,9 +305,6 @@ def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
         tasks = _in_order(run, ray_chunk_size(run.games, cpus), cpus * 4, launch, finished,
                           take)
         return tasks, cpus, setup
-    finally:
-        if started_here:
-            ray.shutdown()
 
 
 def run_games(run: Run, progress: Callable[[int], None] | None = None,

@@ -54,6 +54,12 @@ def test_the_command_line_runs_on_ray(local_ray: None) -> None:
     ray_record: dict[str, Any] = json.loads(on_ray.stdout)
     assert ray_record["stats"] == json.loads(processes.stdout)["stats"]
     assert ray_record["timing"]["backend"] == "ray" and ray_record["timing"]["tasks"] >= 2
+    compare = ["simulate", "--games", "12", "--players", "3", "--json", "--compare", "base",
+               "expansions/tutorial"]
+    on_ray = runner.invoke(app, compare + ["--ray"])
+    assert on_ray.exit_code == 0, on_ray.output
+    local = runner.invoke(app, compare + ["--workers", "1"])
+    assert json.loads(on_ray.stdout)["differences"] == json.loads(local.stdout)["differences"]
 
 
 def test_tasks_are_batched_and_an_unreachable_cluster_is_a_clear_error() -> None:

@@ -16,7 +16,7 @@ import typer
 from ..bots import BOTS
 from ..simulate import (ALPHA, Outcome, PlotUnavailable, RayUnavailable, Run, Selection,
                         SelectionError, compare, drafted_wonders, filtered, plot, ranked_cards,
-                        run_games, select, timing)
+                        run_games, select, session, timing)
 from ..sources import Source, SourceError, resolve
 from .options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
                       load_playable, open_output, parse_bots, parse_sides)
@@ -186,7 +186,16 @@ def _run(run: Run, progress: Callable[[int], None] | None) -> Outcome:
 
 
 def _run_all(runs: list[Run], show_progress: bool) -> list[Outcome]:
-    """Play each run in turn, with one progress bar over all of them on a terminal."""
+    """Play each run in turn (in one Ray session for Ray runs), with one progress bar over
+    all of them on a terminal."""
+    try:
+        with session(runs[0]):
+            return _run_each(runs, show_progress)
+    except RayUnavailable as exc:
+        fail(str(exc))
+
+
+def _run_each(runs: list[Run], show_progress: bool) -> list[Outcome]:
     if not show_progress:
         return [_run(run, None) for run in runs]
     from rich.console import Console
