@@ -53,6 +53,16 @@ HOT_PATH = [
     "engine/structure_rules",
     "engine/table",
     "engine/track",
+    # the dice-forum loop (7 Wonders Dice) and its mechanisms
+    "dsl/sheets_model",
+    "engine/dice_actions",
+    "engine/dice_game",
+    "engine/mechanisms/attacks",
+    "engine/mechanisms/end_trigger",
+    "engine/mechanisms/forum",
+    "engine/mechanisms/gates",
+    "engine/mechanisms/reserve",
+    "engine/mechanisms/sheet",
 ]
 
 
