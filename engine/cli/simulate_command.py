@@ -138,7 +138,8 @@ def simulate(
               side=sides if sides is None or isinstance(sides, str) else tuple(sides),
               ray=use_ray, address=address)
     runs = [run] if compared is None else [replace(run, game=other.spec) for other in compared]
-    outcomes = _run_all(runs, show_progress=not as_json and sys.stderr.isatty())
+    # progress on a terminal, --json or not (it goes to stderr and disappears at the end)
+    outcomes = _run_all(runs, show_progress=sys.stderr.isatty())
     if compared is not None:
         _report_comparison(compare or ("", ""), loaded, runs, outcomes, selection, as_json,
                            side)
