@@ -372,8 +372,16 @@ class DiceGame:
     def _start_turn(self) -> None:
         self.forum.roll(self.rng)
         self._lay()
-        self.snap_counts = [list(c.counts) for c in self.sheets]
-        self.snap_defences = [dict(c.defences) for c in self.sheets]
+        snap = self.snap_counts
+        if len(snap) == len(self.sheets):   # the start-of-turn counts, copied in place
+            for seat, city in enumerate(self.sheets):
+                snap[seat][:] = city.counts
+                defences = self.snap_defences[seat]
+                for side, n in city.defences.items():
+                    defences[side] = n
+        else:
+            self.snap_counts = [list(c.counts) for c in self.sheets]
+            self.snap_defences = [dict(c.defences) for c in self.sheets]
         self.phase = TURN
         self.seats = tuple(range(self.players))
 
@@ -461,7 +469,7 @@ class DiceGame:
         types = len(city.resources)
         discount = city.discount
         found: list[CrossSpace] = []
-        seen: set[int] = set()
+        seen: list[int] = []   # (a few keys: a list is cheaper to make than a set)
         for k, index, colour, compare, base, b, spaces in self.lying:
             if colour and colour not in unlocked:
                 continue
@@ -481,7 +489,7 @@ class DiceGame:
                     pay = price + short
                     key = (b * 64 + i) * 1024 + pay
                     if pay <= coins and key not in seen:
-                        seen.add(key)
+                        seen.append(key)
                         found.append(tables.cross(b, i, k, index, price, short))
                     break
         return found
