@@ -25,7 +25,6 @@ functions taking ids take the values too.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Final
 
 _TABLES: Final[dict[str, dict[Any, Any]]] = {}
@@ -88,10 +87,23 @@ def sizes() -> dict[str, tuple[int, int]]:
 
 
 _WATCHED: Final = "memo_watched"  # this module's entry in GameData.derived
+_DROPPED: Final[list[int]] = [0]  # how many watched data sets were freed
+
+
+class _Watch:
+    """Kept in a data set's ``derived`` dict: freed with the data, it empties the tables.
+
+    A finalizer object rather than a weak reference, because compiled (mypyc) classes,
+    the data model among them, cannot be weakly referenced.
+    """
+
+    def __del__(self) -> None:
+        _DROPPED[0] += 1
+        clear()
 
 
 def watch(data: Any) -> None:
-    """Empty every table once ``data`` (a loaded data set) is dropped and collected.
+    """Empty every table once ``data`` (a loaded data set) is dropped and freed.
 
     Several tables are keyed by the data's cards, wonders and effects: without this, a
     process that reloads its data keeps old cards alive until the tables fill up.  The
@@ -100,7 +112,12 @@ def watch(data: Any) -> None:
     """
     derived = data.derived
     if _WATCHED not in derived:
-        derived[_WATCHED] = weakref.finalize(data, clear)
+        derived[_WATCHED] = _Watch()
+
+
+def dropped() -> int:
+    """How many data sets the engine used have been freed so far (tests read it)."""
+    return _DROPPED[0]
 
 
 def clear() -> None:
@@ -112,4 +129,4 @@ def clear() -> None:
 
 
 __all__ = ["clear", "limit", "names", "register_clearable", "remember", "set_limit", "sizes",
-           "table", "watch"]
+           "table", "watch", "dropped"]
