@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 import wonders
+from wonders.engine.simulate import wilson
 from wonders.env import EnvError, WondersEnv, env
 
 
@@ -93,8 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     if options.bots not in wonders.BOTS:
         parser.error(f"unknown bot {options.bots!r}; known: {', '.join(wonders.BOTS)}")
     try:
-        aec = env(options.game, options.players, options={"sides": "random"})
-    except (EnvError, wonders.WondersError, TypeError) as exc:
+        data = wonders.load_game(options.game)
+        # boards with two sides are dealt on a random side (no side decision to learn)
+        sides = any(len(wonder.sides) > 1 for wonder in data.wonders)
+        aec = env(data, options.players, options={"sides": "random"} if sides else {})
+    except (EnvError, wonders.WondersError) as exc:
         parser.error(str(exc))
     players = aec.players
     agent = TabularAgent(aec.action_space(aec.possible_agents[0]).n, options.explore,
@@ -106,12 +110,12 @@ def main(argv: list[str] | None = None) -> int:
             bots = [wonders.make_bot(options.bots, seed * 1000 + s) for s in range(players)]
             wins += play(aec, agent, i % players, bots, seed, learning=phase == "train")
         if phase == "evaluate" and games:
-            rate = wins / games
-            error = 1.96 * (rate * (1 - rate) / games) ** 0.5
+            low, high = wilson(wins, games) or [0.0, 1.0]
             print(f"{aec.data.rules.title}, {players} players: the tabular agent won "
                   f"{wins}/{games} games against {options.bots} bots "
-                  f"({100 * rate:.1f} % ± {100 * error:.1f} %; fair share "
-                  f"{100 / players:.1f} %) after {options.train} training games")
+                  f"({100 * wins / games:.1f} %, 95 % interval {100 * low:.1f}–"
+                  f"{100 * high:.1f} %; fair share {100 / players:.1f} %) after "
+                  f"{options.train} training games")
     return 0
 
 
