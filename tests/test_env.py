@@ -180,6 +180,8 @@ def test_bad_actions_are_clear_errors(data: dict[str, Any]) -> None:
         aec.step(10**6)
     with pytest.raises(EnvError, match="an action is an index"):
         aec.step("build")
+    with pytest.raises(IllegalActionError, match=r"\[1, 2\] is not allowed"):
+        aec.step([1, 2])  # any other object: the game says why not
     with pytest.raises(EnvError, match="no agent 'nobody'"):
         aec.observe("nobody")
     with pytest.raises(EnvError, match="plays with 3 to 7 players, not 9"):

@@ -179,6 +179,10 @@ class _Common:
                 return engine_action
             except IllegalActionError as exc:
                 reason = exc.reason
+            except (TypeError, AttributeError, KeyError, ValueError):
+                raise EnvError(f"{action!r} is not an action of this game: give an index "
+                               f"0-{len(self.spaces.actions) - 1} or an engine action"
+                               ) from None
         else:
             raise EnvError(f"an action is an index 0-{len(self.spaces.actions) - 1} or an "
                            f"engine action, not {action!r}")
