@@ -872,7 +872,30 @@ class Game(Table):
             "cities": [city.to_json() for city in self.cities],
             "tokens": {pool: [t.name for t in tokens] for pool, tokens in self.pools.items()
                        if pool not in hidden_pools(self.data)},
+            "trade": self.trade_view(seat),
         }
+
+    def trade_view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may buy from each neighbour this turn and at what price, for
+        people (the table's city panels): per side (``left``, ``right``) the neighbour's
+        ``seat``, the coins ``prices`` per resource that seat pays it, and the ``offers``:
+        each unit the neighbour makes for sale, as the resources it may be (one for a fixed
+        unit, several for a choice).  Read from the payment search's own trade context
+        (cached until a city changes), so the page shows exactly what payments use."""
+        trade = self.trade(seat)
+        names = trade.resources
+        found: dict[str, Any] = {}
+        sides = (("left", left_of(seat, self.players), trade.left, trade.prices[0]),
+                 ("right", right_of(seat, self.players), trade.right, trade.prices[1]))
+        for side, neighbour, sale, prices in sides:
+            offers: list[list[str]] = []
+            for resource, units in sale.fixed:
+                offers.extend([resource] for _ in range(units))
+            offers.extend(list(choice) for choice in sale.choices)
+            found[side] = {"seat": neighbour,
+                           "prices": {name: prices[i] for i, name in enumerate(names)},
+                           "offers": offers}
+        return found
 
 
 _DERIVED_KEY: Final = "engine_prepared"  # this module's entry in GameData.derived

@@ -892,5 +892,8 @@ class StructureGame(Table):
                             if self.phase is StructurePhase.WONDERS else []),
             "discard_cards": [c.name for c in self.discard],
             "cities": [city.to_json() for city in self.cities],
+            # what one unit of each resource costs the seat at the bank now (the rival's
+            # production raises it): the same prices its payments are worked out with
+            "trade": {"bank": {"prices": self.prices(seat)}},
         }
 

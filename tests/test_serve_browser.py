@@ -191,6 +191,21 @@ def check_payment_choice(page: Any, table: Table, seat: int) -> int:
     return 1
 
 
+def check_prices(page: Any, table: Table, seat: int) -> int:
+    """Each market of the seat's view (a neighbour's, or the bank's) shows in the right
+    city panel with the engine's own prices: the number of markets checked."""
+    trade = table.game.clone().view(seat)["trade"]
+    for where, market in trade.items():
+        panel = market.get("seat", seat)
+        line = page.query_selector(f"[data-city='{panel}'] [data-trade='{where}']")
+        assert line is not None, f"no prices of {where} in seat {panel}'s panel"
+        shown = {span.get_attribute("data-resource"): int(span.get_attribute("data-price"))
+                 for span in line.query_selector_all(".price")}
+        assert shown == market["prices"]
+        assert all(f"{r} {p}" in line.inner_text() for r, p in shown.items())
+    return len(trade)
+
+
 def play_first(page: Any) -> None:
     """Play the first action the page offers: a choice button, else a card's first action."""
     choice = page.query_selector("#choices button")
@@ -239,6 +254,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
 
     checked_turns = 0
     payments_checked = 0
+    prices_checked = 0
     restarted = reloaded = False
     shots_taken: set[str] = set()
     while not server.table(table_id).game.over:
@@ -265,6 +281,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
                 assert shown_marks(page) == expected_marks(table, seat)
                 checked_turns += 1
                 payments_checked += check_payment_choice(page, table, seat)
+                prices_checked += check_prices(page, table, seat)
             kind = table.game.decision().kind
             if kind not in shots_taken and seat == 0:
                 shots_taken.add(kind)
@@ -277,6 +294,8 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
                   {s: p.inner_text("#refused") for s, p in pages.items()})
             raise
     assert restarted and reloaded and checked_turns >= 30 and payments_checked
+    assert prices_checked >= 2 * checked_turns   # both neighbours' prices, every turn
+    assert not watcher.query_selector("[data-trade]")   # a spectator buys nothing
     for page in (*pages.values(), watcher):
         page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(pages[0], "base-final-score")
@@ -294,6 +313,7 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(links[0])
     shots_taken: set[str] = set()
+    prices_seen = False
     while not server.table(table_id).game.over:
         table = server.table(table_id)
         number = table.decision_number
@@ -307,6 +327,8 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
                 hidden = sum(1 for row in table.game.view(0)["structure"]
                              for place in row if place and place["card"] is None)
                 assert len(faces) == hidden
+                assert check_prices(page, table, 0) == 1   # the bank's prices, own panel
+                prices_seen = True
             if kind not in shots_taken:
                 shots_taken.add(kind)
                 shot(page, f"duel-{kind}")
@@ -315,7 +337,7 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
                    or server.table(table_id).game.over)
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(page, "duel-final-score")
-    assert "turn" in shots_taken and "wonder_draft" in shots_taken
+    assert "turn" in shots_taken and "wonder_draft" in shots_taken and prices_seen
     assert not errors, errors
 
 

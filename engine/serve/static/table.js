@@ -297,7 +297,7 @@ function drawBoard() {
   if (view.hand_sizes) box.append(el("p", {}, `Cards in hand: ${view.hand_sizes.map((n, s) => `${seatName(s)}: ${n}`).join(" · ")}`));
   // whatever else a loop's view holds, shown as it is (a new game gets a usable table)
   const known = new Set(["seat", "age", "turn", "phase", "to_move", "hand", "sides", "hand_sizes", "discard_pile",
-    "discard_cards", "cities", "tokens", "structure", "conflict", "military_tokens", "wonder_pool"]);
+    "discard_cards", "cities", "tokens", "structure", "conflict", "military_tokens", "wonder_pool", "trade"]);
   for (const [key, value] of Object.entries(view)) {
     if (known.has(key) || value === null || (Array.isArray(value) && !value.length)) continue;
     box.append(el("details", {class: "other-view", open: true}, el("summary", {}, key.replace(/_/g, " ")),
@@ -400,6 +400,8 @@ function drawCities() {
         el("span", {class: (city.built_wonders || []).includes(w) ? "chip built-wonder" : "chip", title: wonderText(w)},
            w + ((city.built_wonders || []).includes(w) ? " ✔" : "")))));
     }
+    const trade = tradeOf(view, seat);
+    if (trade) node.append(trade);
     const tokens = (city.tokens || []).map((t) => t.join(" "));
     if (tokens.length) node.append(el("div", {class: "small"}, "Tokens: " + tokens.join(", ")));
     if (city.owned_tokens && city.owned_tokens.length) {
@@ -407,6 +409,31 @@ function drawCities() {
     }
     box.append(node);
   }
+}
+
+// What the seat playing here may buy and at what price (the view's "trade"): a market
+// that names a seat (a neighbour) shows in that seat's panel, one that names none (the
+// bank) in the player's own.  Spectators have no seat, so no prices of theirs.
+function tradeOf(view, seat) {
+  if (!view.trade || state.seat === null || state.seat === undefined) return null;
+  const lines = [];
+  for (const [where, market] of Object.entries(view.trade)) {
+    if (!market || !market.prices) continue;
+    const here = market.seat === undefined ? seat === state.seat : market.seat === seat;
+    if (!here) continue;
+    const who = market.seat === undefined ? `from the ${where.replace(/_/g, " ")}` : `from this city (your ${where.replace(/_/g, " ")})`;
+    const prices = Object.entries(market.prices).map(([resource, price]) =>
+      el("span", {class: "price", "data-resource": resource, "data-price": String(price),
+                  title: `one ${resource} costs you ${price} coin${price === 1 ? "" : "s"}`}, `${resource} ${price}`));
+    const line = el("div", {class: "trade", "data-trade": where, "data-trade-seat": String(seat)},
+                    `You buy ${who}: `, ...prices);
+    if (market.offers) {
+      line.append(el("div", {class: "offers small"}, "For sale: " +
+        (market.offers.length ? market.offers.map((unit) => unit.join("/")).join(", ") : "nothing")));
+    }
+    lines.push(line);
+  }
+  return lines.length ? el("div", {class: "trades"}, ...lines) : null;
 }
 
 function wonderText(name) {
