@@ -6,7 +6,7 @@ names buildings, dice and bonuses by their data keys and holds the coins paid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 
@@ -21,6 +21,7 @@ class CrossSpace:
     die: str
     die_price: int
     shortfall: int
+    index: int = field(default=-1, compare=False, repr=False)   # the building's position
 
     @property
     def pay(self) -> int:

@@ -81,7 +81,8 @@ class _Tables:
             if len(self.crossings) > 100_000:
                 self.crossings.clear()
             found = self.crossings[key] = CrossSpace(self.dice.buildings[b].key, i, slot,
-                                                     self.dice.dice[die].name, price, short)
+                                                     self.dice.dice[die].name, price, short,
+                                                     b)
         return found
 
 
@@ -520,7 +521,8 @@ class DiceGame:
         city = self.sheets[seat]
         if isinstance(action, CrossSpace):
             self._pay(city, action.pay)
-            self._cross(seat, self.tables.index[action.building], action.space)
+            b = action.index if action.index >= 0 else self.tables.index[action.building]
+            self._cross(seat, b, action.space)
         elif isinstance(action, BuildWonderStage):
             self._pay(city, action.shortfall)
             stage = city.board.stages[city.stages]
