@@ -25,7 +25,7 @@ SOURCES: dict[str, Any] = {}
 
 def sources() -> list[Any]:
     if not SOURCES:
-        for name in ("base", "duel"):
+        for name in ("base", "duel", "dice"):
             SOURCES[name] = load_source(name)
     return list(SOURCES.values())
 
@@ -271,6 +271,10 @@ def test_the_page_names_no_card_wonder_or_token() -> None:
         data = source.data
         names |= {c.name for c in data.cards} | {w.name for w in data.wonders}
         names |= {t.name for t in data.tokens}
+        if data.dice is not None:   # a dice-forum game's boards, buildings and bonuses
+            names |= {b.name for b in data.dice.boards} | {b.name for b in data.dice.buildings}
+            names |= {b.key for b in data.dice.buildings} | {b.name for b in data.dice.bonuses}
+    assert len(names) > 100
     for path in static_dir().iterdir():
         text = path.read_text(encoding="utf-8")
         hits = [n for n in names if f'"{n}"' in text or f"'{n}'" in text or f">{n}<" in text]
@@ -353,6 +357,7 @@ def test_a_broken_table_file_is_reported_not_fatal(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game, players, seats", [
     ("base", 3, ["random", "greedy", "random"]),
     ("duel", 2, ["greedy", "random"]),
+    ("dice", 3, ["random", "greedy", "random"]),
 ])
 def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, players: int,
                                                  seats: list[str]) -> None:
@@ -369,6 +374,10 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
         assert not any(m.get("view", {}).get("hand") for m in seen)
         assert final["score_sheet"]["winners"] and table.game.over
         assert any("game over" in e for e in final["events"])
+        if game == "dice":   # a sheet's crosses are told, and the catalogue draws sheets
+            assert any(" crossed " in e for m in seen if m["type"] == "state"
+                       for e in m["events"])
+            assert final["view"]["forum"] and "crossed" in final["view"]["cities"][0]
         if game == "base":   # neighbour battles end each age: the last ones are shown
             assert any("battles at the end of age 3" in e for e in final["events"])
     # the log is the engine's own: it replays identically

@@ -50,7 +50,7 @@ TIMEOUT_MS = 20_000
 
 def sources() -> list[Any]:
     if not SOURCES:
-        SOURCES.extend(load_source(name) for name in ("base", "duel"))
+        SOURCES.extend(load_source(name) for name in ("base", "duel", "dice"))
     return SOURCES
 
 
@@ -338,6 +338,64 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(page, "duel-final-score")
     assert "turn" in shots_taken and "wonder_draft" in shots_taken and prices_seen
+    assert not errors, errors
+
+
+def check_dice_page(page: Any, table: Table, seat: int) -> None:
+    """The forum and every sheet as the view has them: each die with its price, each
+    city's crossed spaces, coins and points."""
+    view = table.game.clone().view(seat)
+    shown = {d.get_attribute("data-die"): int(d.get_attribute("data-price"))
+             for d in page.query_selector_all("#forum .die")}
+    assert shown == {d["die"]: d["price"] for d in view["forum"]}
+    sheet = table.game.score_sheet()
+    for city in view["cities"]:
+        panel = page.query_selector(f"[data-city='{city['seat']}']")
+        crossed = {(b.get_attribute("data-building"), int(sp.get_attribute("data-space")))
+                   for b in panel.query_selector_all(".building")
+                   for sp in b.query_selector_all(".space[data-crossed='yes']")}
+        assert crossed == {(key, i) for key, spaces in city["crossed"].items() for i in spaces}
+        assert panel.query_selector(".coins").get_attribute("data-coins") == str(city["coins"])
+        assert panel.query_selector(".points").get_attribute("data-points") == \
+            str(sheet.totals[city["seat"]])
+
+
+def test_a_human_plays_dice_against_bots(browser: Any, server: Server) -> None:
+    """A dice-forum game through the page: the forum, the sheets and the actions drawn from
+    the view's shape (no raw JSON), spaces crossed by clicking them on the sheet."""
+    lobby = browser.new_context(bypass_csp=True).new_page()
+    table_id, links = create_in_lobby(lobby, server, "dice", ["human", "random", "greedy"])
+    page = browser.new_context(bypass_csp=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(links[0])
+    turns = clicked_spaces = 0
+    while not server.table(table_id).game.over:
+        table = server.table(table_id)
+        number = table.decision_number
+        if 0 in table.waiting_for():
+            wait_decision(page, number)
+            page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+            assert not page.query_selector(".other-view"), "a part of the view shown raw"
+            if table.game.decision().kind == "turn":
+                check_dice_page(page, table, 0)
+                if turns == 2:
+                    shot(page, "dice-turn")
+                turns += 1
+            spaces = page.query_selector_all("[data-city='0'] .space.crossable")
+            if spaces and turns % 2:
+                spaces[0].click()   # one way to cross it: played; several: their buttons
+                if page.query_selector("[data-space-actions] button"):
+                    page.click("[data-space-actions] button >> nth=0")
+                clicked_spaces += 1
+            else:
+                play_first(page)
+        wait_until(lambda: server.table(table_id).decision_number > number
+                   or server.table(table_id).game.over)
+    page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
+    shot(page, "dice-final-score")
+    assert turns >= 5 and clicked_spaces >= 2
+    assert page.query_selector_all("#forum .die") and page.query_selector("#score-sheet")
     assert not errors, errors
 
 

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Sequence
 from wonders.dsl import describe
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
+from wonders.dsl.sheets_model import DiceSet
 
 from ..actions import CHAIN, FREE_BUILD, Action, Build, BuildStage, BuildWonder, DestroyCard
 from ..contract import GameState
@@ -70,10 +71,41 @@ def catalogue(data: GameData) -> dict[str, Any]:
         "mechanism": model.mechanism, "supremacy": model.track.supremacy,
         "zones": [{"from": z.start, "points": z.points, "lose": z.lose}
                   for z in model.track.zones]}
-    return {"title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
-            "tokens": tokens, "military": military,
-            "passes": list(rules.model.ages.passes),
-            "min_players": rules.min_players, "max_players": rules.max_players}
+    found: dict[str, Any] = {
+        "title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
+        "tokens": tokens, "military": military, "passes": list(rules.model.ages.passes),
+        "min_players": rules.min_players, "max_players": rules.max_players}
+    if data.dice is not None:
+        found["sheets"] = sheets(data.dice)
+    return found
+
+
+def _words(effects: fx.Effects) -> str:
+    return describe.effects(effects) if effects.clauses else ""
+
+
+def sheets(dice: DiceSet) -> dict[str, Any]:
+    """A dice-forum game's components for people: the quadrants' prices, the dice, every
+    building with its spaces (symbol, cost, effect in words, attack, defence, what it
+    unlocks), the bonuses, the boards' stages and the coin reserve.  A view names
+    buildings by key and spaces by index; the page draws a sheet from this."""
+    buildings = [{
+        "key": b.key, "name": b.name, "colour": b.colour, "side": b.side, "first": b.first,
+        "spaces": [{"symbol": sp.symbol, "cost": sp.cost, "effect": _words(sp.effects),
+                    "attack": sp.attack, "defence": sp.defence, "unlock": sp.unlock,
+                    "die_discount": sp.die_discount} for sp in b.spaces],
+    } for b in dice.buildings]
+    return {
+        "quadrants": list(dice.quadrants), "reserve": dice.reserve,
+        "pass": _words(dice.pass_effects), "end_bonuses": dice.end_bonuses,
+        "dice": [{"name": d.name, "colour": d.colour, "start": d.start,
+                  "replaces": d.replaces} for d in dice.dice],
+        "buildings": buildings,
+        "bonuses": [{"name": b.name, "effect": _words(b.effects),
+                     "cross": [dice.buildings[i].key for i in b.cross]} for b in dice.bonuses],
+        "boards": {b.name: [{"cost": st.cost, "effect": _words(st.effects)} for st in b.stages]
+                   for b in dice.boards},
+    }
 
 
 def public_view(game: GameState) -> dict[str, Any]:
@@ -142,6 +174,9 @@ def describe_action(game: GameState, seat: int, index: int, action: Action) -> d
     record = action.to_json()
     payment = record.get("payment")
     paid = sum(int(v) for v in payment.values()) if isinstance(payment, dict) else 0
+    pay = record.get("pay")   # an action that names the coins it pays (a dice loop's)
+    if not paid and isinstance(pay, int) and not isinstance(pay, bool):
+        paid = pay
     own = _own_coins(game, seat, action)
     trade = max(0, paid - own)
     text = str(action)
@@ -242,4 +277,4 @@ def production(game: GameState, seat: int) -> list[str]:
 
 
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "actions_for",
-           "catalogue", "describe_action", "indicator", "production", "public_view"]
+           "catalogue", "describe_action", "indicator", "production", "public_view", "sheets"]

@@ -337,9 +337,14 @@ def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> l
             found.append(f"{who} built {name}")
         if city.get("stages", 0) > old.get("stages", 0):
             found.append(f"{who} built a wonder stage")
-        for key in ("built_wonders", "owned_tokens"):
+        for key in ("built_wonders", "owned_tokens", "bonuses"):
             for name in (city.get(key) or [])[len(old.get(key) or []):]:
                 found.append(f"{who} took {name}")
+        crossed, was = city.get("crossed"), old.get("crossed") or {}
+        if isinstance(crossed, dict):   # a sheet's spaces by building: the new crosses
+            for building, spaces in crossed.items():
+                for space in sorted(set(spaces) - set(was.get(building) or [])):
+                    found.append(f"{who} crossed {building} space {space + 1}")
         for token in (city.get("tokens") or [])[len(old.get("tokens") or []):]:
             when = f"battles at the end of age {age}: " if age_ended else ""
             found.append(f"{when}{who} received {' '.join(map(str, token))}")

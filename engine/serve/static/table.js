@@ -94,12 +94,12 @@ function act(entry) {
 function render() {
   const view = state.view;
   const pending = state.pending;
-  const age = view.age ? `Age ${view.age}` : "before the first age";
+  const age = view.age ? `Age ${view.age}` : (view.age === undefined ? "Game" : "before the first age");
   const passes = catalogue.passes || [];
   const pass = view.hand_sizes && view.age && passes[view.age - 1] ? ` · hands pass ${passes[view.age - 1]}` : "";
   const waiting = pending.seats.filter((s) => !pending.chosen.includes(s));
   const status = state.over ? "the game is over" :
-    `${age}, turn ${view.turn}${pass} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
+    `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
   drawDecision();
@@ -243,9 +243,10 @@ function drawDecision() {
 
 function actionButton(entry) {
   let label = entry.text;
+  if (entry.paid && !/\bpay\b/.test(label)) label += ` — pay ${entry.paid} coins`;
   if (entry.mark === "trade") label += ` — ${entry.trade} coins for trade`;
   return el("button", {class: `action action-${entry.kind}`, "data-action-index": String(entry.index),
-                       "data-kind": entry.kind, "data-trade": String(entry.trade),
+                       "data-kind": entry.kind, "data-trade": String(entry.trade), "data-paid": String(entry.paid || 0),
                        "data-payment": entry.payment ? JSON.stringify(entry.payment) : "",
                        onclick: () => act(entry)}, label);
 }
@@ -274,6 +275,7 @@ function drawBoard() {
   const view = state.view;
   box.replaceChildren();
   if (view.structure && view.structure.length) box.append(drawStructure(view.structure));
+  if (Array.isArray(view.forum)) box.append(drawForum(view));
   if (view.conflict !== undefined) box.append(drawTrack(view));
   if (view.wonder_pool && view.wonder_pool.length) {
     const row = el("div", {class: "wonders-row"});
@@ -297,7 +299,8 @@ function drawBoard() {
   if (view.hand_sizes) box.append(el("p", {}, `Cards in hand: ${view.hand_sizes.map((n, s) => `${seatName(s)}: ${n}`).join(" · ")}`));
   // whatever else a loop's view holds, shown as it is (a new game gets a usable table)
   const known = new Set(["seat", "age", "turn", "phase", "to_move", "hand", "sides", "hand_sizes", "discard_pile",
-    "discard_cards", "cities", "tokens", "structure", "conflict", "military_tokens", "wonder_pool", "trade"]);
+    "discard_cards", "cities", "tokens", "structure", "conflict", "military_tokens", "wonder_pool", "trade",
+    "forum", "last_turn"]);
   for (const [key, value] of Object.entries(view)) {
     if (known.has(key) || value === null || (Array.isArray(value) && !value.length)) continue;
     box.append(el("details", {class: "other-view", open: true}, el("summary", {}, key.replace(/_/g, " ")),
@@ -370,6 +373,7 @@ function drawCities() {
   box.replaceChildren();
   const view = state.view;
   for (const city of view.cities) {
+    if (city.crossed !== undefined && sheets()) { box.append(drawSheet(city)); continue; }
     const seat = city.seat;
     const chosen = state.pending.chosen.includes(seat);
     const deciding = state.pending.seats.includes(seat);
@@ -385,7 +389,7 @@ function drawCities() {
     if (production.length) node.append(el("div", {class: "production"}, "Production: " + production.join(" · ")));
     if (board && board.start) node.append(el("div", {class: "small"}, `Board: ${board.start}`));
     const byColour = {};
-    for (const name of city.built) {
+    for (const name of city.built || []) {
       const info = cardInfo(name, null);
       const colour = info ? info.colour : "none";
       (byColour[colour] = byColour[colour] || []).push(name);
@@ -434,6 +438,131 @@ function tradeOf(view, seat) {
     lines.push(line);
   }
   return lines.length ? el("div", {class: "trades"}, ...lines) : null;
+}
+
+// --- a dice-forum game: the shared forum of dice and each player's sheet ---------------
+// Drawn from the view's shape (a "forum" of dice, cities with "crossed" spaces) and the
+// catalogue's "sheets" (the buildings, spaces, bonuses and boards the view names by key).
+
+function sheets() { return catalogue && catalogue.sheets ? catalogue.sheets : null; }
+
+function buildingOf(key) {
+  const found = sheets() ? sheets().buildings.find((b) => b.key === key) : null;
+  return found || {key, name: key, colour: "none", spaces: []};
+}
+
+function label(text) { return String(text).replace(/_/g, " "); }
+
+function drawForum(view) {
+  const row = el("div", {class: "forum", id: "forum"});
+  for (const die of view.forum) {
+    const building = buildingOf(die.building);
+    const face = die.symbol === null ? "any next space" : label(die.symbol);
+    const gate = die.compare ? el("div", {class: "small gate"}, `only if your ${buildingOf(die.compare).name} matches your neighbours'`) : null;
+    row.append(el("div", {class: `die colour-${die.colour}`, "data-die": die.die, "data-price": String(die.price),
+                          "data-quadrant": String(die.quadrant),
+                          title: `${label(die.die)}: crosses ${building.name} (${face}); costs ${die.price} coins to take`},
+      el("div", {class: "card-name"}, label(die.die)),
+      el("div", {}, `${building.name}: ${face}`),
+      gate,
+      el("div", {class: "die-price"}, `quadrant ${die.quadrant + 1} · price ${die.price}`)));
+  }
+  const box = el("div", {}, el("h3", {}, "The forum: dice shaken this turn"), row);
+  const inForum = new Set(view.forum.map((d) => d.die));
+  const waiting = sheets() ? sheets().dice.filter((d) => !inForum.has(d.name) && !d.start) : [];
+  if (waiting.length) {
+    box.append(el("p", {class: "small", id: "waiting-dice"}, "Locked dice (a space unlocks them): " +
+      waiting.map((d) => `${label(d.name)}${d.replaces ? ` (replaces a ${d.replaces} die)` : ""}`).join(", ")));
+  }
+  if (sheets() && sheets().pass) box.append(el("p", {class: "small"}, `Passing: ${sheets().pass}`));
+  return box;
+}
+
+// The spaces the seat may cross now (from its described actions), by "building:space".
+function crossable() {
+  const found = {};
+  if (!state.actions) return found;
+  for (const entry of state.actions.actions) {
+    const json = entry.json || {};
+    if (json.building === undefined || json.space === undefined) continue;
+    (found[`${json.building}:${json.space}`] = found[`${json.building}:${json.space}`] || []).push(entry);
+  }
+  return found;
+}
+
+function showActions(title, entries) {
+  const box = document.getElementById("card-actions");
+  if (!box) return;
+  box.replaceChildren(el("h3", {}, title),
+    el("div", {class: "choices", "data-space-actions": title}, ...entries.map(actionButton)));
+}
+
+function drawSheet(city) {
+  const seat = city.seat;
+  const info = sheets();
+  const mine = seat === state.seat;
+  const chosen = state.pending.chosen.includes(seat);
+  const deciding = state.pending.seats.includes(seat);
+  const player = state.score_sheet ? state.score_sheet.players.find((p) => p.seat === seat) : null;
+  const board = info.boards[city.board] || [];
+  const node = el("div", {class: `city panel sheet${mine ? " mine" : ""}`, "data-city": String(seat)},
+    el("h3", {}, seatName(seat), city.board ? ` — ${city.board}` : "",
+       deciding ? el("span", {class: chosen ? "badge done" : "badge"}, chosen ? " chosen" : " choosing…") : null));
+  const stats = el("div", {class: "city-stats"},
+    el("span", {class: "coins", "data-coins": String(city.coins)}, `${city.coins}/${info.reserve} coins`),
+    el("span", {}, `wonder stages ${city.stages}/${board.length}`),
+    player ? el("span", {class: "points", "data-points": String(player.total)}, `${player.total} points`) : null);
+  node.append(stats);
+  const extras = [];
+  if (city.resources && city.resources.length) extras.push(`resources: ${city.resources.map(label).join(", ")}`);
+  if (city.die_discount) extras.push(`dice cost ${city.die_discount} less`);
+  if (city.attacks && Object.keys(city.attacks).length) {
+    extras.push("attacks: " + Object.entries(city.attacks).map(([k, v]) => `${label(k)} ${v}`).join(", "));
+  }
+  if (city.unlocked && city.unlocked.length) extras.push(`unlocked dice: ${city.unlocked.map(label).join(", ")}`);
+  if (extras.length) node.append(el("div", {class: "production"}, extras.join(" · ")));
+  const open = mine ? crossable() : {};
+  const table = el("div", {class: "buildings"});
+  for (const building of info.buildings) {
+    const crossed = new Set((city.crossed || {})[building.key] || []);
+    const line = el("div", {class: "building", "data-building": building.key},
+      el("span", {class: `building-name chip colour-${building.colour}`,
+                  title: building.first ? `${building.first} points to the first to complete it` : ""},
+         `${building.name}${building.side ? ` (${building.side})` : ""}`));
+    building.spaces.forEach((space, index) => {
+      const isCrossed = crossed.has(index);
+      const entries = open[`${building.key}:${index}`] || [];
+      const words = [space.effect, space.attack ? `attack ${space.attack}` : "", space.defence ? "defence" : "",
+                     space.unlock ? `unlocks the ${space.unlock} die` : "",
+                     space.die_discount ? `dice cost ${space.die_discount} less` : ""].filter(Boolean).join("; ");
+      const cell = el("span", {class: `space${isCrossed ? " crossed" : ""}${entries.length ? " crossable" : ""}`,
+                               "data-space": String(index), "data-crossed": isCrossed ? "yes" : "no",
+                               title: `${label(space.symbol)}, needs ${space.cost} resource type${space.cost === 1 ? "" : "s"}: ${words}`},
+        isCrossed ? "✗" : label(space.symbol).slice(0, 3), el("sub", {}, String(space.cost)));
+      if (entries.length) {
+        cell.addEventListener("click", () => {
+          if (entries.length === 1) act(entries[0]);
+          else showActions(`${building.name}, space ${index + 1}`, entries);
+        });
+      }
+      line.append(cell);
+    });
+    table.append(line);
+  }
+  node.append(table);
+  if (board.length) {
+    node.append(el("div", {class: "small stages"}, "Wonder: ", ...board.map((stage, i) =>
+      el("span", {class: `chip${i < city.stages ? " built-wonder" : ""}`, "data-stage": String(i)},
+         `${i + 1}. needs ${stage.cost} resource type${stage.cost === 1 ? "" : "s"}: ${stage.effect}${i < city.stages ? " ✔" : ""}`))));
+  }
+  if (info.bonuses.length) {
+    const taken = new Set(city.bonuses || []);
+    node.append(el("div", {class: "small bonuses"}, "Bonuses: ", ...info.bonuses.map((bonus) =>
+      el("span", {class: `chip${taken.has(bonus.name) ? " built-wonder" : ""}`, "data-bonus": bonus.name,
+                  title: bonus.effect || (bonus.cross.length ? `cross a space of ${bonus.cross.map((k) => buildingOf(k).name).join(" or ")}` : "")},
+         label(bonus.name) + (taken.has(bonus.name) ? " ✔" : "")))));
+  }
+  return node;
 }
 
 function wonderText(name) {
