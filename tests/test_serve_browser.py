@@ -193,17 +193,21 @@ def check_payment_choice(page: Any, table: Table, seat: int) -> int:
 
 def check_prices(page: Any, table: Table, seat: int) -> int:
     """Each market of the seat's view (a neighbour's, or the bank's) shows in the right
-    city panel with the engine's own prices: the number of markets checked."""
+    city panel with the engine's own prices: the number of markets checked (the page
+    read in one round trip)."""
     trade = table.game.clone().view(seat)["trade"]
-    for where, market in trade.items():
-        panel = market.get("seat", seat)
-        line = page.query_selector(f"[data-city='{panel}'] [data-trade='{where}']")
-        assert line is not None, f"no prices of {where} in seat {panel}'s panel"
-        shown = {span.get_attribute("data-resource"): int(span.get_attribute("data-price"))
-                 for span in line.query_selector_all(".price")}
-        assert shown == market["prices"]
-        assert all(f"{r} {p}" in line.inner_text() for r, p in shown.items())
-    return len(trade)
+    shown = page.evaluate("""() => [...document.querySelectorAll('[data-city] [data-trade]')].map(
+        (line) => ({panel: +line.closest('[data-city]').dataset.city, where: line.dataset.trade,
+                    text: line.innerText,
+                    prices: Object.fromEntries([...line.querySelectorAll('.price')].map(
+                        (span) => [span.dataset.resource, +span.dataset.price]))}))""")
+    assert sorted((s["panel"], s["where"]) for s in shown) == \
+        sorted((market.get("seat", seat), where) for where, market in trade.items())
+    for line in shown:
+        market = trade[line["where"]]
+        assert line["prices"] == market["prices"]
+        assert all(f"{r} {p}" in line["text"] for r, p in market["prices"].items())
+    return len(shown)
 
 
 def play_first(page: Any) -> None:
@@ -343,21 +347,25 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
 
 def check_dice_page(page: Any, table: Table, seat: int) -> None:
     """The forum and every sheet as the view has them: each die with its price, each
-    city's crossed spaces, coins and points."""
+    city's crossed spaces, coins and points (read from the page in one round trip)."""
     view = table.game.clone().view(seat)
-    shown = {d.get_attribute("data-die"): int(d.get_attribute("data-price"))
-             for d in page.query_selector_all("#forum .die")}
-    assert shown == {d["die"]: d["price"] for d in view["forum"]}
-    sheet = table.game.score_sheet()
-    for city in view["cities"]:
-        panel = page.query_selector(f"[data-city='{city['seat']}']")
-        crossed = {(b.get_attribute("data-building"), int(sp.get_attribute("data-space")))
-                   for b in panel.query_selector_all(".building")
-                   for sp in b.query_selector_all(".space[data-crossed='yes']")}
-        assert crossed == {(key, i) for key, spaces in city["crossed"].items() for i in spaces}
-        assert panel.query_selector(".coins").get_attribute("data-coins") == str(city["coins"])
-        assert panel.query_selector(".points").get_attribute("data-points") == \
-            str(sheet.totals[city["seat"]])
+    shown = page.evaluate("""() => ({
+        dice: [...document.querySelectorAll('#forum .die')].map((d) => [d.dataset.die, +d.dataset.price]),
+        cities: [...document.querySelectorAll('#cities [data-city]')].map((c) => ({
+            seat: +c.dataset.city, coins: +c.querySelector('.coins').dataset.coins,
+            points: +c.querySelector('.points').dataset.points,
+            crossed: [...c.querySelectorAll('.building')].flatMap((b) =>
+                [...b.querySelectorAll(".space[data-crossed='yes']")].map(
+                    (sp) => [b.dataset.building, +sp.dataset.space]))}))})""")
+    assert {d: p for d, p in shown["dice"]} == {d["die"]: d["price"] for d in view["forum"]}
+    assert len(shown["dice"]) == len(view["forum"])
+    totals = table.game.score_sheet().totals
+    assert len(shown["cities"]) == len(view["cities"])
+    for city, drawn in zip(view["cities"], shown["cities"]):
+        assert drawn["seat"] == city["seat"]
+        assert {tuple(x) for x in drawn["crossed"]} == \
+            {(key, i) for key, spaces in city["crossed"].items() for i in spaces}
+        assert drawn["coins"] == city["coins"] and drawn["points"] == totals[city["seat"]]
 
 
 def test_a_human_plays_dice_against_bots(browser: Any, server: Server) -> None:
