@@ -80,7 +80,9 @@ def test_billion_laughs(ws: Workspace) -> None:
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
     start = time.perf_counter()
     found = ws.diagnose("\n".join(lines) + "\n")
-    assert time.perf_counter() - start < 5
+    # expanded in full it is 387 million values (hours): stopping at the bound takes ~1 s,
+    # and up to 6 s on a loaded CI machine
+    assert time.perf_counter() - start < 30
     assert [d.code for d in found] == ["Y004"]
     assert "more than 200000 values" in found[0].message
 
@@ -97,7 +99,7 @@ def test_deep_nesting(ws: Workspace, opening: str, closing: str, depth: int) -> 
     # parsing them took time quadratic in the depth
     start = time.perf_counter()
     found = ws.diagnose("kind: cards\nx: " + opening * depth + "1" + closing * depth + "\n")
-    assert time.perf_counter() - start < 3
+    assert time.perf_counter() - start < 15  # a generous bound: a loaded CI machine
     assert [d.code for d in found] == ["Y004"]
     # the first value 65 levels deep
     assert (found[0].location.line, found[0].location.column) == (
