@@ -28,7 +28,7 @@ import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Sequence,
                     TypeVar)
 
@@ -208,19 +208,17 @@ def ray_chunk_size(games: int, cpus: int) -> int:
 
 RAY_CHUNK_MAX = 200  # games per Ray task at most (a few ms each: about a second of work)
 
-_RAY_DATA: dict[str, GameData] = {}  # in a Ray worker: the data of each run, by content
-
-
-def _ray_chunk(key: str, shipped: list[Any], players: int, seeds: list[int],
+def _ray_chunk(key: str, game: str, paths: list[str], players: int, seeds: list[int],
                bots: list[str], side: Sides) -> list[Record]:
-    """A Ray task: play ``seeds``.  The data travels once per worker through the object
-    store (in a list, so Ray does not fetch it when the worker has it already), so a
-    cluster's nodes need the package but not the card files."""
-    data = _RAY_DATA.get(key)
-    if data is None:
-        import ray
-
-        data = _RAY_DATA[key] = ray.get(shipped[0])
+    """A Ray task: play ``seeds``.  The worker loads the data itself, once per process
+    (:func:`game_data`), and checks it is the driver's (``key``, the content hash of every
+    loaded file): the data is not sent through the object store because compiled data
+    classes cannot be pickled.  So a cluster's nodes need the package (shipped games
+    come with it) and any extra card files at the same paths."""
+    data = game_data(game, paths)
+    if data.content_hash != key:
+        raise RuntimeError(f"the card files of '{game}' on this Ray node differ from the "
+                           "driver's: install the same files at the same paths")
     return [play_game(data, players, seed, bots, side) for seed in seeds]
 
 
@@ -290,13 +288,13 @@ def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
         import ray
 
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
-        shipped = [ray.put(replace(data, derived={}))]
         key = data.content_hash
         task = ray.remote(_ray_chunk).options(num_cpus=1)
         setup = time.perf_counter() - started
 
         def launch(seeds: list[int]) -> Any:
-            return task.remote(key, shipped, run.players, seeds, bots, run.side)
+            return task.remote(key, run.game, list(run.paths), run.players, seeds, bots,
+                               run.side)
 
         def finished(handles: list[Any]) -> list[tuple[Any, list[Record]]]:
             ready, _ = ray.wait(handles, num_returns=1)
