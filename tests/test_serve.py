@@ -15,6 +15,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
 
+from wonders.dsl import describe  # noqa: E402
 from wonders.engine.serve import present  # noqa: E402
 from wonders.engine.serve.app import create_app, static_dir  # noqa: E402
 from wonders.engine.serve.protocol import MAX_MESSAGE_BYTES, RateLimit  # noqa: E402
@@ -263,6 +264,33 @@ def test_indicators_follow_the_engines_payments() -> None:
 def test_the_public_view_hides_what_differs_between_seats() -> None:
     assert present._common([{"a": 1, "h": [1], "c": {"x": 1, "y": 2}},
                             {"a": 1, "h": [2], "c": {"x": 1, "y": 3}}]) == {"a": 1, "c": {"x": 1}}
+
+
+def test_a_dice_games_catalogue_describes_its_sheets_and_actions_their_coins() -> None:
+    """The page draws a sheet from the catalogue's ``sheets``: every building and space of
+    the data in its order (a view names them by key and index), every board's stages;
+    and a dice action's own ``pay`` is what its button says it pays."""
+    data = next(s.data for s in sources() if s.data.dice is not None)
+    dice = data.dice
+    assert dice is not None
+    drawn = present.catalogue(data)["sheets"]
+    assert [b["key"] for b in drawn["buildings"]] == [b.key for b in dice.buildings]
+    assert [[(sp["symbol"], sp["cost"]) for sp in b["spaces"]] for b in drawn["buildings"]] == \
+        [[(sp.symbol, sp.cost) for sp in b.spaces] for b in dice.buildings]
+    assert {name: len(stages) for name, stages in drawn["boards"].items()} == \
+        {b.name: len(b.stages) for b in dice.boards}
+    assert drawn["reserve"] == dice.reserve and drawn["quadrants"] == list(dice.quadrants)
+    assert [[sp["effect"] for sp in b["spaces"]] for b in drawn["buildings"]] == \
+        [[describe.effects(sp.effects) if sp.effects.clauses else "" for sp in b.spaces]
+         for b in dice.buildings]
+    assert any(sp["effect"] for b in drawn["buildings"] for sp in b["spaces"])
+    json.dumps(drawn)
+    from wonders.engine.registry import new_game
+
+    game = new_game(data, 3, 4)
+    paying = [e for e in present.actions_for(game, 0)["actions"] if "pay" in e["json"]]
+    assert paying and all(e["paid"] == e["json"]["pay"] for e in paying)
+    assert any(e["paid"] > 0 for e in paying)
 
 
 def test_the_page_names_no_card_wonder_or_token() -> None:

@@ -465,6 +465,7 @@ function drawForum(view) {
       el("div", {class: "card-name"}, label(die.die)),
       el("div", {}, `${building.name}: ${face}`),
       gate,
+      special(die.die),
       el("div", {class: "die-price"}, `quadrant ${die.quadrant + 1} · price ${die.price}`)));
   }
   const box = el("div", {}, el("h3", {}, "The forum: dice shaken this turn"), row);
@@ -476,6 +477,14 @@ function drawForum(view) {
   }
   if (sheets() && sheets().pass) box.append(el("p", {class: "small"}, `Passing: ${sheets().pass}`));
   return box;
+}
+
+// A die that is not in the forum from the start (a space unlocked it) is marked special.
+function special(name) {
+  const die = sheets() ? sheets().dice.find((d) => d.name === name) : null;
+  if (!die || die.start) return null;
+  return el("div", {class: "small special", "data-special": "yes"},
+            `special die${die.replaces ? ` (in place of a ${die.replaces} die)` : ""}`);
 }
 
 // The spaces the seat may cross now (from its described actions), by "building:space".
