@@ -113,9 +113,12 @@ class Document:
 
     source: SourceText
     data: Any
-    value_at: dict[PathKey, int] = field(default_factory=dict)
-    key_at: dict[PathKey, int] = field(default_factory=dict)
-    scalars: dict[PathKey, _Scalar] = field(default_factory=dict)
+    # Positions are kept as the YAML nodes themselves and turned into text offsets only
+    # when a diagnostic asks (most documents are valid: a 2 MB card file has 165,000
+    # nodes, and computing each offset up front was a tenth of validating it).
+    value_at: dict[PathKey, yaml.Node] = field(default_factory=dict)
+    key_at: dict[PathKey, yaml.Node] = field(default_factory=dict)
+    scalars: dict[PathKey, yaml.ScalarNode] = field(default_factory=dict)
     # per string value, the source index of each character (filled when first asked)
     aligned: dict[PathKey, list[int]] = field(default_factory=dict)
 
@@ -129,23 +132,30 @@ class Document:
         while True:
             table = self.key_at if key else self.value_at
             if probe in table:
-                return self.source.location(table[probe])
+                return self.source.location(self.offset(table[probe]))
             if key and probe in self.value_at:
-                return self.source.location(self.value_at[probe])
+                return self.source.location(self.offset(self.value_at[probe]))
             if not probe:
                 return Location(self.name, 1, 1)
             probe = probe[:-1]
             key = False
 
+    def offset(self, node: yaml.Node) -> int:
+        """The index in the source text where ``node`` starts."""
+        return self.source.index(node.start_mark.line, node.start_mark.column)
+
     def string_location(self, path: PathKey, offset: int) -> Location:
         """Where character ``offset`` of the string value at ``path`` is in the file."""
         key = tuple(path)
-        scalar = self.scalars.get(key)
+        node = self.scalars.get(key)
         value = self.get(path)
-        if scalar is None or not isinstance(value, str):
+        if node is None or not isinstance(value, str):
             return self.location(path)
         table = self.aligned.get(key)
         if table is None or len(table) != len(value) + 1:
+            scalar = _Scalar(self.offset(node),
+                             self.source.index(node.end_mark.line, node.end_mark.column),
+                             node.style)
             table = self.aligned[key] = _align_all(self.source.text, scalar, value)
         return self.source.location(table[max(0, min(offset, len(value)))])
 
@@ -281,7 +291,7 @@ class _Builder:
             self.too_big = True
             self.problem("Y004", f"values are nested more than {MAX_DEPTH} levels deep", node)
             return None
-        self.doc.value_at.setdefault(path, self._index(node))
+        self.doc.value_at.setdefault(path, node)
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node, path)
         if isinstance(node, yaml.SequenceNode):
@@ -310,11 +320,7 @@ class _Builder:
             # names), and the engine compares and hashes them on every decision; one
             # object per name makes each comparison an identity test.
             value: Any = sys.intern(node.value)
-            self.doc.scalars[path] = _Scalar(
-                self._index(node),
-                self.source.index(node.end_mark.line, node.end_mark.column),
-                node.style,
-            )
+            self.doc.scalars[path] = node
             return value
         try:
             if node.tag == _INT:
@@ -341,7 +347,7 @@ class _Builder:
             if key in result:
                 self.problem("Y006", f"duplicate key '{key}' (YAML would silently keep only one)", key_node, key)
                 continue
-            self.doc.key_at[path + (key,)] = self._index(key_node)
+            self.doc.key_at[path + (key,)] = key_node
             result[key] = self.build(value_node, path + (key,), depth + 1)
         return result
 
