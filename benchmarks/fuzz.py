@@ -117,6 +117,20 @@ a time-out (blocked; again with 3x the bound), in ``open_output``
 it, by a colleague, in 31b14fc (a pipe is opened without waiting: exit 1, "no
 process reads that pipe"); ``--seed 1 --case cli:2047`` passes there.  No
 traceback, internal error, exit code, escaping exception, broken invariant or crash.
+
+Two more 30-minute runs on 2026-12-01, on the shared machine while four other
+engineers built and tested (load 5-10, so far fewer inputs):
+
+* seed 2, tree 50e3789 (00:00-00:30 UTC): 20,919 inputs.  One failure: a scenario
+  file whose ``game:`` was too long for a file name was looked up as a variant path
+  and ended in X903 (``OSError: File name too long``); fixed in 75eb606 (L702 at
+  ``game:``, test).  One harness error: an argument with a NUL byte cannot be passed
+  to a subprocess (now run in-process).
+* seed 3, tree 75923f9 (00:33-01:03 UTC, the Dice loop, variants, the web table and
+  the agents' environment in): 65,009 inputs (effects 29,318, files 2,233, scenarios
+  2,211 running 10,891 scenarios, cli 1,388, logs 2,176, terminal 751, games 26,932
+  with 1,225,329 decisions).  No failure of any kind: no traceback, internal error,
+  bad exit code, escaping exception, time-out, broken invariant or crash.
 """
 
 from __future__ import annotations
