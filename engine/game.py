@@ -30,7 +30,8 @@ from .payment import FREE, Market, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import shuffle
 from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act,
-                      has_triggers, options as pending_options, resolve, trigger, triggers_of)
+                      every_effects, has_triggers, options as pending_options, resolve, trigger,
+                      triggers_of)
 from .rules import Parameters, parameters
 from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from .scoring import ScoreSheet, score
@@ -940,13 +941,7 @@ def _has_coin_discounts(data: GameData) -> bool:
     cached = data.derived.get(_COIN_DISCOUNTS)
     if isinstance(cached, bool):
         return cached
-    effects: list[fx.Effects] = [c.effects for c in data.cards]
-    effects += [t.effects for t in data.tokens]
-    for wonder in data.wonders:
-        for side in wonder.sides.values():
-            effects.append(side.start)
-            effects += [s.effects for s in side.stages]
     found = any(isinstance(c.effect, fx.Discount) and c.effect.unit == "coins"
-                for e in effects for c in e.clauses)
+                for e in every_effects(data) for c in e.clauses)
     data.derived[_COIN_DISCOUNTS] = found
     return found

@@ -362,19 +362,25 @@ def triggers_of(city: City) -> list[tuple[object, fx.Clause]]:
 _HAS_TRIGGERS: Final = "runtime_has_triggers"  # this module's entry in GameData.derived
 
 
-def has_triggers(data: GameData) -> bool:
-    """Whether any card, wonder or token of the data has an ``on …:`` clause (computed
-    once per loaded data: without any, a table need not look for triggers)."""
-    cached = data.derived.get(_HAS_TRIGGERS)
-    if isinstance(cached, bool):
-        return cached
+def every_effects(data: GameData) -> list[fx.Effects]:
+    """The effects of every card, token, wonder side and stage of the data (for the
+    once-per-data questions a loop asks: is there any trigger, any coin discount …)."""
     effects: list[fx.Effects] = [c.effects for c in data.cards]
     effects += [t.effects for t in data.tokens]
     for wonder in data.wonders:
         for side in wonder.sides.values():
             effects.append(side.start)
             effects += [s.effects for s in side.stages]
-    found = any(c.timing is fx.Timing.ON for e in effects for c in e.clauses)
+    return effects
+
+
+def has_triggers(data: GameData) -> bool:
+    """Whether any card, wonder or token of the data has an ``on …:`` clause (computed
+    once per loaded data: without any, a table need not look for triggers)."""
+    cached = data.derived.get(_HAS_TRIGGERS)
+    if isinstance(cached, bool):
+        return cached
+    found = any(c.timing is fx.Timing.ON for e in every_effects(data) for c in e.clauses)
     data.derived[_HAS_TRIGGERS] = found
     return found
 
