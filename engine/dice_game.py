@@ -71,6 +71,16 @@ class _Tables:
         self.costs = [[s.cost for s in b.spaces] for b in dice.buildings]
         self.index = {b.key: i for i, b in enumerate(dice.buildings)}
         self.crossings: dict[int, CrossSpace] = {}
+        self.stages: dict[int, BuildWonderStage] = {}
+
+    def stage(self, stage: int, short: int) -> BuildWonderStage:
+        """The shared action building Wonder stage ``stage`` for ``short`` coins (one was
+        made at every decision of every seat: 7 % of a game's instructions)."""
+        key = stage * 1024 + short
+        found = self.stages.get(key)
+        if found is None:
+            found = self.stages[key] = BuildWonderStage(stage, short)
+        return found
 
     def cross(self, b: int, i: int, slot: int, die: int, price: int, short: int) -> CrossSpace:
         # one int for the six small numbers (schema bounds: 30 buildings and dice, 30
@@ -429,7 +439,7 @@ class DiceGame:
         if city.stages < len(stages):
             short = shortfall(stages[city.stages].cost, len(city.resources))
             if short <= city.coins:
-                found.append(BuildWonderStage(city.stages, short))
+                found.append(self.tables.stage(city.stages, short))
         found.append(PASS)
         return found
 
