@@ -72,6 +72,7 @@ class _Tables:
         self.index = {b.key: i for i, b in enumerate(dice.buildings)}
         self.crossings: dict[int, CrossSpace] = {}
         self.stages: dict[int, BuildWonderStage] = {}
+        self.takes: dict[int, TakeBonus] = {}
 
     def stage(self, stage: int, short: int) -> BuildWonderStage:
         """The shared action building Wonder stage ``stage`` for ``short`` coins (one was
@@ -80,6 +81,21 @@ class _Tables:
         found = self.stages.get(key)
         if found is None:
             found = self.stages[key] = BuildWonderStage(stage, short)
+        return found
+
+    def take(self, bonus: int, b: int, i: int, short: int) -> TakeBonus:
+        """The shared action taking bonus ``bonus`` (crossing space ``i`` of building ``b``
+        for ``short`` coins when it crosses one; ``b`` is -1 when it does not)."""
+        key = ((bonus * 32 + b + 1) * 32 + i) * 1024 + short
+        found = self.takes.get(key)
+        if found is None:
+            name = self.dice.bonuses[bonus].name
+            if b < 0:
+                found = TakeBonus(name)
+            else:
+                building = self.dice.buildings[b]
+                found = TakeBonus(name, CrossSpace(building.key, i, None, "", 0, short))
+            self.takes[key] = found
         return found
 
     def cross(self, b: int, i: int, slot: int, die: int, price: int, short: int) -> CrossSpace:
@@ -514,15 +530,14 @@ class DiceGame:
             if city.bonuses[j]:
                 continue
             if not bonus.cross:
-                found.append(TakeBonus(bonus.name))
+                found.append(self.tables.take(j, -1, 0, 0))
                 continue
             for b in bonus.cross:
                 building = dice.buildings[b]
                 for i in first_open(self.tables.any_groups[b], city.crossed[b]):
                     short = shortfall(building.spaces[i].cost, types)
                     if short <= city.coins:
-                        found.append(TakeBonus(bonus.name,
-                                               CrossSpace(building.key, i, None, "", 0, short)))
+                        found.append(self.tables.take(j, b, i, short))
         return found
 
     # --- resolving -------------------------------------------------------------------
