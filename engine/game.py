@@ -26,7 +26,7 @@ from .contract import Decision
 from .errors import IllegalActionError, RuleError
 from .interning import intern
 from .mechanisms import battles
-from .payment import FREE, Market, Payment, TradeContext, shared_payment
+from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import shuffle
 from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act,
@@ -321,10 +321,10 @@ class Game(Table):
             places[f"wonder {s}"] = (s == seat, list(city.stage_cards))
         return places
 
-    def market(self, seat: int) -> Market:
+    def market(self, seat: int) -> NeighbourMarket:
         """What ``seat`` can buy from its neighbours this turn, at its prices."""
         trade = self.trade(seat)
-        return Market(trade.resources, trade.left, trade.right, trade.prices[0],
+        return NeighbourMarket(trade.resources, trade.left, trade.right, trade.prices[0],
                       trade.prices[1])
 
     def trade(self, seat: int) -> TradeContext:

@@ -66,7 +66,7 @@ def shared_payment(left: int, right: int, bank: int) -> Payment:
 
 
 @dataclass(frozen=True, slots=True)
-class Market:
+class NeighbourMarket:
     """What can be bought from each neighbour this turn, and at what price."""
 
     resources: tuple[str, ...]  # the vocabulary's resources, fixing price indexes
@@ -437,13 +437,14 @@ class TradeContext:
                 if left + right <= budget]
 
 
-def trade_context(own: Production, market: Market) -> TradeContext:
+def trade_context(own: Production, market: NeighbourMarket) -> TradeContext:
     prices = (market.left_prices, market.right_prices)
     return TradeContext(own, own.ident, market.left, market.left.ident, market.right,
                         market.right.ident, prices, intern(prices), market.resources,
                         intern(market.resources))
 
 
-def payment_options(cost: Cost, own: Production, coins: int, market: Market) -> list[Payment]:
+def payment_options(cost: Cost, own: Production, coins: int,
+                    market: NeighbourMarket) -> list[Payment]:
     """Every affordable Pareto-optimal payment of ``cost``, cheapest total first ([] if none)."""
     return trade_context(own, market).payments(cost, coins)

@@ -34,10 +34,7 @@ GAMES = ("base", "duel", "dice")
 # in the scanned code, each with the reason. Empty: nothing collides today. (The one-word
 # names in lower case, not searched at all, would: `mine = sheet.total(seat)` in the bots,
 # "codes are stable" in dsl/codes.py, the resource in "2 stone, 1 loom" in dsl/parser.py.)
-GENERIC: dict[str, str] = {
-    "Market": "Dice's yellow building; in engine/payment.py the generic market of neighbour "
-              "trading (class Market)",
-}
+GENERIC: dict[str, str] = {}
 
 
 def shipped_names() -> set[str]:

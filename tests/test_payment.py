@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wonders.dsl.effects import Cost
-from wonders.engine.payment import Market, Payment, payment_options
+from wonders.engine.payment import NeighbourMarket, Payment, payment_options
 from wonders.engine.production import Production
 
 RESOURCES = ("wood", "stone", "ore", "clay", "glass")
@@ -74,7 +74,7 @@ def test_matches_brute_force(need: dict[str, int], own_fixed: dict[str, int],
     own = production(own_fixed, own_choices)
     left = production(left_fixed, left_choices)
     right = production(right_fixed, right_choices)
-    market = Market(RESOURCES, left, right, tuple(left_prices), tuple(right_prices))
+    market = NeighbourMarket(RESOURCES, left, right, tuple(left_prices), tuple(right_prices))
     cost = Cost(bank, tuple(sorted(need.items())))
     got = payment_options(cost, own, coins, market)
     expected = {Payment(l, r, bank) for l, r in reference(need, own, left, right, left_prices,
@@ -90,7 +90,7 @@ def test_rulebook_trading_example() -> None:
     """Buying 2 units at 2 coins each, one from each side, or both from the side that has two."""
     left = production({"wood": 2}, [])
     right = production({"wood": 1}, [])
-    market = Market(RESOURCES, left, right, (2,) * 5, (1,) * 5)
+    market = NeighbourMarket(RESOURCES, left, right, (2,) * 5, (1,) * 5)
     options = payment_options(Cost(0, (("wood", 2),)), production({}, []), 10, market)
     assert set(options) == {Payment(2, 1, 0), Payment(4, 0, 0)}
     assert options[0] == Payment(2, 1, 0)
@@ -102,7 +102,7 @@ def test_a_huge_cost_is_answered_at_once_from_what_the_neighbours_make() -> None
     a million squared splits before), and a real cost still finds its payments."""
     left = production({}, [["glass", "stone"], ["glass", "stone"]])
     right = production({"glass": 1}, [["glass", "stone"]])
-    market = Market(RESOURCES, left, right, (2,) * 5, (1,) * 5)
+    market = NeighbourMarket(RESOURCES, left, right, (2,) * 5, (1,) * 5)
     huge = Cost(0, (("glass", 999_999), ("stone", 999_999)))
     assert payment_options(huge, production({}, []), 10**9, market) == []
     real = payment_options(Cost(0, (("glass", 2), ("stone", 2))), production({}, []), 20, market)
