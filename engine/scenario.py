@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
-from wonders.dsl.codes import SCENARIO_CODES
+from wonders.dsl.codes import SCENARIO_CODES  # noqa: F401 - re-exported (wonders check's codes)
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
 from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path, shipped_games
 from wonders.dsl.model import Card, Game as GameData, Wonder
@@ -142,14 +142,18 @@ class DraftRunner:
         for i, name in enumerate(names or []):
             self._try(find, name, path + (i,))
 
+    def check_player_count(self, players: int, path: PathKey) -> None:
+        """A position's player count is one the rule set plays."""
+        counts = self.data.rules.player_counts
+        if players not in counts:
+            self.problem(path, f"the rule set is for {counts.start} to {counts.stop - 1} "
+                         f"players, not {players}")
+
     def check_position(self, spec: dict[str, Any], path: PathKey) -> int:
         """The position's keys, names and numbers; the number of seats."""
         self.check_keys(spec, self.POSITION, path, "a position")
         players = spec["players"]
-        counts = self.data.rules.player_counts
-        if len(players) not in counts:
-            self.problem(path + ("players",), f"the rule set is for {counts.start} to "
-                         f"{counts.stop - 1} players, not {len(players)}")
+        self.check_player_count(len(players), path + ("players",))
         if "age" in spec:
             self.check_age(spec["age"], path + ("age",))
         self.check_names(self.card, spec.get("discard"), path + ("discard",))

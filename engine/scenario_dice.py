@@ -94,10 +94,7 @@ class DiceRunner(DraftRunner):
     def check_position(self, spec: dict[str, Any], path: PathKey) -> int:
         self.check_keys(spec, self.POSITION, path, "a position")
         players = spec["players"]
-        counts = self.data.rules.player_counts
-        if len(players) not in counts:
-            self.problem(path + ("players",), f"the rule set is for {counts.start} to "
-                         f"{counts.stop - 1} players, not {len(players)}")
+        self.check_player_count(len(players), path + ("players",))
         for i, item in enumerate(spec.get("forum") or []):
             index = self._try(self.die, item["die"], path + ("forum", i, "die"))
             if index is not None:

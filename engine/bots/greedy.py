@@ -57,7 +57,7 @@ from ..runtime import (CARD_EVENT, CHAIN_EVENT, DESTROY, DISCARD_BUILD, DISCARD_
                        triggers_of)
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
-from .policy import Policy, greedy_policy
+from .policy import Policy, best_of, greedy_policy
 
 # weights by age (index 0 = age 1); ages beyond the table use the last entry
 COIN_VALUE = (0.55, 0.45, 0.34)       # points per coin held
@@ -521,18 +521,7 @@ class DraftGreedy:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
-        evaluator = Evaluator(game, seat, self.fast)
-        best: list[Action] = []
-        best_value = -math.inf
-        for action in actions:
-            value = evaluator.value(action)
-            if self.noise:
-                value += self.rng.gauss(0.0, self.noise)
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif value > best_value - 1e-9:
-                best.append(action)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return best_of(actions, Evaluator(game, seat, self.fast).value, self.rng, self.noise)
 
     def rank(self, game: Game, seat: int, actions: Sequence[Action]) -> list[tuple[float, Action]]:
         """One entry per card and kind of action (its best payment), best first; a stage

@@ -12,7 +12,6 @@ building or a board: the weights read the data's shape.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any, Sequence
 
@@ -20,6 +19,7 @@ from wonders.dsl import effects as fx
 
 from ..dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from ..dice_game import DiceGame
+from .policy import best_of
 
 # value of one unit of each estimate, early in the game (they fade towards the end)
 RESOURCE = 2.2
@@ -99,18 +99,11 @@ class DiceGreedy:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
-        best: list[Any] = []
-        best_value = -math.inf
-        for action in actions:
-            found = quick(game, seat, action) if self.fast else \
-                value(game.trial(seat, action), seat)
-            if self.noise:
-                found += self.rng.gauss(0.0, self.noise)
-            if found > best_value + 1e-9:
-                best, best_value = [action], found
-            elif found > best_value - 1e-9:
-                best.append(action)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        if self.fast:
+            return best_of(actions, lambda action: quick(game, seat, action), self.rng,
+                           self.noise)
+        return best_of(actions, lambda action: value(game.trial(seat, action), seat), self.rng,
+                       self.noise)
 
     def rank(self, game: Any, seat: int, actions: Sequence[Any]) -> list[tuple[float, Any]]:
         assert isinstance(game, DiceGame)

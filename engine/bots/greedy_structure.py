@@ -9,7 +9,6 @@ wonder or token; it reads effects and the rule set's parameters only.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Sequence
 
@@ -17,6 +16,7 @@ from wonders.dsl import effects as fx
 
 from ..actions import Action
 from ..structure_game import StructureGame
+from .policy import best_of
 
 WIN = 1000.0
 PRODUCTION_VALUE = (2.0, 1.2, 0.2)   # per unit produced, by age
@@ -73,17 +73,8 @@ class StructureGreedy:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
-        best: list[Action] = []
-        best_value = -math.inf
-        for action in actions:
-            found = _after(game, seat, action)
-            if self.noise:
-                found += self.rng.gauss(0.0, self.noise)
-            if found > best_value + 1e-9:
-                best, best_value = [action], found
-            elif found > best_value - 1e-9:
-                best.append(action)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return best_of(actions, lambda action: _after(game, seat, action), self.rng,
+                       self.noise)
 
     def rank(self, game: StructureGame, seat: int,
              actions: Sequence[Action]) -> list[tuple[float, Action]]:

@@ -9,7 +9,9 @@ a little noisy) for its playouts, so neither needs to know which loop runs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, Sequence, cast
+import math
+import random
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence, TypeVar, cast
 
 from ..actions import Action
 from ..contract import GameState
@@ -35,6 +37,26 @@ class PolicyFactory(Protocol):
     def __call__(self, seed: int = 0, noise: float = 0.0, fast: bool = False) -> Policy: ...
 
 
+A = TypeVar("A")
+
+
+def best_of(actions: Sequence[A], value: Callable[[A], float], rng: random.Random,
+            noise: float) -> A:
+    """The action of highest ``value`` (plus a normal error of spread ``noise`` each, drawn
+    in order), ties within 1e-9 broken by ``rng``: every loop's greedy policy chooses so."""
+    best: list[A] = []
+    best_value = -math.inf
+    for action in actions:
+        found = value(action)
+        if noise:
+            found += rng.gauss(0.0, noise)
+        if found > best_value + 1e-9:
+            best, best_value = [action], found
+        elif found > best_value - 1e-9:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
 _FACTORIES: dict[str, PolicyFactory] = {}
 
 
@@ -48,4 +70,4 @@ def greedy_policy(data: GameData) -> PolicyFactory:
     return found
 
 
-__all__ = ["Policy", "PolicyFactory", "greedy_policy"]
+__all__ = ["Policy", "PolicyFactory", "best_of", "greedy_policy"]
