@@ -28,7 +28,7 @@ from .interning import intern
 from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import shuffle
+from .randomness import below, shuffle
 from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act,
                       every_effects, has_triggers, options as pending_options, resolve, trigger,
                       triggers_of)
@@ -477,6 +477,47 @@ class Game(Table):
             actions = self._play_options(seat)
         self._legal[seat] = actions
         return actions
+
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """One legal action of ``seat``, drawn with ``rng`` without listing them all: the
+        ``quick`` policy of whole-game playouts (:mod:`wonders.engine.playout`), where
+        listing every action with every payment at every decision is most of the cost.
+
+        On a turn (and the last card of an age): a card of the hand uniformly (copies of
+        a card count once), then uniformly one of the kinds of action it allows —
+        building it (a payment, its chain or a free build), the next wonder stage with
+        it, selling it — then uniformly one of that kind's options
+        (:meth:`build_options`, :meth:`stage_options`).  Only that card's or the stage's
+        payments are computed, so the draw is not uniform over :meth:`legal_actions`: a
+        card built in many ways is no likelier than one with a single way.  Any other
+        decision draws uniformly from :meth:`legal_actions`.  The action is always one
+        of :meth:`legal_actions`' (equal, not necessarily the same object)."""
+        phase = self.phase
+        if ((phase is not Phase.TURN and phase is not Phase.LAST_CARD)
+                or seat not in self.movers or seat in self._legal):
+            actions = self.legal_actions(seat)
+            if not actions:
+                raise RuleError(f"seat {seat} has no legal action now")
+            return actions[below(rng, len(actions))]
+        cards: list[Card] = []
+        for card in self.hands[seat]:
+            if card not in cards:
+                cards.append(card)
+        card = cards[below(rng, len(cards))]
+        kinds = [0, 1, 2]  # build the card, build a stage with it, sell it
+        while True:  # a kind without options is dropped and the draw made again
+            kind = kinds[below(rng, len(kinds))]
+            if kind == 2:
+                return sell(card)
+            if kind == 0:
+                builds = self.build_options(seat, card)
+                if builds:
+                    return builds[below(rng, len(builds))]
+            else:
+                stages = self.stage_options(seat, card)
+                if stages:
+                    return stages[below(rng, len(stages))]
+            kinds.remove(kind)
 
     def _play_options(self, seat: int) -> list[Action]:
         """The hot path: every build, stage and sale for one hand, with shared lookups."""
