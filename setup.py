@@ -41,6 +41,7 @@ HOT_PATH = [
     "engine/interning",
     "engine/mechanisms/battles",
     "engine/payment",
+    "engine/playout",   # whole-game playouts: simulate's and the search bot's games
     "engine/production",
     "engine/pools",
     "engine/randomness",

@@ -35,10 +35,12 @@ from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Se
 from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
 
-from .actions import ChooseWonder
+from .actions import Action, ChooseWonder
 from .bots import make_bot
 from .city import City
+from .contract import GameState
 from .drafted_city import BUILT, NOT_BUILT
+from .playout import POLICIES, playout, seat_seed
 from .registry import new_game
 from .sources import resolve
 
@@ -65,28 +67,48 @@ def game_data(game: str, paths: Sequence[str] = ()) -> GameData:
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
-    return game_seed * 1000 + seat
+    return seat_seed(game_seed, seat)
+
+
+# Bots whose games :func:`wonders.engine.playout.playout` plays itself: when every seat has
+# one, a game runs in the playout's compiled loop (the same choices as the bot objects).
+PLAYOUT_BOTS: Final = frozenset(POLICIES)
 
 
 def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
               side: Sides = "random") -> Record:
     """Play one game with bots and return its record (plain data, cheap to send between processes)."""
     started = time.perf_counter()
-    seated = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
     dealt: set[str] = set()
     drafted: list[list[str]] = [[] for _ in range(players)]
-    age = 0
     match = new_game(data, players, seed) if side is None else new_game(data, players, seed,
                                                                          sides=side)
-    while not match.over:
-        if match.age != age:  # a new age was dealt: every card in it is in the game
-            age = match.age
-            dealt.update(card.name for card in match.offer_cards())
-        moves = {seat: seated[seat].choose(match, seat) for seat in match.to_move()}
+
+    def deal(game: GameState) -> None:  # a new age was dealt: every card in it is in the game
+        dealt.update(card.name for card in game.offer_cards())
+
+    def chosen(moves: dict[int, Action]) -> None:
         for seat, action in moves.items():
             if isinstance(action, ChooseWonder):
                 drafted[seat].append(action.wonder.name)
-        match.play(moves)
+
+    if all(name in PLAYOUT_BOTS for name in bots):
+        # every seat a built-in policy: one compiled loop plays the game, the bots'
+        # very choices (the same seeds, the same draws), without a bot object
+        decisions: list[dict[int, Action]] = []
+        playout(match, list(bots), seed, record=decisions, on_age=deal)
+        for moves in decisions:
+            chosen(moves)
+    else:
+        seated = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+        age = 0
+        while not match.over:
+            if match.age != age:
+                age = match.age
+                deal(match)
+            moves = {seat: seated[seat].choose(match, seat) for seat in match.to_move()}
+            chosen(moves)
+            match.play(moves)
     sheet = match.score_sheet()
     winners = sheet.winners
     return {

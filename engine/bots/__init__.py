@@ -16,7 +16,7 @@ from ..actions import Action
 from ..contract import GameState
 from .greedy import GreedyBot
 from .mcts import MCTSBot
-from .random_bot import RandomBot
+from .random_bot import QuickRandomBot, RandomBot
 
 
 class Bot(Protocol):
@@ -27,6 +27,7 @@ class Bot(Protocol):
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
+    "quick": QuickRandomBot,
     "greedy": GreedyBot,
     "mcts": MCTSBot,
 }
@@ -37,4 +38,4 @@ def make_bot(name: str, seed: int) -> Bot:
     return BOTS[name](seed)
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "QuickRandomBot", "RandomBot", "make_bot"]

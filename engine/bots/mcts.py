@@ -13,7 +13,8 @@ At each decision the bot
    to be arranged in the real game;
 3. plays each surviving candidate out to the end of the game in every sample,
    everyone (itself included, after the first move) following the loop's
-   greedy policy, fast and with a little noise; the *same* sample and rollout
+   greedy policy, fast and with a little noise (one compiled loop plays it:
+   :func:`wonders.engine.playout.playout`); the *same* sample and rollout
    seed serve every candidate (common random numbers), so differences between
    candidates are not drowned in the noise of the deal;
 4. keeps the better half of the candidates after 4, 8, 16 … samples
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..actions import Action
 from ..contract import GameState
+from ..playout import GREEDY, playout
 from .policy import Policy, PolicyFactory, greedy_policy
 
 if TYPE_CHECKING:
@@ -127,15 +129,10 @@ class MCTSBot:
 
     def playout(self, world: GameState, seat: int, first: Action, seed: int) -> float:
         """Play ``first`` in a copy of ``world``, then everyone greedily (noisy) to the end."""
-        game = world.clone()
-        factory, _ = self._policies(game)
-        policy = factory(seed, self.noise, True)
-        moves: dict[int, Action] = {}
-        for s in game.to_move():
-            moves[s] = first if s == seat else policy.choose(game, s)
-        game.play(moves)
-        while not game.over:
-            game.play({s: policy.choose(game, s) for s in game.to_move()})
+        # one greedy policy seeded ``seed`` for every seat, fast and noisy, in the compiled
+        # whole-game loop (:mod:`wonders.engine.playout`)
+        game = playout(world.clone(), GREEDY, seed, shared=True, noise=self.noise, fast=True,
+                       first={seat: first})
         sheet = game.score_sheet()
         mine = sheet.total(seat)
         best_other = max(sheet.total(s) for s in range(game.players) if s != seat)
