@@ -179,7 +179,9 @@ Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, Cho
 
 
 # Actions are values: the hot path shares one object per distinct action instead of
-# building thousands of equal ones (and a bot's choice is then recognised by identity).
+# building thousands of equal ones (and a bot's choice is then recognised by identity;
+# compiled, a dataclass's generated ``__init__`` is interpreted and costs ~2,000
+# instructions, so even the few actions a game makes once per age are shared).
 # Keys are cards (hashed by identity) and plain ints, which hash fast.
 # The tables are registered with :mod:`wonders.engine.memo` (bounded, clearable): values
 # are only shared, never needed, so forgetting them is safe.
@@ -222,6 +224,45 @@ def choose_wonder(wonder: Wonder) -> ChooseWonder:
     found = _CHOICES.get(wonder)
     if found is None:
         found = memo.remember(_CHOICES, wonder, ChooseWonder(wonder))
+    return found
+
+
+_DISCARD_BUILDS: Final[dict[Card, BuildFromDiscard]] = memo.table("actions.discard_builds",
+                                                                   2_000)
+_TOKENS: Final[dict[Token, TakeToken]] = memo.table("actions.tokens", 1_000)
+_SIDES: Final[dict[str, ChooseSide]] = memo.table("actions.sides", 100)
+_STARTERS: Final[dict[int, ChooseStarter]] = memo.table("actions.starters", 100)
+
+
+def discard_build(card: Card) -> BuildFromDiscard:
+    """The shared BuildFromDiscard value for a card."""
+    found = _DISCARD_BUILDS.get(card)
+    if found is None:
+        found = memo.remember(_DISCARD_BUILDS, card, BuildFromDiscard(card))
+    return found
+
+
+def take_token(token: Token) -> TakeToken:
+    """The shared TakeToken value for a token."""
+    found = _TOKENS.get(token)
+    if found is None:
+        found = memo.remember(_TOKENS, token, TakeToken(token))
+    return found
+
+
+def choose_side(side: str) -> ChooseSide:
+    """The shared ChooseSide value for a side's letter."""
+    found = _SIDES.get(side)
+    if found is None:
+        found = memo.remember(_SIDES, side, ChooseSide(side))
+    return found
+
+
+def choose_starter(seat: int) -> ChooseStarter:
+    """The shared ChooseStarter value for a seat."""
+    found = _STARTERS.get(seat)
+    if found is None:
+        found = memo.remember(_STARTERS, seat, ChooseStarter(seat))
     return found
 
 

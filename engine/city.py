@@ -8,7 +8,6 @@ at what price it buys from each neighbour, and how many of a thing it has.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import AbstractSet, Final, Iterator
 
 from wonders.dsl import effects as fx
@@ -16,14 +15,16 @@ from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
 from .interning import intern
-from .production import Production, produced
+from .production import Production, plus_source, produced
 from .rules import Parameters
 
 START: Final = "start"
 CARD: Final = "card"
 STAGE: Final = "stage"
 TOKEN: Final = "token"
-_TRADE_CACHES: Final = ("production", "prices", "ids")
+# the cached answers each kind of trading effect changes (``ids`` holds both others' ids)
+_PRODUCTION_CACHES: Final = ("production", "ids")
+_PRICE_CACHES: Final = ("prices", "ids")
 _POWER_CACHES: Final = ("abilities", "shields")
 # The caches each kind of ongoing effect changes (science symbols are no cached answer
 # here: a city counts them itself when it keeps them)
@@ -31,26 +32,45 @@ _CACHED_BY: Final[dict[type, tuple[str, ...]]] = {fx.Ability: ("abilities",),
                                                   fx.Shields: ("shields",), fx.Science: ()}
 _TRADE_EFFECTS: Final = (fx.Produce, fx.TradePrice, fx.Discount)
 _EVERY_SELLER: Final = ("neighbours",)  # ``buy … at N`` with neighbours to buy from
+_SELLERS: Final = "sellers"  # trade.buyable, for adding a card's production (add_card)
+_NO_SELLERS: Final[frozenset[str]] = frozenset()
 TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
 
 
-@dataclass
 class City:
-    seat: int
-    wonder: Wonder
-    side: WonderSide
-    coins: int
-    built: list[Card] = field(default_factory=list)
-    stages: int = 0
-    tokens: list[tuple[str, int]] = field(default_factory=list)  # (kind, points)
-    free_build_ages: set[int] = field(default_factory=set)  # ages the once-per-age power was used
-    stage_cards: list[Card] = field(default_factory=list)  # cards tucked under built stages
-    _cache: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
-    version: int = field(default=0, compare=False)  # changes when production or prices may
-    # shields gained once (``now: shields 2``, ``on …: shields 1``) where shields are
-    # compared in battles: they count in every later battle, like ongoing ones
-    bonus_shields: int = 0
-    owned_tokens: list[Token] = field(default_factory=list)  # taken from pools: effect sources
+    """One player's city.  A plain class rather than a dataclass: compiled (mypyc), a
+    dataclass's generated ``__init__`` runs as interpreted Python, and cities are made
+    for every game and every copy a search bot plays on."""
+
+    def __init__(self, seat: int, wonder: Wonder, side: WonderSide, coins: int,
+                 built: list[Card] | None = None, stages: int = 0,
+                 tokens: list[tuple[str, int]] | None = None,
+                 free_build_ages: set[int] | None = None,
+                 stage_cards: list[Card] | None = None,
+                 _cache: dict[str, object] | None = None, version: int = 0,
+                 bonus_shields: int = 0, owned_tokens: list[Token] | None = None) -> None:
+        self.seat = seat
+        self.wonder = wonder
+        self.side = side
+        self.coins = coins
+        self.built: list[Card] = [] if built is None else built
+        self.stages = stages
+        self.tokens: list[tuple[str, int]] = [] if tokens is None else tokens  # (kind, points)
+        # ages the once-per-age power was used
+        self.free_build_ages: set[int] = set() if free_build_ages is None else free_build_ages
+        # cards tucked under built stages
+        self.stage_cards: list[Card] = [] if stage_cards is None else stage_cards
+        self._cache: dict[str, object] = {} if _cache is None else _cache
+        self.version = version  # changes when production or prices may
+        # shields gained once (``now: shields 2``, ``on …: shields 1``) where shields are
+        # compared in battles: they count in every later battle, like ongoing ones
+        self.bonus_shields = bonus_shields
+        # taken from pools: effect sources
+        self.owned_tokens: list[Token] = [] if owned_tokens is None else owned_tokens
+
+    def __repr__(self) -> str:
+        return (f"City(seat={self.seat}, wonder={self.wonder.name!r}, coins={self.coins}, "
+                f"built={[c.name for c in self.built]}, stages={self.stages})")
 
     def clone(self) -> "City":
         """An independent copy; cached answers are immutable, so the copy keeps them."""
@@ -67,8 +87,11 @@ class City:
         self.version += 1
 
     def add_card(self, card: Card) -> None:
+        production = self._cache.get("production")
         self.built.append(card)
         self._forget(card.effects, ("names", "made_free", "counts"))
+        self._add_production(production, card, card.effects,
+                             card.colour in self._sellers())
 
     def add_token(self, token: Token) -> None:
         """Take a token from a pool: its effects are the city's from now on."""
@@ -81,9 +104,27 @@ class City:
         self.changed()
 
     def add_stage(self, card: Card) -> None:
+        production = self._cache.get("production")
+        stage = self.side.stages[self.stages]
         self.stages += 1
         self.stage_cards.append(card)
-        self._forget(self.side.stages[self.stages - 1].effects, ("counts",))
+        self._forget(stage.effects, ("counts",))
+        self._add_production(production, stage, stage.effects, False)
+
+    def _sellers(self) -> AbstractSet[str]:
+        """The colours of card whose production neighbours may buy (the rule set's
+        ``trade.buyable``, kept when production is first worked out; none before)."""
+        found = self._cache.get(_SELLERS)
+        return found if found is not None else _NO_SELLERS  # type: ignore[return-value]
+
+    def _add_production(self, before: object, source: object, effects: fx.Effects,
+                        sellable: bool) -> None:
+        """After a new source was added: if production was known and the source changed
+        it, add the source's production to it (rather than summing every source again on
+        the next question)."""
+        if before is not None and "production" not in self._cache:
+            self._cache["production"] = plus_source(
+                before, source, effects, sellable)  # type: ignore[arg-type]
 
     def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
         """Drop the caches a new effect source can change (one pass over its clauses).
@@ -159,6 +200,7 @@ class City:
         """(everything the city can use, what neighbours may buy from it)."""
         cached = self._cache.get("production")
         if cached is None:
+            self._cache[_SELLERS] = params.buyable
             cached = produced(
                 (effect, (kind == START and START in params.buyable)
                  or (kind == CARD and isinstance(what, Card) and what.colour in params.buyable))
@@ -285,8 +327,11 @@ def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]
         elif kind not in _TRADE_EFFECTS:
             keys.extend(_POWER_CACHES)
         if kind in _TRADE_EFFECTS:
-            keys.extend(_TRADE_CACHES)
-            if kind is not fx.Produce:  # the city's own trading terms
+            if kind is fx.Produce:
+                keys.extend(_PRODUCTION_CACHES)
+            else:  # the city's own trading terms
+                if kind is fx.TradePrice:
+                    keys.extend(_PRICE_CACHES)
                 keys.append(TERMS_CACHE)
             steps += 1
     plan = (effects, tuple(dict.fromkeys(keys)), steps)

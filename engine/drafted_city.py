@@ -8,14 +8,14 @@ ordinary :class:`City`'s, which reads effects only through ``sources()``.
 
 from __future__ import annotations
 
-from typing import AbstractSet, Final, Iterator
+from typing import Final, Iterator
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
 from .city import CARD, STAGE, TOKEN, City
-from .production import EMPTY, Production, produced
+from .production import EMPTY, plus_source as _plus
 
 NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
 NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
@@ -131,17 +131,18 @@ class DraftedCity(City):
         self._note_triggers(token, token.effects)
 
     @property
-    def names(self) -> AbstractSet[str]:
-        """Names of the built cards (kept up to date; read-only)."""
+    def names(self) -> set[str]:
+        """Names of the built cards (kept up to date; read-only: typed as the set it is, so
+        compiled code tests membership natively rather than through the generic protocol)."""
         return self._names
 
     @property
-    def made_free(self) -> AbstractSet[str]:
+    def made_free(self) -> set[str]:
         """Names the built cards' ``makes_free`` lists (kept up to date; read-only)."""
         return self._chain_names
 
     @property
-    def unlocked(self) -> AbstractSet[Card]:
+    def unlocked(self) -> set[Card]:
         """The cards whose ``free_if_built`` names a built card: free by chain here (with
         the names in ``made_free``)."""
         return self._chain_cards
@@ -221,35 +222,6 @@ class DraftedCity(City):
 # source -> its ``on …:`` clauses
 _TRIGGERS: Final[dict[object, tuple[fx.Clause, ...]]] = memo.table("drafted_city.triggers",
                                                                    2_000)
-_PRODUCED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = memo.table(
-    "drafted_city.produced", 2_000)
-# (own id, for-sale id, source, sellable) -> the sum
-_SUMS: Final[dict[tuple[int, int, object, bool], tuple[Production, Production]]] = memo.table(
-    "drafted_city.sums", 10_000)
-
-
-def _plus(production: tuple[Production, Production], source: object, effects: fx.Effects,
-          sellable: bool) -> tuple[Production, Production]:
-    """(own, for sale) production once ``source`` with ``effects`` is added."""
-    key = (source, sellable)
-    added = _PRODUCED.get(key)
-    if added is None:
-        added = memo.remember(_PRODUCED, key, produced(
-            (c.effect, sellable) for c in effects.clauses
-            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce)))
-    own, sale = production
-    add_own, add_sale = added
-    if not (add_own.fixed or add_own.choices or add_sale.fixed or add_sale.choices):
-        return production
-    total = (own.ident, sale.ident, source, sellable)
-    found = _SUMS.get(total)
-    if found is None:
-        found = memo.remember(_SUMS, total, (
-            own + add_own if add_own.fixed or add_own.choices else own,
-            sale + add_sale if add_sale.fixed or add_sale.choices else sale))
-    return found
-
-
 def stage_effects(wonder: Wonder) -> fx.Effects:
     """The effects of a one-stage wonder (its first side's only stage)."""
     found = _STAGE_EFFECTS.get(wonder)

@@ -20,7 +20,7 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 from . import memo
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage,
                       ChooseSide, DestroyCard, Sell, Skip, TakeToken, _BUILDS, build, build_stage,
-                      history_records, sell)
+                      choose_side, history_records, sell)
 from .city import City
 from .contract import Decision
 from .errors import IllegalActionError, RuleError
@@ -192,7 +192,7 @@ class Game(Table):
 
     def _side_options(self, seat: int) -> list[Action]:
         wonder = self.cities[seat].wonder
-        return [ChooseSide(side) for side in sorted(wonder.sides)]
+        return [choose_side(side) for side in sorted(wonder.sides)]
 
     def _resolve_sides(self, actions: dict[int, Action]) -> None:
         """Every choosing seat turns its board to the side it chose (all at once), then

@@ -19,7 +19,7 @@ prices) is answered from a dictionary after the first time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
@@ -230,7 +230,10 @@ def _buy_independent(missing: list[tuple[int, int]], left: Vector, right: Vector
                      prices: tuple[Vector, Vector]) -> Pairs:
     """Pareto-optimal (left, right) coins when each missing resource is bought on its own
     (no neighbour's choice offers two of them): per resource, any split between what the
-    left and the right neighbour make; the front of the sums over resources."""
+    left and the right neighbour make; the front of the sums over resources.
+
+    Not cached: measured compiled, building a key of what matters (units, supply and
+    prices per resource) cost as much as this arithmetic."""
     points: list[tuple[int, int]] = [(0, 0)]
     left_prices, right_prices = prices
     for i, units in missing:
@@ -248,7 +251,7 @@ def _buy_independent(missing: list[tuple[int, int]], left: Vector, right: Vector
         options = [(k * price_left, (units - k) * price_right)
                    for k in range(least_left, most_left + 1)]
         points = list(_pareto({(a + c, b + d) for a, b in points for c, d in options}))
-    return tuple(points)
+    return _pareto(set(points))
 
 
 def _covers(vectors: tuple[Vector, ...], need: Vector) -> bool:
@@ -336,31 +339,50 @@ def _total_then_left(point: tuple[int, int]) -> tuple[int, int]:
     return point[0] + point[1], point[0]
 
 
-@dataclass(frozen=True, slots=True)
+_INDEXES: Final[dict[int, dict[str, int]]] = memo.table("payment.indexes", 100)
+
+
+def _resource_index(names: tuple[str, ...], names_id: int) -> dict[str, int]:
+    """Each resource's position in the vocabulary's order (shared per vocabulary)."""
+    found = _INDEXES.get(names_id)
+    if found is None:
+        found = memo.remember(_INDEXES, names_id, {name: i for i, name in enumerate(names)})
+    return found
+
+
 class TradeContext:
-    """Everything a seat's payment search depends on at one decision point."""
+    """Everything a seat's payment search depends on at one decision point.
 
-    own: Production
-    own_id: int
-    left: Production
-    left_id: int
-    right: Production
-    right_id: int
-    prices: tuple[tuple[int, ...], tuple[int, ...]]
-    prices_id: int
-    resources: tuple[str, ...]
-    names_id: int
-    known: dict[tuple[tuple[str, int], ...], Pairs] = field(default_factory=dict, compare=False,
-                                                            hash=False)
-    profiles: tuple[tuple[Vector, tuple[int, ...]], ...] = field(default=(), compare=False,
-                                                                 hash=False)
+    A value in all but name: nothing assigns to a field after construction except
+    ``known`` (answers found so far).  A plain class rather than a frozen dataclass
+    with a ``__post_init__``: compiled, a dataclass's generated ``__init__`` runs as
+    interpreted Python (callgrind: ~21,000 instructions a construction, about a tenth
+    of a random 3-player game); this one is native.
+    """
 
-    def __post_init__(self) -> None:
-        names, names_id = self.resources, self.names_id
-        object.__setattr__(self, "profiles", (_profile(self.own, self.own_id, names, names_id),
-                                              _profile(self.left, self.left_id, names, names_id),
-                                              _profile(self.right, self.right_id, names,
-                                                       names_id)))
+    __slots__ = ("own", "own_id", "left", "left_id", "right", "right_id", "prices",
+                 "prices_id", "resources", "names_id", "known", "profiles", "index")
+
+    def __init__(self, own: Production, own_id: int, left: Production, left_id: int,
+                 right: Production, right_id: int,
+                 prices: tuple[tuple[int, ...], tuple[int, ...]], prices_id: int,
+                 resources: tuple[str, ...], names_id: int) -> None:
+        self.own = own
+        self.own_id = own_id
+        self.left = left
+        self.left_id = left_id
+        self.right = right
+        self.right_id = right_id
+        self.prices = prices
+        self.prices_id = prices_id
+        self.resources = resources
+        self.names_id = names_id
+        self.known: dict[tuple[tuple[str, int], ...], Pairs] = {}
+        self.index = _resource_index(resources, names_id)
+        self.profiles: tuple[tuple[Vector, tuple[int, ...]], ...] = (
+            _profile(own, own_id, resources, names_id),
+            _profile(left, left_id, resources, names_id),
+            _profile(right, right_id, resources, names_id))
 
     def pairs(self, resources: tuple[tuple[str, int], ...]) -> Pairs:
         """Pareto-optimal (left, right) coins for ``resources``, ignoring the purse; cached."""
@@ -383,7 +405,7 @@ class TradeContext:
     def _single(self, resource: str, units: int) -> Pairs:
         """One kind of resource: every own choice offering it gives one unit, then any split
         of the rest between what the left and the right neighbour make (no coupling)."""
-        i = self.resources.index(resource)
+        i = self.index[resource]  # (compiled, tuple.index would be a Python method call)
         (own, _), (left, _), (right, _) = self.profiles
         missing = units - own[i]
         if missing <= 0:
@@ -420,11 +442,14 @@ class TradeContext:
                 residual = [0] * size
                 for i, n in missing:
                     residual[i] = n
-                points.update(_buy(tuple(residual), self.left, self.left_id, self.right,
-                                   self.right_id, self.prices, self.prices_id, self.resources,
-                                   self.names_id))
+                found = _buy(tuple(residual), self.left, self.left_id, self.right,
+                             self.right_id, self.prices, self.prices_id, self.resources,
+                             self.names_id)
             else:
-                points.update(_buy_independent(missing, left_units, right_units, self.prices))
+                found = _buy_independent(missing, left_units, right_units, self.prices)
+            if len(missings) == 1:
+                return found  # already a sorted front
+            points.update(found)
         return _pareto(points)
 
     def payments(self, cost: Cost, coins: int) -> list[Payment]:

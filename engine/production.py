@@ -7,10 +7,11 @@ immutable and hashable so payment searches can be cached by them.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Final, Iterable
 
 from wonders.dsl import effects as fx
 
+from . import memo
 from .interning import intern
 
 
@@ -116,3 +117,37 @@ def produced(effects: Iterable[tuple[fx.Produce, bool]]) -> tuple[Production, Pr
             if sells:
                 sale_choices.append(effect.resources)
     return Production.build(units, choices), Production.build(sale_units, sale_choices)
+
+
+# (source, sellable) -> what the source adds; (own id, for-sale id, source, sellable) -> the sum
+_ADDED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = memo.table(
+    "production.sources", 2_000)
+_SUMS: Final[dict[tuple[int, int, object, bool], tuple[Production, Production]]] = memo.table(
+    "production.sums", 10_000)
+
+
+def plus_source(production: tuple[Production, Production], source: object,
+                effects: fx.Effects, sellable: bool) -> tuple[Production, Production]:
+    """(own, for sale) production once ``source`` with ``effects`` is added: kept up to date
+    as cities grow instead of summed again from every source (each sum is shared, so the
+    payment caches keyed by a production's id keep working across games).
+
+    ``source`` only keys the caches: anything hashable whose equality implies equal
+    ``effects`` (a card, a wonder, a stage)."""
+    key = (source, sellable)
+    added = _ADDED.get(key)
+    if added is None:
+        added = memo.remember(_ADDED, key, produced(
+            (c.effect, sellable) for c in effects.clauses
+            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce)))
+    own, sale = production
+    add_own, add_sale = added
+    if not (add_own.fixed or add_own.choices or add_sale.fixed or add_sale.choices):
+        return production
+    total = (own.ident, sale.ident, source, sellable)
+    found = _SUMS.get(total)
+    if found is None:
+        found = memo.remember(_SUMS, total, (
+            own + add_own if add_own.fixed or add_own.choices else own,
+            sale + add_sale if add_sale.fixed or add_sale.choices else sale))
+    return found

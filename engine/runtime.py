@@ -38,7 +38,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
 
 from . import memo
-from .actions import Action, BuildFromDiscard, DestroyCard, Skip, TakeToken
+from .actions import (Action, BuildFromDiscard, DestroyCard, Skip, TakeToken, discard_build,
+                      take_token)
 from .city import City
 from .scoring import amount, holds
 from .table import seats_at
@@ -310,14 +311,14 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
         candidates = [t for t in pool if t.kind == effect.kind]
         if effect.draw is not None:
             candidates = table.rng.sample(candidates, min(effect.draw, len(candidates)))
-        return [TakeToken(t) for t in candidates]
+        return [take_token(t) for t in candidates]
     names = cities[seat].names
     seen_cards: set[int] = set()
     chosen: list[Action] = []
     for card in table.discard:
         if id(card) not in seen_cards and card.name not in names:
             seen_cards.add(id(card))
-            chosen.append(BuildFromDiscard(card))
+            chosen.append(discard_build(card))
     return chosen
 
 

@@ -34,7 +34,7 @@ from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 from . import memo
 from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
                       ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder,
-                      choose_wonder, history_records, sell)
+                      choose_starter, choose_wonder, history_records, sell)
 from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .contract import Decision
@@ -486,7 +486,7 @@ class StructureGame(Table):
             pool = self.wonder_pools[self.picks // self.setup.draft.size]
             actions = [choose_wonder(w) for w in pool]
         elif self.phase is StructurePhase.STARTER:
-            actions = [ChooseStarter(s) for s in range(self.players)]
+            actions = [choose_starter(s) for s in range(self.players)]
         else:
             actions = self._turn_options(seat)
         self._legal[seat] = actions
