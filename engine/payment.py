@@ -122,8 +122,20 @@ def _sparse_need(resources: tuple[tuple[str, int], ...], names: tuple[str, ...],
     return found
 
 
-def _choice_indexes(production: Production, names: tuple[str, ...]) -> tuple[Vector, list[tuple[int, ...]]]:
-    index = {name: i for i, name in enumerate(names)}
+_INDEXES: Final[dict[int, dict[str, int]]] = memo.table("payment.indexes", 100)
+
+
+def _resource_index(names: tuple[str, ...], names_id: int) -> dict[str, int]:
+    """Each resource's position in the vocabulary's order (shared per vocabulary)."""
+    found = _INDEXES.get(names_id)
+    if found is None:
+        found = memo.remember(_INDEXES, names_id, {name: i for i, name in enumerate(names)})
+    return found
+
+
+def _choice_indexes(production: Production, names: tuple[str, ...],
+                    names_id: int) -> tuple[Vector, list[tuple[int, ...]]]:
+    index = _resource_index(names, names_id)
     fixed = [0] * len(names)
     for resource, units in production.fixed:
         if resource in index:
@@ -132,9 +144,19 @@ def _choice_indexes(production: Production, names: tuple[str, ...]) -> tuple[Vec
     return tuple(fixed), [c for c in choices if c]
 
 
+def _total(vector: Vector) -> int:
+    """The units in a vector.  (Sorting by ``(total, vector)`` pairs rather than with
+    ``key=sum``: compiled, a key function is a Python call per item.  Vectors of equal
+    totals cannot cover one another, so the tie order changes nothing kept.)"""
+    found = 0
+    for units in vector:
+        found += units
+    return found
+
+
 def _maximal(vectors: set[Vector]) -> tuple[Vector, ...]:
     """Drop vectors another one covers (componentwise ≥)."""
-    ordered = sorted(vectors, key=sum, reverse=True)
+    ordered = [vector for _, vector in sorted(((_total(v), v) for v in vectors), reverse=True)]
     kept: list[Vector] = []
     for vector in ordered:
         if not any(all(k >= v for k, v in zip(other, vector)) for other in kept):
@@ -144,7 +166,7 @@ def _maximal(vectors: set[Vector]) -> tuple[Vector, ...]:
 
 def _minimal(vectors: set[Vector]) -> tuple[Vector, ...]:
     """Drop vectors that are componentwise ≥ another one (never cheaper to buy)."""
-    ordered = sorted(vectors, key=sum)
+    ordered = [vector for _, vector in sorted((_total(v), v) for v in vectors)]
     kept: list[Vector] = []
     for vector in ordered:
         if not any(all(k <= v for k, v in zip(other, vector)) for other in kept):
@@ -158,7 +180,7 @@ def _supply(production: Production, production_id: int, names: tuple[str, ...],
     key = (production_id, names_id)
     found = _SUPPLY.get(key)
     if found is None:
-        fixed, choices = _choice_indexes(production, names)
+        fixed, choices = _choice_indexes(production, names, names_id)
         reached: set[Vector] = {fixed}
         for choice in choices:
             grown: set[Vector] = set()
@@ -176,7 +198,7 @@ def _residuals(need: Vector, own: Production, own_id: int, names: tuple[str, ...
     key = (need, own_id, names_id)
     found = _RESIDUALS.get(key)
     if found is None:
-        fixed, choices = _choice_indexes(own, names)
+        fixed, choices = _choice_indexes(own, names, names_id)
         start = tuple(max(n - f, 0) for n, f in zip(need, fixed))
         current: set[Vector] = {start}
         for choice in choices:
@@ -204,7 +226,7 @@ def _profile(production: Production, production_id: int, names: tuple[str, ...],
     key = (production_id, names_id)
     found = _PROFILES.get(key)
     if found is None:
-        fixed, choices = _choice_indexes(production, names)
+        fixed, choices = _choice_indexes(production, names, names_id)
         available = list(fixed)
         masks = []
         for choice in choices:
@@ -331,23 +353,10 @@ def _pareto(points: set[tuple[int, int]]) -> Pairs:
         if lowest_right is None or point[1] < lowest_right:  # below every earlier one
             kept.append(point)
             lowest_right = point[1]
-    kept.sort(key=_total_then_left)
-    return tuple(kept)
-
-
-def _total_then_left(point: tuple[int, int]) -> tuple[int, int]:
-    return point[0] + point[1], point[0]
-
-
-_INDEXES: Final[dict[int, dict[str, int]]] = memo.table("payment.indexes", 100)
-
-
-def _resource_index(names: tuple[str, ...], names_id: int) -> dict[str, int]:
-    """Each resource's position in the vocabulary's order (shared per vocabulary)."""
-    found = _INDEXES.get(names_id)
-    if found is None:
-        found = memo.remember(_INDEXES, names_id, {name: i for i, name in enumerate(names)})
-    return found
+    # cheapest total first, then least to the left (decorated: a key function would be a
+    # Python call per point, compiled)
+    return tuple(point for _, point in sorted((left + right, (left, right))
+                                              for left, right in kept))
 
 
 class TradeContext:
