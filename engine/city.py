@@ -159,11 +159,14 @@ class City:
         """(everything the city can use, what neighbours may buy from it)."""
         cached = self._cache.get("production")
         if cached is None:
-            cached = produced(
-                (effect, (kind == START and START in params.buyable)
-                 or (kind == CARD and isinstance(what, Card) and what.colour in params.buyable))
-                for kind, what, effect in self.clauses(fx.Timing.ONGOING)
-                if isinstance(effect, fx.Produce))
+            found = [(effect, (kind == START and START in params.buyable)
+                      or (kind == CARD and isinstance(what, Card)
+                          and what.colour in params.buyable))
+                     for kind, what, effect in self.clauses(fx.Timing.ONGOING)
+                     if isinstance(effect, fx.Produce)]
+            if any(effect.relative for effect, _ in found):
+                found = _relative_resolved(found, params.resources)
+            cached = produced(found)
             self._cache["production"] = cached
         return cached  # type: ignore[return-value]
 
@@ -216,6 +219,9 @@ class City:
             return sum(1 for c in self.built if c.colour in counted.colours)
         if isinstance(counted, fx.CountStages):
             return self.stages
+        if isinstance(counted, fx.CountSets):  # one card of each colour, as often as held
+            return min((self.count(fx.CountCards(frozenset((colour,))))
+                        for colour in counted.colours), default=0)
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for kind, _ in self.tokens if kind == counted.kind)
                     + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
@@ -261,6 +267,25 @@ class City:
             "tokens": [list(t) for t in self.tokens],
             "shields": self.shields(),
         }
+
+
+def _relative_resolved(found: list[tuple[fx.Produce, bool]],
+                       resources: tuple[str, ...]) -> list[tuple[fx.Produce, bool]]:
+    """``produce any produced`` / ``any unproduced`` made concrete for one city: a choice
+    among the resource types its sellable sources (start resource, cards of the buyable
+    colours) make, or among those none of them makes (left out when there is none)."""
+    made = {r for effect, sellable in found if sellable and not effect.relative
+            for r in effect.resources}
+    resolved: list[tuple[fx.Produce, bool]] = []
+    for effect, sellable in found:
+        if not effect.relative:
+            resolved.append((effect, sellable))
+            continue
+        wanted = effect.relative == "produced"
+        choice = tuple(r for r in resources if (r in made) == wanted)
+        if choice:
+            resolved.append((fx.Produce(choice, 1, effect.buyable), sellable))
+    return resolved
 
 
 # id(effects) -> (the effects, cache keys they drop, version steps): kept with the effects

@@ -128,7 +128,10 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
                 extra: Sequence[Card]) -> dict[str, int]:
     lines: dict[str, int] = {name: 0 for name in params.score_order}
     colour_lines = params.colour_lines  # the rule set's, or its model's default
-    lines["military"] = lines.get("military", 0) + sum(points for _, points in city.tokens)
+    token_lines = params.token_lines
+    for kind, points in city.tokens:  # military tokens, and counters on their own lines
+        line = token_lines.get(kind, "military") if token_lines else "military"
+        lines[line] = lines.get(line, 0) + points
     if params.treasury is not None:
         for clause in params.treasury.clauses:
             if isinstance(clause.effect, fx.Points):

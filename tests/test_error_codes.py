@@ -293,6 +293,9 @@ CASES: list[Case] = [
     cards_case("condition-on-ongoing", "T406", card_file(card(effect="produce wood if wonder "
                                                                 "complete")), 10, 26,
                text="if wonder complete", message=("an ongoing 'produce' has none",)),
+    cards_case("trade-discount-in-resources", "T407", card_file(card(
+        effect="discount 1 resource on trade from left")), 10, 13,
+        text="discount 1 resource on trade from left", message=("a discount on trade is in coins",)),
     # C: chains
     cards_case("misspelt-chain", "C501",
                card_file(card("Baths", extra="makes_free: [Aquaduct]\n"),
