@@ -241,3 +241,25 @@ def test_trade_discounts_ignored_fail_the_scenarios(monkeypatch: pytest.MonkeyPa
     assert set(failed(SCENARIOS)) == {
         "Clandestine Dock West: 1 coin off what is paid to the left neighbour, once a build",
         "Clandestine Dock East lowers only what is paid to the right"}
+
+
+def test_a_human_answers_a_debt_choice_at_the_terminal() -> None:
+    from test_human import builder, run_human
+
+    asked: list[str] = []
+
+    def answer(prompt: str, game: Game) -> str:
+        if prompt.startswith("Which"):   # the debt choice: the last line pays nothing
+            asked.append(prompt)
+            return str(len([a for a in game.legal_actions(0) if isinstance(a, PayOrTake)]))
+        return builder(prompt, game)
+
+    for seed in range(30):
+        game = Game(cities(), 3, seed=seed, sides="A")
+        finished, out = run_human(game, answer)
+        assert finished, out[-2000:]
+        if asked:
+            assert "You lose coins" in out
+            assert any(kind == "debt" for kind, _ in game.cities[0].tokens)
+            return
+    pytest.fail("no game of 30 asked the human a debt choice")
