@@ -56,7 +56,15 @@ class CountSets:
     span: Span
 
 
-Countable = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets]
+@dataclass(frozen=True)
+class CountScienceSets:
+    """``science set``: complete sets of the rule set's science symbols."""
+
+    span: Span
+
+
+Countable = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets,
+                  CountScienceSets]
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,8 @@ class _Checker:
             return fx.CountTokens(node.kind.text)
         if isinstance(node, ast.CountSets):
             return fx.CountSets(tuple(sorted(self.colours(node.colours))))
+        if isinstance(node, ast.CountScienceSets):
+            return fx.CountScienceSets(tuple(self.vocabulary.science))
         return fx.CountCoins()
 
     # --- effects ---------------------------------------------------------------

@@ -50,6 +50,8 @@ def _counted(counted: fx.Counted, divisor: int) -> str:
         unit = "built wonder stage"
     elif isinstance(counted, fx.CountTokens):
         unit = f"{counted.kind} token"
+    elif isinstance(counted, fx.CountScienceSets):
+        unit = f"complete set of science symbols ({', '.join(counted.symbols)})"
     elif isinstance(counted, fx.CountSets):
         unit = f"set of one {', '.join(counted.colours)} card each"
     else:

@@ -62,7 +62,17 @@ class CountSets:
     colours: tuple[str, ...]
 
 
-Counted = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets]
+@dataclass(frozen=True, slots=True)
+class CountScienceSets:
+    """Complete sets of one of each of ``symbols`` (the rule set's science symbols) a city
+    scores: ``end: points 3 per science set``.  At the final scoring the wildcards are
+    chosen for the best science and these points together."""
+
+    symbols: tuple[str, ...]
+
+
+Counted = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets,
+                CountScienceSets]
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,7 +217,7 @@ def _counts_sets(clause: fx.Clause) -> bool:
                              getattr(clause.effect, "each", None)]
     if clause.condition is not None:
         amounts.append(clause.condition.amount)
-    return any(isinstance(term.counted, fx.CountSets)
+    return any(isinstance(term.counted, (fx.CountSets, fx.CountScienceSets))
                for amount in amounts if isinstance(amount, fx.Amount) for term in amount.terms)
 
 

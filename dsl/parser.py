@@ -380,6 +380,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.CountSets(tuple(children[0]), _span(meta))
 
     @_meta
+    def count_science_sets(self, meta: Any, children: list[Any]) -> ast.CountScienceSets:
+        return ast.CountScienceSets(_span(meta))
+
+    @_meta
     def count_coins(self, meta: Any, children: list[Any]) -> ast.CountCoins:
         return ast.CountCoins(_span(meta))
 

@@ -8,6 +8,7 @@ at what price it buys from each neighbour, and how many of a thing it has.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 from dataclasses import dataclass, field
 from typing import AbstractSet, Final, Iterator
 
@@ -219,6 +220,14 @@ class City:
             return sum(1 for c in self.built if c.colour in counted.colours)
         if isinstance(counted, fx.CountStages):
             return self.stages
+        if isinstance(counted, fx.CountScienceSets):  # wildcards chosen for the most sets
+            fixed, choices = self.science_symbols()
+            best = 0
+            for picks in product(*choices) if choices else [()]:
+                counts = Counter(fixed)
+                counts.update(picks)
+                best = max(best, min((counts.get(s, 0) for s in counted.symbols), default=0))
+            return best
         if isinstance(counted, fx.CountSets):  # one card of each colour, as often as held
             return min((self.count(fx.CountCards(frozenset((colour,))))
                         for colour in counted.colours), default=0)

@@ -46,7 +46,7 @@ def test_leaders_validate() -> None:
     assert result.ok, [d.render() for d in result.report.sorted()]
     data = result.game
     assert data is not None
-    assert len(data.reserve_cards()) == 35  # 36 leaders less Aristotle (README.md)
+    assert len(data.reserve_cards()) == 36
     assert all(c.colour != "white" for c in data.deck_cards())
     assert data.rules.model.reserve == rules_model.Reserve("white", 4, "right")
 
@@ -119,6 +119,15 @@ def test_sets_not_counted_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(city_module.City, "count", count)
     assert failed(SCENARIOS / "leaders.yaml") == {
         "Leaders that score: points, per colour, per token, per stage, per 3 coins, per set"}
+
+
+@skip_compiled
+def test_science_sets_scored_apart_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wonders.engine import scoring
+
+    monkeypatch.setattr(scoring, "_science_set_bonus", lambda sources: 0)
+    assert failed(SCENARIOS / "leaders.yaml") == {
+        "Aristotle: 3 more per science set, the wildcard chosen for both"}
 
 
 @skip_compiled
@@ -224,6 +233,8 @@ def test_described() -> None:
     assert said["Nero"] == "each time you receive a victory token: 2 coins"
     assert said["Hatshepsut"] == "for each neighbour you buy resources from in a build: 1 coin"
     assert said["Bilkis"].startswith("for 1 coin to the bank, cards cost 1 resource less")
+    assert said["Aristotle"] == ("at game end: 3 victory points per complete set of science "
+                                 "symbols (compass, wheel, tablet) in your city")
     assert said["Justinian"] == ("at game end: 3 victory points per set of one blue, green, "
                                  "red card each in your city")
 
