@@ -482,7 +482,8 @@ def _acceptable(exc: UnexpectedInput, fallback: Any) -> set[str]:
 
 # A clause so far holding a single name: the start of "PLACES loses N coins", or
 # (far more often) a misspelt effect keyword.  After "on", a single name is a colour
-# waiting for 'card', a period waiting for 'end', or a misspelt 'wonder' / 'chain'.
+# waiting for 'card', a period waiting for 'end', a token kind waiting for 'token', or a
+# misspelt 'wonder' / 'chain' / 'buy'.
 _LONE_NAME = re.compile(r"(?:^|[;:])\s*([a-z][a-z0-9_]*)\s*$")
 _LONE_TRIGGER = re.compile(r"(?:^|[;:])\s*on\s+([a-z][a-z0-9_]*)\s*$")
 _LOSES = "loses"
@@ -508,10 +509,12 @@ def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxErro
         named = f"a place followed by '{_LOSES}' or '{_GAINS}'"
     else:
         found = _LONE_TRIGGER.search(before)
-        if found is None or not expected or not expected <= {"CARDS", "VBAR", "END", "$END"}:
+        if found is None or not expected or not expected <= {"CARDS", "VBAR", "END", "TOKENS",
+                                                              "$END"}:
             return None
         trigger = True
-        named = "colours followed by 'card', or a period followed by 'end'"
+        named = ("colours followed by 'card', a period followed by 'end', or a token kind "
+                 "followed by 'token'")
     start = found.start(1)
     try:
         parser: Any = _lark().parse_interactive(text[:start], start="effects")
