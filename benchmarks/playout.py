@@ -16,6 +16,15 @@ says which one runs.
     python benchmarks/playout.py                        # base 3 and 7, Duel, Dice 4
     python benchmarks/playout.py --games 200 --repeat 5
     python benchmarks/playout.py --table duel:2 --policy random quick
+
+Instructions per game, repeatable where timings are not: ``--workload N`` plays
+seeds 0 … N-1 of the first table and policy and prints nothing; run it under
+callgrind for two values of N and divide the difference by the extra games (as
+``benchmarks/random_games.py``, the same games played through bot-less Python
+loops, for the comparison):
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python benchmarks/playout.py --table base:3 --policy random --workload 40
 """
 
 from __future__ import annotations
@@ -50,7 +59,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None,
                         help="games per run (default: 300, 60 for greedy)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--workload", type=int, default=None, metavar="N",
+                        help="play seeds 0 … N-1 of the first table and policy, print nothing")
     args = parser.parse_args()
+    if args.workload is not None:
+        game, _, count = args.table[0].partition(":")
+        data = load_game(game=game)
+        for seed in range(args.workload):
+            playout(new_game(data, int(count), seed), args.policy[0], seed).score_sheet()
+        return
     print("engine hot path: " + ("compiled (mypyc)" if COMPILED else "pure Python (an editable "
                                  "install, or WONDERS_COMPILE=0; see setup.py)"))
     loaded: dict[str, Game] = {}
