@@ -270,3 +270,21 @@ def test_a_determinization_keeps_the_own_reserve() -> None:
     assert [c.name for c in other.reserve[0]] == [c.name for c in game.reserve[0]]
     assert sorted(c.name for s in (1, 2, 3) for c in other.reserve[s]) == \
         sorted(c.name for s in (1, 2, 3) for c in game.reserve[s])
+
+
+def test_a_whole_leaders_game_at_the_terminal() -> None:
+    """``play --human`` with Leaders: the draft asks for a card to keep (a wrong name is
+    asked again), each recruitment turn plays like a turn, and the game ends."""
+    from typer.testing import CliRunner
+
+    from wonders.engine.cli import app
+
+    script = "nobody\n1\n" + "1\n" * 2 + "build 1\n\nsell 1\n" * 80
+    result = CliRunner().invoke(app, ["play", "--human", "--game", str(LEADERS), "--side",
+                                      "random", "--players", "3", "--seed", "4"], input=script)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Keep one card for later" in out and "You: kept " in out
+    assert "kept a card" in out and "Age I · turn 0" in out
+    assert "Final score sheet" in out and "leaders" in out
+    assert "Traceback" not in out
