@@ -263,3 +263,39 @@ def test_a_human_answers_a_debt_choice_at_the_terminal() -> None:
             assert any(kind == "debt" for kind, _ in game.cities[0].tokens)
             return
     pytest.fail("no game of 30 asked the human a debt choice")
+
+
+# --- the diplomacy cases the reference leaves UNKNOWN (C8): what the data does --------------
+
+def _fight(shields: list[int], holders: set[int], ages: tuple[int, ...] | None = None,
+           age: int = 1) -> list[list[tuple[str, int]]]:
+    from dataclasses import replace
+
+    from wonders.engine.mechanisms import battles
+
+    game = Game(cities(), len(shields), seed=0, sides="A")
+    for seat, city in enumerate(game.cities):
+        city.tokens = [("diplomacy", 0)] if seat in holders else []
+        city.bonus_shields = shields[seat]
+        city.changed()
+    rules = replace(cities().rules.model.military.battles, ages=ages)
+    battles.fight(game.cities, rules, age)
+    return [city.tokens for city in game.cities]
+
+
+def test_two_neighbouring_holders_both_sit_out() -> None:
+    # 5 seats; 0 and 1 hold tokens: 4 (right of 0) and 2 (left of 1) fight each other
+    tokens = _fight([0, 0, 1, 3, 2], {0, 1})
+    assert tokens[0] == [] and tokens[1] == []   # no battle, the token given back
+    assert sorted(tokens[2]) == [("defeat", -1), ("defeat", -1)]   # vs 3, vs 4
+    assert sorted(tokens[4]) == [("defeat", -1), ("victory", 1)]   # vs 3, vs 2
+
+
+def test_two_cities_left_fight_once() -> None:
+    tokens = _fight([5, 1, 0], {0})   # 3 players: 1 and 2 are each other's only neighbour
+    assert tokens[1] == [("victory", 1)] and tokens[2] == [("defeat", -1)]
+
+
+def test_a_token_waits_through_an_age_without_battles() -> None:
+    tokens = _fight([0, 1, 2], {0}, ages=(2, 3), age=1)
+    assert tokens[0] == [("diplomacy", 0)] and tokens[1] == [] and tokens[2] == []
