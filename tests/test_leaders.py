@@ -227,6 +227,14 @@ def test_a_token_trigger_that_acts_too_late(ws: Workspace) -> None:
     assert ("T401", 9) in [(c, line) for c, line, _ in found]
 
 
+def test_diff_lists_the_leaders() -> None:
+    from wonders.dsl.diff import diff
+
+    changes = diff(load_game(game="base"), load_game(game=str(LEADERS))).changes
+    added = {c.subject for c in changes if c.section == "cards" and c.sign == "+"}
+    assert "Nero (age 0)" in added and "Gamers Guild (age 3)" in added and len(added) == 39
+
+
 def test_described() -> None:
     data = load_game(game=str(LEADERS))
     said = {c.name: describe.effects(c.effects) for c in data.cards}
