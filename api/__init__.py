@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
     from wonders.engine.actions import (Action, Build, BuildFromDiscard, BuildStage, BuildWonder,
                                         ChooseSide, ChooseStarter, ChooseWonder, DestroyCard,
-                                        Sell, Skip, TakeToken)
+                                        Keep, PayOrTake, Sell, Skip, TakeToken)
     from wonders.engine.bots import BOTS, Bot, make_bot
     from wonders.engine.contract import Decision, GameState
     from wonders.engine.errors import IllegalActionError, RuleError
@@ -62,6 +62,8 @@ _LAZY: dict[str, str] = {
     "ChooseStarter": "wonders.engine.actions",
     "TakeToken": "wonders.engine.actions",
     "DestroyCard": "wonders.engine.actions",
+    "Keep": "wonders.engine.actions",
+    "PayOrTake": "wonders.engine.actions",
     "Payment": "wonders.engine.payment",
     "ScoreSheet": "wonders.engine.scoring",
     "WondersError": "wonders.dsl.errors",
@@ -133,7 +135,8 @@ __all__ = [
     "__version__", "load_game", "new_game",
     "GameState", "Decision", "GameData",
     "Action", "Build", "BuildStage", "BuildWonder", "BuildFromDiscard", "Sell", "Skip",
-    "ChooseSide", "ChooseWonder", "ChooseStarter", "TakeToken", "DestroyCard",
+    "ChooseSide", "ChooseWonder", "ChooseStarter", "TakeToken", "DestroyCard", "Keep",
+    "PayOrTake",
     "Payment", "ScoreSheet",
     "WondersError", "DataError", "EffectSyntaxError", "RuleError", "IllegalActionError",
     "SourceError",

@@ -8,6 +8,7 @@ in the README.
     python benchmarks/throughput.py [--games 300] [--players 3 7]
     python benchmarks/throughput.py --game duel --games 2000    # 2 players
     python benchmarks/throughput.py --game dice --players 4    # 7 Wonders Dice
+    python benchmarks/throughput.py --game expansions/cities --players 3 7   # an expansion
     python benchmarks/throughput.py --side random    # sides drawn, none chosen
 
 ``--side`` is the table's side option (``random``, ``choose``, ``A`` …); without it
@@ -61,7 +62,8 @@ def bench_games(data: Game, players: int, games: int, first_seed: int = 0,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--game", default="base", help="a shipped game (base, duel, dice)")
+    parser.add_argument("--game", default="base", help="a shipped game (base, duel, dice) or a rule-set path "
+                        "(expansions/cities)")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, nargs="*", default=None,
                         help="player counts (default: 3 and 7 for base, the rule set's "

@@ -48,7 +48,23 @@ class CountCoins:
     span: Span
 
 
-Countable = Union[CountCards, CountStages, CountTokens, CountCoins]
+@dataclass(frozen=True)
+class CountSets:
+    """``set of blue, red, green cards``: how many times the city has one of each."""
+
+    colours: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class CountScienceSets:
+    """``science set``: complete sets of the rule set's science symbols."""
+
+    span: Span
+
+
+Countable = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets,
+                  CountScienceSets]
 
 
 @dataclass(frozen=True)
@@ -86,6 +102,7 @@ class Produce:
     any_of: Name | None  # "any raw": a category of resources
     unbuyable: bool
     span: Span
+    relative: str = ""  # "any produced" / "any unproduced": decided by the city's production
 
 
 @dataclass(frozen=True)
@@ -150,6 +167,16 @@ class Lose:
     places: tuple[Name, ...]
     amount: Amount
     span: Span
+    debt: Name | None = None  # "… or debt tokens": the token kind of each coin not paid
+
+
+@dataclass(frozen=True)
+class Gain:
+    """``PLACES gains AMOUNT coins``."""
+
+    places: tuple[Name, ...]
+    amount: Amount
+    span: Span
 
 
 @dataclass(frozen=True)
@@ -166,9 +193,10 @@ class Take:
     """``take KIND token from POOL [draw N]``."""
 
     kind: Name
-    pool: Name
+    pool: Name | None  # None: "take N KIND tokens", counters from the supply
     draw: int | None
     span: Span
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -180,10 +208,13 @@ class Discount:
     colours: tuple[Name, ...]  # for "card"; empty: any colour
     span: Span
     unit: str = "resources"  # or "coins": the coins of the cost
+    every: bool = False  # "discount every resource on …"
+    places: tuple[Name, ...] = ()  # target "trade": "… on trade from PLACES"
+    price: int = 0  # "… for N coins": coins each use costs (0: free)
 
 
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
-               Destroy, Take, Discount]
+               Destroy, Take, Discount, Gain]
 
 
 @dataclass(frozen=True)

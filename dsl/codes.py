@@ -45,9 +45,12 @@ CODES: dict[str, str] = {
     "T402": "a quantity above 1 with a choice of resources",
     "T403": "a zero that makes no sense (0 shields, per 0, a cost of 0)",
     "T404": "the same name listed twice",
-    "T405": "the place 'most' where it names no city (outside a count, or with other places)",
+    "T405": "the place 'most' where it names no city (outside a count, or with other places), "
+            "or 'them' listed with other places",
     "T406": "a condition ('if …') on a clause that has no moment to check it (an ongoing "
             "effect, a copy)",
+    "T407": "a discount on trade in resources (a neighbour's price is in coins)",
+    "T408": "a price ('for N coins') on a discount that is not of resources",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",
@@ -71,6 +74,7 @@ CODES: dict[str, str] = {
     "D614": "the setup lays out more tokens or wonders than are loaded",
     "D615": "dice data naming a building, symbol or die that is not defined, or defined twice "
             "(offer: dice)",
+    "D616": "fewer cards of the reserve's colour than its draft deals at the most players",
     # L: loading files and sets
     "L701": "no such file or folder, or a folder without YAML files",
     "L702": "no rule set is loaded, or an unknown game is named",

@@ -33,13 +33,14 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.Destroy: (fx.Timing.NOW,),
     ast.Take: (fx.Timing.NOW,),
     ast.Discount: (fx.Timing.ONGOING,),
+    ast.Gain: (fx.Timing.NOW, fx.Timing.ON),
 }
 
 _EFFECT_WORD = {
     ast.Produce: "produce", ast.Shields: "shields", ast.Science: "science", ast.Trade: "buy",
     ast.Ability: "ability", ast.Points: "points", ast.Coins: "coins", ast.Copy: "copy",
     ast.Replay: "replay", ast.Lose: "loses", ast.Destroy: "destroy", ast.Take: "take",
-    ast.Discount: "discount",
+    ast.Discount: "discount", ast.Gain: "gains",
 }
 
 
@@ -59,6 +60,13 @@ _TIMING_WORD = {
 # The place that stands for "the city with the most of what is counted": it only
 # makes sense in a count ("per yellow card in most"), and alone there.
 MOST = "most"
+# The place, in the amount of a 'loses', that stands for each losing city itself
+# ("others loses 1 coin per victory token in them"): a word of the language, not of a
+# rule set, and meaningless anywhere else.
+THEM = "them"
+# The end of a trigger event set off by a token's arrival ("on victory token:" is
+# "victory_token"); mechanisms.TOKEN_EVENT says the same to the loops' catalogue.
+TOKEN_EVENT = "_token"
 
 
 @dataclass
@@ -124,18 +132,33 @@ class _Checker:
     # --- amounts ---------------------------------------------------------------
 
     def amount(self, node: ast.Amount) -> fx.Amount:
+        return self.amounts(node, False)[0]
+
+    def amounts(self, node: ast.Amount, them: bool) -> tuple[fx.Amount, fx.Amount | None]:
+        """The amount; with ``them`` (a 'loses'), split in two: the terms counted from the
+        owner's city, and those counted ``in them``, in each losing city (None: none)."""
         fixed = 0
         terms: list[fx.PerTerm] = []
+        each: list[fx.PerTerm] = []
         for term in node.terms:
             if isinstance(term, ast.Fixed):
                 fixed += term.value
                 continue
             if term.divisor == 0:
                 self.problem("T403", "cannot count 'per 0' of anything", term.span)
+            if term.value == 0:  # "loses 0 coins per …" (or a sum before "coins per")
+                self.problem("T403", "0 per counted thing gives nothing (before 'coins "
+                             "per …', write one number)", term.span)
+            counted = self.counted(term.counted)
+            if them and term.places and any(p.text == THEM for p in term.places):
+                if len(term.places) > 1:
+                    self.problem("T405", f"'{THEM}' (each losing city) cannot be listed with "
+                                 "other places", term.places[0].span)
+                each.append(fx.PerTerm(term.value, max(term.divisor, 1), counted, ("self",)))
+                continue
             places = self.places(term.places) if term.places else ("self",)
-            terms.append(fx.PerTerm(term.value, max(term.divisor, 1),
-                                    self.counted(term.counted), places))
-        return fx.Amount(fixed, tuple(terms))
+            terms.append(fx.PerTerm(term.value, max(term.divisor, 1), counted, places))
+        return fx.Amount(fixed, tuple(terms)), (fx.Amount(0, tuple(each)) if each else None)
 
     def counted(self, node: ast.Countable) -> fx.Counted:
         if isinstance(node, ast.CountCards):
@@ -145,6 +168,10 @@ class _Checker:
         if isinstance(node, ast.CountTokens):
             self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
             return fx.CountTokens(node.kind.text)
+        if isinstance(node, ast.CountSets):
+            return fx.CountSets(tuple(sorted(self.colours(node.colours))))
+        if isinstance(node, ast.CountScienceSets):
+            return fx.CountScienceSets(tuple(self.vocabulary.science))
         return fx.CountCoins()
 
     # --- effects ---------------------------------------------------------------
@@ -162,6 +189,12 @@ class _Checker:
                 if node.quantity > 1 and len(node.choices) > 1:
                     self.problem("T402", f"'produce {node.quantity}' needs a single resource; "
                                  "a choice produces one unit of one of them", node.span)
+            if node.relative:
+                if node.quantity > 1:
+                    self.problem("T402", f"'produce {node.quantity} any {node.relative}' "
+                                 "needs a single resource; a choice produces one unit",
+                                 node.span)
+                return fx.Produce((), 1, not node.unbuyable, node.relative)
             if node.quantity == 0:
                 self.problem("T403", "producing 0 of something has no effect", node.span)
             return fx.Produce(resources, node.quantity, not node.unbuyable)
@@ -196,25 +229,56 @@ class _Checker:
             return fx.Replay()
         if isinstance(node, ast.Lose):
             places = self.places(node.places, "loses")
+            value, each = self.amounts(node.amount, True)
+            if value.is_fixed and value.fixed == 0 and each is None:
+                self.problem("T403", "losing 0 coins has no effect", node.span)
+            debt = None
+            if node.debt is not None:
+                if self.known(node.debt, self.vocabulary.tokens, "N305", "token kind"):
+                    debt = node.debt.text
+            return fx.LoseCoins(places, value, each, debt)
+        if isinstance(node, ast.Gain):
+            places = self.places(node.places, "gains")
             value = self.amount(node.amount)
             if value.is_fixed and value.fixed == 0:
-                self.problem("T403", "losing 0 coins has no effect", node.span)
-            return fx.LoseCoins(places, value)
+                self.problem("T403", "gaining 0 coins has no effect", node.span)
+            return fx.GainCoins(places, value)
         if isinstance(node, ast.Destroy):
             return fx.Destroy(self.colours(node.colours), self.places(node.places, "destroy"))
         if isinstance(node, ast.Take):
             self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
+            if node.pool is None:  # "take N KIND tokens": counters from the supply
+                if node.count == 0:
+                    self.problem("T403", "taking 0 tokens has no effect", node.span)
+                return fx.TakeToken(node.kind.text, "", None, node.count)
             self.known(node.pool, self.vocabulary.pools, "N309", "token pool")
             if node.draw == 0:
                 self.problem("T403", "'draw 0' draws nothing to choose from", node.span)
             return fx.TakeToken(node.kind.text, node.pool.text, node.draw)
         if isinstance(node, ast.Discount):
-            if node.count == 0:
+            if node.count == 0 and not node.every:
                 self.problem("T403", "a discount of 0 has no effect", node.span)
+            if node.target == "trade":
+                if node.unit != "coins":
+                    self.problem("T407", "a discount on trade is in coins, the price paid to "
+                                 "a neighbour: write 'discount N coins on trade from …'",
+                                 node.span)
+                return fx.Discount(node.count, "trade", None, "coins",
+                                   places=self.places(node.places, "discount"))
+            if node.every:
+                if node.target == "wonder":
+                    return fx.Discount(0, "wonder", None, "resources", True)
+                return fx.Discount(0, "card", self.colours(node.colours) if node.colours
+                                   else None, "resources", True)
+            if node.price and node.unit != "resources":
+                self.problem("T408", "only a discount of resources can cost coins ('discount "
+                             "1 resource on cards for 1 coin'); a coin discount for coins "
+                             "changes nothing", node.span)
             if node.target == "wonder":
-                return fx.Discount(node.count, "wonder", None, node.unit)
+                return fx.Discount(node.count, "wonder", None, node.unit, price=node.price)
             return fx.Discount(node.count, "card",
-                               self.colours(node.colours) if node.colours else None, node.unit)
+                               self.colours(node.colours) if node.colours else None, node.unit,
+                               price=node.price)
         if isinstance(node, ast.Ability):
             self.known(node.name, self.vocabulary.abilities, "N306", "ability")
             once_per = None
@@ -238,6 +302,10 @@ class _Checker:
             period = node.colours[0]
             self.known(period, self.vocabulary.periods, "N308", "period")
             return fx.Trigger(f"{period.text}_end")
+        if node.event == "token":  # "on victory token:": the event names the kind
+            kind = node.colours[0]
+            self.known(kind, self.vocabulary.tokens, "N305", "token kind")
+            return fx.Trigger(f"{kind.text}{TOKEN_EVENT}")
         return fx.Trigger(node.event)
 
     def clause(self, node: ast.Clause) -> fx.Clause:

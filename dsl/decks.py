@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Callable
 
 from .errors import Diagnostic, Location, Severity
+from .mechanisms import capabilities
 from .model import Card, Game
 from .rules_model import Offer
 
@@ -32,6 +33,14 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
         if card.age > rules.ages:
             found.append(Diagnostic("D603", f"'{card.name}' is in age {card.age}, but the rule "
                                     f"set has {rules.ages} ages", card.location))
+        elif card.age == 0:
+            reserve = rules.model.reserve.colour
+            found.append(Diagnostic(
+                "D603", f"'{card.name}' is in age 0, which no age deals: age 0 is for the "
+                + (f"reserve's {reserve} cards" if reserve else
+                   "cards of a reserve, and this rule set has none (reserve: {colour: …})"),
+                card.location))
+            continue
         if card.drawn and (card.age, card.colour) not in pools:
             found.append(Diagnostic(
                 "D602", f"'{card.name}' has no 'players' markers, but the rule set draws no "
@@ -46,6 +55,7 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                 break
 
     found.extend(_check_setup(game, rules_location))
+    found.extend(_check_reserve(game, rules_location))
     remove = rules.model.ages.remove
     layouts = _layouts(rules.model.offer)
     if rules.hand is None and layouts is None:
@@ -113,6 +123,23 @@ def _check_setup(game: Game, rules_location: Callable[[tuple[str | int, ...]], L
             "D614", f"the wonder draft lays out {draft.pools} pools of {draft.size} wonders, "
             f"but only {len(game.wonders)} are loaded", rules_location(("setup", "wonders"))))
     return found
+
+
+def _check_reserve(game: Game, rules_location: Callable[[tuple[str | int, ...]], Location],
+                   ) -> list[Diagnostic]:
+    """The reserve deals ``reserve.hand`` cards to each of the most players (D616)."""
+    reserve = game.rules.model.reserve
+    caps = capabilities(game.rules.model.offer.mechanism)
+    if reserve.colour is None or reserve.colour not in game.rules.vocabulary.colours or (
+            caps is not None and not caps.reserve):
+        return []  # (an unknown colour is N302; a loop without a reserve, M905)
+    cards = len(game.reserve_cards())
+    wanted = reserve.hand * game.rules.max_players
+    if cards >= wanted:
+        return []
+    return [Diagnostic("D616", f"the reserve deals {reserve.hand} {reserve.colour} cards to "
+                       f"each of up to {game.rules.max_players} players ({wanted}), but only "
+                       f"{cards} are loaded", rules_location(("reserve", "colour")))]
 
 
 def _layouts(offer: Offer) -> dict[int, int] | None:

@@ -33,7 +33,8 @@ def _cities(places: tuple[str, ...], joiner: str = "and") -> str:
 def _who(places: tuple[str, ...], joiner: str = "and") -> str:
     """Cities as people: "your opponent", "your neighbours"."""
     who = _cities(places, joiner).replace("cities", "").replace("city", "").strip()
-    return who.replace("'s", "").replace("' ", " ").rstrip("'")
+    who = who.replace("'s", "").replace("' ", " ").rstrip("'")
+    return {"every other": "every other player", "every": "every player"}.get(who, who)
 
 
 def _places(places: tuple[str, ...]) -> str:
@@ -49,6 +50,10 @@ def _counted(counted: fx.Counted, divisor: int) -> str:
         unit = "built wonder stage"
     elif isinstance(counted, fx.CountTokens):
         unit = f"{counted.kind} token"
+    elif isinstance(counted, fx.CountScienceSets):
+        unit = f"complete set of science symbols ({', '.join(counted.symbols)})"
+    elif isinstance(counted, fx.CountSets):
+        unit = f"set of one {', '.join(counted.colours)} card each"
     else:
         unit = "coin"
     if divisor == 1:
@@ -68,6 +73,12 @@ def amount(value: fx.Amount, unit: str) -> str:
 
 def effect(item: fx.Effect) -> str:
     if isinstance(item, fx.Produce):
+        if item.relative:
+            which = ("a resource your city already produces" if item.relative == "produced"
+                     else "a resource none of your production sources produces")
+            return (f"produces one unit of {which} each turn (by your start resource and "
+                    "the cards neighbours may buy from)"
+                    + ("" if item.buyable else " (neighbours cannot buy it)"))
         what = " or ".join(item.resources)
         text = f"produces {item.amount} {what}" if item.amount > 1 else (
             f"produces one of {what} each turn" if len(item.resources) > 1 else f"produces {what}")
@@ -95,22 +106,46 @@ def effect(item: fx.Effect) -> str:
         return f"ability: {name}" + (f" (once per {item.once_per})" if item.once_per else "")
     if isinstance(item, fx.LoseCoins):
         verb = "loses" if len(item.places) == 1 and item.places[0] != "neighbours" else "lose"
-        return f"{_who(item.places)} {verb} {amount(item.amount, 'coin')}"
+        parts = [] if item.amount.is_fixed and item.amount.fixed == 0 and item.each else [
+            amount(item.amount, "coin")]
+        if item.each is not None:
+            parts += [f"{t.value} {_plural('coin', t.value)} per "
+                      f"{_counted(t.counted, t.divisor)} they hold" for t in item.each.terms]
+        text = f"{_who(item.places)} {verb} {' plus '.join(parts)}"
+        if item.debt is not None:
+            text += (f" (each chooses how many to pay, and takes a {item.debt} token for "
+                     "every coin not paid)")
+        return text
+    if isinstance(item, fx.GainCoins):
+        verb = "gains" if len(item.places) == 1 and item.places[0] != "neighbours" else "gain"
+        return f"{_who(item.places)} {verb} {amount(item.amount, 'coin')} from the bank"
     if isinstance(item, fx.Replay):
         return "play again straight away"
     if isinstance(item, fx.Destroy):
         colours = " or ".join(sorted(item.colours))
         return f"discard one {colours} card of {_cities(item.places, 'or')}"
     if isinstance(item, fx.TakeToken):
+        if not item.pool:
+            return f"take {item.count} {_plural(item.kind + ' token', item.count)}"
         source = f"the {item.pool}" if item.draw is None else \
             f"{item.draw} drawn at random from the {item.pool}"
         return f"take a {item.kind} token from {source}"
     if isinstance(item, fx.Discount):
+        if item.target == "trade":
+            return (f"the coins you pay {_who(item.places, 'or')} for the resources of one "
+                    f"build are {item.count} less (never below 0)")
+        if item.every:
+            what = ("wonder stages" if item.target == "wonder" else
+                    (" or ".join(sorted(item.colours)) + " cards") if item.colours else "cards")
+            return f"{what} are built without paying their resources (coins still paid)"
         if item.target == "wonder":
             target = "wonder stages"
         else:
             target = (" or ".join(sorted(item.colours)) + " cards") if item.colours else "cards"
         unit = "coin" if item.unit == "coins" else "resource"
+        if item.price:
+            return (f"for {item.price} {_plural('coin', item.price)} to the bank, {target} "
+                    f"cost {item.count} {_plural(unit, item.count)} less (at most once a build)")
         return f"{target} cost {item.count} {_plural(unit, item.count)} less"
     assert isinstance(item, fx.CopyCard)
     colours = " or ".join(sorted(item.colours))
@@ -127,6 +162,10 @@ def _trigger(trigger: fx.Trigger | None) -> str:
         return "each time you build a card free by chain"
     if trigger.event.endswith("_end"):
         return f"at the end of each {trigger.event[:-4]}"
+    if trigger.event.endswith("_token"):
+        return f"each time you receive a {trigger.event[:-6]} token"
+    if trigger.event == "buy":
+        return "for each neighbour you buy resources from in a build"
     return f"each time of {trigger.event}"
 
 

@@ -117,7 +117,8 @@ def diff(a: Game, b: Game) -> Diff:
             add(Change("parameters", "~", param, _shown(old[param]), _shown(new[param])))
 
     def in_deck(game: Game) -> dict[tuple[str, int], Card]:
-        return {(c.name, c.age): c for c in game.deck_cards()}
+        """The cards in play: the age decks' and the reserve's (``reserve.colour``)."""
+        return {(c.name, c.age): c for c in (*game.deck_cards(), *game.reserve_cards())}
 
     cards_a, cards_b = in_deck(a), in_deck(b)
     for key in [*cards_a, *(k for k in cards_b if k not in cards_a)]:

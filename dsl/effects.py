@@ -26,7 +26,9 @@ class Trigger:
     """What sets off an ``on …:`` clause: the owner later builds a card of ``colours``
     (``event="card"``; None = any colour), builds a wonder stage (``"wonder"``), builds
     a card free by chain (``"chain"``), or a period of the rule set ends
-    (``"age_end"`` for ``on age end:``)."""
+    (``"age_end"`` for ``on age end:``), the owner receives a token of a kind
+    (``"victory_token"`` for ``on victory token:``), or the owner buys resources from a
+    neighbour (``"buy"``, once per neighbour bought from in a build)."""
 
     event: str
     colours: frozenset[str] | None = None
@@ -52,7 +54,25 @@ class CountCoins:
     pass
 
 
-Counted = Union[CountCards, CountStages, CountTokens, CountCoins]
+@dataclass(frozen=True, slots=True)
+class CountSets:
+    """How many complete sets of one card of each of ``colours`` a city has (the fewest
+    of any of them): ``points 3 per set of blue, red, green cards``."""
+
+    colours: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CountScienceSets:
+    """Complete sets of one of each of ``symbols`` (the rule set's science symbols) a city
+    scores: ``end: points 3 per science set``.  At the final scoring the wildcards are
+    chosen for the best science and these points together."""
+
+    symbols: tuple[str, ...]
+
+
+Counted = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets,
+                CountScienceSets]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +102,11 @@ class Produce:
     resources: tuple[str, ...]
     amount: int = 1
     buyable: bool = True
+    # "produced": a choice among the types the city's sellable sources (its start
+    # resource and the cards of the rule set's ``trade.buyable`` colours) already make;
+    # "unproduced": among the types none of them makes (``resources`` then empty: the
+    # city's production decides, whenever it changes)
+    relative: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +159,23 @@ class CopyCard:
 
 @dataclass(frozen=True, slots=True)
 class LoseCoins:
-    """The cities at ``places`` lose ``amount`` coins each (to the bank; never below 0)."""
+    """The cities at ``places`` lose ``amount`` coins each (to the bank; never below 0).
+
+    ``each`` is more coins counted in each losing city itself (``others loses 1 coin per
+    victory token in them``).  ``debt`` names a token kind: then each losing city chooses
+    how many of the coins to pay, and takes one such token for every coin not paid
+    (``others loses 2 coins or debt tokens``)."""
+
+    places: tuple[str, ...]
+    amount: Amount
+    each: Amount | None = None
+    debt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GainCoins:
+    """The cities at ``places`` receive ``amount`` coins each from the bank (``left, right
+    gains 1 coin``: the owner's effect pays other cities)."""
 
     places: tuple[str, ...]
     amount: Amount
@@ -155,11 +196,16 @@ class Destroy:
 
 @dataclass(frozen=True, slots=True)
 class TakeToken:
-    """The owner chooses one ``kind`` token from ``pool`` (from ``draw`` drawn at random, if set)."""
+    """The owner chooses one ``kind`` token from ``pool`` (from ``draw`` drawn at random, if set).
+
+    With ``pool`` empty (``take 1 diplomacy token``) the owner simply takes ``count``
+    tokens of ``kind`` from an unlimited supply: counters, worth the points the rule set's
+    ``score.worth`` gives the kind (0 without), that effects count and mechanisms read."""
 
     kind: str
     pool: str
     draw: int | None = None
+    count: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +220,17 @@ class Discount:
     target: str
     colours: frozenset[str] | None = None
     unit: str = "resources"  # "coins": the coins of the cost (never below 0)
+    every: bool = False  # "discount every resource on …": no resource of the cost is paid
+    # target "trade": the coins paid to the neighbours at these places for one build
+    # ("discount 1 coin on trade from left": the first unit bought there each turn)
+    places: tuple[str, ...] = ()
+    # "… for N coins": each use costs ``price`` coins, paid to the bank, and is made at
+    # most once per build (``discount 1 resource on cards for 1 coin``); 0: free
+    price: int = 0
 
 
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
-               LoseCoins, Replay, Destroy, TakeToken, Discount]
+               LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins]
 
 
 @dataclass(frozen=True, slots=True)

@@ -525,6 +525,20 @@ class _Load:
             self.report.add(Diagnostic(
                 "R802", f"'victory' gives {len(victory)} values for {count} ages",
                 doc.location(("military", "victory"))))
+        tokens = self_tokens = vocabulary.tokens
+        sit_out = military.get("sit_out")
+        if isinstance(sit_out, str) and sit_out not in tokens:
+            self.report.add(Diagnostic(
+                "N305", f"unknown token kind '{sit_out}' in military.sit_out; the rule set "
+                f"declares: {', '.join(tokens) or 'none'}", doc.location(("military", "sit_out")),
+                suggestion=closest(sit_out, list(tokens)), text=sit_out))
+        for kind in _map(_map(data.get("score")).get("worth")):
+            if kind not in self_tokens:
+                self.report.add(Diagnostic(
+                    "N305", f"unknown token kind '{kind}' in score.worth; the rule set "
+                    f"declares: {', '.join(tokens) or 'none'}",
+                    doc.location(("score", "worth", kind), key=True),
+                    suggestion=closest(str(kind), list(tokens)), text=str(kind)))
         for i, age in enumerate(_list(military.get("ages"))):
             if isinstance(age, int) and age > count:
                 self.report.add(Diagnostic(
@@ -573,6 +587,10 @@ class _Load:
                     doc.location(("score", "tokens", kind)), text=str(line),
                     suggestion=closest(str(line), [str(o) for o in order])))
         self.check_setup(doc, data, sections, vocabulary, high)
+        reserve = _map(data.get("reserve"))
+        if isinstance(reserve.get("colour"), str):
+            self.known_name(doc, ("reserve", "colour"), reserve["colour"], vocabulary.colours,
+                            "N302", "colour")
         self.check_track(doc, data, sections)
         add = _map(trade.get("add"))
         for i, colour in enumerate(_list(add.get("colours"))):

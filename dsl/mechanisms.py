@@ -25,11 +25,15 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.Produce: "produce", fx.Points: "points", fx.Coins: "coins", fx.Shields: "shields",
     fx.Science: "science", fx.TradePrice: "buy", fx.Ability: "ability", fx.CopyCard: "copy",
     fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
-    fx.Discount: "discount",
+    fx.Discount: "discount", fx.GainCoins: "gains",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
 PERIOD_END: Final = "_end"
+# The trigger event of a token's arrival: "victory_token" for ``on victory token:``.
+TOKEN_EVENT: Final = "_token"
+# The trigger event of buying from a neighbour (``on buy:``).
+BUY_EVENT: Final = "buy"
 
 # Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
 NEXT_AGE: Final = ("weaker_military",)
@@ -38,7 +42,7 @@ _EVERYWHERE: Final = frozenset({
     ("produce", ONGOING), ("science", ONGOING), ("points", END), ("copy", END),
     ("coins", NOW), ("coins", ON), ("shields", ONGOING), ("shields", NOW), ("shields", ON),
     ("buy", ONGOING), ("ability", ONGOING), ("loses", NOW), ("loses", ON),
-    ("destroy", NOW), ("take", NOW),
+    ("destroy", NOW), ("take", NOW), ("gains", NOW), ("gains", ON),
 })
 
 
@@ -60,7 +64,20 @@ class Capabilities:
     effect words it runs then (empty: no such trigger fires); ``coin_discounts``:
     whether it takes ``discount N coins on …`` off the coins of a cost;
     ``scoped_abilities``: the abilities it limits to cards of some colours
-    (``ability free_build on purple cards``).
+    (``ability free_build on purple cards``); ``reserve``: whether it plays the rule
+    set's ``reserve`` (a draft of the reserve's cards before Age I, a reserve turn at the
+    start of each age); ``token_events``: the token kinds whose arrival it announces
+    (``on victory token: coins 2``), with the effect words it runs then;
+    ``trade_events``: whether it announces each neighbour a player buys from
+    (``on buy: coins 1``); ``paid_discounts``: whether it offers a resource discount
+    that costs coins (``discount 1 resource on cards for 1 coin``); ``set_counts``:
+    whether its cities count sets (``points 3 per set of blue, red, green cards``);
+    ``debt_choice``: whether it asks each city of a ``loses … or KIND tokens`` how many
+    coins it pays (a follow-up decision); ``counter_tokens``: whether it runs ``take N
+    KIND tokens`` (counters from the supply); ``relative_production``: whether its
+    cities work out ``produce any produced`` / ``any unproduced``; ``whole_discounts``:
+    whether it runs ``discount every resource on …``; ``trade_discounts``: whether it
+    takes ``discount N coins on trade from PLACES`` off the coins paid to neighbours.
     """
 
     offer: str
@@ -77,6 +94,16 @@ class Capabilities:
     period_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
     coin_discounts: bool = False
     scoped_abilities: frozenset[str] = frozenset()
+    reserve: bool = False
+    token_events: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    trade_events: bool = False
+    paid_discounts: bool = False
+    set_counts: bool = False
+    debt_choice: bool = False
+    counter_tokens: bool = False
+    relative_production: bool = False
+    whole_discounts: bool = False
+    trade_discounts: bool = False
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -86,16 +113,14 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
     "draft": Capabilities(
         offer="draft",
         turns="simultaneous",
-        effects=_EVERYWHERE,
+        effects=_EVERYWHERE | {("discount", ONGOING)},
         refused={
             "replay": "replay needs sequential turns; this rule set offers cards by draft "
                       "(everyone plays at once)",
-            "discount": "discounts are paid for by the bank's trading (offer: structure); "
-                        "this rule set trades with neighbours, whose prices are per unit "
-                        "(write 'buy … from left, right at N')",
         },
         abilities=frozenset({"free_build", "build_from_discard", "play_last_card",
-                             "free_first_of_colour", "free_first_of_age", "free_last_of_age"}),
+                             "free_first_of_colour", "free_first_of_age", "free_last_of_age",
+                             "defeats_to_victor"}),
         buy_places=frozenset({"left", "right", "neighbours"}),
         buy_anyone=True,
         slots={"turns": ("simultaneous",), "trade": ("neighbours",),
@@ -105,9 +130,21 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         conditions=frozenset({"wonder", "at_least"}),
         # after the age's battles, before the next age is dealt: nothing that asks a
         # choice (destroy, take, build from discard) can wait for an answer there
-        period_ends={"age": frozenset({"coins", "shields", "loses"})},
+        period_ends={"age": frozenset({"coins", "shields", "loses", "gains"})},
         coin_discounts=True,
         scoped_abilities=frozenset({"free_build"}),
+        debt_choice=True,
+        counter_tokens=True,
+        relative_production=True,
+        whole_discounts=True,
+        trade_discounts=True,
+        reserve=True,
+        # the battles' tokens, given after the age's battles (as "on age end:")
+        token_events={"victory": frozenset({"coins", "shields", "loses"}),
+                      "defeat": frozenset({"coins", "shields", "loses"})},
+        trade_events=True,
+        paid_discounts=True,
+        set_counts=True,
     ),
     "structure": Capabilities(
         offer="structure",
@@ -122,6 +159,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         next_age=NEXT_AGE,
         boards=False,
         conditions=frozenset({"at_least"}),
+        set_counts=True,
     ),
     # A dice forum (engine/dice_game.py): spaces of a player sheet crossed with dice; a
     # crossed space counts as a card of its building's colour.  Effects act when the
@@ -148,6 +186,41 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
 }
 
 
+def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
+    """Why the loop does not run a set count, a token or buy trigger, or a paid discount
+    in ``clause`` (None: it runs them, or the clause has none)."""
+    if not caps.set_counts and _counts_sets(clause):
+        return f"'per set of …' is not counted by the {caps.offer} game loop"
+    effect, trigger = clause.effect, clause.trigger
+    word = EFFECT_WORDS[type(effect)]
+    if trigger is not None and trigger.event.endswith(TOKEN_EVENT):
+        kind = trigger.event[:-len(TOKEN_EVENT)]
+        words = caps.token_events.get(kind)
+        if not words:
+            return (f"'on {kind} token:' is not announced by the {caps.offer} game loop "
+                    + ("(no token arrives there)" if not caps.token_events else
+                       f"(it announces {', '.join(sorted(caps.token_events))} tokens)"))
+        if word not in words:
+            return (f"'{word}' cannot act when a {kind} token arrives in the {caps.offer} game "
+                    f"loop (it runs {', '.join(sorted(words))} then)")
+    if trigger is not None and trigger.event == BUY_EVENT and not caps.trade_events:
+        return f"'on buy:' is not announced by the {caps.offer} game loop"
+    if (isinstance(effect, fx.Discount) and effect.unit == "resources" and effect.price
+            and not caps.paid_discounts):
+        return f"a discount 'for N coins' is not offered by the {caps.offer} game loop"
+    return None
+
+
+def _counts_sets(clause: fx.Clause) -> bool:
+    """Whether the clause counts ``set of … cards`` (in its amount or its condition)."""
+    amounts: list[object] = [getattr(clause.effect, "amount", None),
+                             getattr(clause.effect, "each", None)]
+    if clause.condition is not None:
+        amounts.append(clause.condition.amount)
+    return any(isinstance(term.counted, (fx.CountSets, fx.CountScienceSets))
+               for amount in amounts if isinstance(amount, fx.Amount) for term in amount.terms)
+
+
 def capabilities(offer: str) -> Capabilities | None:
     """The catalogue entry of the loop that plays ``offer`` (None: no such loop)."""
     return LOOPS.get(offer)
@@ -165,6 +238,18 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
         return (f"the condition '{written}' is not checked by the {caps.offer} game loop"
                 f"{reason}")
     trigger = clause.trigger
+    why = _leader_constructs(caps, clause)
+    if why is not None:
+        return why
+    if trigger is not None and trigger.event.endswith(TOKEN_EVENT):
+        return None
+    if isinstance(effect, fx.LoseCoins) and effect.debt is not None:
+        if not caps.debt_choice:
+            return (f"'loses … or {effect.debt} tokens' asks each losing city a choice, which "
+                    f"the {caps.offer} game loop does not ask")
+        if trigger is not None and trigger.event.endswith(PERIOD_END):
+            return (f"'loses … or {effect.debt} tokens' asks a choice, which cannot wait at "
+                    "the end of a period")
     if trigger is not None and trigger.event.endswith(PERIOD_END):
         period = trigger.event[:-len(PERIOD_END)]
         words = caps.period_ends.get(period)
@@ -175,6 +260,19 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
             return (f"'{word}' cannot act at the end of an {period} in the {caps.offer} game "
                     f"loop (it runs {', '.join(sorted(words))} then)")
         return None
+    if isinstance(effect, fx.TakeToken) and not effect.pool and not caps.counter_tokens:
+        return (f"'take N {effect.kind} tokens' (without a pool) is not run by the "
+                f"{caps.offer} game loop")
+    if isinstance(effect, fx.Produce) and effect.relative and not caps.relative_production:
+        return (f"'produce any {effect.relative}' is not worked out by the {caps.offer} game "
+                "loop")
+    if isinstance(effect, fx.Discount) and effect.target == "trade":
+        return None if caps.trade_discounts else (
+            f"'discount … on trade' is not taken off the price of neighbours by the "
+            f"{caps.offer} game loop")
+    if isinstance(effect, fx.Discount) and effect.every:
+        return None if caps.whole_discounts else (
+            f"'discount every resource' is not run by the {caps.offer} game loop")
     if isinstance(effect, fx.Discount) and effect.unit == "coins":  # (always ongoing)
         return None if caps.coin_discounts else (
             f"'discount … coins' is not taken off costs by the {caps.offer} game loop")

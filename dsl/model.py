@@ -157,8 +157,19 @@ class Game:
         return self.rules.name
 
     def deck_cards(self) -> tuple[Card, ...]:
-        """The cards that go into the decks (those named by a ``remove:`` list are out)."""
-        return tuple(c for c in self.cards if c.name not in self.removed)
+        """The cards that go into the age decks (those named by a ``remove:`` list are out,
+        and so are the reserve's: ``reserve.colour``)."""
+        reserve = self.rules.model.reserve.colour
+        return tuple(c for c in self.cards if c.name not in self.removed
+                     and c.colour != reserve)
+
+    def reserve_cards(self) -> tuple[Card, ...]:
+        """The cards of the reserve deck (``reserve.colour``; none without a reserve)."""
+        reserve = self.rules.model.reserve.colour
+        if reserve is None:
+            return ()
+        return tuple(c for c in self.cards if c.name not in self.removed
+                     and c.colour == reserve)
 
     def card(self, name: str) -> Card | None:
         for card in self.cards:

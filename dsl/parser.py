@@ -61,7 +61,7 @@ def keywords() -> list[str]:
         if terminal.pattern.type == "str" and terminal.pattern.value.isalpha():
             words.add(terminal.pattern.value)
     words.update({"card", "cards", "stage", "stages", "token", "tokens", "coin", "coins",
-                  "resource", "resources", "wonder", "wonders"})
+                  "resource", "resources", "wonder", "wonders", "produced", "unproduced"})
     return sorted(words)
 
 
@@ -85,6 +85,20 @@ def _names(tree: Tree[Any]) -> tuple[ast.Name, ...]:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _coins_per(children: list[Any]) -> ast.Amount:
+    """The amount of a 'loses'/'gains' (children: places, amount, COINS, then perhaps a
+    ``coins_per``): "2 coins", or "1 coin per victory token in them" (the amount's single
+    number for each counted thing: a per-term)."""
+    amount: ast.Amount = children[1]
+    per = next((c for c in children[2:] if isinstance(c, ast.Per)), None)
+    if per is None:
+        return amount
+    value = amount.terms[0]
+    number = value.value if len(amount.terms) == 1 and isinstance(value, ast.Fixed) else 0
+    return ast.Amount((ast.Per(number, per.divisor, per.counted, per.places, per.span),),
+                      amount.span)
 
 
 def _meta(fn: F) -> F:
@@ -156,6 +170,15 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Trigger("chain", (), _span(meta))
 
     @_meta
+    def trigger_tokens(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        # "on victory token:": the kind is checked against the vocabulary's tokens
+        return ast.Trigger("token", (_name(children[0]),), _span(meta))
+
+    @_meta
+    def trigger_buy(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        return ast.Trigger("buy", (), _span(meta))
+
+    @_meta
     def trigger_period_end(self, meta: Any, children: list[Any]) -> ast.Trigger:
         # the period's name is checked against the vocabulary's periods by the compiler
         return ast.Trigger("end", (_name(children[0]),), _span(meta))
@@ -166,6 +189,7 @@ class _ToAst(Transformer[Token, Any]):
         unbuyable = False
         choices: tuple[ast.Name, ...] = ()
         any_of = None
+        relative = ""
         for child in children:
             if isinstance(child, Token) and child.type == "INT":
                 quantity = int(child)
@@ -173,15 +197,23 @@ class _ToAst(Transformer[Token, Any]):
                 unbuyable = True
             elif isinstance(child, ast.Name):
                 any_of = child
+            elif isinstance(child, str):
+                relative = child
             else:
                 choices = child
-        return ast.Produce(quantity, choices, any_of, unbuyable, _span(meta))
+        return ast.Produce(quantity, choices, any_of, unbuyable, _span(meta), relative)
 
     def choice_names(self, children: list[Any]) -> tuple[ast.Name, ...]:
         return children[0]  # type: ignore[no-any-return]
 
     def choice_any(self, children: list[Token]) -> ast.Name:
         return _name(children[1])
+
+    def choice_produced(self, children: list[Token]) -> str:
+        return "produced"
+
+    def choice_unproduced(self, children: list[Token]) -> str:
+        return "unproduced"
 
     @_meta
     def points(self, meta: Any, children: list[Any]) -> ast.Points:
@@ -241,7 +273,22 @@ class _ToAst(Transformer[Token, Any]):
 
     @_meta
     def lose(self, meta: Any, children: list[Any]) -> ast.Lose:
-        return ast.Lose(children[0], children[1], _span(meta))
+        debt = children[-1] if isinstance(children[-1], ast.Name) else None
+        return ast.Lose(children[0], _coins_per(children), _span(meta), debt)
+
+    def lose_or(self, children: list[Token]) -> ast.Name:
+        return _name(children[0])
+
+    @_meta
+    def gain(self, meta: Any, children: list[Any]) -> ast.Gain:
+        return ast.Gain(children[0], _coins_per(children), _span(meta))
+
+    @_meta
+    def coins_per(self, meta: Any, children: list[Any]) -> ast.Per:
+        divisor = int(children[0]) if isinstance(children[0], Token) else 1
+        rest = children[1:] if isinstance(children[0], Token) else children
+        places = rest[1] if len(rest) > 1 else ()
+        return ast.Per(0, divisor, rest[0], places, _span(meta))
 
     @_meta
     def destroy(self, meta: Any, children: list[Any]) -> ast.Destroy:
@@ -252,6 +299,10 @@ class _ToAst(Transformer[Token, Any]):
         draw = children[3] if len(children) > 3 else None
         return ast.Take(_name(children[0]), _name(children[2]), draw, _span(meta))
 
+    @_meta
+    def take_counters(self, meta: Any, children: list[Any]) -> ast.Take:
+        return ast.Take(_name(children[1]), None, None, _span(meta), int(children[0]))
+
     def draw(self, children: list[Token]) -> int:
         return int(children[0])
 
@@ -259,7 +310,26 @@ class _ToAst(Transformer[Token, Any]):
     def discount(self, meta: Any, children: list[Any]) -> ast.Discount:
         target, colours = children[2]
         unit = "coins" if str(children[1]).startswith("coin") else "resources"
+        if len(children) > 3:  # "… for N coins": a discount each use of which costs coins
+            return ast.Discount(int(children[0]), target, colours, _span(meta), unit,
+                                price=children[3])
+        if target == "trade":
+            return ast.Discount(int(children[0]), target, (), _span(meta), unit,
+                                places=colours)
         return ast.Discount(int(children[0]), target, colours, _span(meta), unit)
+
+    @_meta
+    def discount_every(self, meta: Any, children: list[Any]) -> ast.Discount:
+        target, colours = children[2]
+        if target == "trade":
+            return ast.Discount(0, target, (), _span(meta), "resources", True, colours)
+        return ast.Discount(0, target, colours, _span(meta), "resources", True)
+
+    def discount_trade(self, children: list[Any]) -> tuple[str, tuple[ast.Name, ...]]:
+        return "trade", children[1]
+
+    def discount_price(self, children: list[Any]) -> int:
+        return int(children[0])
 
     def discount_wonder(self, children: list[Any]) -> tuple[str, tuple[ast.Name, ...]]:
         return "wonder", ()
@@ -304,6 +374,14 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def count_tokens(self, meta: Any, children: list[Token]) -> ast.CountTokens:
         return ast.CountTokens(_name(children[0]), _span(meta))
+
+    @_meta
+    def count_sets(self, meta: Any, children: list[Any]) -> ast.CountSets:
+        return ast.CountSets(tuple(children[0]), _span(meta))
+
+    @_meta
+    def count_science_sets(self, meta: Any, children: list[Any]) -> ast.CountScienceSets:
+        return ast.CountScienceSets(_span(meta))
 
     @_meta
     def count_coins(self, meta: Any, children: list[Any]) -> ast.CountCoins:
@@ -404,10 +482,12 @@ def _acceptable(exc: UnexpectedInput, fallback: Any) -> set[str]:
 
 # A clause so far holding a single name: the start of "PLACES loses N coins", or
 # (far more often) a misspelt effect keyword.  After "on", a single name is a colour
-# waiting for 'card', a period waiting for 'end', or a misspelt 'wonder' / 'chain'.
+# waiting for 'card', a period waiting for 'end', a token kind waiting for 'token', or a
+# misspelt 'wonder' / 'chain' / 'buy'.
 _LONE_NAME = re.compile(r"(?:^|[;:])\s*([a-z][a-z0-9_]*)\s*$")
 _LONE_TRIGGER = re.compile(r"(?:^|[;:])\s*on\s+([a-z][a-z0-9_]*)\s*$")
 _LOSES = "loses"
+_GAINS = "gains"
 _COMMENT = re.compile(r"#[^\n]*")
 
 
@@ -422,17 +502,19 @@ def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxErro
     found = _LONE_NAME.search(before)
     trigger = False
     if found is not None:
-        if token is not None and closest(token, [_LOSES]) is not None:
+        if token is not None and closest(token, [_LOSES, _GAINS]) is not None:
             return None  # "opponent lose 2 coins": the place is right, the verb is not
-        if not expected or not expected <= {"COMMA", "LOSES", "$END"}:
+        if not expected or not expected <= {"COMMA", "LOSES", "GAINS", "$END"}:
             return None
-        named = f"a place followed by '{_LOSES}'"
+        named = f"a place followed by '{_LOSES}' or '{_GAINS}'"
     else:
         found = _LONE_TRIGGER.search(before)
-        if found is None or not expected or not expected <= {"CARDS", "VBAR", "END", "$END"}:
+        if found is None or not expected or not expected <= {"CARDS", "VBAR", "END", "TOKENS",
+                                                              "$END"}:
             return None
         trigger = True
-        named = "colours followed by 'card', or a period followed by 'end'"
+        named = ("colours followed by 'card', a period followed by 'end', or a token kind "
+                 "followed by 'token'")
     start = found.start(1)
     try:
         parser: Any = _lark().parse_interactive(text[:start], start="effects")

@@ -130,7 +130,7 @@ class _Checker:
         if why is not None:
             return ("M902" if isinstance(clause.effect, fx.Ability) else "M901", why)
         effect = clause.effect
-        if isinstance(effect, fx.TakeToken) and effect.kind not in self.filled.get(
+        if isinstance(effect, fx.TakeToken) and effect.pool and effect.kind not in self.filled.get(
                 effect.pool, set()):
             return ("M903", f"no {effect.kind} token is ever in pool '{effect.pool}': "
                     f"{self.pool_reason(effect.pool)}")
@@ -215,11 +215,21 @@ class _Checker:
                     doc.location(("turns", "next_age")), text=str(value)))
         military = _map(data.get("military"))
         chosen, _ = _mechanism(data, "military")
+        if "sit_out" in military and (chosen or caps.slots["military"][0]) != "battles":
+            self.report.add(Diagnostic(
+                "M905", "military.sit_out is never read: only neighbour battles "
+                "(military: {mechanism: battles}) let a token's holder sit one out",
+                doc.location(("military", "sit_out"), key=True), text="sit_out"))
         if "ages" in military and (chosen or caps.slots["military"][0]) != "battles":
             self.report.add(Diagnostic(
                 "M905", "military.ages is never read: only neighbour battles "
                 "(military: {mechanism: battles}) happen at the end of chosen ages",
                 doc.location(("military", "ages"), key=True), text="ages"))
+        if "reserve" in data and not caps.reserve:
+            self.report.add(Diagnostic(
+                "M905", f"reserve is never read: the {caps.offer} game loop has no reserve "
+                "draft before Age I and no reserve turns", doc.location(("reserve",), key=True),
+                text="reserve"))
         science = _map(data.get("science"))
         chosen, _ = _mechanism(data, "science")
         if "pair" in science and (chosen or caps.slots["science"][0]) != "pairs":

@@ -28,6 +28,8 @@ key                           default
 ``ages.last_card``            ``discard``
 ``ages.remove``               0
 ``ages.draw``                 none
+``reserve``                   none (no reserve deck, no reserve draft or turns)
+``reserve.hand`` / ``pass``   4 / ``right``
 ``offer.mechanism``           ``draft``; ``structure`` reads ``offer.layouts``
 ``turns.mechanism``,          the mechanism the offer's game loop plays by default
 ``trade.mechanism``,          (:mod:`.mechanisms`): with ``draft`` simultaneous,
@@ -143,6 +145,21 @@ class Ages:
 
 
 @dataclass(frozen=True)
+class Reserve:
+    """``reserve``: a second deck, of the cards of ``colour`` (never in an age's deck).
+
+    Before Age I each player is dealt ``hand`` of them, keeps one and passes the rest
+    (``pass``), until each holds ``hand``; each age then starts with a reserve turn in
+    which every player plays one kept card as a turn's card (build it at its cost, build
+    a wonder stage with it, or sell it).  Cards still kept at the end do nothing.
+    ``colour`` None: the rule set has no reserve."""
+
+    colour: str | None = None
+    hand: int = 4
+    pass_to: str = "right"
+
+
+@dataclass(frozen=True)
 class StructureLayout:
     """One age's card structure: rows from the top, each a list of half-card columns."""
 
@@ -193,6 +210,9 @@ class Battles:
     victory: tuple[int, ...] = default_victory(3)   # points of a victory token, per age
     defeat: int = -1
     ages: tuple[int, ...] | None = None   # the ages that end in battles (None: every age)
+    # a token kind whose holder sits out the next battles (its neighbours fight each other
+    # instead) and gives one such token back (Cities' diplomacy); None: no such kind
+    sit_out: str | None = None
 
     def fought_in(self, age: int) -> bool:
         """Whether ``age`` ends in battles (``military.ages``; a house rule may skip one)."""
@@ -254,6 +274,9 @@ class Score:
     order: tuple[str, ...] = DEFAULT_SCORE_ORDER
     colours: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_COLOUR_LINES))
     tokens: dict[str, str] = field(default_factory=dict)   # token kind -> line
+    # token kind -> the points of each counter token of it (``take N KIND tokens``, the
+    # tokens of a ``loses … or KIND tokens``); 0 for a kind not listed
+    worth: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -272,6 +295,7 @@ class RuleModel:
     treasury: Effects | None = None       # points for coins at the end (compiled)
     score: Score = Score()
     tie_break: tuple[str, ...] = ("coins",)
+    reserve: Reserve = Reserve()
 
     def compiled(self, draws: tuple[DrawPool, ...], sell: Effects | None,
                  treasury: Effects | None, pair: Effects | None) -> "RuleModel":
@@ -314,7 +338,8 @@ def read_rules(data: Mapping[str, Any]) -> RuleModel:
             mechanism(military, "military", Military.mechanism),
             Battles(_ints(military.get("victory")) or default_victory(ages.count),
                     _int(military, "defeat", Battles.defeat),
-                    _ages(military.get("ages"))),
+                    _ages(military.get("ages")),
+                    _str(military, "sit_out", "") or None),
             Track(_int(military, "supremacy", Track.supremacy),
                   tuple(Zone(_int(z, "from", 0), _int(z, "points", 0), _int(z, "lose", 0))
                         for z in _list(military.get("zones"))
@@ -325,9 +350,20 @@ def read_rules(data: Mapping[str, Any]) -> RuleModel:
         wonders=Wonders(_int(_map(data, "wonders"), "limit", Wonders.limit)),
         score=Score(_strs(score.get("order")) or DEFAULT_SCORE_ORDER,
                     _str_map(score.get("colours")) or dict(DEFAULT_COLOUR_LINES),
-                    _str_map(score.get("tokens"))),
+                    _str_map(score.get("tokens")),
+                    _int_map(score.get("worth"))),
         tie_break=_strs(data.get("tie_break")) or RuleModel.tie_break,
+        reserve=_read_reserve(data.get("reserve")),
     )
+
+
+def _read_reserve(value: Any) -> Reserve:
+    """``reserve`` (absent, or without a colour: no reserve)."""
+    if not isinstance(value, dict) or not isinstance(value.get("colour"), str):
+        return Reserve()
+    passed = _str(value, "pass", Reserve.pass_to)
+    return Reserve(value["colour"], _int(value, "hand", Reserve.hand),
+                   passed if passed in DIRECTIONS else Reserve.pass_to)
 
 
 def _ages(value: Any) -> tuple[int, ...] | None:
@@ -431,6 +467,13 @@ def _ints(value: object) -> tuple[int, ...] | None:
     return tuple(v for v in value if _is_int(v))
 
 
+def _int_map(value: object) -> dict[str, int]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, int)
+            and not isinstance(v, bool)}
+
+
 def _str_map(value: object) -> dict[str, str]:
     if not isinstance(value, dict):
         return {}
@@ -438,6 +481,6 @@ def _str_map(value: object) -> dict[str, str]:
 
 
 __all__ = ["Ages", "BankAdd", "Battles", "DEFAULT_BUYABLE", "DEFAULT_COLOUR_LINES",
-           "DEFAULT_SCORE_ORDER", "DrawPool", "Military", "Offer", "RuleModel", "Science",
+           "DEFAULT_SCORE_ORDER", "DrawPool", "Military", "Offer", "Reserve", "RuleModel", "Science",
            "Score", "Setup", "StructureLayout", "Track", "Trade", "Turns", "WonderDeal",
            "Wonders", "Zone", "default_passes", "default_victory", "read_rules"]

@@ -147,6 +147,27 @@ class DestroyCard:
 
 
 @dataclass(frozen=True, slots=True)
+class PayOrTake:
+    """Answer a ``loses N coins or KIND tokens``: pay ``coins`` of them to the bank and take
+    ``tokens`` tokens of ``kind`` for the rest."""
+
+    coins: int
+    tokens: int
+    kind: str
+
+    def __str__(self) -> str:
+        paid = f"pay {self.coins} {'coin' if self.coins == 1 else 'coins'}"
+        if not self.tokens:
+            return paid
+        return f"{paid} and take {self.tokens} {self.kind} " \
+               f"{'token' if self.tokens == 1 else 'tokens'}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "pay_or_take", "coins": self.coins, "tokens": self.tokens,
+                "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseStarter:
     """Say which seat starts the next age."""
 
@@ -172,10 +193,23 @@ class ChooseSide:
         return {"action": "side", "side": self.side}
 
 
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep ``card`` in the reserve draft before Age I (the rest of the hand is passed)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"keep {self.card.name}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "keep", "card": self.card.name, "age": self.card.age}
+
+
 # The commonest kinds first: compiled code checks a value against the members in this
 # order (each list item a game loop reads back), so a build or a sale matches at once.
 Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, ChooseWonder,
-               TakeToken, DestroyCard, ChooseStarter, ChooseSide]
+               TakeToken, DestroyCard, ChooseStarter, ChooseSide, PayOrTake, Keep]
 
 
 # Actions are values: the hot path shares one object per distinct action instead of

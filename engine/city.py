@@ -8,6 +8,7 @@ at what price it buys from each neighbour, and how many of a thing it has.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 from typing import AbstractSet, Final, Iterator
 
 from wonders.dsl import effects as fx
@@ -121,10 +122,18 @@ class City:
                         sellable: bool) -> None:
         """After a new source was added: if production was known and the source changed
         it, add the source's production to it (rather than summing every source again on
-        the next question)."""
-        if before is not None and "production" not in self._cache:
-            self._cache["production"] = plus_source(
-                before, source, effects, sellable)  # type: ignore[arg-type]
+        the next question).  Not where ``produce any produced`` is involved: that depends
+        on every other source, so the sum is made again in full."""
+        cache = self._cache
+        if before is None or "production" in cache or _SELLERS not in cache:
+            return
+        for clause in effects.clauses:
+            effect = clause.effect
+            if isinstance(effect, fx.Produce) and effect.relative:
+                del cache[_SELLERS]
+                return
+        cache["production"] = plus_source(before, source, effects,  # type: ignore[arg-type]
+                                          sellable)
 
     def _forget(self, effects: fx.Effects, always: tuple[str, ...]) -> None:
         """Drop the caches a new effect source can change (one pass over its clauses).
@@ -200,12 +209,16 @@ class City:
         """(everything the city can use, what neighbours may buy from it)."""
         cached = self._cache.get("production")
         if cached is None:
-            self._cache[_SELLERS] = params.buyable
-            cached = produced(
-                (effect, (kind == START and START in params.buyable)
-                 or (kind == CARD and isinstance(what, Card) and what.colour in params.buyable))
-                for kind, what, effect in self.clauses(fx.Timing.ONGOING)
-                if isinstance(effect, fx.Produce))
+            found = [(effect, (kind == START and START in params.buyable)
+                      or (kind == CARD and isinstance(what, Card)
+                          and what.colour in params.buyable))
+                     for kind, what, effect in self.clauses(fx.Timing.ONGOING)
+                     if isinstance(effect, fx.Produce)]
+            if any(effect.relative for effect, _ in found):
+                found = _relative_resolved(found, params.resources)
+            else:  # later sources may be added to this sum (add_card)
+                self._cache[_SELLERS] = params.buyable
+            cached = produced(found)
             self._cache["production"] = cached
         return cached  # type: ignore[return-value]
 
@@ -258,6 +271,17 @@ class City:
             return sum(1 for c in self.built if c.colour in counted.colours)
         if isinstance(counted, fx.CountStages):
             return self.stages
+        if isinstance(counted, fx.CountScienceSets):  # wildcards chosen for the most sets
+            fixed, choices = self.science_symbols()
+            best = 0
+            for picks in product(*choices) if choices else [()]:
+                counts = Counter(fixed)
+                counts.update(picks)
+                best = max(best, min((counts.get(s, 0) for s in counted.symbols), default=0))
+            return best
+        if isinstance(counted, fx.CountSets):  # one card of each colour, as often as held
+            return min((self.count(fx.CountCards(frozenset((colour,))))
+                        for colour in counted.colours), default=0)
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for kind, _ in self.tokens if kind == counted.kind)
                     + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
@@ -303,6 +327,25 @@ class City:
             "tokens": [list(t) for t in self.tokens],
             "shields": self.shields(),
         }
+
+
+def _relative_resolved(found: list[tuple[fx.Produce, bool]],
+                       resources: tuple[str, ...]) -> list[tuple[fx.Produce, bool]]:
+    """``produce any produced`` / ``any unproduced`` made concrete for one city: a choice
+    among the resource types its sellable sources (start resource, cards of the buyable
+    colours) make, or among those none of them makes (left out when there is none)."""
+    made = {r for effect, sellable in found if sellable and not effect.relative
+            for r in effect.resources}
+    resolved: list[tuple[fx.Produce, bool]] = []
+    for effect, sellable in found:
+        if not effect.relative:
+            resolved.append((effect, sellable))
+            continue
+        wanted = effect.relative == "produced"
+        choice = tuple(r for r in resources if (r in made) == wanted)
+        if choice:
+            resolved.append((fx.Produce(choice, 1, effect.buyable), sellable))
+    return resolved
 
 
 # id(effects) -> (the effects, cache keys they drop, version steps): kept with the effects

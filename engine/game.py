@@ -11,6 +11,7 @@ may do with every payment option, and ``play({seat: action})`` resolves.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from enum import Enum
 from typing import Any, Callable, Final, Iterable, Mapping, Sequence, cast
 
@@ -19,8 +20,8 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 
 from . import memo
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage,
-                      ChooseSide, DestroyCard, Sell, Skip, TakeToken, _BUILDS, build, build_stage,
-                      choose_side, history_records, sell)
+                      ChooseSide, DestroyCard, Keep, Sell, Skip, TakeToken, _BUILDS, build,
+                      build_stage, choose_side, history_records, sell)
 from .city import City
 from .contract import Decision
 from .errors import IllegalActionError, RuleError
@@ -29,10 +30,11 @@ from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, shuffle
-from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act,
+from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, WONDER_EVENT, Pending, Table, act,
                       every_effects, has_triggers, options as pending_options, resolve, trigger,
                       triggers_of)
 from .rules import Parameters, parameters
+from wonders.dsl.mechanisms import BUY_EVENT, TOKEN_EVENT
 from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from .scoring import ScoreSheet, score
 from .table import left_of, right_of
@@ -46,6 +48,8 @@ FREE_FIRST_OF_AGE = "free_first_of_age"
 FREE_LAST_OF_AGE = "free_last_of_age"
 _POSITIONAL_FREE = (FREE_FIRST_OF_COLOUR, FREE_FIRST_OF_AGE, FREE_LAST_OF_AGE)
 DISCARD_BUILD_ABILITY = "build_from_discard"
+# the defeat tokens of the city's lost battles go to the neighbour that won them
+DEFEATS_TO_VICTOR_ABILITY = "defeats_to_victor"
 LAST_CARD_ABILITY = "play_last_card"
 
 try:
@@ -57,21 +61,28 @@ except ImportError:  # not installed: the decorator only matters to the compiler
 
 class Phase(str, Enum):
     SIDE = "side"
+    PICK = "reserve_draft"
+    RESERVE = "reserve_turn"
     TURN = "turn"
     LAST_CARD = "last_card"
     DISCARD_BUILD = "discard_build"
     DESTROY = "destroy"
     TOKEN = "token"
+    DEBT = "debt"
     OVER = "over"
 
 
 _WORDING: Final[dict[Phase, str]] = {
     Phase.SIDE: "choosing the side of the wonder board",
+    Phase.PICK: "choosing a card of the reserve to keep (the rest is passed on)",
+    Phase.RESERVE: "playing a card of the reserve: build it, build a wonder stage with it "
+                   "or sell it",
     Phase.TURN: "choosing a card to build, to sell or to build a wonder stage with",
     Phase.LAST_CARD: "playing the last card of the age",
     Phase.DISCARD_BUILD: "building a card from the discard pile",
     Phase.DESTROY: "choosing a card of another city to destroy",
     Phase.TOKEN: "choosing a token",
+    Phase.DEBT: "choosing how many of the coins lost to pay (a token for each coin not paid)",
     Phase.OVER: "done: the game is over",
 }
 # Each phase's name (the decision's kind in records), and back: an Enum's ``.value``
@@ -108,6 +119,14 @@ class Game(Table):
             None if seat in self.choosing else city.side.side
             for seat, city in enumerate(self.cities)]
         self.hands: list[list[Card]] = [[] for _ in range(players)]
+        # each seat's kept reserve cards (rule set's ``reserve``), played one at the start of
+        # each age (during that reserve turn they are the seat's hand)
+        self.reserve: list[list[Card]] = [[] for _ in range(players)]
+        # during a reserve turn, the age's hands, dealt face down (nobody has seen them)
+        self.waiting: list[list[Card]] = [[] for _ in range(players)]
+        # (seat, period: an age, 0 for the game) -> the colours of the cards built with a
+        # once-per-period free build then (several sources' free builds add up)
+        self.free_uses: dict[tuple[int, int], list[str | None]] = {}
         self.discard: list[Card] = []
         self.age = 0
         self.turn = 0
@@ -131,10 +150,11 @@ class Game(Table):
         self._trade: dict[int, tuple[tuple[int, int, int], TradeContext]] = {}
         self._names_id = intern(self.params.resources)
         self._legal: dict[int, list[Action]] = {}
+        self._deal_reserve()
         if self.choosing:  # the players who choose their side do so before Age I is dealt
             self.phase, self.movers = Phase.SIDE, list(self.choosing)
         else:
-            self._start_age(1)
+            self._begin()
 
     @classmethod
     def new(cls, game: str = "base", players: int = 3, seed: int = 0,
@@ -204,7 +224,50 @@ class Game(Table):
                                      city.coins)
         self.choosing = []
         self._trade = {}
-        self._start_age(1)
+        self._begin()
+
+    def _deal_reserve(self) -> None:
+        """Set-up deals the reserve draft's hands (``reserve`` in the rule set), if any."""
+        reserve = self.data.rules.model.reserve
+        if reserve.colour is None:
+            return
+        cards = sorted(self.data.reserve_cards(), key=lambda c: c.name)
+        shuffle(self.rng, cards)
+        size = reserve.hand
+        self.hands = [cards[i * size:(i + 1) * size] for i in range(self.players)]
+
+    def _begin(self) -> None:
+        """After set-up (and sides): the reserve draft of the dealt hands, else Age I."""
+        if self.data.rules.model.reserve.colour is None:
+            self._start_age(1)
+            return
+        self.age, self.turn = 0, 1
+        self.phase, self.movers = Phase.PICK, list(range(self.players))
+
+    def _keep_options(self, seat: int) -> list[Action]:
+        return [Keep(card) for card in _unique(self.hands[seat])]
+
+    def _resolve_pick(self, actions: dict[int, Action]) -> None:
+        """Each seat keeps its card and passes the rest on; the last card of each hand is
+        kept by the seat it is passed to; then Age I starts (with its reserve turn)."""
+        for seat, action in actions.items():
+            assert isinstance(action, Keep)
+            self.hands[seat].remove(action.card)
+            self.reserve[seat].append(action.card)
+        direction = self.data.rules.model.reserve.pass_to
+        n = self.players
+        passed: list[list[Card]] = [[] for _ in range(n)]
+        for seat, hand in enumerate(self.hands):
+            passed[left_of(seat, n) if direction == "left" else right_of(seat, n)] = hand
+        self.hands = passed
+        if max(len(hand) for hand in self.hands) <= 1:
+            for seat, hand in enumerate(self.hands):
+                self.reserve[seat].extend(hand)
+            self.hands = [[] for _ in range(self.players)]
+            self._start_age(1)
+            return
+        self.turn += 1
+        self.movers = list(range(n))
 
     def _deck(self, age: int) -> list[Card]:
         cards = self._age_cards.get(age, ())
@@ -225,6 +288,17 @@ class Game(Table):
         return deck
 
     def _start_age(self, age: int) -> None:
+        """Deal ``age``; while seats keep reserve cards it starts with a reserve turn (turn
+        0: the kept cards are the hands), the age's hands waiting face down until then."""
+        self._deal_age(age)
+        if any(self.reserve):
+            self.turn = 0
+            self.waiting, self.hands = self.hands, self.reserve
+            self.reserve = [[] for _ in range(self.players)]
+            self.phase = Phase.RESERVE
+            self.movers = [seat for seat in range(self.players) if self.hands[seat]]
+
+    def _deal_age(self, age: int) -> None:
         self.age = age
         self.turn = 1
         self._last_card_done = False
@@ -232,6 +306,14 @@ class Game(Table):
         shuffle(self.rng, deck)  # the order rng.shuffle gives, in compiled code
         hand = self.params.hand_in(age)
         self.hands = [deck[i * hand:(i + 1) * hand] for i in range(self.players)]
+        self.phase = Phase.TURN
+        self.movers = list(range(self.players))
+
+    def _end_reserve_turn(self) -> None:
+        """After a reserve turn: the cards not played are kept, the age's hands taken up."""
+        self.reserve, self.hands = self.hands, self.waiting
+        self.waiting = [[] for _ in range(self.players)]
+        self.turn = 1
         self.phase = Phase.TURN
         self.movers = list(range(self.players))
 
@@ -256,6 +338,9 @@ class Game(Table):
         other.choosing = list(self.choosing)
         other.dealt_sides = list(self.dealt_sides)
         other.hands = [list(hand) for hand in self.hands]
+        other.reserve = [list(kept) for kept in self.reserve]
+        other.waiting = [list(hand) for hand in self.waiting]
+        other.free_uses = {key: list(used) for key, used in self.free_uses.items()}
         other.discard = list(self.discard)
         other.age = self.age
         other.turn = self.turn
@@ -319,6 +404,8 @@ class Game(Table):
             places[f"hand {s}"] = (s == seat, list(hand))
             places[f"city {s}"] = (True, list(city.built))
             places[f"wonder {s}"] = (s == seat, list(city.stage_cards))
+            places[f"reserve {s}"] = (s == seat, list(self.reserve[s]))
+            places[f"waiting {s}"] = (False, list(self.waiting[s]))
         return places
 
     def market(self, seat: int) -> NeighbourMarket:
@@ -368,12 +455,37 @@ class Game(Table):
         city = self.cities[seat]
         for ability in city.abilities():
             if ability.name == FREE_BUILD_ABILITY and ability.colours is None:
-                if ability.once_per == "age" and self.age in city.free_build_ages:
-                    continue
-                if ability.once_per == "game" and city.free_build_ages:
-                    continue
-                return True
+                if ability.once_per is None or self._free_period(seat, None) is not None:
+                    return True
         return False
+
+    def _free_uses(self, seat: int, period: int) -> list[str | None]:
+        """The colours of the cards ``seat`` built with once-per-period free builds in
+        ``period`` (an age; 0: the whole game); None for a use a scenario set by hand."""
+        used = self.free_uses.get((seat, period))
+        if used is None and not any(key[0] == seat for key in self.free_uses):
+            city = self.cities[seat]
+            marked = period in city.free_build_ages if period else bool(city.free_build_ages)
+            return [None] if marked else []
+        return used or []
+
+    def _free_period(self, seat: int, colour: str | None) -> int | None:
+        """The period (this age, else 0 for the game) whose once-per-period free builds
+        can still take a card of ``colour`` (None: of any colour, by an unlimited one)
+        besides the uses already made; None if neither can.  Free builds from several
+        sources add up: each use is matched to a different ability that allows it."""
+        city = self.cities[seat]
+        for period, per in ((self.age, "age"), (0, "game")):
+            scopes = [a.colours for a in city.abilities()
+                      if a.name == FREE_BUILD_ABILITY and a.once_per == per]
+            if not scopes:
+                continue
+            if colour is None:
+                scopes = [s for s in scopes if s is None] + [s for s in scopes if s is not None]
+            if _assignable([*self._free_uses(seat, period), colour], scopes,
+                           colour is None):
+                return period
+        return None
 
     def positional_free(self, seat: int, card: Card) -> bool:
         """Whether a free-build ability that depends on the card or the moment (no use per
@@ -389,26 +501,105 @@ class Game(Table):
                 if self.turn == 1:
                     return True
             elif name == FREE_LAST_OF_AGE:
-                if len(self.hands[seat]) == 2:
+                if len(self.hands[seat]) == 2 and self.turn > 0:  # (not a reserve turn)
                     return True
         return False
 
     def cost_for(self, seat: int, cost: fx.Cost, card: Card | None) -> fx.Cost:
         """``cost`` less ``seat``'s coin discounts (``discount N coins on …``) for ``card``
-        (None: the next wonder stage), never below 0 coins."""
-        if cost.coins == 0 or not _has_coin_discounts(self.data):
+        (None: the next wonder stage), never below 0 coins, and without its resources
+        under ``discount every resource on …``."""
+        if not _has_coin_discounts(self.data):
             return cost
         off = 0
+        every = False
         for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
-            if not isinstance(effect, fx.Discount) or effect.unit != "coins":
+            if not isinstance(effect, fx.Discount) or effect.target == "trade" or not (
+                    effect.unit == "coins" or effect.every):
                 continue
             if card is None:
-                if effect.target == "wonder":
-                    off += effect.count
-            elif effect.target == "card" and (effect.colours is None
-                                               or card.colour in effect.colours):
+                if effect.target != "wonder":
+                    continue
+            elif effect.target != "card" or (effect.colours is not None
+                                             and card.colour not in effect.colours):
+                continue
+            if effect.every:
+                every = True
+            else:
                 off += effect.count
-        return cost if off == 0 else fx.Cost(max(0, cost.coins - off), cost.resources)
+        if off == 0 and not (every and cost.resources):
+            return cost
+        return fx.Cost(max(0, cost.coins - off), () if every else cost.resources)
+
+    def trade_off(self, seat: int) -> tuple[int, int]:
+        """Coins off what ``seat`` pays its (left, right) neighbour for one build's
+        resources (``discount N coins on trade from PLACES``; never below 0)."""
+        if not _has_trade_discounts(self.data):
+            return _NO_TRADE_OFF
+        left = right = 0
+        for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
+            if isinstance(effect, fx.Discount) and effect.target == "trade":
+                for place in effect.places:
+                    if place in ("left", "neighbours"):
+                        left += effect.count
+                    if place in ("right", "neighbours"):
+                        right += effect.count
+        return left, right
+
+    def _payments(self, seat: int, cost: fx.Cost, coins: int) -> list[Payment]:
+        """The affordable Pareto-optimal payments of ``cost``, with the coins a trade
+        discount takes off what each neighbour is paid."""
+        trade = self.trade(seat)
+        left_off, right_off = self.trade_off(seat)
+        if not left_off and not right_off:
+            return trade.payments(cost, coins)
+        found = [shared_payment(max(0, p.left - left_off), max(0, p.right - right_off), p.bank)
+                 for p in trade.payments(cost, coins + left_off + right_off)]
+        return _pareto([p for p in found if p.total <= coins])
+
+    def resource_costs(self, seat: int, cost: fx.Cost, card: Card | None) -> list[fx.Cost]:
+        """The costs ``seat`` may pay instead of ``cost`` for ``card`` (None: the next wonder
+        stage) under its resource discounts (``discount N resources on …``: N units fewer,
+        any of the cost's, all of them taken; ``… for P coins``: at most N units fewer for
+        P coins each, to the bank, if the player likes).  ``[cost]`` without any."""
+        if not cost.resources or not _has_resource_discounts(self.data):
+            return [cost]
+        free = 0
+        paid: list[int] = []  # the price of each unit a paid discount may take off
+        for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
+            if (not isinstance(effect, fx.Discount) or effect.unit != "resources"
+                    or effect.every or effect.target == "trade"):
+                continue
+            if card is None:
+                if effect.target != "wonder":
+                    continue
+            elif effect.target != "card" or (effect.colours is not None
+                                             and card.colour not in effect.colours):
+                continue
+            if effect.price:
+                paid.extend([effect.price] * effect.count)
+            else:
+                free += effect.count
+        if not free and not paid:
+            return [cost]
+        variants = {cost}
+        for _ in range(free):  # a free unit off is never worse: every variant takes it
+            variants = {less for v in variants for less in _one_less(v, 0)} or variants
+        for price in paid:  # a paid one is optional
+            variants |= {less for v in variants for less in _one_less(v, price)}
+        return sorted(variants, key=lambda c: (c.coins, c.resources))
+
+    def _discounted_payments(self, seat: int, cost: fx.Cost, card: Card | None,
+                             coins: int) -> list[Payment]:
+        """:meth:`_payments` of every cost the resource discounts allow, Pareto-optimal
+        over all of them (a paid discount's coins go to the bank)."""
+        costs = self.resource_costs(seat, cost, card)
+        if len(costs) == 1:
+            return self._payments(seat, costs[0], coins)
+        found = [p for each in costs for p in self._payments(seat, each, coins)]
+        return [p for p in _pareto(found)
+                if not any(q.left <= p.left and q.right <= p.right and q.bank <= p.bank
+                           and q != p for q in found)]
 
     def free_power(self, seat: int, card: Card) -> int:
         """How ``seat`` may build ``card`` free now: 0 not at all; 1 by a power that
@@ -417,20 +608,11 @@ class Game(Table):
         if self.positional_free(seat, card):
             return 1
         city = self.cities[seat]
-        found = 0
         for ability in city.abilities():
-            if ability.name != FREE_BUILD_ABILITY:
-                continue
-            if ability.colours is not None and card.colour not in ability.colours:
-                continue
-            if ability.once_per is None:
+            if (ability.name == FREE_BUILD_ABILITY and ability.once_per is None
+                    and (ability.colours is None or card.colour in ability.colours)):
                 return 1
-            if ability.once_per == "age" and self.age in city.free_build_ages:
-                continue
-            if ability.once_per == "game" and city.free_build_ages:
-                continue
-            found = 2
-        return found
+        return 0 if self._free_period(seat, card.colour) is None else 2
 
     def _has_positional_free(self, seat: int) -> bool:
         """Whether a free build may depend on the card or the moment (see free_power)."""
@@ -446,7 +628,8 @@ class Game(Table):
         if self.chained(seat, card):
             return [Build(card, FREE, CHAIN)]
         cost = self.cost_for(seat, card.cost, card)
-        options = [Build(card, p) for p in self.trade(seat).payments(cost, city.coins)]
+        options = [Build(card, p) for p in self._discounted_payments(seat, cost, card,
+                                                                     city.coins)]
         if not card.cost.is_free and self.free_power(seat, card):
             options.append(Build(card, FREE, FREE_BUILD))
         return options
@@ -456,7 +639,8 @@ class Game(Table):
         if city.stages >= len(city.side.stages):
             return []
         cost = self.cost_for(seat, city.side.stages[city.stages].cost, None)
-        return [BuildStage(card, p) for p in self.trade(seat).payments(cost, city.coins)]
+        return [BuildStage(card, p) for p in self._discounted_payments(seat, cost, None,
+                                                                       city.coins)]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now, each build with every Pareto-optimal payment.
@@ -473,6 +657,8 @@ class Game(Table):
             actions = self._pending_options()
         elif self.phase is Phase.SIDE:
             actions = self._side_options(seat)
+        elif self.phase is Phase.PICK:
+            actions = self._keep_options(seat)
         else:
             actions = self._play_options(seat)
         self._legal[seat] = actions
@@ -531,8 +717,12 @@ class Game(Table):
         discounts = _has_coin_discounts(self.data)
         stage_payments: list[Payment] = []
         if city.stages < len(city.side.stages):
-            stage_payments = trade.payments(
-                self.cost_for(seat, city.side.stages[city.stages].cost, None), coins)
+            stage_payments = self._discounted_payments(
+                seat, self.cost_for(seat, city.side.stages[city.stages].cost, None), None, coins)
+        left_off, right_off = self.trade_off(seat)
+        trade_off = left_off + right_off
+        if _has_resource_discounts(self.data):
+            trade_off = 1  # (each card's payments through _discounted_payments)
         actions: list[Action] = []
         builds = _BUILDS
         seen: list[Card] = []
@@ -546,10 +736,13 @@ class Game(Table):
                     actions.append(build(card, FREE, CHAIN))
                 else:
                     cost = card.cost
-                    if cost.coins and discounts:
+                    if discounts:
                         cost = self.cost_for(seat, cost, card)
                     bank = cost.coins
-                    if bank <= coins:
+                    if trade_off:  # the neighbours' coins less the discount (rare)
+                        for payment in self._discounted_payments(seat, cost, card, coins):
+                            actions.append(build(card, payment))
+                    elif bank <= coins:
                         budget = coins - bank
                         for left, right in trade.pairs(cost.resources):
                             if left + right <= budget:
@@ -586,7 +779,7 @@ class Game(Table):
             if action.card.name in self.cities[seat].names:
                 raise IllegalActionError(seat, action, f"the city already has {action.card.name}")
             return
-        if self.phase is Phase.DESTROY or self.phase is Phase.TOKEN:
+        if self.phase is Phase.DESTROY or self.phase is Phase.TOKEN or self.phase is Phase.DEBT:
             self._check_pending(seat, action)
             return
         if self.phase is Phase.SIDE:
@@ -598,6 +791,16 @@ class Game(Table):
                 raise IllegalActionError(seat, action, f"{self.cities[seat].wonder.name} has "
                                          f"no side '{action.side}' (sides: {', '.join(sides)})")
             return
+        if self.phase is Phase.PICK:
+            if not isinstance(action, Keep):
+                raise IllegalActionError(seat, action, "the player is choosing a card of the "
+                                         "reserve to keep (keep CARD)")
+            if not any(c is action.card for c in self.hands[seat]):
+                raise IllegalActionError(seat, action, f"{action.card.name} is not in the hand")
+            return
+        if isinstance(action, Keep):
+            raise IllegalActionError(seat, action, "cards are kept only in the reserve draft "
+                                     "before Age I")
         if isinstance(action, ChooseSide):
             raise IllegalActionError(seat, action, "sides are chosen before Age I")
         if isinstance(action, (BuildFromDiscard, Skip)):
@@ -658,15 +861,19 @@ class Game(Table):
         age, turn, phase = self.age, self.turn, self.phase
         if phase is Phase.SIDE:
             self._resolve_sides(moves)
+        elif phase is Phase.PICK:
+            self._resolve_pick(moves)
         elif self.pending and phase is not Phase.TURN and phase is not Phase.LAST_CARD:
             self._resolve_pending(moves)
         else:
             self._resolve_turn(moves)
+        self._legal = {}
+        if phase is not Phase.SIDE and phase is not Phase.PICK:  # (they start Age I)
+            self._continue()
+        # the coins once everything the decision set off is done (an age's end: coins of
+        # "on age end:" or "on victory token:" clauses), as a replay sees them
         self.decisions.append((age, turn, _PHASE_NAMES[phase], moves,
                                tuple(city.coins for city in self.cities)))
-        self._legal = {}
-        if phase is not Phase.SIDE:  # choosing sides ends by dealing Age I
-            self._continue()
 
     def _resolve_turn(self, actions: dict[int, Action]) -> None:
         credits = [0] * self.players
@@ -675,6 +882,7 @@ class Game(Table):
         # (seat, source, its effects, the trigger event, the card's colour)
         built: list[tuple[int, object, fx.Effects, str, str | None]] = []
         sold: list[int] = []
+        bought: list[int] = []  # a seat once per neighbour it bought from ("on buy:")
         for seat, action in sorted(actions.items()):
             city = self.cities[seat]
             assert isinstance(action, (Build, BuildStage, Sell))
@@ -689,8 +897,15 @@ class Game(Table):
                 continue
             assert isinstance(action, (Build, BuildStage))
             self._pay(seat, action.payment, credits)
+            if self._has_triggers:
+                bought.extend(seat for paid in (action.payment.left, action.payment.right)
+                              if paid)
             if isinstance(action, Build):
                 if uses_power:
+                    period = self._free_period(seat, action.card.colour)
+                    assert period is not None
+                    self.free_uses[(seat, period)] = [*self._free_uses(seat, period),
+                                                      action.card.colour]
                     city.free_build_ages.add(self.age)
                 city.add_card(action.card)
                 built.append((seat, action.card, action.card.effects,
@@ -709,6 +924,8 @@ class Game(Table):
                 if event == CHAIN_EVENT:  # a chain build is a card built, and a chain
                     trigger(self, seat, CARD_EVENT, colour, source)
                 trigger(self, seat, event, colour, source)
+        for seat in bought:
+            trigger(self, seat, BUY_EVENT, None, None)
         sell = self.params.sell
         if sell is not None:
             for seat in sold:
@@ -767,6 +984,11 @@ class Game(Table):
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return triggers_of(self.cities[seat])
 
+    def take_tokens(self, seat: int, kind: str, count: int) -> None:
+        """Counter tokens from the supply, each worth its kind's ``score.worth``."""
+        worth = self.params.token_worth.get(kind, 0)
+        self.cities[seat].tokens.extend([(kind, worth)] * count)
+
     def city_list(self) -> list[City]:
         return self.cities
 
@@ -798,6 +1020,11 @@ class Game(Table):
 
     def _continue(self) -> None:
         """Move to the next decision point: last cards, discard builds, next turn or age."""
+        if self.turn == 0:  # a reserve turn: its choices, then the rest is kept, and the age dealt
+            if self._ask_pending():
+                return
+            self._end_reserve_turn()
+            return
         longest = max(len(h) for h in self.hands)
         if longest == 1 and not self._last_card_done:
             self._last_card_done = True
@@ -811,13 +1038,8 @@ class Game(Table):
             for hand in self.hands:
                 self.discard.extend(hand)
                 hand.clear()
-        while self.pending:
-            pending = self.pending[0]
-            pending.options = pending_options(self, pending.kind, pending.seat, pending.effect)
-            if pending.options:
-                self.phase, self.movers = _PHASES[pending.kind], [pending.seat]
-                return
-            self.pending.pop(0)
+        if self._ask_pending():
+            return
         if all(not hand for hand in self.hands):
             self._military()
             if self._has_triggers:  # "on age end:" clauses, after the battles
@@ -832,6 +1054,21 @@ class Game(Table):
         self.turn += 1
         self.phase, self.movers = Phase.TURN, list(range(self.players))
 
+    def _ask_pending(self) -> bool:
+        """Ask the first pending choice that has options (True), dropping those without."""
+        while self.pending:
+            pending = self.pending[0]
+            pending.options = pending_options(self, pending.kind, pending.seat, pending.effect)
+            if pending.kind == DEBT and len(pending.options) == 1:
+                self.pending.pop(0)  # nothing to choose (no coin to pay): taken as it is
+                resolve(self, pending.seat, pending.options[0])
+                continue
+            if pending.options:
+                self.phase, self.movers = _PHASES[pending.kind], [pending.seat]
+                return True
+            self.pending.pop(0)
+        return False
+
     def _pass_hands(self) -> None:
         direction = self.params.passes[(self.age - 1) % len(self.params.passes)]
         n = self.players
@@ -843,7 +1080,33 @@ class Game(Table):
 
     def _military(self) -> None:
         """The age's military: the rule set's battles (:mod:`.mechanisms.battles`)."""
+        shields = [city.shields() for city in self.cities]
+        held = [Counter(city.tokens) for city in self.cities]
         battles.fight(self.cities, self.data.rules.model.military.battles, self.age)
+        received = [list((Counter(city.tokens) - held[seat]).elements())
+                    for seat, city in enumerate(self.cities)]
+        for seat, city in enumerate(self.cities):
+            if city.has_ability(DEFEATS_TO_VICTOR_ABILITY):
+                self._hand_over_defeats(seat, shields, received)
+        if self._has_triggers:  # "on victory token:": each token received, in seat order
+            for seat in range(self.players):
+                for kind, _ in received[seat]:
+                    trigger(self, seat, kind + TOKEN_EVENT, None, None)
+
+    def _hand_over_defeats(self, seat: int, shields: list[int],
+                           received: list[list[tuple[str, int]]]) -> None:
+        """``ability defeats_to_victor``: each defeat token ``seat`` just received goes to
+        the neighbour that beat it (the one with more shields), who then holds it."""
+        beaters = [other for other in (left_of(seat, self.players), right_of(seat, self.players))
+                   if shields[other] > shields[seat]]
+        for token in [t for t in received[seat] if t[0] == battles.DEFEAT]:
+            if not beaters:
+                break
+            winner = beaters.pop(0)
+            self.cities[seat].tokens.remove(token)
+            received[seat].remove(token)
+            self.cities[winner].tokens.append(token)
+            received[winner].append(token)
 
     # --- results -------------------------------------------------------------------------
 
@@ -879,7 +1142,8 @@ class Game(Table):
             if card in hidden_discard:
                 hidden_discard.remove(card)
                 known_discard.append(card)
-        pool = [card for s in others for card in other.hands[s]] + hidden_discard
+        waiting = [card for hand in other.waiting for card in hand]  # nobody has seen them
+        pool = [card for s in others for card in other.hands[s]] + hidden_discard + waiting
         pool.sort(key=lambda card: (card.age, card.name))
         rng.shuffle(pool)
         start = 0
@@ -887,7 +1151,21 @@ class Game(Table):
             size = len(other.hands[s])
             other.hands[s] = pool[start:start + size]
             start += size
+        for s in range(self.players):
+            size = len(other.waiting[s])
+            if size:
+                other.waiting[s] = pool[start:start + size]
+                start += size
         other.discard = known_discard + pool[start:]
+        kept = [card for s in others for card in other.reserve[s]]  # others' reserves
+        if kept:
+            kept.sort(key=lambda card: card.name)
+            rng.shuffle(kept)
+            start = 0
+            for s in others:
+                size = len(other.reserve[s])
+                other.reserve[s] = kept[start:start + size]
+                start += size
         other.rng = random.Random(rng.getrandbits(64))
         if other.phase is Phase.DISCARD_BUILD and other.pending:
             pending = other.pending[0]  # its options are cards of the (resampled) pile
@@ -904,6 +1182,7 @@ class Game(Table):
             "phase": _PHASE_NAMES[self.phase],
             "to_move": self.to_move(),
             "hand": [c.name for c in self.hands[seat]],
+            "reserve": [c.name for c in self.reserve[seat]],
             "sides": (sorted(self.cities[seat].wonder.sides)
                       if self.phase is Phase.SIDE and seat in self.movers else None),
             "hand_sizes": [len(h) for h in self.hands],
@@ -977,12 +1256,95 @@ _COIN_DISCOUNTS: Final = "draft_has_coin_discounts"  # this module's entry in Ga
 
 
 def _has_coin_discounts(data: GameData) -> bool:
-    """Whether any card, stage or token of the data has ``discount N coins on …`` (computed
-    once per loaded data: without any, costs are taken as printed)."""
+    """Whether any card, stage or token of the data has ``discount N coins on …`` or
+    ``discount every resource on …`` (computed once per loaded data: without any, costs
+    are taken as printed)."""
     cached = data.derived.get(_COIN_DISCOUNTS)
     if isinstance(cached, bool):
         return cached
-    found = any(isinstance(c.effect, fx.Discount) and c.effect.unit == "coins"
+    found = any(isinstance(c.effect, fx.Discount) and c.effect.target != "trade"
+                and (c.effect.unit == "coins" or c.effect.every)
                 for e in every_effects(data) for c in e.clauses)
     data.derived[_COIN_DISCOUNTS] = found
     return found
+
+
+_TRADE_DISCOUNTS: Final = "draft_has_trade_discounts"  # this module's entry in GameData.derived
+_NO_TRADE_OFF: Final = (0, 0)
+
+
+def _has_trade_discounts(data: GameData) -> bool:
+    """Whether any card, stage or token of the data has ``discount N coins on trade …``
+    (computed once per loaded data: without any, neighbours are paid their prices)."""
+    cached = data.derived.get(_TRADE_DISCOUNTS)
+    if isinstance(cached, bool):
+        return cached
+    found = any(isinstance(c.effect, fx.Discount) and c.effect.target == "trade"
+                for e in every_effects(data) for c in e.clauses)
+    data.derived[_TRADE_DISCOUNTS] = found
+    return found
+
+
+_RESOURCE_DISCOUNTS: Final = "draft_has_resource_discounts"  # GameData.derived entry
+
+
+def _has_resource_discounts(data: GameData) -> bool:
+    """Whether any card, stage or token of the data has ``discount N resources on …``
+    (computed once per loaded data: without any, costs are paid as printed)."""
+    cached = data.derived.get(_RESOURCE_DISCOUNTS)
+    if isinstance(cached, bool):
+        return cached
+    found = any(isinstance(c.effect, fx.Discount) and c.effect.unit == "resources"
+                and not c.effect.every and c.effect.target != "trade"
+                for e in every_effects(data) for c in e.clauses)
+    data.derived[_RESOURCE_DISCOUNTS] = found
+    return found
+
+
+def _assignable(colours: list[str | None], scopes: list[frozenset[str] | None],
+                unscoped: bool = False) -> bool:
+    """Whether each use (a card's colour; None: a use of unknown colour, which any ability
+    may have made) can be matched to a different ability whose colours allow it (None:
+    any colour).  ``unscoped``: the last use needs an ability without colours."""
+    def fits(colour: str | None, scope: frozenset[str] | None, last: bool) -> bool:
+        if last and unscoped:
+            return scope is None
+        return scope is None or colour is None or colour in scope
+
+    def place(i: int, free: list[int]) -> bool:
+        if i == len(colours):
+            return True
+        last = i == len(colours) - 1
+        for j in free:
+            if fits(colours[i], scopes[j], last) and place(i + 1, [k for k in free if k != j]):
+                return True
+        return False
+
+    return len(colours) <= len(scopes) and place(0, list(range(len(scopes))))
+
+
+def _one_less(cost: fx.Cost, price: int) -> list[fx.Cost]:
+    """``cost`` with one unit fewer of each of its resources in turn, ``price`` coins more."""
+    found: list[fx.Cost] = []
+    for i, (name, count) in enumerate(cost.resources):
+        rest = list(cost.resources)
+        if count > 1:
+            rest[i] = (name, count - 1)
+        else:
+            del rest[i]
+        found.append(fx.Cost(cost.coins + price, tuple(rest)))
+    return found
+
+
+def _pareto(payments: list[Payment]) -> list[Payment]:
+    """The payments no other one beats on both neighbours' coins (same bank), in order,
+    each once."""
+    kept: list[Payment] = []
+    for p in payments:
+        if p in kept:
+            continue
+        if any(q.bank == p.bank and q.left <= p.left and q.right <= p.right and q != p
+               for q in payments):
+            continue
+        kept.append(p)
+    return kept

@@ -53,7 +53,6 @@ from .errors import RuleError
 from .randomness import below
 
 if TYPE_CHECKING:
-    from .actions import Action
     from .contract import GameState
 
 RANDOM: Final = "random"
@@ -92,8 +91,8 @@ def _names(policy: str | Sequence[str], players: int) -> list[str]:
 
 def playout(game: GameState, policy: str | Sequence[str] = RANDOM,
             seed: int | random.Random = 0, *, shared: bool = False, noise: float = 0.0,
-            fast: bool = False, first: Mapping[int, Action] | None = None,
-            record: list[dict[int, Action]] | None = None, check: bool = False,
+            fast: bool = False, first: Mapping[int, Any] | None = None,
+            record: list[dict[int, Any]] | None = None, check: bool = False,
             on_age: Callable[[GameState], None] | None = None) -> GameState:
     """Play ``game`` from its current state to the end, every seat following ``policy``
     (one name, or one per seat: ``random``, ``quick`` or ``greedy``), and return it (the
@@ -140,14 +139,16 @@ def playout(game: GameState, policy: str | Sequence[str] = RANDOM,
             else:
                 policies[s] = factory(seat_seed(base, s), noise, fast)
     age = -1
-    forced: dict[int, Action] = dict(first) if first is not None else {}
+    # actions are typed Any: compiled code checks a declared type at run time, and a loop's
+    # actions need not be members of the ``Action`` union (the dice loop's are not)
+    forced: dict[int, Any] = dict(first) if first is not None else {}
     while not game.over:
         if on_age is not None and game.age != age:
             age = game.age
             on_age(game)
-        moves: dict[int, Action] = {}
+        moves: dict[int, Any] = {}
         for s in game.to_move():
-            action: Action
+            action: Any
             if s in forced:
                 action = forced[s]
             else:
@@ -157,7 +158,7 @@ def playout(game: GameState, policy: str | Sequence[str] = RANDOM,
                 elif kind == _SAMPLED:
                     action = sampler(s, rngs[s])
                 else:
-                    actions = game.legal_actions(s)
+                    actions: list[Any] = game.legal_actions(s)
                     if not actions:
                         raise RuleError(f"seat {s} must decide but has no legal action")
                     action = actions[below(rngs[s], len(actions))]

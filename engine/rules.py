@@ -44,6 +44,7 @@ class Parameters:
     science_mechanism: str = "sets"
     token_lines: dict[str, str] = field(default_factory=dict)
     hands: tuple[int, ...] = ()  # ``ages.hand`` as a list: the hand of each age
+    token_worth: dict[str, int] = field(default_factory=dict)  # ``score.worth``
 
     def hand_in(self, age: int) -> int:
         """Cards dealt to each player in ``age`` (per age when the rule set lists them)."""
@@ -81,4 +82,5 @@ def parameters(rules: RuleSet) -> Parameters:
         science_mechanism=model.science.mechanism,
         token_lines=dict(model.score.tokens),
         hands=model.ages.hands,
+        token_worth=dict(model.score.worth),
     )

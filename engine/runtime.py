@@ -38,8 +38,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
 
 from . import memo
-from .actions import (Action, BuildFromDiscard, DestroyCard, Skip, TakeToken, discard_build,
-                      take_token)
+from .actions import (Action, BuildFromDiscard, DestroyCard, PayOrTake, Skip, TakeToken,
+                      discard_build, take_token)
 from .city import City
 from .scoring import amount, holds
 from .table import seats_at
@@ -48,6 +48,8 @@ from .table import seats_at
 DISCARD_BUILD: Final = "discard_build"
 DESTROY: Final = "destroy"
 TOKEN: Final = "token"
+# "loses N coins or KIND tokens": the losing city chooses how many coins it pays
+DEBT: Final = "debt"
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
@@ -55,6 +57,7 @@ CHAIN_EVENT: Final = "chain"
 AGE_END_EVENT: Final = "age_end"  # "on age end:", announced by a loop after an age's battles
 DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 
+_SELF_PLACE: Final = ("self",)
 _SHIELDS: Final = "shields"
 _SCIENCE: Final = "science"
 _IF: Final = "if"  # a now-clause with a condition: the clause, checked when taken
@@ -146,6 +149,12 @@ class Table:
 
     def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
         """Queue a pending decision of ``seat`` (``options`` works out its choices)."""
+        raise NotImplementedError
+
+    def take_tokens(self, seat: int, kind: str, count: int) -> None:
+        """``seat`` takes ``count`` counter tokens of ``kind`` from the supply (``take N
+        KIND tokens``; the tokens of the coins a ``loses … or KIND tokens`` left unpaid),
+        each worth the points the rule set gives the kind."""
         raise NotImplementedError
 
     def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
@@ -273,13 +282,28 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
     elif isinstance(effect, fx.LoseCoins):
         cities = table.city_list()
         lost = amount(effect.amount, seat, cities)
+        each = effect.each
         for place in effect.places:
             for target in seats_at(seat, place, len(cities)):
-                table.lose(target, lost)
+                owed = lost if each is None else lost + amount(each, target, cities)
+                if effect.debt is None:
+                    table.lose(target, owed)
+                elif owed > 0:  # the losing city chooses how many coins it pays
+                    table.ask(DEBT, target, fx.LoseCoins(_SELF_PLACE, fx.Amount(owed), None,
+                                                         effect.debt))
+    elif isinstance(effect, fx.GainCoins):
+        cities = table.city_list()
+        gained = amount(effect.amount, seat, cities)
+        for place in effect.places:
+            for target in seats_at(seat, place, len(cities)):
+                table.gain(target, gained)
     elif isinstance(effect, fx.Destroy):
         table.ask(DESTROY, seat, effect)
     elif isinstance(effect, fx.TakeToken):
-        table.ask(TOKEN, seat, effect)
+        if effect.pool:
+            table.ask(TOKEN, seat, effect)
+        else:  # counters from the supply: no choice
+            table.take_tokens(seat, effect.kind, effect.count)
     elif isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
         table.ask(DISCARD_BUILD, seat, effect)
 
@@ -290,6 +314,11 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
     A ``take`` with ``draw N`` draws its N tokens here, from the table's generator.
     """
     cities = table.city_list()
+    if kind == DEBT:  # pay any number of the coins owed (up to all one has), the rest as tokens
+        assert isinstance(effect, fx.LoseCoins) and effect.debt is not None
+        owed = effect.amount.fixed
+        most = min(owed, cities[seat].coins)
+        return [PayOrTake(paid, owed - paid, effect.debt) for paid in range(most, -1, -1)]
     if kind == DESTROY:
         assert isinstance(effect, fx.Destroy)
         found: list[Action] = []
@@ -340,6 +369,11 @@ def resolve(table: Table, seat: int, action: Action) -> None:
                 cities[owner].remove_card(action.card)
                 break
         table.discard.append(action.card)
+    elif isinstance(action, PayOrTake):
+        if action.coins:
+            table.lose(seat, action.coins)
+        if action.tokens:
+            table.take_tokens(seat, action.kind, action.tokens)
     elif isinstance(action, BuildFromDiscard):
         table.discard.remove(action.card)
         table.city_list()[seat].add_card(action.card)
@@ -386,6 +420,6 @@ def has_triggers(data: GameData) -> bool:
     return found
 
 
-__all__ = ["AGE_END_EVENT", "CARD_EVENT", "CHAIN_EVENT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
+__all__ = ["AGE_END_EVENT", "CARD_EVENT", "CHAIN_EVENT", "DEBT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
            "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
            "run", "trigger", "triggers_of"]

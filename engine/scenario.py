@@ -12,10 +12,12 @@ written the same way.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from wonders.dsl import effects as fx
 from wonders.dsl.codes import SCENARIO_CODES  # noqa: F401 - re-exported (wonders check's codes)
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
 from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path, shipped_games
@@ -23,7 +25,9 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.schema import validate
 from wonders.dsl.source import Document, PathKey, load_file
 
-from .actions import CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
+from .actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Keep,
+                      PayOrTake, Sell,
+                      Skip)
 from .errors import RuleError
 from .game import Game, Phase
 from .registry import loop_for
@@ -79,19 +83,21 @@ class DraftRunner:
     """
 
     LOOP = "drafting"
-    POSITION: frozenset[str] = frozenset({"age", "players", "discard"})
+    POSITION: frozenset[str] = frozenset({"age", "players", "discard", "reserve"})
     PLAYER: frozenset[str] = frozenset({"wonder", "side", "stages", "coins", "cards", "tokens",
-                                        "hand", "free_build_used"})
+                                        "hand", "free_build_used", "reserve"})
     CHECKS: frozenset[str] = frozenset({"score", "winners", "payments", "legal", "illegal",
                                         "military", "state", "discard", "to_move", "phase",
                                         "age", "turn"})
-    VERBS: tuple[str, ...] = ("build", "stage", "sell", "discard_build", "skip")
+    VERBS: tuple[str, ...] = ("build", "stage", "sell", "discard_build", "skip", "keep",
+                              "pay_coins")
     ACTION: frozenset[str] = frozenset(VERBS) | {"free", "pay"}
     STATE: frozenset[str] = frozenset({"player", "coins", "stages", "built", "not_built",
-                                       "hand"})
+                                       "hand", "reserve", "tokens"})
     PAYMENTS: frozenset[str] = frozenset({"player", "build", "stage", "options", "cheapest",
                                           "free", "impossible"})
-    PHASES: tuple[str, ...] = ("turn", "last_card", "discard_build", "destroy", "token", "over")
+    PHASES: tuple[str, ...] = ("turn", "last_card", "discard_build", "destroy", "token", "over",
+                               "reserve_draft", "reserve_turn", "debt")
 
     def __init__(self, doc: Document, data: GameData) -> None:
         self.doc = doc
@@ -177,7 +183,7 @@ class DraftRunner:
             elif wonder is not None and player.get("stages", 0) > len(wonder.sides[side].stages):
                 self.problem(path + ("stages",), f"{wonder.name} {side} has only "
                              f"{len(wonder.sides[side].stages)} stages")
-        for key in ("cards", "hand"):
+        for key in ("cards", "hand", "reserve"):
             self.check_names(self.card, player.get(key), path + (key,))
         self.check_names(self.check_token, player.get("tokens"), path + ("tokens",))
 
@@ -237,7 +243,7 @@ class DraftRunner:
         if len(verbs) != 1:
             self.problem(path, f"an action has one of {', '.join(self.VERBS)}"
                          + (f", not {' and '.join(verbs)}" if verbs else ""))
-        for key in ("build", "stage", "sell", "discard_build", "with", "destroy"):
+        for key in ("build", "stage", "sell", "discard_build", "with", "destroy", "keep"):
             if key in spec:
                 self._try(self.card, spec[key], path + (key,))
 
@@ -307,7 +313,15 @@ class DraftRunner:
                 city.free_build_ages.add(game.age)
             city.changed()
             game.hands[i] = self.cards(player.get("hand"), ppath + ("hand",))
+            game.reserve[i] = self.cards(player.get("reserve"), ppath + ("reserve",))
         game.phase = Phase.TURN
+        if "reserve" in spec and game.data.rules.model.reserve.colour is None:
+            raise _ScenarioDataError("this rule set has no reserve (rules: reserve)",
+                                     path + ("reserve",))
+        if spec.get("reserve") == "turn":  # the hands are the kept cards, played now
+            game.phase, game.turn = Phase.RESERVE, 0
+        elif spec.get("reserve") == "draft":  # before Age I
+            game.phase, game.age = Phase.PICK, 0
         game.movers = list(range(len(players)))
         game.invalidate()
         return game
@@ -321,13 +335,25 @@ class DraftRunner:
             return kind, int(value)
         if kind == "defeat":
             return kind, game.params.defeat
+        if kind != "victory":  # a counter: its kind's score.worth (0 without)
+            return kind, game.params.token_worth.get(kind, 0)
         return kind, game.params.victory[min(game.age, len(game.params.victory)) - 1]
 
     def action(self, game: Game, seat: int, spec: dict[str, Any], path: PathKey) -> Action:
         if spec.get("skip"):
             return Skip()
+        if "pay_coins" in spec:  # a 'loses … or KIND tokens' choice: coins paid, the rest tokens
+            paid = int(spec["pay_coins"])
+            pending = game.pending[0] if game.pending else None
+            effect = pending.effect if pending is not None else None
+            if not isinstance(effect, fx.LoseCoins) or effect.debt is None:
+                return PayOrTake(paid, 0, "")
+            return PayOrTake(paid, effect.amount.fixed - paid, effect.debt)
         if "discard_build" in spec:
             return BuildFromDiscard(self.card(spec["discard_build"], path + ("discard_build",)))
+        if "keep" in spec:
+            kept = self.card(spec["keep"], path + ("keep",))
+            return Keep(next((c for c in game.hands[seat] if c.name == kept.name), kept))
         for verb in ("build", "stage", "sell"):
             if verb in spec:
                 card = self.card(spec[verb], path + (verb,))
@@ -477,9 +503,10 @@ class DraftRunner:
                          outcome: Outcome) -> None:
         seat = self.seat(game, spec["player"], path + ("player",))
         after = game.clone()
-        before = len(after.cities[seat].tokens)
+        before = Counter(after.cities[seat].tokens)
         after._military()
-        gained = [f"{k} {v}" for k, v in after.cities[seat].tokens[before:]]
+        # what was added (a token given back, as a sit-out's, is no gain)
+        gained = [f"{k} {v}" for k, v in (Counter(after.cities[seat].tokens) - before).elements()]
         wanted = [self._token_text(t, game, path + ("tokens", i))
                   for i, t in enumerate(spec["tokens"])]
         if sorted(gained) != sorted(wanted):
@@ -509,12 +536,25 @@ class DraftRunner:
             card = self.card(name, path + ("not_built", i))
             if card.name in city.names:
                 self.fail(outcome, path + ("not_built", i), f"player {seat} has built {card.name}")
+        if "tokens" in spec:  # counts per kind: {diplomacy: 1, debt: 2}
+            for kind, wanted_count in spec["tokens"].items():
+                held = sum(1 for k, _ in city.tokens if k == kind)
+                if held != wanted_count:
+                    self.fail(outcome, path + ("tokens", kind), f"player {seat} holds {held} "
+                              f"{kind} tokens, expected {wanted_count}")
         if "hand" in spec:
             wanted = sorted(self.card(n, path + ("hand", i)).name
                             for i, n in enumerate(spec["hand"]))
             got = sorted(c.name for c in game.hands[seat])
             if wanted != got:
                 self.fail(outcome, path + ("hand",), f"player {seat} holds {got}, expected "
+                          f"{wanted}")
+        if "reserve" in spec:
+            wanted = sorted(self.card(n, path + ("reserve", i)).name
+                            for i, n in enumerate(spec["reserve"]))
+            got = sorted(c.name for c in game.reserve[seat])
+            if wanted != got:
+                self.fail(outcome, path + ("reserve",), f"player {seat} keeps {got}, expected "
                           f"{wanted}")
 
     def _expect_discard(self, game: Game, spec: list[str], path: PathKey,

@@ -55,6 +55,33 @@ def holds(condition: fx.Condition | None, seat: int, cities: Sequence[City]) -> 
     return counted is not None and amount(counted, seat, cities) >= condition.count
 
 
+def science_and_sets(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
+                     symbols: Sequence[str], set_points: int, bonus: int) -> tuple[int, int]:
+    """The science score and the complete sets of the wildcard choice that is best for the
+    science score plus ``bonus`` points per set (``end: points 3 per science set``)."""
+    best, best_sets, best_total = 0, 0, -1
+    for picks in product(*choices) if choices else [()]:
+        counts = Counter(fixed)
+        counts.update(picks)
+        sets = min((counts.get(s, 0) for s in symbols), default=0) if symbols else 0
+        score = sum(n * n for n in counts.values()) + set_points * sets
+        if score + bonus * sets > best_total:
+            best, best_sets, best_total = score, sets, score + bonus * sets
+    return best, best_sets
+
+
+def _science_set_bonus(sources: Sequence[tuple[str, object, fx.Effects]]) -> int:
+    """Points per own complete science set the city's ``end:`` clauses give (0: none)."""
+    bonus = 0
+    for _, _, effects in sources:
+        for clause in effects.clauses:
+            if clause.timing is _END and isinstance(clause.effect, fx.Points):
+                for term in clause.effect.amount.terms:
+                    if isinstance(term.counted, fx.CountScienceSets) and term.places == _SELF:
+                        bonus += term.value
+    return bonus
+
+
 def science_points(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
                    symbols: Sequence[str], set_points: int) -> int:
     """Best science score: each symbol's count squared + ``set_points`` per complete set."""
@@ -128,7 +155,10 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
                 extra: Sequence[Card]) -> dict[str, int]:
     lines: dict[str, int] = {name: 0 for name in params.score_order}
     colour_lines = params.colour_lines  # the rule set's, or its model's default
-    lines["military"] = lines.get("military", 0) + sum(points for _, points in city.tokens)
+    token_lines = params.token_lines
+    for kind, points in city.tokens:  # military tokens, and counters on their own lines
+        line = token_lines.get(kind, "military") if token_lines else "military"
+        lines[line] = lines.get(line, 0) + points
     if params.treasury is not None:
         for clause in params.treasury.clauses:
             if isinstance(clause.effect, fx.Points):
@@ -136,22 +166,8 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
                                      + amount(clause.effect.amount, city.seat, cities))
     sources: list[tuple[str, object, fx.Effects]] = list(city.sources())
     sources += [(CARD, card, card.effects) for card in extra]
-    for kind, what, effects in sources:
-        for clause in effects.clauses:
-            if clause.timing is not _END or not isinstance(clause.effect, fx.Points):
-                continue
-            if clause.condition is not None and not holds(clause.condition, city.seat, cities):
-                continue
-            points = amount(clause.effect.amount, city.seat, cities)
-            if kind == STAGE:
-                line = "wonder"
-            elif kind == CARD and isinstance(what, Card):
-                line = colour_lines.get(what.colour, what.colour)
-            elif kind == TOKEN and isinstance(what, Token):
-                line = params.token_lines.get(what.kind, what.kind)
-            else:
-                line = "wonder"
-            lines[line] = lines.get(line, 0) + points
+    science_line: int | None = None
+    own_sets = -1  # the complete science sets of the wildcards chosen (-1: not needed)
     if params.science_mechanism == "sets":  # other mechanisms score science elsewhere
         fixed, choices = city.science_symbols()
         for card in extra:
@@ -161,9 +177,48 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
                         fixed[clause.effect.symbols[0]] += 1
                     else:
                         choices.append(clause.effect.symbols)
-        lines["science"] = (lines.get("science", 0)
-                            + science_points(fixed, choices, science, params.science_set))
+        bonus = _science_set_bonus(sources)
+        if bonus:
+            science_line, own_sets = science_and_sets(fixed, choices, science,
+                                                      params.science_set, bonus)
+        else:
+            science_line = science_points(fixed, choices, science, params.science_set)
+    for kind, what, effects in sources:
+        for clause in effects.clauses:
+            if clause.timing is not _END or not isinstance(clause.effect, fx.Points):
+                continue
+            if clause.condition is not None and not holds(clause.condition, city.seat, cities):
+                continue
+            if own_sets >= 0 and any(isinstance(t.counted, fx.CountScienceSets)
+                                     and t.places == _SELF
+                                     for t in clause.effect.amount.terms):
+                points = _with_sets(clause.effect.amount, city.seat, cities, own_sets)
+            else:
+                points = amount(clause.effect.amount, city.seat, cities)
+            if kind == STAGE:
+                line = "wonder"
+            elif kind == CARD and isinstance(what, Card):
+                line = colour_lines.get(what.colour, what.colour)
+            elif kind == TOKEN and isinstance(what, Token):
+                line = params.token_lines.get(what.kind, what.kind)
+            else:
+                line = "wonder"
+            lines[line] = lines.get(line, 0) + points
+    if science_line is not None:
+        lines["science"] = lines.get("science", 0) + science_line
     return lines
+
+
+def _with_sets(value: fx.Amount, seat: int, cities: Sequence[City], sets: int) -> int:
+    """``amount`` with the city's own science sets taken as ``sets`` (the wildcard choice
+    the science score made together with these points)."""
+    total = value.fixed
+    for term in value.terms:
+        if isinstance(term.counted, fx.CountScienceSets) and term.places == _SELF:
+            total += term.value * (sets // term.divisor)
+        else:
+            total += amount(fx.Amount(0, (term,)), seat, cities)
+    return total
 
 
 def score_city(city: City, cities: Sequence[City], params: Parameters,

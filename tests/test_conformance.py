@@ -60,8 +60,15 @@ def player_counts(name: str) -> list[int]:
                    rules.max_players})
 
 
+# The expansions that are variants of a shipped game (played by its loop, with what they
+# add: Leaders' reserve draft and recruitment turns; Cities' debt choices and diplomacy),
+# by the path of their rule set.
+EXPANSIONS = {"leaders": str(Path(__file__).resolve().parents[1] / "expansions" / "leaders"),
+              "cities": str(Path(__file__).resolve().parents[1] / "expansions" / "cities")}
 TABLES = [pytest.param(name, players, id=f"{name}-{players}")
-          for name in shipped_games() for players in player_counts(name)]
+          for name in shipped_games() for players in player_counts(name)] + [
+    pytest.param(path, players, id=f"{name}-{players}")
+    for name, path in EXPANSIONS.items() for players in player_counts(path)]
 
 
 # --- reading a game through the contract ------------------------------------------------

@@ -240,8 +240,8 @@ CASES: list[Case] = [
                text="three", message=("a player marker is written like 3+",)),
     cards_case("players-and-count", "S107", card_file(card(extra="count: 1\n")), 10, 5,
                text="count", message=("either 'players'", "or 'count'")),
-    cards_case("age-zero", "S106", card_file(card(age=0)), 6, 10, text="0",
-               message=("'age' must be at least 1",)),
+    cards_case("age-negative", "S106", card_file(card(age=-1)), 6, 10, text="-1",
+               message=("'age' must be at least 0",)),
     # E: effect syntax
     cards_case("bad-character", "E201", card_file(card(effect="points 3 @ 2")), 10, 22,
                text="@", message=("unexpected character '@'",)),
@@ -293,6 +293,13 @@ CASES: list[Case] = [
     cards_case("condition-on-ongoing", "T406", card_file(card(effect="produce wood if wonder "
                                                                 "complete")), 10, 26,
                text="if wonder complete", message=("an ongoing 'produce' has none",)),
+    cards_case("trade-discount-in-resources", "T407", card_file(card(
+        effect="discount 1 resource on trade from left")), 10, 13,
+        text="discount 1 resource on trade from left", message=("a discount on trade is in coins",)),
+    cards_case("priced-coin-discount", "T408", card_file(card(
+        effect="discount 1 coin on cards for 1 coin")), 10, 13,
+        text="discount 1 coin on cards for 1 coin",
+        message=("only a discount of resources can cost coins",)),
     # C: chains
     cards_case("misspelt-chain", "C501",
                card_file(card("Baths", extra="makes_free: [Aquaduct]\n"),
@@ -358,6 +365,9 @@ CASES: list[Case] = [
     Case("dice-face-building", "D615", lambda ws, mp: _dice_typo(ws), *line_col(DICE_FORUM, "yrad"),
          file="tiny-forum.yaml", text="yrad", suggestion="yard",
          message=("unknown building 'yrad'",)),
+    _rules_case("too-few-reserve-cards", "D616", MINI_RULES + "reserve: {colour: blue, hand: 1}\n",
+                "blue, hand", message=("the reserve deals 1 blue cards to each of up to 4 "
+                                       "players (4), but only 1 are loaded",)),
     Case("too-few-tokens", "D614", lambda ws, mp: ws.diagnose(
         TOKENS_HEADER + token("Agriculture"), "tokens.yaml", rules=TOKEN_SETUP_RULES),
         *line_col(TOKEN_SETUP_RULES, "2}}"), file="rules.yaml",

@@ -48,11 +48,11 @@ from wonders.dsl.model import Card, Game as GameData, Token
 
 from .. import memo
 from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
-                       DestroyCard, Sell, Skip, TakeToken)
+                       DestroyCard, Keep, PayOrTake, Sell, Skip, TakeToken)
 from ..city import City
 from ..contract import GameState
 from ..game import Game
-from ..runtime import (CARD_EVENT, CHAIN_EVENT, DESTROY, DISCARD_BUILD, DISCARD_BUILD_ABILITY,
+from ..runtime import (CARD_EVENT, CHAIN_EVENT, DEBT, DESTROY, DISCARD_BUILD, DISCARD_BUILD_ABILITY,
                        WONDER_EVENT, Plan, Table, has_triggers, options, plan, run, trigger,
                        triggers_of)
 from ..scoring import amount, science_points, score_city
@@ -150,6 +150,9 @@ class Trial(Table):
     def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
         self.asked.append((kind, seat, effect))
 
+    def take_tokens(self, seat: int, kind: str, count: int) -> None:
+        """Counter tokens (a diplomacy token): valued by the evaluator, not recorded."""
+
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return triggers_of(self.cities[seat])
 
@@ -208,10 +211,15 @@ class Evaluator:
             return self.card_value(action.card)
         if isinstance(action, ChooseSide):
             return self.side_value(action.side)
+        if isinstance(action, Keep):  # the reserve draft: what the card is worth built
+            return self.card_value(action.card)
         if isinstance(action, TakeToken):
             return self.token_value(action.token)
         if isinstance(action, DestroyCard):
             return self.destroy_value(action)
+        if isinstance(action, PayOrTake):  # a coin kept against a token's points
+            return (action.coins * -self.coin_value
+                    + action.tokens * self.game.params.token_worth.get(action.kind, 0))
         assert isinstance(action, Skip)
         return 0.0
 
@@ -365,6 +373,8 @@ class Evaluator:
         discard pile by its public size: its cards are seen only when choosing)."""
         if kind == DISCARD_BUILD:
             return min(DISCARD_BUILD_MAX, 0.5 * len(self.game.discard))
+        if kind == DEBT:  # another city loses coins (or takes tokens): a small gain
+            return 0.1 * (effect.amount.fixed if isinstance(effect, fx.LoseCoins) else 0)
         if not options(trial, kind, seat, effect):
             return 0.0
         return DESTROY_VALUE if kind == DESTROY else TOKEN_VALUE
@@ -463,6 +473,13 @@ class Evaluator:
         return value
 
     def _produce_value(self, effect: fx.Produce) -> float:
+        if effect.relative:  # "any produced"/"any unproduced": one of the city's types
+            held = self._units_held()
+            made = [r for r in self.game.params.resources
+                    if (held.get(r, 0.0) > 0) == (effect.relative == "produced")]
+            if not made:
+                return 0.0
+            effect = fx.Produce(tuple(made), 1, effect.buyable)
         if len(effect.resources) == 1:
             r = effect.resources[0]
             return sum(self._unit_value(r, float(i)) for i in range(effect.amount))

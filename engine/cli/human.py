@@ -29,7 +29,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
 
 from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
-                       Sell, Skip)
+                       Keep, Sell, Skip)
 from ..bots import Bot
 from ..contract import GameState
 from ..game import Game, Phase
@@ -349,10 +349,14 @@ class HumanGame(TerminalSession[Game]):
             return self.choose_from_discard()
         if self.game.phase is Phase.SIDE:
             return self.choose_side()
+        if self.game.phase is Phase.PICK:
+            return self.choose_keep()
         if self.game.phase is Phase.DESTROY:
             return self.choose_destroy()
         if self.game.phase is Phase.TOKEN:
             return self.choose_token()
+        if self.game.phase is Phase.DEBT:
+            return self.choose_debt()
         self.show_table()
         while True:
             action = self._turn_input()
@@ -467,6 +471,31 @@ class HumanGame(TerminalSession[Game]):
     def city_label(self, seat: int) -> str:
         return "yours" if seat == self.seat else city_name(self.game, seat)
 
+    def choose_keep(self) -> Action:
+        """The reserve draft before Age I: show the hand and ask which card to keep (the
+        rest is passed on)."""
+        game = self.game
+        choices = [a for a in game.legal_actions(self.seat) if isinstance(a, Keep)]
+        kept = game.view(self.seat)["reserve"]
+        table = Table(title="Keep one card for later (the rest is passed on)"
+                      + (f"; kept so far: {', '.join(kept)}" if kept else ""))
+        for header in ("#", "card", "cost", "effect"):
+            table.add_column(header)
+        for n, action in enumerate(choices, 1):
+            table.add_row(str(n), card_text(action.card), describe.cost(action.card.cost),
+                          describe.effects(action.card.effects))
+        self.console.print(table)
+        cards = [a.card for a in choices]
+        while True:
+            text = self.read("Keep which card (number or name): ").strip()
+            if text.lower() in HELP_WORDS:
+                self.console.print("Type the number or the name of the card to keep.")
+                continue
+            card = self.find(text, cards, [c.name for c in cards], "card",
+                             several=" cards", where="in your hand", listed="the table")
+            if card is not None:
+                return next(a for a in choices if a.card is card)
+
     def choose_side(self) -> Action:
         """Show both sides of the board dealt to the player and ask which one to play."""
         game = self.game
@@ -550,7 +579,10 @@ class HumanGame(TerminalSession[Game]):
                 parts.append(f"built {card.name}")
             if city.stages > stages:
                 parts.append(f"built wonder stage {city.stages}")
-            if seat == self.seat and isinstance(mine, Sell):
+            if phase is Phase.PICK:  # the reserve draft: only one's own card is known
+                parts.append(f"kept {mine.card.name}" if seat == self.seat
+                             and isinstance(mine, Keep) else "kept a card")
+            elif seat == self.seat and isinstance(mine, Sell):
                 parts.append(f"sold {mine.card.name}")
             elif seat == self.seat and isinstance(mine, Skip):
                 parts.append("took nothing from the discard pile")

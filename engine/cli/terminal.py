@@ -19,7 +19,7 @@ from wonders.dsl import describe
 from wonders.dsl.errors import closest
 from wonders.dsl.model import Card
 
-from ..actions import Action, DestroyCard, TakeToken
+from ..actions import Action, DestroyCard, PayOrTake, TakeToken
 from ..bots import Bot
 from ..contract import GameState
 
@@ -173,6 +173,22 @@ class TerminalSession(Generic[GameT]):
                          [a.token.name for a in options], "token",
                          "Type the number or name of the token you take; its effect is yours "
                          "from now on.")
+
+    def choose_debt(self) -> Action:
+        """A ``loses N coins or KIND tokens`` effect: how many of the coins to pay (a token
+        for each coin not paid)."""
+        options = [a for a in self.legal() if isinstance(a, PayOrTake)]
+        self.show_cities()
+        table = Table(title="You lose coins: pay them, or take a token for each coin not paid")
+        for header in ("#", "coins paid", "tokens taken"):
+            table.add_column(header, justify="right" if header == "#" else "left")
+        for number, action in enumerate(options, 1):
+            table.add_row(str(number), str(action.coins), f"{action.tokens} {action.kind}")
+        self.console.print(table)
+        return self.pick(f"Which — 1–{len(options)}: ", options,
+                         [f"pay {a.coins}" for a in options], "choice",
+                         "Type the number of the line: the coins you pay to the bank; you "
+                         "take one token for each coin you do not pay.")
 
     def choose_destroy(self) -> Action:
         """A ``destroy`` effect: which of the other cities' cards goes to the discard pile."""

@@ -25,9 +25,22 @@ VICTORY: Final = "victory"
 DEFEAT: Final = "defeat"
 
 
-def tokens_won(shields: Sequence[int], battles: Battles,
-               age: int) -> list[list[tuple[str, int]]]:
-    """Per seat, the tokens its two battles give in ``age`` (left neighbour first)."""
+def _nearest(seat: int, players: int, out: Sequence[int], step: int) -> int:
+    """The nearest seat from ``seat`` in direction ``step`` (+1 left, -1 right) that is not
+    sitting out (``seat`` itself when every other seat is)."""
+    other = (seat + step) % players
+    while other in out and other != seat:
+        other = (other + step) % players
+    return other
+
+
+def tokens_won(shields: Sequence[int], battles: Battles, age: int,
+               out: Sequence[int] = ()) -> list[list[tuple[str, int]]]:
+    """Per seat, the tokens its two battles give in ``age`` (left neighbour first).
+
+    The seats in ``out`` sit these battles out (a ``sit_out`` token): they fight nobody,
+    and each of their neighbours fights the nearest seat beyond them instead.  Two seats
+    left alone fight once (each is the other's left and right neighbour)."""
     players = len(shields)
     victory = battles.victory_in(age)
     found: list[list[tuple[str, int]]] = []
@@ -35,7 +48,15 @@ def tokens_won(shields: Sequence[int], battles: Battles,
         return [[] for _ in range(players)]
     for seat in range(players):
         won: list[tuple[str, int]] = []
-        for other in (left_of(seat, players), right_of(seat, players)):
+        if seat in out:
+            found.append(won)
+            continue
+        if out:
+            left, right = _nearest(seat, players, out, 1), _nearest(seat, players, out, -1)
+            others = [s for s in dict.fromkeys((left, right)) if s != seat]
+        else:
+            others = [left_of(seat, players), right_of(seat, players)]
+        for other in others:
             if shields[seat] > shields[other]:
                 won.append((VICTORY, victory))
             elif shields[seat] < shields[other]:
@@ -45,7 +66,19 @@ def tokens_won(shields: Sequence[int], battles: Battles,
 
 
 def fight(cities: Sequence[City], battles: Battles, age: int) -> None:
-    """Resolve the end-of-age battles: each city takes the tokens it won or lost."""
+    """Resolve the end-of-age battles: each city takes the tokens it won or lost.
+
+    With ``military.sit_out``, a city holding such a token sits these battles out and
+    gives one back (only when the age has battles: the token waits for the next ones)."""
     shields = [city.shields() for city in cities]
-    for city, won in zip(cities, tokens_won(shields, battles, age)):
+    out: list[int] = []
+    kind = battles.sit_out
+    if kind is not None and battles.fought_in(age):
+        for city in cities:
+            for i, (held, _) in enumerate(city.tokens):
+                if held == kind:
+                    out.append(city.seat)
+                    del city.tokens[i]
+                    break
+    for city, won in zip(cities, tokens_won(shields, battles, age, out)):
         city.tokens.extend(won)

@@ -1,0 +1,298 @@
+"""The Leaders expansion (``expansions/leaders``) and the constructs it added (issue 12).
+
+The hand-worked numbers are rule scenarios (``tests/scenarios/leaders.yaml``, and the
+stacking free builds in ``tests/scenarios/conditions.yaml``); the tests here show that
+those scenarios depend on each construct being executed (switched off, the scenarios
+that use it fail), that misuse of each construct is a located validation error, and
+that whole games with Leaders play, end, and replay at every table size.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from wonders.dsl import describe, rules_model
+from wonders.dsl.loader import load, load_game
+from wonders.engine import city as city_module
+from wonders.engine import game as draft_game
+from wonders.engine.bots import make_bot
+from wonders.engine.game import Game, Phase
+from wonders.engine.log import replay, write
+from wonders.engine.scenario import check_file
+
+from conftest import Workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+LEADERS = ROOT / "expansions" / "leaders"
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+COMPILED = not draft_game.__file__.endswith(".py")  # compiled callers ignore a monkeypatch
+
+
+def failed(path: Path) -> set[str]:
+    result = check_file(path)
+    assert result.report.ok, [d.render() for d in result.report.sorted()]
+    return {o.name for o in result.outcomes if not o.passed}
+
+
+def test_the_leader_scenarios_pass() -> None:
+    assert failed(SCENARIOS / "leaders.yaml") == set()
+
+
+def test_leaders_validate() -> None:
+    result = load(game=str(LEADERS))
+    assert result.ok, [d.render() for d in result.report.sorted()]
+    data = result.game
+    assert data is not None
+    assert len(data.reserve_cards()) == 36
+    assert all(c.colour != "white" for c in data.deck_cards())
+    assert data.rules.model.reserve == rules_model.Reserve("white", 4, "right")
+
+
+# --- each construct switched off fails its scenarios -----------------------------------
+
+skip_compiled = pytest.mark.skipif(COMPILED, reason="the compiled loop cannot be monkeypatched")
+
+
+@skip_compiled
+def test_the_draft_passing_left_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = rules_model._read_reserve
+
+    def left(value: object) -> rules_model.Reserve:
+        found = real(value)
+        return rules_model.Reserve(found.colour, found.hand, "left")
+
+    monkeypatch.setattr(rules_model, "_read_reserve", left)
+    assert "L3: the leader draft: keep one, pass the rest to the right, until each keeps four" \
+        in failed(SCENARIOS / "leaders.yaml")
+
+
+@skip_compiled
+def test_no_reserve_turn_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "_start_age", Game._deal_age)
+    assert "L3: the leader draft: keep one, pass the rest to the right, until each keeps four" \
+        in failed(SCENARIOS / "leaders.yaml")
+
+
+@skip_compiled
+def test_resource_discounts_ignored_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "resource_costs", lambda self, seat, cost, card: [cost])
+    assert failed(SCENARIOS / "leaders.yaml") == {
+        "Archimedes, Hammurabi, Leonidas: green, blue, red cards cost one resource less",
+        "Archimedes: the resource left out is the one that saves most",
+        "Imhotep: wonder stages cost one resource less",
+        "Bilkis: one resource for 1 coin to the bank, once in a build"}
+
+
+@skip_compiled
+def test_buy_and_token_triggers_ignored_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = draft_game.trigger
+
+    def without(table: object, seat: int, event: str, *rest: object) -> None:
+        if event != "buy" and not event.endswith("_token"):
+            real(table, seat, event, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(draft_game, "trigger", without)
+    assert failed(SCENARIOS / "leaders.yaml") == {
+        "Hatshepsut: 1 coin for each neighbour bought from in a turn",
+        "Nero, Tomyris, Caesar, Hannibal: the end of Age I's battles"}
+
+
+@skip_compiled
+def test_defeats_kept_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "_hand_over_defeats", lambda *_: None)
+    assert failed(SCENARIOS / "leaders.yaml") == {
+        "Nero, Tomyris, Caesar, Hannibal: the end of Age I's battles"}
+
+
+@skip_compiled
+def test_sets_not_counted_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = city_module.City.count
+
+    def count(self: city_module.City, counted: object) -> int:
+        if type(counted).__name__ == "CountSets":
+            return 0
+        return real(self, counted)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(city_module.City, "count", count)
+    assert failed(SCENARIOS / "leaders.yaml") == {
+        "Leaders that score: points, per colour, per token, per stage, per 3 coins, per set"}
+
+
+@skip_compiled
+def test_science_sets_scored_apart_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wonders.engine import scoring
+
+    monkeypatch.setattr(scoring, "_science_set_bonus", lambda sources: 0)
+    assert failed(SCENARIOS / "leaders.yaml") == {
+        "Aristotle: 3 more per science set, the wildcard chosen for both"}
+
+
+@skip_compiled
+def test_free_builds_that_do_not_add_up_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = draft_game._assignable
+    monkeypatch.setattr(draft_game, "_assignable",
+                        lambda colours, scopes, unscoped=False:
+                        len(colours) <= 1 and real(colours, scopes, unscoped))
+    assert failed(SCENARIOS / "conditions.yaml") == {
+        "stacking abilities: two once-per-age free builds from two sources give two an age"}
+
+
+# --- misuse of each construct: located errors --------------------------------------------
+
+def diagnostics(ws: Workspace, files: dict[str, str]) -> list[tuple[str, int, str]]:
+    paths = [ws.write(name, text) for name, text in files.items()]
+    found = load([paths[0].parent]).report.sorted()
+    return [(d.code, d.location.line, d.render()) for d in found]
+
+
+RULES = "kind: rules\nname: mine\nextends: base\nvocabulary:\n  colours: [white]\n"
+CARD = ("kind: cards\nset: mine\ngame: mine\ncards:\n"
+        "  - name: Hero\n    age: 0\n    colour: white\n    cost: 1 coin\n"
+        "    effect: \"{effect}\"\n")
+
+
+def test_a_misspelt_reserve_colour(ws: Workspace) -> None:
+    found = diagnostics(ws, {"rules.yaml": RULES + "reserve: {colour: whit, hand: 1}\n"})
+    assert [(code, line) for code, line, _ in found] == [("N302", 6)]
+    assert "did you mean 'white'" in found[0][2]
+
+
+def test_too_few_reserve_cards(ws: Workspace) -> None:
+    found = diagnostics(ws, {"rules.yaml": RULES + "reserve: {colour: white, hand: 4}\n",
+                             "cards.yaml": CARD.format(effect="points 1")})
+    assert [(code, line) for code, line, _ in found] == [("D616", 6)]
+    assert "28" in found[0][2] and "only 1" in found[0][2]
+
+
+def test_an_age_0_card_without_a_reserve(ws: Workspace) -> None:
+    found = diagnostics(ws, {"rules.yaml": RULES,
+                             "cards.yaml": CARD.format(effect="points 1")})
+    assert [(code, line) for code, line, _ in found] == [("D603", 5)]
+    assert "has none" in found[0][2]
+
+
+def test_a_reserve_in_a_card_structure_game(ws: Workspace) -> None:
+    text = ("kind: rules\nname: mine\nextends: duel\nvocabulary:\n  colours: [white]\n"
+            "reserve: {colour: white}\n")
+    found = diagnostics(ws, {"rules.yaml": text})
+    assert ("M905", 6) in [(code, line) for code, line, _ in found]
+
+
+@pytest.mark.parametrize(("effect", "code", "words"), [
+    ("on victroy token: coins 2", "N305", "did you mean 'victory'"),
+    ("discount 1 coin on cards for 1 coin", "T408", "only a discount of resources"),
+    ("end: points 1 per set of blue, rde cards", "N302", "did you mean 'red'"),
+])
+def test_misuse_in_the_draft_game(ws: Workspace, effect: str, code: str, words: str) -> None:
+    found = diagnostics(ws, {"rules.yaml": RULES + "reserve: {colour: white, hand: 1}\n"
+                             "players: {min: 3, max: 3}\n",
+                             "cards.yaml": CARD.format(effect=effect)
+                             + CARD.format(effect="points 1").split("cards:\n")[1]
+                             .replace("Hero", "Hero2")
+                             + CARD.format(effect="points 1").split("cards:\n")[1]
+                             .replace("Hero", "Hero3")})
+    assert [(c, line) for c, line, _ in found] == [(code, 9)], found
+    assert words in found[0][2]
+
+
+@pytest.mark.parametrize(("effect", "code", "words"), [
+    ("on victory token: coins 2", "M901", "not announced by the structure game loop"),
+    ("on buy: coins 1", "M901", "'on buy:' is not announced"),
+    ("discount 1 resource on cards for 1 coin", "M901", "not offered by the structure"),
+    ("ability defeats_to_victor", "M902", "not implemented by the structure"),
+    ("on victory token: destroy brown card in opponent", "T401", "does not apply"),
+])
+def test_misuse_in_duel(ws: Workspace, effect: str, code: str, words: str) -> None:
+    text = ("kind: cards\nset: mine\ngame: duel\nremove: [Altar]\ncards:\n"
+            "  - name: Shrine\n    age: 1\n    colour: blue\n    count: 1\n"
+            f"    cost: free\n    effect: \"{effect}\"\n")
+    rules = ("kind: rules\nname: duelish\nextends: duel\nvocabulary:\n"
+             "  tokens: [victory]\n  abilities: [defeats_to_victor]\n")
+    paths = [ws.write("cards.yaml", text.replace("game: duel", "game: duelish")),
+             ws.write("rules.yaml", rules)]
+    found = load([paths[0].parent]).report.sorted()
+    found = [d for d in found if d.location.file.endswith("cards.yaml")]
+    assert [d.code for d in found] == [code], [d.render() for d in found]
+    assert words in found[0].render()
+
+
+def test_a_token_trigger_that_acts_too_late(ws: Workspace) -> None:
+    found = diagnostics(ws, {"rules.yaml": RULES + "reserve: {colour: white, hand: 1}\n"
+                             "players: {min: 3, max: 3}\n",
+                             "cards.yaml": CARD.format(effect="on defeat token: destroy "
+                                                              "brown card in left")})
+    assert ("T401", 9) in [(c, line) for c, line, _ in found]
+
+
+def test_diff_lists_the_leaders() -> None:
+    from wonders.dsl.diff import diff
+
+    changes = diff(load_game(game="base"), load_game(game=str(LEADERS))).changes
+    added = {c.subject for c in changes if c.section == "cards" and c.sign == "+"}
+    assert "Nero (age 0)" in added and "Gamers Guild (age 3)" in added and len(added) == 39
+
+
+def test_described() -> None:
+    data = load_game(game=str(LEADERS))
+    said = {c.name: describe.effects(c.effects) for c in data.cards}
+    assert said["Nero"] == "each time you receive a victory token: 2 coins"
+    assert said["Hatshepsut"] == "for each neighbour you buy resources from in a build: 1 coin"
+    assert said["Bilkis"].startswith("for 1 coin to the bank, cards cost 1 resource less")
+    assert said["Aristotle"] == ("at game end: 3 victory points per complete set of science "
+                                 "symbols (compass, wheel, tablet) in your city")
+    assert said["Justinian"] == ("at game end: 3 victory points per set of one blue, green, "
+                                 "red card each in your city")
+
+
+# --- whole games ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_games_with_leaders_play_to_the_end(players: int, tmp_path: Path) -> None:
+    data = load_game(game=str(LEADERS))
+    for seed, bot in ((players, "random"), (players + 10, "greedy")):
+        game = Game(data, players, seed)
+        bots = {s: make_bot(bot, seed + s) for s in range(players)}
+        kinds = []
+        while not game.over:
+            kinds.append(game.phase)
+            game.play({s: bots[s].choose(game, s) for s in game.to_move()})
+        assert kinds.count(Phase.PICK) == 3  # 4 dealt: 3 kept by choice, the last passed
+        assert kinds.count(Phase.RESERVE) == 3  # one recruitment turn per age
+        assert [len(kept) for kept in game.reserve] == [1] * players  # L5: the 4th, unplayed
+        assert all(c.coins >= 0 for c in game.cities)
+        path = tmp_path / f"{players}-{bot}.jsonl"
+        write(game, path, str(LEADERS))
+        assert replay(path).identical
+
+
+def test_a_determinization_keeps_the_own_reserve() -> None:
+    data = load_game(game=str(LEADERS))
+    game = Game(data, 4, 1)
+    rng = random.Random(0)
+    while game.phase is not Phase.TURN:
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    other = game.determinize(0, random.Random(5))
+    assert [c.name for c in other.reserve[0]] == [c.name for c in game.reserve[0]]
+    assert sorted(c.name for s in (1, 2, 3) for c in other.reserve[s]) == \
+        sorted(c.name for s in (1, 2, 3) for c in game.reserve[s])
+
+
+def test_a_whole_leaders_game_at_the_terminal() -> None:
+    """``play --human`` with Leaders: the draft asks for a card to keep (a wrong name is
+    asked again), each recruitment turn plays like a turn, and the game ends."""
+    from typer.testing import CliRunner
+
+    from wonders.engine.cli import app
+
+    script = "nobody\n1\n" + "1\n" * 2 + "build 1\n\nsell 1\n" * 80
+    result = CliRunner().invoke(app, ["play", "--human", "--game", str(LEADERS), "--side",
+                                      "random", "--players", "3", "--seed", "4"], input=script)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Keep one card for later" in out and "You: kept " in out
+    assert "kept a card" in out and "Age I · turn 0" in out
+    assert "Final score sheet" in out and "leaders" in out
+    assert "Traceback" not in out
