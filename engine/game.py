@@ -480,8 +480,9 @@ class Game(Table):
                       if a.name == FREE_BUILD_ABILITY and a.once_per == per]
             if not scopes:
                 continue
-            if colour is None:
-                scopes = [s for s in scopes if s is None] + [s for s in scopes if s is not None]
+            if colour is None:  # the abilities for any colour first
+                unscoped: list[frozenset[str] | None] = [None] * scopes.count(None)
+                scopes = unscoped + [scope for scope in scopes if scope is not None]
             if _assignable([*self._free_uses(seat, period), colour], scopes,
                            colour is None):
                 return period
