@@ -24,7 +24,7 @@ import yaml
 
 from wonders.dsl.errors import closest
 from wonders.dsl.loader import (YAML_SUFFIXES, LoadResult, file_problem, goes_beside, load,
-                                shipped_games, walk_yaml)
+                                shipped_expansions, shipped_games, walk_yaml)
 
 from .errors import RuleError
 
@@ -40,11 +40,15 @@ class Source:
     given: str
     name: str | None = None
     paths: tuple[str, ...] = ()
+    expansion: str | None = None  # a shipped expansion that is a rule set, by its name
 
     @property
     def spec(self) -> str:
-        """What a log records to load the same game again: the name, or an absolute path."""
-        return self.name if self.name is not None else str(Path(self.given).resolve())
+        """What a log records to load the same game again: the name (a shipped game's or
+        a shipped expansion's), or an absolute path."""
+        if self.name is not None:
+            return self.name
+        return self.expansion or str(Path(self.given).resolve())
 
     def load(self, extra: Sequence[str | Path] = ()) -> LoadResult:
         return load([*self.paths, *extra], self.name)
@@ -92,10 +96,22 @@ def resolve(game: str) -> Source:
         return Source(game, None, tuple(files))
     if looks_like_path(game):
         raise SourceError(f"no such file or folder: {game}")
-    hint = closest(game, games)
+    variants = variant_expansions()
+    if game in variants:  # a shipped expansion written as a variant (expansions/leaders)
+        return Source(game, None, (str(variants[game].resolve()),), game)
+    names = [*games, *variants]
+    hint = closest(game, names)
     raise SourceError(f"no shipped game '{game}'" + (f" (did you mean '{hint}'?)" if hint else "")
-                      + f"; shipped: {', '.join(games) or 'none'}; or give the path of a "
+                      + f"; shipped: {', '.join(names) or 'none'}; or give the path of a "
                       "rule-set file or folder")
+
+
+def variant_expansions() -> dict[str, Path]:
+    """The shipped expansions that are rule sets of their own (a ``rules.yaml`` that
+    ``extends:`` a game, as Leaders does), by name: ``--game leaders`` plays one from any
+    folder, a fresh install included."""
+    return {name: path for name, path in shipped_expansions().items()
+            if (path / "rules.yaml").is_file()}
 
 
 def resolve_optional(game: str | None) -> Source | None:

@@ -296,3 +296,19 @@ def test_a_whole_leaders_game_at_the_terminal() -> None:
     assert "kept a card" in out and "Age I · turn 0" in out
     assert "Final score sheet" in out and "leaders" in out
     assert "Traceback" not in out
+
+
+def test_leaders_by_name_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--game leaders`` names the shipped expansion (a fresh install has no
+    ``expansions/leaders`` beside the working folder); a log records the name."""
+    from wonders.dsl.loader import expansions_dir
+    from wonders.engine.sources import resolve
+
+    monkeypatch.chdir(tmp_path)
+    source = resolve("leaders")
+    shipped = expansions_dir()
+    assert shipped is not None
+    assert source.spec == "leaders" and source.paths == (str((shipped / "leaders").resolve()),)
+    result = source.load()
+    assert result.ok and result.game is not None
+    assert result.game.rules.name == "leaders"
