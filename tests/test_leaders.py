@@ -312,3 +312,18 @@ def test_leaders_by_name_from_any_folder(tmp_path: Path, monkeypatch: pytest.Mon
     result = source.load()
     assert result.ok and result.game is not None
     assert result.game.rules.name == "leaders"
+
+
+@pytest.mark.parametrize("policy", ["random", "quick", "greedy"])
+@pytest.mark.parametrize("players", [3, 7])
+def test_whole_game_playouts_with_leaders(policy: str, players: int) -> None:
+    """The playouts ``simulate`` and the search bot play through (engine/playout.py) reach
+    a legal end with the reserve draft and recruitment turns, every action checked."""
+    from wonders.engine.playout import playout
+
+    data = load_game(game=str(LEADERS))
+    record: list[dict[int, object]] = []
+    finished = playout(Game(data, players, 3), policy, 3, record=record, check=True)
+    assert finished.over
+    kinds = [entry["phase"] for entry in finished.history]
+    assert kinds.count("reserve_draft") == 3 and kinds.count("reserve_turn") == 3
