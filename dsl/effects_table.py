@@ -70,9 +70,11 @@ def game_cell(caps: Capabilities, game: Game, word: str, timing: fx.Timing) -> s
         return "M901"
     vocabulary = game.rules.vocabulary
     if word == "take":
+        counters = ("`take N KIND tokens` (counters)" if caps.counter_tokens and vocabulary.tokens
+                    else "")
         if not vocabulary.pools:
-            return "N309: no token pools"
-        return f"runs: from {_words(vocabulary.pools)}"
+            return f"runs: {counters}; `from POOL`: N309" if counters else "N309: no token pools"
+        return f"runs: from {_words(vocabulary.pools)}" + (f"; {counters}" if counters else "")
     if word == "ability":
         declared = vocabulary.abilities
         runs = [a for a in declared if a in caps.abilities]
