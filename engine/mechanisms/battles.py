@@ -65,8 +65,10 @@ def tokens_won(shields: Sequence[int], battles: Battles, age: int,
     return found
 
 
-def fight(cities: Sequence[City], battles: Battles, age: int) -> None:
-    """Resolve the end-of-age battles: each city takes the tokens it won or lost.
+def fight(cities: Sequence[City], battles: Battles,
+          age: int) -> list[list[tuple[str, int]]]:
+    """Resolve the end-of-age battles: each city takes the tokens it won or lost; returns
+    them, per seat (what ``on victory token:`` triggers and the defeat hand-over read).
 
     With ``military.sit_out``, a city holding such a token sits these battles out and
     gives one back (only when the age has battles: the token waits for the next ones)."""
@@ -80,5 +82,7 @@ def fight(cities: Sequence[City], battles: Battles, age: int) -> None:
                     out.append(city.seat)
                     del city.tokens[i]
                     break
-    for city, won in zip(cities, tokens_won(shields, battles, age, out)):
+    received = tokens_won(shields, battles, age, out)
+    for city, won in zip(cities, received):
         city.tokens.extend(won)
+    return received
