@@ -715,14 +715,16 @@ class Game(Table):
         free_build = self.free_build_available(seat)
         positional = not free_build and self._has_positional_free(seat)
         discounts = _has_coin_discounts(self.data)
-        stage_payments: list[Payment] = []
-        if city.stages < len(city.side.stages):
-            stage_payments = self._discounted_payments(
-                seat, self.cost_for(seat, city.side.stages[city.stages].cost, None), None, coins)
         left_off, right_off = self.trade_off(seat)
         trade_off = left_off + right_off
         if _has_resource_discounts(self.data):
             trade_off = 1  # (each card's payments through _discounted_payments)
+        stage_payments: list[Payment] = []
+        if city.stages < len(city.side.stages):
+            stage_cost = self.cost_for(seat, city.side.stages[city.stages].cost, None)
+            # (without discounts on trade or resources, _discounted_payments is this)
+            stage_payments = (self._discounted_payments(seat, stage_cost, None, coins)
+                              if trade_off else trade.payments(stage_cost, coins))
         actions: list[Action] = []
         builds = _BUILDS
         seen: list[Card] = []
