@@ -353,10 +353,14 @@ def _pareto(points: set[tuple[int, int]]) -> Pairs:
         if lowest_right is None or point[1] < lowest_right:  # below every earlier one
             kept.append(point)
             lowest_right = point[1]
-    # cheapest total first, then least to the left (decorated: a key function would be a
-    # Python call per point, compiled)
-    return tuple(point for _, point in sorted((left + right, (left, right))
-                                              for left, right in kept))
+    if len(kept) == 1:  # the commonest answer: one way to pay
+        return (kept[0],)
+    kept.sort(key=_total_then_left)  # cheapest total first, then least to the left
+    return tuple(kept)
+
+
+def _total_then_left(point: tuple[int, int]) -> tuple[int, int]:
+    return point[0] + point[1], point[0]
 
 
 class TradeContext:
