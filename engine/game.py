@@ -137,6 +137,11 @@ class Game(Table):
         self.pools = deal_pools(data, self.rng)  # token pools (after the boards are dealt)
         self.arrival_ongoing = False  # ongoing shields count in battles, science at the end
         self._has_triggers = has_triggers(data)
+        # what kinds of discount the data has at all (read at every decision: kept here
+        # rather than looked up in the data's derived dict each time)
+        self._coin_discounts = _has_coin_discounts(data)
+        self._trade_discounts = _has_trade_discounts(data)
+        self._resource_discounts = _has_resource_discounts(data)
         self._credits: list[int] | None = None  # during a turn: coins arriving at its end
         self._debits: list[int] | None = None   # during a turn: coins lost at its end
         # every decision: (age, turn, phase, actions, coins after); ``history`` is its JSON
@@ -349,6 +354,9 @@ class Game(Table):
         other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
         other.arrival_ongoing = self.arrival_ongoing
         other._has_triggers = self._has_triggers
+        other._coin_discounts = self._coin_discounts
+        other._trade_discounts = self._trade_discounts
+        other._resource_discounts = self._resource_discounts
         other._credits = None if self._credits is None else list(self._credits)
         other._debits = None if self._debits is None else list(self._debits)
         other.decisions = list(self.decisions)
@@ -509,7 +517,7 @@ class Game(Table):
         """``cost`` less ``seat``'s coin discounts (``discount N coins on …``) for ``card``
         (None: the next wonder stage), never below 0 coins, and without its resources
         under ``discount every resource on …``."""
-        if not _has_coin_discounts(self.data):
+        if not self._coin_discounts:
             return cost
         off = 0
         every = False
@@ -534,7 +542,7 @@ class Game(Table):
     def trade_off(self, seat: int) -> tuple[int, int]:
         """Coins off what ``seat`` pays its (left, right) neighbour for one build's
         resources (``discount N coins on trade from PLACES``; never below 0)."""
-        if not _has_trade_discounts(self.data):
+        if not self._trade_discounts:
             return _NO_TRADE_OFF
         left = right = 0
         for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
@@ -562,7 +570,7 @@ class Game(Table):
         stage) under its resource discounts (``discount N resources on …``: N units fewer,
         any of the cost's, all of them taken; ``… for P coins``: at most N units fewer for
         P coins each, to the bank, if the player likes).  ``[cost]`` without any."""
-        if not cost.resources or not _has_resource_discounts(self.data):
+        if not cost.resources or not self._resource_discounts:
             return [cost]
         free = 0
         paid: list[int] = []  # the price of each unit a paid discount may take off
@@ -714,10 +722,10 @@ class Game(Table):
         trade = self.trade(seat)
         free_build = self.free_build_available(seat)
         positional = not free_build and self._has_positional_free(seat)
-        discounts = _has_coin_discounts(self.data)
+        discounts = self._coin_discounts
         left_off, right_off = self.trade_off(seat)
         trade_off = left_off + right_off
-        if _has_resource_discounts(self.data):
+        if self._resource_discounts:
             trade_off = 1  # (each card's payments through _discounted_payments)
         stage_payments: list[Payment] = []
         if city.stages < len(city.side.stages):
