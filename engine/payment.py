@@ -87,7 +87,7 @@ class NeighbourMarket:
 # turned back into its value.
 _BUY: Final[dict[tuple[Vector, int, int, int], Pairs]] = memo.table("payment.buy", 20_000)
 _BUY_SHORT: Final[dict[tuple[object, ...], Pairs]] = memo.table("payment.buy_short", 20_000)
-_RESIDUALS: Final[dict[tuple[Vector, int, int], tuple[Vector, ...]]] = memo.table(
+_RESIDUALS: Final[dict[tuple[Vector, tuple[int, ...]], tuple[Vector, ...]]] = memo.table(
     "payment.residuals", 20_000)
 _SUPPLY: Final[dict[tuple[int, int], tuple[Vector, ...]]] = memo.table("payment.supply", 10_000)
 _NEEDS: Final[dict[tuple[tuple[tuple[str, int], ...], int], Vector]] = memo.table(
@@ -192,37 +192,54 @@ def _supply(production: Production, production_id: int, names: tuple[str, ...],
     return found
 
 
-def _residuals(need: Vector, own: Production, own_id: int, names: tuple[str, ...],
-               names_id: int) -> tuple[Vector, ...]:
-    """The minimal needs left to buy once own production (all its choices) is used."""
-    key = (need, own_id, names_id)
+def _residuals(start: Vector, masks: tuple[int, ...]) -> tuple[Vector, ...]:
+    """The minimal needs left to buy of ``start`` (a need less the fixed units that cover
+    it) once choices offering the resources in ``masks`` (bit masks, each restricted to
+    what is still needed) give one unit each.
+
+    Keyed by exactly that, not by the city's whole production: random games repeat
+    "two units of stone left, a stone-or-ore and a stone-or-clay card" far more often
+    than a city's production, and the answer (sets of vectors pruned to the minimal ones
+    after each choice; order-independent) is the dearest step of the payment search."""
+    key = (start, masks)
     found = _RESIDUALS.get(key)
     if found is None:
-        fixed, choices = _choice_indexes(own, names, names_id)
-        start = tuple(max(n - f, 0) for n, f in zip(need, fixed))
         current: set[Vector] = {start}
-        for choice in choices:
-            useful = [i for i in choice if any(v[i] for v in current)]
-            if not useful:
-                continue
+        size = len(start)
+        for mask in masks:
             grown: set[Vector] = set()
             for vector in current:
                 grown.add(vector)
-                for i in useful:
-                    if vector[i]:
+                for i in range(size):
+                    if mask >> i & 1 and vector[i]:
                         grown.add(vector[:i] + (vector[i] - 1,) + vector[i + 1:])
             current = set(_minimal(grown))
         found = memo.remember(_RESIDUALS, key, _minimal(current))
     return found
 
 
-_PROFILES: Final[dict[tuple[int, int], tuple[Vector, tuple[int, ...]]]] = memo.table(
+def _own_residuals(need: Vector, fixed: Vector, choices: tuple[int, ...]) -> tuple[Vector, ...]:
+    """What own production leaves of ``need``: :func:`_residuals` of the need less the
+    fixed units, with the choices that offer something still needed."""
+    start = tuple(n - f if n > f else 0 for n, f in zip(need, fixed))
+    support = 0
+    for i, units in enumerate(start):
+        if units:
+            support |= 1 << i
+    if not support:
+        return (start,)
+    masks = sorted(mask & support for mask in choices if mask & support)
+    return _residuals(start, tuple(masks))
+
+
+_PROFILES: Final[dict[tuple[int, int], tuple[Vector, tuple[int, ...], Vector]]] = memo.table(
     "payment.profiles", 10_000)
 
 
 def _profile(production: Production, production_id: int, names: tuple[str, ...],
-             names_id: int) -> tuple[Vector, tuple[int, ...]]:
-    """(units of each resource it can make in one turn, each choice as a bit mask)."""
+             names_id: int) -> tuple[Vector, tuple[int, ...], Vector]:
+    """(units of each resource it can make in one turn, each choice as a bit mask, the
+    fixed units alone)."""
     key = (production_id, names_id)
     found = _PROFILES.get(key)
     if found is None:
@@ -235,7 +252,7 @@ def _profile(production: Production, production_id: int, names: tuple[str, ...],
                 available[i] += 1
                 mask |= 1 << i
             masks.append(mask)
-        found = memo.remember(_PROFILES, key, (tuple(available), tuple(masks)))
+        found = memo.remember(_PROFILES, key, (tuple(available), tuple(masks), fixed))
     return found
 
 
@@ -392,7 +409,7 @@ class TradeContext:
         self.names_id = names_id
         self.known: dict[tuple[tuple[str, int], ...], Pairs] = {}
         self.index = _resource_index(resources, names_id)
-        self.profiles: tuple[tuple[Vector, tuple[int, ...]], ...] = (
+        self.profiles: tuple[tuple[Vector, tuple[int, ...], Vector], ...] = (
             _profile(own, own_id, resources, names_id),
             _profile(left, left_id, resources, names_id),
             _profile(right, right_id, resources, names_id))
@@ -419,7 +436,7 @@ class TradeContext:
         """One kind of resource: every own choice offering it gives one unit, then any split
         of the rest between what the left and the right neighbour make (no coupling)."""
         i = self.index[resource]  # (compiled, tuple.index would be a Python method call)
-        (own, _), (left, _), (right, _) = self.profiles
+        (own, _, _), (left, _, _), (right, _, _) = self.profiles
         missing = units - own[i]
         if missing <= 0:
             return _NOTHING_TO_BUY
@@ -434,13 +451,12 @@ class TradeContext:
     def _search(self, need: Vector, items: tuple[tuple[int, int], ...], mask: int) -> Pairs:
         """Own production first (every assignment of its choices when they matter), then
         the neighbours: the fast independent purchase unless their choices couple."""
-        (own_units, own_choices), (left_units, left_choices), (right_units, right_choices) = \
-            self.profiles
+        (own_units, own_choices, own_fixed), (left_units, left_choices, _), \
+            (right_units, right_choices, _) = self.profiles
         missings: list[list[tuple[int, int]]]
         if _coupled(mask, own_choices):
             missings = [[(i, n) for i, n in enumerate(residual) if n]
-                        for residual in _residuals(need, self.own, self.own_id, self.resources,
-                                                       self.names_id)]
+                        for residual in _own_residuals(need, own_fixed, own_choices)]
         else:  # each own choice helps at most one needed resource: give it to that one
             missings = [[(i, n - own_units[i]) for i, n in items if n > own_units[i]]]
         points: set[tuple[int, int]] = set()
