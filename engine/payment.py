@@ -265,6 +265,25 @@ def _coupled(mask: int, choices: tuple[int, ...]) -> bool:
     return False
 
 
+def _one_resource(units: int, least_left: int, most_left: int, price_left: int,
+                  price_right: int) -> Pairs:
+    """The front of buying ``units`` of one resource, ``k`` of them from the left for ``k``
+    in ``least_left … most_left``, in :func:`_pareto`'s order.
+
+    With positive prices every split is optimal (more from the left is dearer there and
+    cheaper on the right) and the totals change by ``price_left - price_right`` a unit,
+    so the front is the range itself, walked from the cheaper side: no set and no sort
+    (the commonest question of a random game)."""
+    if price_left <= 0 or price_right <= 0:
+        return _pareto({(k * price_left, (units - k) * price_right)
+                        for k in range(least_left, most_left + 1)})
+    if price_left < price_right:  # each unit more from the left lowers the total
+        return tuple((k * price_left, (units - k) * price_right)
+                     for k in range(most_left, least_left - 1, -1))
+    return tuple((k * price_left, (units - k) * price_right)
+                 for k in range(least_left, most_left + 1))
+
+
 def _buy_independent(missing: list[tuple[int, int]], left: Vector, right: Vector,
                      prices: tuple[Vector, Vector]) -> Pairs:
     """Pareto-optimal (left, right) coins when each missing resource is bought on its own
@@ -273,8 +292,15 @@ def _buy_independent(missing: list[tuple[int, int]], left: Vector, right: Vector
 
     Not cached: measured compiled, building a key of what matters (units, supply and
     prices per resource) cost as much as this arithmetic."""
-    points: list[tuple[int, int]] = [(0, 0)]
     left_prices, right_prices = prices
+    if len(missing) == 1:
+        i, units = missing[0]
+        most_left = left[i] if left[i] < units else units
+        least_left = units - right[i] if units > right[i] else 0
+        if least_left > most_left:
+            return ()
+        return _one_resource(units, least_left, most_left, left_prices[i], right_prices[i])
+    points: list[tuple[int, int]] = [(0, 0)]
     for i, units in missing:
         most_left = left[i] if left[i] < units else units
         least_left = units - right[i]
@@ -444,9 +470,8 @@ class TradeContext:
         most_left = left[i] if left[i] < missing else missing
         if least_left > most_left:
             return ()
-        price_left, price_right = self.prices[0][i], self.prices[1][i]
-        return _pareto({(k * price_left, (missing - k) * price_right)
-                        for k in range(least_left, most_left + 1)})
+        return _one_resource(missing, least_left, most_left, self.prices[0][i],
+                             self.prices[1][i])
 
     def _search(self, need: Vector, items: tuple[tuple[int, int], ...], mask: int) -> Pairs:
         """Own production first (every assignment of its choices when they matter), then

@@ -109,3 +109,18 @@ def test_a_huge_cost_is_answered_at_once_from_what_the_neighbours_make() -> None
     # left gives 2 from its two choices, right 1 glass and 1 from its choice: left pays
     # 2 coins a unit, right 1, so the cheapest takes all right can give (2) and 2 from left
     assert real[0] == Payment(4, 2, 0)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(units=st.integers(1, 6), least=st.integers(0, 6), most=st.integers(0, 6),
+       price_left=st.integers(0, 4), price_right=st.integers(0, 4))
+def test_one_resource_front_is_the_general_front_in_its_order(
+        units: int, least: int, most: int, price_left: int, price_right: int) -> None:
+    """The single-resource shortcut (a range walked from the cheaper side) gives exactly
+    what the general Pareto filter gives, order included (cheapest total, then least to
+    the left), also with free or equal prices."""
+    from wonders.engine.payment import _one_resource, _pareto
+    least, most = min(least, most, units), min(max(least, most), units)
+    expected = _pareto({(k * price_left, (units - k) * price_right)
+                        for k in range(least, most + 1)})
+    assert _one_resource(units, least, most, price_left, price_right) == expected
