@@ -717,8 +717,10 @@ class Game(Table):
         """The hot path: every build, stage and sale for one hand, with shared lookups."""
         city = self.cities[seat]
         coins = city.coins
-        names = city.names
-        made_free = city.made_free
+        # a base city's sets are frozensets (City.names, City.made_free): typed so, compiled
+        # code tests membership natively instead of through the generic protocol
+        names = cast(frozenset[str], city.names)
+        made_free = cast(frozenset[str], city.made_free)
         trade = self.trade(seat)
         free_build = self.free_build_available(seat)
         positional = not free_build and self._has_positional_free(seat)
@@ -735,14 +737,19 @@ class Game(Table):
                               if trade_off else trade.payments(stage_cost, coins))
         actions: list[Action] = []
         builds = _BUILDS
-        seen: list[Card] = []
+        seen: set[Card] = set()  # cards hash by identity: a second copy of the same card
         for card in self.hands[seat]:
-            if card in seen:  # identity: a second copy of the same card
+            if card in seen:
                 continue
-            seen.append(card)
+            seen.add(card)
             if card.name not in names:
-                # (a loop, not names.isdisjoint: compiled, that is a Python method call)
-                if card.name in made_free or any(name in names for name in card.free_if_built):
+                chained = card.name in made_free
+                # (a loop, not names.isdisjoint or any(): compiled, those are Python calls)
+                for name in card.free_if_built:
+                    if name in names:
+                        chained = True
+                        break
+                if chained:
                     actions.append(build(card, FREE, CHAIN))
                 else:
                     cost = card.cost
@@ -860,8 +867,9 @@ class Game(Table):
         if self.over:
             raise RuleError("the game is over")
         moves = dict(actions)  # what history records; compiled, a dict is read natively
-        expected = set(self.to_move())
-        if set(moves) != expected:
+        movers = self.to_move()
+        if len(moves) != len(movers) or any(seat not in moves for seat in movers):
+            expected = set(movers)
             missing, extra = expected - set(moves), set(moves) - expected
             raise RuleError(f"expected one action from each of seats {sorted(expected)}"
                             + (f"; missing {sorted(missing)}" if missing else "")
