@@ -478,14 +478,29 @@ class TradeContext:
         the neighbours: the fast independent purchase unless their choices couple."""
         (own_units, own_choices, own_fixed), (left_units, left_choices, _), \
             (right_units, right_choices, _) = self.profiles
-        missings: list[list[tuple[int, int]]]
-        if _coupled(mask, own_choices):
-            missings = [[(i, n) for i, n in enumerate(residual) if n]
-                        for residual in _own_residuals(need, own_fixed, own_choices)]
-        else:  # each own choice helps at most one needed resource: give it to that one
-            missings = [[(i, n - own_units[i]) for i, n in items if n > own_units[i]]]
-        points: set[tuple[int, int]] = set()
         size = len(need)
+        if not _coupled(mask, own_choices):
+            # each own choice helps at most one needed resource: give it to that one (the
+            # common case, written out: no list of lists, no set of points)
+            missing: list[tuple[int, int]] = []
+            wanted = 0
+            for i, n in items:
+                short = n - own_units[i]
+                if short > 0:
+                    missing.append((i, short))
+                    wanted |= 1 << i
+            if not missing:
+                return _NOTHING_TO_BUY
+            if not (_coupled(wanted, left_choices) or _coupled(wanted, right_choices)):
+                return _buy_independent(missing, left_units, right_units, self.prices)
+            residual = [0] * size
+            for i, n in missing:
+                residual[i] = n
+            return _buy(tuple(residual), self.left, self.left_id, self.right, self.right_id,
+                        self.prices, self.prices_id, self.resources, self.names_id)
+        missings = [[(i, n) for i, n in enumerate(residual) if n]
+                    for residual in _own_residuals(need, own_fixed, own_choices)]
+        points: set[tuple[int, int]] = set()
         for missing in missings:
             if not missing:
                 return _NOTHING_TO_BUY
