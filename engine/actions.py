@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import Any, Callable, Final, Union, cast
 
 from wonders.dsl.model import Card, Token, Wonder
 
@@ -250,54 +250,47 @@ def build_wonder(card: Card, wonder: Wonder, bank: int) -> BuildWonder:
     return BuildWonder(card, wonder, shared_payment(0, 0, bank))
 
 
-_CHOICES: Final[dict[Wonder, ChooseWonder]] = memo.table("actions.wonder_choices", 1_000)
-
-
-def choose_wonder(wonder: Wonder) -> ChooseWonder:
-    """The shared ChooseWonder value for a wonder."""
-    found = _CHOICES.get(wonder)
-    if found is None:
-        found = memo.remember(_CHOICES, wonder, ChooseWonder(wonder))
-    return found
-
-
 _DISCARD_BUILDS: Final[dict[Card, BuildFromDiscard]] = memo.table("actions.discard_builds",
                                                                    2_000)
 _TOKENS: Final[dict[Token, TakeToken]] = memo.table("actions.tokens", 1_000)
 _SIDES: Final[dict[str, ChooseSide]] = memo.table("actions.sides", 100)
 _STARTERS: Final[dict[int, ChooseStarter]] = memo.table("actions.starters", 100)
+_CHOICES: Final[dict[Wonder, ChooseWonder]] = memo.table("actions.wonder_choices", 1_000)
+
+
+def _kept(table: dict[Any, Any], key: Any, make: Callable[[Any], Any]) -> Any:
+    """The shared action of ``table`` for ``key``, made by ``make(key)`` the first time
+    (the actions a game makes a few times: the hot ``sell`` and ``build`` look up their
+    tables directly)."""
+    found = table.get(key)
+    if found is None:
+        found = memo.remember(table, key, make(key))
+    return found
 
 
 def discard_build(card: Card) -> BuildFromDiscard:
     """The shared BuildFromDiscard value for a card."""
-    found = _DISCARD_BUILDS.get(card)
-    if found is None:
-        found = memo.remember(_DISCARD_BUILDS, card, BuildFromDiscard(card))
-    return found
+    return cast(BuildFromDiscard, _kept(_DISCARD_BUILDS, card, BuildFromDiscard))
 
 
 def take_token(token: Token) -> TakeToken:
     """The shared TakeToken value for a token."""
-    found = _TOKENS.get(token)
-    if found is None:
-        found = memo.remember(_TOKENS, token, TakeToken(token))
-    return found
+    return cast(TakeToken, _kept(_TOKENS, token, TakeToken))
 
 
 def choose_side(side: str) -> ChooseSide:
     """The shared ChooseSide value for a side's letter."""
-    found = _SIDES.get(side)
-    if found is None:
-        found = memo.remember(_SIDES, side, ChooseSide(side))
-    return found
+    return cast(ChooseSide, _kept(_SIDES, side, ChooseSide))
 
 
 def choose_starter(seat: int) -> ChooseStarter:
     """The shared ChooseStarter value for a seat."""
-    found = _STARTERS.get(seat)
-    if found is None:
-        found = memo.remember(_STARTERS, seat, ChooseStarter(seat))
-    return found
+    return cast(ChooseStarter, _kept(_STARTERS, seat, ChooseStarter))
+
+
+def choose_wonder(wonder: Wonder) -> ChooseWonder:
+    """The shared ChooseWonder value for a wonder."""
+    return cast(ChooseWonder, _kept(_CHOICES, wonder, ChooseWonder))
 
 
 def sell(card: Card) -> Sell:

@@ -525,11 +525,7 @@ class Game(Table):
             if not isinstance(effect, fx.Discount) or effect.target == "trade" or not (
                     effect.unit == "coins" or effect.every):
                 continue
-            if card is None:
-                if effect.target != "wonder":
-                    continue
-            elif effect.target != "card" or (effect.colours is not None
-                                             and card.colour not in effect.colours):
+            if not _discount_covers(effect, card):
                 continue
             if effect.every:
                 every = True
@@ -578,11 +574,7 @@ class Game(Table):
             if (not isinstance(effect, fx.Discount) or effect.unit != "resources"
                     or effect.every or effect.target == "trade"):
                 continue
-            if card is None:
-                if effect.target != "wonder":
-                    continue
-            elif effect.target != "card" or (effect.colours is not None
-                                             and card.colour not in effect.colours):
+            if not _discount_covers(effect, card):
                 continue
             if effect.price:
                 paid.extend([effect.price] * effect.count)
@@ -1270,6 +1262,14 @@ def _unique(cards: Iterable[Card]) -> list[Card]:
 
 
 _COIN_DISCOUNTS: Final = "draft_has_coin_discounts"  # this module's entry in GameData.derived
+
+
+def _discount_covers(effect: fx.Discount, card: Card | None) -> bool:
+    """Whether a discount's target is ``card`` (None: the next wonder stage)."""
+    if card is None:
+        return effect.target == "wonder"
+    return effect.target == "card" and (effect.colours is None
+                                        or card.colour in effect.colours)
 
 
 def _has_coin_discounts(data: GameData) -> bool:
