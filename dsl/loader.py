@@ -245,8 +245,7 @@ def find_parent(target: str, folder: Path) -> tuple[Path, list[Path]] | str:
             return (f"'extends: {target}': the folder {display_name(path)} holds "
                     f"{len(rules)} rule sets; name the rule-set file")
         return rules[0], [f for f in files if f != rules[0] and goes_beside(kind_of(f))]
-    beside = [f for f in yaml_files(path.parent)
-              if f.resolve() != path.resolve() and goes_beside(kind_of(f))]
+    beside = [f for f in yaml_beside(path)[0] if goes_beside(kind_of(f))]
     return path, beside
 
 
@@ -259,6 +258,52 @@ def goes_beside(kind: str | None) -> bool:
 def yaml_files(folder: Path) -> list[Path]:
     """The readable YAML files under ``folder`` (see :func:`walk_yaml`)."""
     return walk_yaml(folder)[0]
+
+
+def yaml_beside(path: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """The YAML files in the folder of ``path`` itself (sorted, ``path`` left out), and a
+    diagnostic for each that cannot be read: what comes with a rule-set file.
+
+    Only that folder, not the folders below it: a house rule saved in a home or temporary
+    folder must not take that folder's whole tree as its data.  Other entries are not
+    counted; more than :data:`MAX_FOLDER_ENTRIES` YAML files is L701."""
+    folder = path.parent
+    problems: list[Diagnostic] = []
+    refused = file_problem(folder)
+    if refused is not None:
+        return [], [Diagnostic("L701", refused, Location(display_name(folder)))]
+    found: list[Path] = []
+    try:
+        with os.scandir(folder) as listing:
+            for entry in listing:
+                if os.path.splitext(entry.name)[1] not in YAML_SUFFIXES:
+                    continue
+                try:
+                    status = os.stat(entry.path)
+                except OSError as exc:
+                    problems.append(Diagnostic("Y001", f"cannot read the file: "
+                                               f"{_os_reason(exc)}",
+                                               Location(display_name(Path(entry.path)))))
+                    continue
+                if stat.S_ISDIR(status.st_mode):  # a folder named *.yaml, or a link to one
+                    continue
+                if not stat.S_ISREG(status.st_mode):
+                    problems.append(Diagnostic(
+                        "Y001", "not a regular file (a FIFO, a socket or a device): only "
+                        "regular files are read", Location(display_name(Path(entry.path)))))
+                    continue
+                if len(found) >= MAX_FOLDER_ENTRIES:
+                    problems.append(Diagnostic(
+                        "L701", f"the folder holds more than {MAX_FOLDER_ENTRIES:,} YAML "
+                        "files: put the rule set in a folder of its own",
+                        Location(display_name(folder))))
+                    break
+                found.append(Path(entry.path))
+    except OSError as exc:
+        problems.append(Diagnostic("Y001", f"cannot read the folder: {_os_reason(exc)}",
+                                   Location(display_name(folder))))
+    target = path.resolve()
+    return sorted(f for f in found if f.resolve() != target), problems
 
 
 def display_name(path: Path) -> str:
@@ -1081,8 +1126,8 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
         target = Path(game)
         state.add_path(target)
         if target.is_file() and kind_of(target) == "rules":
-            for other in yaml_files(target.parent):
-                if other.resolve() != target.resolve() and goes_beside(kind_of(other)):
+            for other in yaml_beside(target)[0]:
+                if goes_beside(kind_of(other)):
                     state.add_file(other)
         game = None
     if game is not None:

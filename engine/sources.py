@@ -6,8 +6,9 @@ loads the same thing:
 * a **name** (``base``, ``duel``): a folder of ``cards/`` with a ``rules.yaml``;
 * a **folder** (``--game my/variant/``): every YAML file in it, like a shipped game;
 * a **rule-set file** (``--game my/variant/rules.yaml``): that rule set and the
-  other data files beside it (its cards, wonders and tokens); other rule sets and
-  scenario files in the same folder are left out, so variants (house rules that
+  other data files beside it (its cards, wonders and tokens), in its folder only, not
+  the folders below (a house rule saved in a crowded folder loads); other rule sets
+  and scenario files in the same folder are left out, so variants (house rules that
   ``extends:`` a game) and their scenarios can sit side by side;
 * any other **file** (a card file): just that file, which brings in the game its
   ``game:`` key names.
@@ -24,7 +25,7 @@ import yaml
 
 from wonders.dsl.errors import closest
 from wonders.dsl.loader import (YAML_SUFFIXES, LoadResult, file_problem, goes_beside, load,
-                                shipped_expansions, shipped_games, walk_yaml)
+                                shipped_expansions, shipped_games, yaml_beside)
 
 from .errors import RuleError
 
@@ -88,11 +89,10 @@ def resolve(game: str) -> Source:
         resolved = path.resolve()
         files = [str(resolved)]
         if _kind(resolved) == "rules":
-            beside, problems = walk_yaml(resolved.parent)
+            beside, problems = yaml_beside(resolved)
             if problems:
                 raise SourceError(f"beside {game}: " + "; ".join(d.render() for d in problems))
-            files += [str(p) for p in beside
-                      if p.resolve() != resolved and goes_beside(_str_or_none(_kind(p)))]
+            files += [str(p) for p in beside if goes_beside(_str_or_none(_kind(p)))]
         return Source(game, None, tuple(files))
     if looks_like_path(game):
         raise SourceError(f"no such file or folder: {game}")

@@ -62,3 +62,18 @@ def test_no_battles_in_age_1_over_a_whole_game() -> None:
         assert ("victory", 1) not in tokens
         seen_later |= any(t[0] == "victory" for t in tokens)
     assert seen_later
+
+
+def test_a_house_rule_file_takes_its_own_folder_only(tmp_path: Path) -> None:
+    """A rule-set file given as the game brings the data files beside it, not the folders
+    below: a house rule saved in a crowded folder (a home folder, /tmp) loads, whatever the
+    subfolders hold (here a broken card file that would fail the load)."""
+    rule = tmp_path / "rich-start.yaml"
+    rule.write_text((FOLDER / "rich-start.yaml").read_text())
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "broken.yaml").write_text("kind: cards\ngame: base\ncards: [\n")
+    game = wonders.new_game(str(rule), players=3, seed=1)
+    assert all(city.coins == 5 for city in game.cities)
+    from wonders.dsl.loader import load
+    result = load(game=str(rule))
+    assert result.ok, [d.render() for d in result.diagnostics]
