@@ -305,7 +305,7 @@ def _how(payment: Payment, method: str) -> str:
     if method == CHAIN:
         return " (free by chain)"
     if method == FREE_BUILD:
-        return " (free: once-per-age power)"
+        return " (free by a power: a free build)"
     parts = []
     if payment.bank:
         parts.append(f"{payment.bank} to the bank")
