@@ -64,6 +64,8 @@ HOT_PATH = [
     "engine/mechanisms/gates",
     "engine/mechanisms/reserve",
     "engine/mechanisms/sheet",
+    # the greedy policy of the draft loop: simulations and the search bot's playouts
+    "engine/bots/greedy",
 ]
 
 
