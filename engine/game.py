@@ -139,9 +139,8 @@ class Game(Table):
         self._has_triggers = has_triggers(data)
         # what kinds of discount the data has at all (read at every decision: kept here
         # rather than looked up in the data's derived dict each time)
-        self._coin_discounts = _has_coin_discounts(data)
-        self._trade_discounts = _has_trade_discounts(data)
-        self._resource_discounts = _has_resource_discounts(data)
+        self._coin_discounts, self._trade_discounts, self._resource_discounts = \
+            _discount_kinds(data)
         self._credits: list[int] | None = None  # during a turn: coins arriving at its end
         self._debits: list[int] | None = None   # during a turn: coins lost at its end
         # every decision: (age, turn, phase, actions, coins after); ``history`` is its JSON
@@ -1261,7 +1260,8 @@ def _unique(cards: Iterable[Card]) -> list[Card]:
     return result
 
 
-_COIN_DISCOUNTS: Final = "draft_has_coin_discounts"  # this module's entry in GameData.derived
+_DISCOUNT_KINDS: Final = "draft_discount_kinds"  # this module's entry in GameData.derived
+_NO_TRADE_OFF: Final = (0, 0)
 
 
 def _discount_covers(effect: fx.Discount, card: Card | None) -> bool:
@@ -1272,49 +1272,29 @@ def _discount_covers(effect: fx.Discount, card: Card | None) -> bool:
                                         or card.colour in effect.colours)
 
 
-def _has_coin_discounts(data: GameData) -> bool:
-    """Whether any card, stage or token of the data has ``discount N coins on …`` or
-    ``discount every resource on …`` (computed once per loaded data: without any, costs
-    are taken as printed)."""
-    cached = data.derived.get(_COIN_DISCOUNTS)
-    if isinstance(cached, bool):
+def _discount_kinds(data: GameData) -> tuple[bool, bool, bool]:
+    """Whether any card, stage or token of the data has (coin discounts: ``discount N
+    coins on …`` or ``discount every resource on …``; trade discounts: ``discount N coins
+    on trade …``; resource discounts: ``discount N resources on …``).  Worked out once per
+    loaded data, in one pass: without any, costs are paid as printed and neighbours
+    their prices."""
+    cached = data.derived.get(_DISCOUNT_KINDS)
+    if isinstance(cached, tuple):
         return cached
-    found = any(isinstance(c.effect, fx.Discount) and c.effect.target != "trade"
-                and (c.effect.unit == "coins" or c.effect.every)
-                for e in every_effects(data) for c in e.clauses)
-    data.derived[_COIN_DISCOUNTS] = found
-    return found
-
-
-_TRADE_DISCOUNTS: Final = "draft_has_trade_discounts"  # this module's entry in GameData.derived
-_NO_TRADE_OFF: Final = (0, 0)
-
-
-def _has_trade_discounts(data: GameData) -> bool:
-    """Whether any card, stage or token of the data has ``discount N coins on trade …``
-    (computed once per loaded data: without any, neighbours are paid their prices)."""
-    cached = data.derived.get(_TRADE_DISCOUNTS)
-    if isinstance(cached, bool):
-        return cached
-    found = any(isinstance(c.effect, fx.Discount) and c.effect.target == "trade"
-                for e in every_effects(data) for c in e.clauses)
-    data.derived[_TRADE_DISCOUNTS] = found
-    return found
-
-
-_RESOURCE_DISCOUNTS: Final = "draft_has_resource_discounts"  # GameData.derived entry
-
-
-def _has_resource_discounts(data: GameData) -> bool:
-    """Whether any card, stage or token of the data has ``discount N resources on …``
-    (computed once per loaded data: without any, costs are paid as printed)."""
-    cached = data.derived.get(_RESOURCE_DISCOUNTS)
-    if isinstance(cached, bool):
-        return cached
-    found = any(isinstance(c.effect, fx.Discount) and c.effect.unit == "resources"
-                and not c.effect.every and c.effect.target != "trade"
-                for e in every_effects(data) for c in e.clauses)
-    data.derived[_RESOURCE_DISCOUNTS] = found
+    coins = trade = resources = False
+    for effects in every_effects(data):
+        for clause in effects.clauses:
+            effect = clause.effect
+            if not isinstance(effect, fx.Discount):
+                continue
+            if effect.target == "trade":
+                trade = True
+            elif effect.unit == "coins" or effect.every:
+                coins = True
+            elif effect.unit == "resources":
+                resources = True
+    found = (coins, trade, resources)
+    data.derived[_DISCOUNT_KINDS] = found
     return found
 
 
