@@ -422,4 +422,4 @@ def has_triggers(data: GameData) -> bool:
 
 __all__ = ["AGE_END_EVENT", "CARD_EVENT", "CHAIN_EVENT", "DEBT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
            "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
-           "run", "trigger", "triggers_of"]
+           "run", "trigger", "triggers_of", "mypyc_attr"]

@@ -53,8 +53,8 @@ from ..city import City
 from ..contract import GameState
 from ..game import Game
 from ..runtime import (CARD_EVENT, CHAIN_EVENT, DEBT, DESTROY, DISCARD_BUILD, DISCARD_BUILD_ABILITY,
-                       WONDER_EVENT, Plan, Table, has_triggers, options, plan, run, trigger,
-                       triggers_of)
+                       WONDER_EVENT, Plan, Table, has_triggers, mypyc_attr, options, plan, run,
+                       trigger, triggers_of)
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
 from .policy import Policy, best_of, greedy_policy
@@ -523,6 +523,7 @@ class Evaluator:
         return weight * sum(1 for n in card.makes_free if n not in names)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a new loop may build on this policy
 class DraftGreedy:
     """The draft loop's greedy policy: the action with the best heuristic value, ties by
     its own generator (registered as the ``draft`` loop's ``greedy``)."""
