@@ -26,7 +26,7 @@ SOURCES: dict[str, Any] = {}
 
 def sources() -> list[Any]:
     if not SOURCES:
-        for name in ("base", "duel", "dice"):
+        for name in ("base", "duel", "dice", "leaders", "cities"):
             SOURCES[name] = load_source(name)
     return list(SOURCES.values())
 
@@ -386,6 +386,9 @@ def test_a_broken_table_file_is_reported_not_fatal(tmp_path: Path) -> None:
     ("base", 3, ["random", "greedy", "random"]),
     ("duel", 2, ["greedy", "random"]),
     ("dice", 3, ["random", "greedy", "random"]),
+    # the expansions' own decisions (the leader draft, recruitment turns, debt choices)
+    ("leaders", 4, ["greedy", "random", "random", "greedy"]),
+    ("cities", 3, ["random", "greedy", "random"]),
 ])
 def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, players: int,
                                                  seats: list[str]) -> None:
@@ -452,8 +455,11 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     tables, host, port = started[0]
     from wonders.dsl.loader import shipped_games
+    from wonders.engine.sources import variant_expansions
 
-    assert (host, port) == ("127.0.0.1", 8123) and sorted(tables.games) == sorted(shipped_games())
+    offered = sorted([*shipped_games(), *variant_expansions()])  # the expansions too
+    assert (host, port) == ("127.0.0.1", 8123) and sorted(tables.games) == offered
+    assert {"leaders", "cities"} <= set(tables.games)
     assert "0 table(s) restored" in result.output and (tmp_path / "t").is_dir()
     # a shipped game that does not load is left out (and said so); the others are served
     from wonders.engine.serve import command

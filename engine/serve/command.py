@@ -10,6 +10,8 @@ import typer
 
 from wonders.dsl.loader import shipped_games
 
+from ..sources import variant_expansions
+
 from .tables import TableError, Tables, load_source
 
 
@@ -45,8 +47,9 @@ def serve(
             sources = [load_source(g) for g in games]
         except TableError as exc:
             raise typer.BadParameter(str(exc), param_hint="--game") from None
-    else:       # every shipped game that loads; one that does not is reported, not fatal
-        for name in shipped_games():
+    else:       # every shipped game and expansion that loads; one that does not is
+        # reported, not fatal
+        for name in [*shipped_games(), *variant_expansions()]:
             try:
                 sources.append(load_source(name))
             except TableError as exc:
