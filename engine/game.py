@@ -1154,26 +1154,14 @@ class Game(Table):
         pool = [card for s in others for card in other.hands[s]] + hidden_discard + waiting
         pool.sort(key=lambda card: (card.age, card.name))
         rng.shuffle(pool)
-        start = 0
-        for s in others:
-            size = len(other.hands[s])
-            other.hands[s] = pool[start:start + size]
-            start += size
-        for s in range(self.players):
-            size = len(other.waiting[s])
-            if size:
-                other.waiting[s] = pool[start:start + size]
-                start += size
+        start = _deal_back(pool, other.hands, others, 0)
+        start = _deal_back(pool, other.waiting, range(self.players), start)
         other.discard = known_discard + pool[start:]
         kept = [card for s in others for card in other.reserve[s]]  # others' reserves
         if kept:
             kept.sort(key=lambda card: card.name)
             rng.shuffle(kept)
-            start = 0
-            for s in others:
-                size = len(other.reserve[s])
-                other.reserve[s] = kept[start:start + size]
-                start += size
+            _deal_back(kept, other.reserve, others, 0)
         other.rng = random.Random(rng.getrandbits(64))
         if other.phase is Phase.DISCARD_BUILD and other.pending:
             pending = other.pending[0]  # its options are cards of the (resampled) pile
@@ -1262,6 +1250,19 @@ def _unique(cards: Iterable[Card]) -> list[Card]:
 
 _DISCOUNT_KINDS: Final = "draft_discount_kinds"  # this module's entry in GameData.derived
 _NO_TRADE_OFF: Final = (0, 0)
+
+
+def _deal_back(pool: list[Card], piles: list[list[Card]], seats: Iterable[int],
+               start: int) -> int:
+    """Give each of ``seats`` as many cards of ``pool`` (from ``start`` on) as its pile
+    holds now, in seat order (a determinized game's unseen cards dealt again); return
+    where the next deal starts."""
+    for seat in seats:
+        size = len(piles[seat])
+        if size:
+            piles[seat] = pool[start:start + size]
+            start += size
+    return start
 
 
 def _discount_covers(effect: fx.Discount, card: Card | None) -> bool:

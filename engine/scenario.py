@@ -542,20 +542,15 @@ class DraftRunner:
                 if held != wanted_count:
                     self.fail(outcome, path + ("tokens", kind), f"player {seat} holds {held} "
                               f"{kind} tokens, expected {wanted_count}")
-        if "hand" in spec:
-            wanted = sorted(self.card(n, path + ("hand", i)).name
-                            for i, n in enumerate(spec["hand"]))
-            got = sorted(c.name for c in game.hands[seat])
-            if wanted != got:
-                self.fail(outcome, path + ("hand",), f"player {seat} holds {got}, expected "
-                          f"{wanted}")
-        if "reserve" in spec:
-            wanted = sorted(self.card(n, path + ("reserve", i)).name
-                            for i, n in enumerate(spec["reserve"]))
-            got = sorted(c.name for c in game.reserve[seat])
-            if wanted != got:
-                self.fail(outcome, path + ("reserve",), f"player {seat} keeps {got}, expected "
-                          f"{wanted}")
+        for key, verb in (("hand", "holds"), ("reserve", "keeps")):
+            if key in spec:
+                wanted = sorted(self.card(n, path + (key, i)).name
+                                for i, n in enumerate(spec[key]))
+                cards = game.hands[seat] if key == "hand" else game.reserve[seat]
+                got = sorted(c.name for c in cards)
+                if wanted != got:
+                    self.fail(outcome, path + (key,), f"player {seat} {verb} {got}, "
+                              f"expected {wanted}")
 
     def _expect_discard(self, game: Game, spec: list[str], path: PathKey,
                         outcome: Outcome) -> None:
