@@ -138,7 +138,28 @@ def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
 
 
 def wait_decision(page: Any, number: int) -> None:
-    page.wait_for_function(f"document.body.dataset.decision === '{number}'", timeout=TIMEOUT_MS)
+    try:
+        page.wait_for_function(f"document.body.dataset.decision === '{number}'",
+                               timeout=TIMEOUT_MS)
+    except sync_api.TimeoutError:
+        shown = page.evaluate("() => ({...document.body.dataset, "
+                              "connection: document.getElementById('connection').textContent, "
+                              "refused: document.getElementById('refused').textContent})")
+        raise AssertionError(f"the page never showed decision {number}: {shown}") from None
+
+
+def open_decision(server: Server, table_id: str) -> tuple[Table, int, list[int]]:
+    """The table, its open decision's number and the seats it waits for, read together.
+
+    The server plays in another thread: a bot may close a decision between two reads, and a
+    test that waited for the old number on a page already showing the next one would hang.
+    The number read again after the seats tells whether both belong to one decision."""
+    while True:
+        table = server.table(table_id)
+        number = table.decision_number
+        waiting = table.waiting_for()
+        if table.decision_number == number:
+            return table, number, waiting
 
 
 def expected_marks(table: Table, seat: int) -> dict[str, tuple[str, int]]:
@@ -262,22 +283,23 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
     restarted = reloaded = False
     shots_taken: set[str] = set()
     while not server.table(table_id).game.over:
-        table = server.table(table_id)
-        number = table.decision_number
-        if number == 5 and not restarted:  # restart mid-game: the pages reconnect by themselves
+        table, number, waiting = open_decision(server, table_id)
+        if number >= 5 and not restarted:  # restart mid-game: the pages reconnect by themselves
             server.stop()
+            for page in pages.values():   # seen the loss first: a stale 'yes' proves nothing
+                page.wait_for_function("document.body.dataset.connected === 'no'",
+                                       timeout=TIMEOUT_MS)
             server.start()
             restarted = True
-            table = server.table(table_id)
-            assert table.decision_number == number
+            table, number, waiting = open_decision(server, table_id)
             for page in pages.values():
                 page.wait_for_function("document.body.dataset.connected === 'yes'",
                                        timeout=TIMEOUT_MS)
-        if number == 9:  # a reload: the page joins its seat again with the link's token
+        if number >= 9 and not reloaded:  # a reload: the page joins its seat again by its link
             pages[1].reload()
             reloaded = True
         for seat, page in pages.items():
-            if seat not in table.waiting_for():
+            if seat not in waiting:
                 continue
             wait_decision(page, number)
             page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
@@ -294,7 +316,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
         try:
             wait_until(lambda: server.table(table_id).decision_number > number)
         except AssertionError:
-            print("STUCK", number, table.waiting_for(), table.pending, table.bots_busy,
+            print("STUCK", number, waiting, table.pending, table.bots_busy,
                   {s: p.inner_text("#refused") for s, p in pages.items()})
             raise
     assert restarted and reloaded and checked_turns >= 30 and payments_checked
@@ -319,9 +341,8 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
     shots_taken: set[str] = set()
     prices_seen = False
     while not server.table(table_id).game.over:
-        table = server.table(table_id)
-        number = table.decision_number
-        if 0 in table.waiting_for():
+        table, number, waiting = open_decision(server, table_id)
+        if 0 in waiting:
             wait_decision(page, number)
             page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
             kind = table.game.decision().kind
@@ -379,9 +400,8 @@ def test_a_human_plays_dice_against_bots(browser: Any, server: Server) -> None:
     page.goto(links[0])
     turns = clicked_spaces = 0
     while not server.table(table_id).game.over:
-        table = server.table(table_id)
-        number = table.decision_number
-        if 0 in table.waiting_for():
+        table, number, waiting = open_decision(server, table_id)
+        if 0 in waiting:
             wait_decision(page, number)
             page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
             assert not page.query_selector(".other-view"), "a part of the view shown raw"
