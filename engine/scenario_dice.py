@@ -184,8 +184,8 @@ class DiceRunner(DraftRunner):
         game.start_position()
         return game
 
-    def action(self, game: Any, seat: int, spec: dict[str, Any], path: PathKey) -> Any:
-        assert isinstance(game, DiceGame)
+    def action(self, game: DiceGame, seat: int,  # type: ignore[override]
+               spec: dict[str, Any], path: PathKey) -> Any:
         legal = game.legal_actions(seat)
         if spec.get("pass"):
             return Pass()

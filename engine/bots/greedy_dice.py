@@ -94,8 +94,7 @@ class DiceGreedy:
         self.noise = noise
         self.fast = fast
 
-    def choose(self, game: Any, seat: int) -> Any:
-        assert isinstance(game, DiceGame)
+    def choose(self, game: DiceGame, seat: int) -> Any:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
@@ -105,8 +104,8 @@ class DiceGreedy:
         return best_of(actions, lambda action: value(game.trial(seat, action), seat), self.rng,
                        self.noise)
 
-    def rank(self, game: Any, seat: int, actions: Sequence[Any]) -> list[tuple[float, Any]]:
-        assert isinstance(game, DiceGame)
+    def rank(self, game: DiceGame, seat: int,
+             actions: Sequence[Any]) -> list[tuple[float, Any]]:
         valued = [(value(game.trial(seat, a), seat), a) for a in actions]
         order = sorted(range(len(valued)), key=lambda i: -valued[i][0])
         return [valued[i] for i in order]
