@@ -19,7 +19,7 @@ from wonders.dsl import describe  # noqa: E402
 from wonders.engine.serve import present  # noqa: E402
 from wonders.engine.serve.app import create_app, static_dir  # noqa: E402
 from wonders.engine.serve.protocol import MAX_MESSAGE_BYTES, RateLimit  # noqa: E402
-from wonders.engine.serve.tables import Table, Tables, load_source  # noqa: E402
+from wonders.engine.serve.tables import Table, TableError, Tables, load_source  # noqa: E402
 
 SOURCES: dict[str, Any] = {}
 
@@ -382,6 +382,215 @@ def test_a_broken_table_file_is_reported_not_fatal(tmp_path: Path) -> None:
     assert any(good.id in problem for problem in again.restore_problems)
 
 
+# --- finished tables leave memory, not the disk -----------------------------------------------
+
+class Clock:
+    """A clock the test moves by hand (Tables reads it to retire finished tables)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def finish(table: Table) -> None:
+    """Play the table to its end, every seat choosing its first legal action."""
+    while not table.game.over:
+        for seat in table.waiting_for():
+            table.submit(seat, table.decision_number,
+                         table.game.legal_actions(seat)[0].to_json())
+
+
+def new_table(tables: Tables, seed: int = 1) -> Table:
+    return tables.create({"game": "duel", "players": 2, "seats": ["human", "human"],
+                          "seed": seed})
+
+
+def test_a_finished_table_is_retired_after_the_keep_time_and_its_link_restores_it(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    tables = Tables(tmp_path, sources(), finished_keep_seconds=60.0, clock=clock)
+    live, done = new_table(tables, 1), new_table(tables, 2)
+    finish(done)
+    final = json.dumps(done.state_for(None))
+    clock.now += 59
+    assert {t.id for t in tables.listing()} == {done.id, live.id}   # the lobby lists it yet
+    clock.now += 2
+    assert [t.id for t in tables.listing()] == [live.id]
+    assert set(tables.tables) == {live.id} and not tables.finished
+    tables.drain()
+    assert (tmp_path / f"{done.id}.jsonl").exists()   # its files stay
+    # its link still works: restored from disk with its final state
+    client = TestClient(create_app(tables))
+    with client:
+        with client.websocket_connect(f"/ws/{done.id}") as watcher:
+            state = join(watcher, None)
+            assert state["over"] and state["score_sheet"]["winners"]
+            restored = tables.tables[done.id]
+            assert restored is not done and restored.game.history == done.game.history
+            assert json.dumps(restored.state_for(None)) == final
+            # a page watches it: it stays, however long
+            clock.now += 3600
+            tables.listing()
+            assert done.id in tables.tables
+        clock.now += 1   # the page has gone: retired on the next pass
+        assert done.id not in {t.id for t in tables.listing()}
+        assert live.id in tables.tables
+
+
+def test_only_the_most_recent_finished_tables_stay_in_memory(tmp_path: Path) -> None:
+    clock = Clock()
+    tables = Tables(tmp_path, sources(), finished_keep_seconds=3600.0, finished_keep_max=2,
+                    clock=clock)
+    done = []
+    for seed in range(3):
+        done.append(new_table(tables, seed))
+        finish(done[-1])
+        clock.now += 1
+    tables.get(done[1].id)   # opened again: now the most recent
+    tables.listing()
+    assert list(tables.finished) == [done[2].id, done[1].id]
+    assert done[0].id not in tables.tables
+    assert tables.get(done[0].id).game.over   # back, and the oldest other leaves
+    assert list(tables.finished) == [done[1].id, done[0].id]
+
+
+def test_finished_tables_do_not_count_towards_the_table_limit(tmp_path: Path) -> None:
+    """The defect: a server that had hosted MAX_TABLES games refused every new one."""
+    tables = Tables(tmp_path, sources(), max_tables=3)
+    for seed in range(3):   # finished, and all still in memory (kept an hour)
+        finish(new_table(tables, seed))
+    assert len(tables.tables) == 3 and tables.live == 0
+    first = new_table(tables, 10)
+    new_table(tables, 11)
+    new_table(tables, 12)
+    with pytest.raises(TableError, match="3 unfinished tables already"):
+        new_table(tables, 13)
+    finish(first)   # one ends: a place for a new one
+    assert tables.live == 2
+    new_table(tables, 14)
+
+
+def test_a_restart_restores_only_unfinished_tables_yet_the_finished_are_reachable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = Tables(tmp_path, sources())
+    live, done = new_table(tables, 1), new_table(tables, 2)
+    live.submit(0, 0, live.game.legal_actions(0)[0].to_json())
+    finish(done)
+    tables.drain()
+    record = json.loads((tmp_path / f"{done.id}.table.json").read_text(encoding="utf-8"))
+    assert record["over"] is True
+    replayed: list[str] = []
+    real = Tables._restore
+
+    def counting(self: Tables, path: Path, meta: dict[str, Any] | None = None) -> Table:
+        table = real(self, path, meta)
+        replayed.append(table.id)
+        return table
+
+    monkeypatch.setattr(Tables, "_restore", counting)
+    again = Tables(tmp_path, sources())
+    assert replayed == [live.id] and set(again.tables) == {live.id}
+    assert not again.restore_problems
+    assert again.tables[live.id].game.history == live.game.history
+    restored = again.get(done.id)   # a finished game is replayed when its link is opened
+    assert replayed == [live.id, done.id]
+    assert restored.game.over and restored.game.history == done.game.history
+    assert restored.events == done.events
+    assert again.get(done.id) is restored and replayed == [live.id, done.id]
+    client = TestClient(create_app(again))
+    with client:
+        listed = [t["id"] for t in client.get("/api/tables").json()["tables"]]
+        assert set(listed) == {live.id, done.id}
+
+
+def test_a_forged_or_overlong_table_id_is_refused_without_touching_other_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    tables = Tables(data, sources())
+    done = new_table(tables)
+    finish(done)
+    tables.drain()
+    # a genuine finished record outside the data folder, named as a forged id would find it
+    record = json.loads((data / f"{done.id}.table.json").read_text(encoding="utf-8"))
+    (tmp_path / "x.table.json").write_text(json.dumps({**record, "id": "../x"}),
+                                           encoding="utf-8")
+    (tmp_path / "x.jsonl").write_bytes((data / f"{done.id}.jsonl").read_bytes())
+    touched: list[Path] = []
+    for name in ("read_text", "read_bytes", "open", "is_file", "exists", "stat"):
+        real = getattr(Path, name)
+
+        def spy(self: Path, *args: Any, _real: Any = real, **kwargs: Any) -> Any:
+            touched.append(self)
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, name, spy)
+    for forged in ("../x", "..", "x/../../x", "a" * 65, "a" * 100_000, "", "x.table",
+                   "x\x00", None, 7, ["x"]):
+        with pytest.raises(TableError, match="no table"):
+            tables.get(forged)
+    assert not touched
+    with pytest.raises(TableError, match="no table"):
+        tables.get("NoSuchTable_")   # a well-formed id with no record
+    assert all(p.parent == data for p in touched)
+    monkeypatch.undo()
+    client = TestClient(create_app(tables))
+    with client:
+        for path in ("/ws/" + "a" * 300, "/ws/x.table", "/ws/..x", "/ws/x%20y"):
+            with client.websocket_connect(path) as ws:
+                assert "no table" in ws.receive_json()["reason"]
+    assert set(tables.tables) <= {done.id}
+
+
+def test_a_retired_table_whose_files_were_damaged_is_refused_and_not_replayed_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = Tables(tmp_path, sources(), finished_keep_seconds=0.0)
+    done = new_table(tables)
+    finish(done)
+    tables.listing()
+    assert done.id not in tables.tables
+    tables.drain()
+    (tmp_path / f"{done.id}.jsonl").write_text('{"type": "game"}\n', encoding="utf-8")
+    replayed: list[Path] = []
+    real = Tables._restore
+
+    def counting(self: Tables, path: Path, meta: dict[str, Any] | None = None) -> Table:
+        replayed.append(path)
+        return real(self, path, meta)
+
+    monkeypatch.setattr(Tables, "_restore", counting)
+    for _ in range(3):
+        with pytest.raises(TableError, match="no table"):
+            tables.get(done.id)
+    assert len(replayed) == 1
+
+
+def test_a_table_record_without_over_written_before_it_existed_still_restores(
+        tmp_path: Path) -> None:
+    tables = Tables(tmp_path, sources())
+    live, done = new_table(tables, 1), new_table(tables, 2)
+    live.submit(0, 0, live.game.legal_actions(0)[0].to_json())
+    finish(done)
+    tables.drain()
+    for table in (live, done):   # as an older server wrote them
+        path = tmp_path / f"{table.id}.table.json"
+        record = json.loads(path.read_text(encoding="utf-8"))
+        del record["over"]
+        path.write_text(json.dumps(record), encoding="utf-8")
+    again = Tables(tmp_path, sources())   # both replayed, as before
+    assert set(again.tables) == {live.id, done.id} and list(again.finished) == [done.id]
+    assert again.tables[live.id].game.history == live.game.history
+    assert again.tables[done.id].game.over
+    again.drain()   # and their records now say whether the game is over
+    overs = {t.id: json.loads((tmp_path / f"{t.id}.table.json").read_text(
+        encoding="utf-8"))["over"] for t in (live, done)}
+    assert overs == {live.id: False, done.id: True}
+    third = Tables(tmp_path, sources())
+    assert set(third.tables) == {live.id}
+    assert third.get(done.id).game.history == done.game.history
+
+
 @pytest.mark.parametrize("game, players, seats", [
     ("base", 3, ["random", "greedy", "random"]),
     ("duel", 2, ["greedy", "random"]),
@@ -460,7 +669,7 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     offered = sorted([*shipped_games(), *variant_expansions()])  # the expansions too
     assert (host, port) == ("127.0.0.1", 8123) and sorted(tables.games) == offered
     assert {"leaders", "cities"} <= set(tables.games)
-    assert "0 table(s) restored" in result.output and (tmp_path / "t").is_dir()
+    assert "0 unfinished table(s) restored" in result.output and (tmp_path / "t").is_dir()
     # a shipped game that does not load is left out (and said so); the others are served
     from wonders.engine.serve import command
     from wonders.engine.serve.tables import TableError

@@ -126,9 +126,11 @@ class Server:
             "sides": ["choose", "random"]})
 
     async def list_tables(self, request: Request) -> Response:
+        """The tables in memory (live, and finished ones not yet retired), newest first:
+        never a scan of the data folder, however many games it holds."""
         return JSONResponse({"tables": [
             {**t.summary(), "spectate": f"/table/{t.id}"}
-            for t in sorted(self.tables.tables.values(), key=lambda t: -t.created)][:200]})
+            for t in self.tables.listing()[:200]]})
 
     async def create_table(self, request: Request) -> Response:
         client = request.client.host if request.client else "?"

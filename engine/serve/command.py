@@ -12,7 +12,7 @@ from wonders.dsl.loader import shipped_games
 
 from ..sources import variant_expansions
 
-from .tables import TableError, Tables, load_source
+from .tables import FINISHED_KEEP_SECONDS, TableError, Tables, load_source
 
 
 def serve(
@@ -21,7 +21,8 @@ def serve(
     port: int = typer.Option(8000, "--port", "-p", min=1, max=65535,
                              help="The TCP port to listen on."),
     data: Path = typer.Option(Path("wonders-tables"), "--data", help="Folder the tables are "
-                              "kept in (each as a game log); restarting restores them."),
+                              "kept in (each as a game log); restarting restores the "
+                              "unfinished ones."),
     games: Optional[list[str]] = typer.Option(
         None, "--game", "-g", help="A game the page offers: a shipped game's name or a "
         "variant's rule-set file or folder (repeatable; default: every shipped game).",
@@ -30,6 +31,10 @@ def serve(
                                          help="Time limit of the search bot per move."),
     workers: int = typer.Option(2, "--workers", min=1, max=64,
                                 help="Threads the bots choose in."),
+    keep_finished: float = typer.Option(
+        FINISHED_KEEP_SECONDS, "--keep-finished", min=0.0, metavar="SECONDS",
+        help="How long a finished game stays in memory (and in the lobby's list) after it "
+        "ended or was last opened; its link still works later, loading it from --data."),
 ) -> None:
     """Serve the online table: humans and bots playing together in the browser."""
     try:
@@ -58,13 +63,14 @@ def serve(
             sys.stderr.write("wonders: no shipped game loads; nothing to serve\n")
             raise typer.Exit(1)
     try:
-        tables = Tables(data, sources, search_seconds)
+        tables = Tables(data, sources, search_seconds, finished_keep_seconds=keep_finished)
     except OSError as exc:
         sys.stderr.write(f"wonders: cannot use {data}: {exc.strerror or exc}\n")
         raise typer.Exit(1) from None
     for problem in tables.restore_problems:
         sys.stderr.write(f"wonders: not restored: {problem}\n")
-    sys.stdout.write(f"wonders: {len(tables.tables)} table(s) restored from {data}; open "
+    sys.stdout.write(f"wonders: {tables.live} unfinished table(s) restored from {data} "
+                     f"(finished games load when their link is opened); open "
                      f"http://{host}:{port}/\n")
     sys.stdout.flush()
     from .app import run

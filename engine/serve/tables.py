@@ -4,10 +4,19 @@ A table is saved as two files in the data folder: ``<id>.jsonl``, the engine's
 own game log (:mod:`wonders.engine.log`), rewritten after every decision, and
 ``<id>.table.json``, what the log does not hold: which seat is a bot of which
 kind, each human seat's token, the options, and the actions already chosen for
-a simultaneous decision still open.  Restoring replays the log on the loaded
-data (every logged action found again among the legal actions, the coins
-checked after each decision), so a restarted server has every table where it
-was.
+a simultaneous decision still open, and whether the game is over.  Restoring
+replays the log on the loaded data (every logged action found again among the
+legal actions, the coins checked after each decision), so a restarted server
+has every unfinished table where it was.
+
+A finished game leaves memory (is *retired*) some time after it ended, and only
+the most recent ones are kept at all: otherwise a public server would hold every
+game it ever hosted, replay each of them on every restart and, once it had
+hosted :data:`MAX_TABLES` games, refuse new ones for ever.  Its files stay, so
+its link still works: a table asked for that is not in memory is restored from
+its files on demand (finished games only; the id checked first, so no request
+names a file outside the data folder).  Start-up restores only unfinished
+tables, read from the ``over`` field of their record without replaying them.
 
 Everything that changes a table runs in the server's event loop; bots choose
 on a clone in a worker thread and their choice is found again among the live
@@ -19,9 +28,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,8 +56,13 @@ HUMAN = "human"
 BOT_KINDS = ("random", "greedy", "search")
 SEAT_KINDS = (HUMAN, *BOT_KINDS)
 SIDE_MODES = ("choose", "random")
-MAX_TABLES = 1000
+MAX_TABLES = 1000   # live (unfinished) tables; finished ones are retired instead
+FINISHED_KEEP_SECONDS = 3600.0
+FINISHED_KEEP_MAX = 100
 TABLE_ID_BYTES = 9
+# What secrets.token_urlsafe makes (12 characters for TABLE_ID_BYTES), with room for
+# other lengths: an id matching it names no other folder and no other kind of file.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 META_SUFFIX = ".table.json"
 LOG_SUFFIX = ".jsonl"
 
@@ -128,6 +144,7 @@ class Writer:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.latest: dict[Path, str] = {}
+        self.writing: set[Path] = set()
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wonders-log")
 
     def write(self, path: Path, text: str) -> None:
@@ -140,7 +157,18 @@ class Writer:
     def _flush(self, path: Path) -> None:
         with self.lock:
             text = self.latest.pop(path)
-        _write_atomic(path, text)
+            self.writing.add(path)
+        try:
+            _write_atomic(path, text)
+        finally:
+            with self.lock:
+                self.writing.discard(path)
+
+    def busy(self, path: Path) -> bool:
+        """Whether a text for ``path`` is queued or being written: reading the file now
+        could find an older text than the one handed over."""
+        with self.lock:
+            return path in self.latest or path in self.writing
 
     def drain(self) -> None:
         """Wait until everything handed over is on disk."""
@@ -164,6 +192,9 @@ class Table:
     listeners: list[Callable[[], None]] = field(default_factory=list)
     bots_busy: set[int] = field(default_factory=set)
     events: list[str] = field(default_factory=list)
+    # called once when a decision ends the game: how Tables learns when to retire it
+    # without looking at every table
+    on_over: Callable[[Table], None] | None = field(default=None, repr=False)
 
     # --- reading --------------------------------------------------------------------
 
@@ -263,6 +294,8 @@ class Table:
         self.events.extend(_events(before, present.public_view(self.game), self.game))
         del self.events[:-50]
         self.save()
+        if self.game.over and self.on_over is not None:
+            self.on_over(self)
 
     def notify(self) -> None:
         for listener in list(self.listeners):
@@ -271,12 +304,14 @@ class Table:
     # --- disk -----------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
+        """The table's own record: what the log does not hold, and ``over``, so that a
+        restart can leave a finished game on disk without replaying it to find out."""
         return {"id": self.id, "game": self.source.label, "spec": self.source.spec,
                 "paths": list(self.source.paths), "players": self.game.players,
                 "seed": self.game.seed, "sides": self.sides, "hints": self.hints,
                 "created": self.created,
                 "seats": [{"kind": s.kind, "token": s.token} for s in self.seats],
-                "decision": self.decision_number,
+                "decision": self.decision_number, "over": self.game.over,
                 "pending": {str(s): a.to_json() for s, a in sorted(self.pending.items())},
                 "events": self.events}
 
@@ -308,6 +343,13 @@ def _write_atomic(path: Path, text: str) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+def _read_meta(path: Path) -> dict[str, Any]:
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(meta, dict):
+        raise TableError("not a table record")
+    return meta
 
 
 def _short(value: Any) -> str:
@@ -357,13 +399,33 @@ def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> l
 
 
 class Tables:
-    """Every table of a server, the games it offers, and the folder they are kept in."""
+    """The tables of a server in memory, the games it offers, and the folder they are
+    kept in.
+
+    ``tables`` holds every live table and the finished ones not yet retired; a finished
+    table is retired ``finished_keep_seconds`` after it ended or was last opened
+    (``get``), the oldest first once more than ``finished_keep_max`` are kept, but never
+    while a page watches it.  Retiring happens on ``create``, ``get`` and ``listing``
+    (no thread: ``finished`` keeps the finished tables in the order they are due, so a
+    pass looks only at the due ones).  ``clock`` is injectable for tests."""
 
     def __init__(self, data_dir: Path | None, games: Sequence[GameSource],
-                 search_seconds: float = 2.0) -> None:
+                 search_seconds: float = 2.0, *,
+                 finished_keep_seconds: float = FINISHED_KEEP_SECONDS,
+                 finished_keep_max: int = FINISHED_KEEP_MAX,
+                 max_tables: int = MAX_TABLES,
+                 clock: Callable[[], float] = time.time) -> None:
         self.data_dir = data_dir
         self.games = {g.label: g for g in games}
         self.tables: dict[str, Table] = {}
+        # the finished tables in memory, by when they ended or were last opened
+        self.finished: OrderedDict[str, float] = OrderedDict()
+        # ids whose record failed to restore on demand: not replayed again on each request
+        self.unrestorable: set[str] = set()
+        self.finished_keep_seconds = finished_keep_seconds
+        self.finished_keep_max = finished_keep_max
+        self.max_tables = max_tables
+        self.clock = clock
         self.search_seconds = search_seconds
         self.restore_problems: list[str] = []
         self.catalogues: dict[str, dict[str, Any]] = {}
@@ -386,10 +448,55 @@ class Tables:
             self.writer.drain()
 
     def get(self, table_id: Any) -> Table:
+        """The table of an id: in memory, or a retired game restored from its files."""
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
-            raise TableError(f"no table {_short(table_id)} on this server")
+            table = self._load(table_id)
+        if table.id in self.finished:   # opened again: kept for another while
+            self.finished[table.id] = self.clock()
+            self.finished.move_to_end(table.id)
+        self.retire(sparing=table.id)
         return table
+
+    def listing(self) -> list[Table]:
+        """The tables in memory, newest first: the live ones and the recently finished."""
+        self.retire()
+        return sorted(self.tables.values(), key=lambda t: -t.created)
+
+    @property
+    def live(self) -> int:
+        """How many tables in memory are unfinished (what ``max_tables`` bounds)."""
+        return len(self.tables) - len(self.finished)
+
+    def _add(self, table: Table) -> None:
+        table.on_over = self._ended
+        self.tables[table.id] = table
+        if table.game.over:
+            self._ended(table)
+
+    def _ended(self, table: Table) -> None:
+        if self.tables.get(table.id) is table:
+            self.finished[table.id] = self.clock()
+            self.finished.move_to_end(table.id)
+
+    def retire(self, sparing: str | None = None) -> None:
+        """Drop from memory the finished tables that are due: kept longer than
+        ``finished_keep_seconds``, or beyond the ``finished_keep_max`` most recent.  A
+        table a page watches stays (and is looked at again on the next pass); its files
+        stay on disk either way."""
+        now = self.clock()
+        excess = len(self.finished) - self.finished_keep_max
+        due: list[str] = []
+        for table_id, since in self.finished.items():
+            if len(due) >= excess and now - since < self.finished_keep_seconds:
+                break   # the rest ended later
+            table = self.tables.get(table_id)
+            if table_id == sparing or (table is not None and table.listeners):
+                continue
+            due.append(table_id)
+        for table_id in due:
+            del self.finished[table_id]
+            self.tables.pop(table_id, None)
 
     def create(self, request: Any) -> Table:
         """A new table from the page's request: ``game``, ``players``, ``seats`` (one kind
@@ -399,8 +506,11 @@ class Tables:
         unknown = set(request) - {"game", "players", "seats", "sides", "hints", "seed"}
         if unknown:
             raise TableError(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
-        if len(self.tables) >= MAX_TABLES:
-            raise TableError(f"this server holds {MAX_TABLES} tables already")
+        self.retire()
+        if self.live >= self.max_tables:
+            raise TableError(f"this server holds {self.max_tables} unfinished tables "
+                             "already (finished games do not count); try again when one "
+                             "ends")
         label = request.get("game")
         source = self.games.get(label) if isinstance(label, str) else None
         if source is None:
@@ -439,19 +549,26 @@ class Tables:
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
         table = Table(table_id, source, game, seats, str(sides) if two_sided else None, hints,
                       time.time(), self.data_dir, self.writer)
-        self.tables[table_id] = table
+        self._add(table)
         table.save()
         return table
 
     # --- restoring ------------------------------------------------------------------
 
     def restore(self) -> None:
-        """Every table of the data folder, replayed to where it was; a table that does not
-        replay is left on disk and reported in ``restore_problems``."""
+        """Every unfinished table of the data folder, replayed to where it was; a table
+        that does not replay is left on disk and reported in ``restore_problems``.  A
+        record saying its game is over is not replayed (``get`` restores it when its
+        link is opened); a record written before records said so is replayed, and
+        rewritten with the field, so the next start skips it if it is over."""
         assert self.data_dir is not None
+        restored: list[Table] = []
         for path in sorted(self.data_dir.glob(f"*{META_SUFFIX}")):
             try:
-                table = self._restore(path)
+                meta = _read_meta(path)
+                if meta.get("over") is True:
+                    continue
+                table = self._restore(path, meta)
             except (TableError, RuleError, OSError) as exc:
                 self.restore_problems.append(f"{path.name}: {exc}")
                 continue
@@ -459,7 +576,50 @@ class Tables:
                 self.restore_problems.append(f"{path.name}: not a table record "
                                              f"({type(exc).__name__}: {exc})")
                 continue
-            self.tables[table.id] = table
+            if "over" not in meta:
+                table.save_meta()
+            restored.append(table)
+        for table in sorted(restored, key=lambda t: t.created):   # the oldest due first
+            self._add(table)
+        self.retire()
+
+    def _load(self, table_id: Any) -> Table:
+        """A retired table restored from its files, or the usual TableError.  The id is
+        checked before it names a file: only the characters of the ids this server makes
+        (so never a path), a bounded length; an unfinished or damaged record is
+        refused (a live table is in memory, or did not restore at start-up)."""
+        missing = TableError(f"no table {_short(table_id)} on this server")
+        if (self.data_dir is None or not isinstance(table_id, str)
+                or TABLE_ID.fullmatch(table_id) is None or table_id in self.unrestorable):
+            raise missing
+        path = self.data_dir / f"{table_id}{META_SUFFIX}"
+        log_path = self.data_dir / f"{table_id}{LOG_SUFFIX}"
+        if self.writer is not None and (self.writer.busy(path) or self.writer.busy(log_path)):
+            self.writer.drain()   # retired just after its last move: read what was written
+        try:
+            meta = _read_meta(path)
+        except FileNotFoundError:
+            raise missing from None
+        except Exception:   # unreadable, not JSON, not a record
+            self._unrestorable(table_id)
+            raise missing from None
+        if meta.get("over") is False or meta.get("id") != table_id:
+            raise missing
+        try:
+            table = self._restore(path, meta)
+        except Exception:   # a record that no longer replays: reported at start-up too
+            self._unrestorable(table_id)
+            raise missing from None
+        if not table.game.over:   # not retired, so not restored here either
+            self._unrestorable(table_id)
+            raise missing
+        self._add(table)
+        return table
+
+    def _unrestorable(self, table_id: str) -> None:
+        if len(self.unrestorable) >= 10_000:
+            self.unrestorable.clear()
+        self.unrestorable.add(table_id)
 
     def _source(self, meta: dict[str, Any]) -> GameSource:
         label = meta.get("game")
@@ -472,10 +632,10 @@ class Tables:
         self.games.setdefault(source.label, source)
         return source
 
-    def _restore(self, path: Path) -> Table:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(meta, dict):
-            raise TableError("not a table record")
+    def _restore(self, path: Path, meta: dict[str, Any] | None = None) -> Table:
+        """The table of a record (``meta``, when already read), its log replayed."""
+        if meta is None:
+            meta = _read_meta(path)
         table_id = str(meta["id"])
         source = self._source(meta)
         log_path = path.with_name(f"{table_id}{LOG_SUFFIX}")
