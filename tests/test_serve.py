@@ -566,6 +566,26 @@ def test_a_retired_table_whose_files_were_damaged_is_refused_and_not_replayed_ag
     assert len(replayed) == 1
 
 
+def test_a_table_retired_before_its_last_move_is_written_is_read_once_it_is(
+        tmp_path: Path) -> None:
+    """The writer thread may still hold a retired table's last files: its link waits for
+    them rather than read the game before its end."""
+    import threading
+
+    tables = Tables(tmp_path, sources(), finished_keep_seconds=0.0)
+    done = new_table(tables)
+    assert tables.writer is not None
+    tables.drain()
+    release = threading.Event()
+    tables.writer.executor.submit(release.wait)   # the writer is busy elsewhere
+    finish(done)
+    tables.listing()
+    assert done.id not in tables.tables
+    threading.Timer(0.3, release.set).start()
+    restored = tables.get(done.id)
+    assert restored.game.over and restored.game.history == done.game.history
+
+
 def test_a_table_record_without_over_written_before_it_existed_still_restores(
         tmp_path: Path) -> None:
     tables = Tables(tmp_path, sources())
@@ -670,6 +690,11 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert (host, port) == ("127.0.0.1", 8123) and sorted(tables.games) == offered
     assert {"leaders", "cities"} <= set(tables.games)
     assert "0 unfinished table(s) restored" in result.output and (tmp_path / "t").is_dir()
+    assert tables.finished_keep_seconds == 3600.0
+    result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t"),
+                                      "--keep-finished", "120"])
+    assert result.exit_code == 0, result.output
+    assert started[-1][0].finished_keep_seconds == 120.0
     # a shipped game that does not load is left out (and said so); the others are served
     from wonders.engine.serve import command
     from wonders.engine.serve.tables import TableError
