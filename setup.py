@@ -39,6 +39,7 @@ HOT_PATH = [
     "engine/drafted_city",
     "engine/game",
     "engine/interning",
+    "engine/memo",      # every cache miss stores through memo.remember
     "engine/mechanisms/battles",
     "engine/payment",
     "engine/playout",   # whole-game playouts: simulate's and the search bot's games

@@ -28,7 +28,7 @@ from .interning import intern
 from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, shuffle
+from .randomness import below, copy_of, shuffle
 from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, WONDER_EVENT, Pending, Table, act,
                       every_effects, has_triggers, options as pending_options, resolve, trigger,
                       triggers_of)
@@ -334,8 +334,7 @@ class Game(Table):
         other._dealt = self._dealt
         other.players = self.players
         other.seed = self.seed
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_of(self.rng)
         other.science = self.science
         other.cities = [city.clone() for city in self.cities]
         other.choosing = list(self.choosing)

@@ -44,7 +44,7 @@ from .interning import intern
 from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, shuffle
+from .randomness import below, copy_of, shuffle
 from .runtime import Pending, Table, act, now, options as pending_options, resolve, trigger
 from .scoring import ScoreSheet, score
 from .structure import Structure
@@ -264,8 +264,7 @@ class StructureGame(Table):
         other.params = self.params
         other.players = self.players
         other.seed = self.seed
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_of(self.rng)
         other.science = self.science
         other.cities = [city.clone() for city in self.cities]
         other.discard = list(self.discard)
