@@ -236,8 +236,16 @@ _STAGE_EFFECTS: Final[dict[Wonder, fx.Effects]] = memo.table("drafted_city.stage
 
 
 def stage_cost(wonder: Wonder) -> fx.Cost:
-    side = next(iter(wonder.sides.values()))
-    return side.stages[0].cost
+    """The cost of a one-stage wonder (its first side's only stage): asked whenever a
+    turn's legal actions price the wonders, so kept per wonder like its effects."""
+    found = _STAGE_COSTS.get(wonder)
+    if found is None:
+        side = next(iter(wonder.sides.values()))
+        found = memo.remember(_STAGE_COSTS, wonder, side.stages[0].cost)
+    return found
+
+
+_STAGE_COSTS: Final[dict[Wonder, fx.Cost]] = memo.table("drafted_city.stage_costs", 1_000)
 
 
 # source -> its science symbols
