@@ -428,8 +428,9 @@ def test_a_human_plays_dice_against_bots(browser: Any, server: Server) -> None:
 
 
 def decision_samples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(game, welcome, state) for a seat deciding, one per decision kind of each shipped game,
-    found by random play: what the server would send, made by the server's own code."""
+    """(game, welcome, state) for a seat deciding, one per decision kind of each shipped game
+    and expansion, found by random play: what the server would send, made by the server's
+    own code."""
     import random
 
     from wonders.engine.registry import new_game
@@ -437,7 +438,8 @@ def decision_samples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     from wonders.engine.serve.tables import Seat
 
     found: dict[tuple[str, str], tuple[str, dict[str, Any], dict[str, Any]]] = {}
-    for source in sources():
+    expansions = [load_source(name) for name in ("leaders", "cities")]
+    for source in [*sources(), *expansions]:
         players = source.data.rules.min_players
         for seed in range(40):
             game = new_game(source.data, players, seed)
@@ -459,13 +461,15 @@ def decision_samples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
 
 def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Server) -> None:
     """Whatever the decision (a side, a turn, a last card, a card from the discard pile, a
-    card to destroy, a token, a wonder of the draft, who starts), the page offers every
-    legal action, and a click sends exactly that action for the open decision."""
+    card to destroy, a token, a wonder of the draft, who starts; the expansions' leader
+    draft, recruitment turn and pay-or-debt choice), the page offers every legal action,
+    and a click sends exactly that action for the open decision."""
     samples = decision_samples()
     kinds = {(game, state["pending"]["kind"]) for game, _, state in samples}
     assert {("base", "side"), ("base", "turn"), ("base", "discard_build"),
             ("duel", "wonder_draft"), ("duel", "turn"), ("duel", "token"),
-            ("duel", "starter")} <= kinds, kinds
+            ("duel", "starter"), ("leaders", "reserve_draft"), ("leaders", "reserve_turn"),
+            ("cities", "debt")} <= kinds, kinds
     page = browser.new_context(bypass_csp=True).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -491,6 +495,7 @@ def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Serve
                                timeout=TIMEOUT_MS)
         described = state["actions"]
         where = f"{game} {state['pending']['kind']}"
+        shot(page, f"decision-{game}-{state['pending']['kind']}")
         for name in described["cards"]:
             assert page.query_selector(f".card.playable[data-card=\"{name}\"]"), (where, name)
         for index in described["other"]:
