@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from enum import Enum
-from typing import Any, Final, Mapping, Sequence, TypeVar
+from typing import Any, Final, Mapping, Sequence, TypeVar, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
@@ -68,8 +68,9 @@ _OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
     "structure_game.prices", 10_000)
 # wonder -> by price (list index) -> card -> the action tucking that card under that wonder
-# at that price
-_TUCKS: Final[dict[Wonder, list[dict[Card, Action] | None]]] = memo.table(
+# at that price (a BuildWonder, typed Any: compiled, reading an ``Action`` checks the value
+# against every class of the union, which costs more than the lookup)
+_TUCKS: Final[dict[Wonder, list[dict[Card, Any] | None]]] = memo.table(
     "structure_game.tucks", 1_000)
 
 
@@ -99,6 +100,15 @@ def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
         found = (sell(card),)
     _by_price(_OFFERS, card, paid - _CHAINED)[paid - _CHAINED] = found
     return found
+
+
+def _offered(legal: list[Any], action: object) -> bool:
+    """Whether ``action`` is one of the offered objects (by identity; the items typed Any:
+    compiled, an ``Action`` read from the list is checked against each class of the union)."""
+    for offered in legal:
+        if offered is action:
+            return True
+    return False
 
 
 _TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
@@ -442,7 +452,7 @@ class StructureGame(Table):
         return dict(self._context(seat).prices)
 
     def _affordable(self, city: DraftedCity,
-                    terms: TradeTerms) -> list[tuple[Wonder, int, dict[Card, Action]]]:
+                    terms: TradeTerms) -> list[tuple[Wonder, int, dict[Card, Any]]]:
         """The wonders the city can pay for now, in the city's order: each with its price
         and the shared tucking actions for that (wonder, price), by card.
 
@@ -451,7 +461,7 @@ class StructureGame(Table):
         """
         costs = terms.costs
         coins = city.coins
-        found: list[tuple[Wonder, int, dict[Card, Action]]] = []
+        found: list[tuple[Wonder, int, dict[Card, Any]]] = []
         for wonder in city.wonders:
             known = costs.get(wonder)
             if known is None:
@@ -505,14 +515,16 @@ class StructureGame(Table):
         made_free = city.made_free
         unlocked = city.unlocked
         terms = self._context(seat)
-        wonders: list[tuple[Wonder, int, dict[Card, Action]]] = []
+        wonders: list[tuple[Wonder, int, dict[Card, Any]]] = []
         if city.wonders:
             limit = self.setup.wonder_limit
             first, second = self.cities
             if not limit or first.stages + second.stages < limit:
                 wonders = self._affordable(city, terms)
         costs = terms.costs
-        actions: list[Action] = []
+        # Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
+        # is checked against each class of the union; these are the engine's own objects.
+        actions: list[Any] = []
         structure = self.structure
         cards = structure.cards
         for slot in structure.accessible:
@@ -535,7 +547,8 @@ class StructureGame(Table):
             found = by_price[index] if by_price is not None and index < len(by_price) else None
             if found is None:
                 found = _card_offers(card, paid)
-            actions.extend(found)  # (compiled, a direct call beats a bound-method alias)
+            for offered in cast("tuple[Any, ...]", found):  # one or two: cheaper than extend
+                actions.append(offered)
             for wonder, price, by_card in wonders:
                 tuck = by_card.get(card)
                 if tuck is None:
@@ -626,10 +639,8 @@ class StructureGame(Table):
         legal = self._legal.get(seat)
         if legal is None:
             legal = self.legal_actions(seat)
-        for offered in legal:
-            if offered is action:
-                return action
-        self.check(seat, action)
+        if not _offered(legal, action):
+            self.check(seat, action)
         return action
 
     def _play_choice(self, actions: Mapping[int, Action]) -> None:
