@@ -40,6 +40,7 @@ from .mechanisms.forum import DicePool
 from .mechanisms.gates import compare_met
 from .mechanisms.reserve import gained
 from .mechanisms.sheet import first_open, groups, shortfall
+from .randomness import SharedGenerator
 from .scoring import ScoreSheet
 
 TURN = "turn"
@@ -184,7 +185,7 @@ class DiceCity:
         }
 
 
-class DiceGame:
+class DiceGame(SharedGenerator):
     """A game of a rule set with ``offer: dice`` (see the module's docstring)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
@@ -200,7 +201,6 @@ class DiceGame:
         self.tables = _tables(data, dice)
         self.players = players
         self.seed = seed
-        self.rng = random.Random(seed)
         self.age = 1
         self.turn = 1
         self.discard: list[Card] = []
@@ -226,6 +226,7 @@ class DiceGame:
         self.lying: list[tuple[int, int, str, int, int, int, tuple[tuple[int, ...], ...]]] = []
         if _shell:
             return
+        self.set_generator(random.Random(seed))
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
@@ -238,7 +239,7 @@ class DiceGame:
                            for b in dice.buildings)
         start = gained(0, model.setup.coins, dice.reserve)
         self.start_coins = start * players
-        boards = self.rng.sample(range(len(dice.boards)), players)
+        boards = self.generator().sample(range(len(dice.boards)), players)
         self.sheets = [DiceCity(s, dice.boards[b], dice, start) for s, b in enumerate(boards)]
         self.pending = [[] for _ in range(players)]
         self.seats = tuple(range(players))
@@ -326,7 +327,7 @@ class DiceGame:
     def clone(self) -> "DiceGame":
         """An independent copy: every field listed (tests/test_clone_fields.py)."""
         other = DiceGame(self.data, self.players, self.seed, _shell=True)
-        other.rng.setstate(self.rng.getstate())
+        self.share_generator(other)
         other.turn = self.turn
         other.discard = list(self.discard)
         other.bank_paid = self.bank_paid
@@ -353,7 +354,7 @@ class DiceGame:
     def determinize(self, seat: int, rng: random.Random) -> "DiceGame":
         """Nothing is hidden but the future: the clone shakes the forum with a new seed."""
         other = self.clone()
-        other.rng = random.Random(rng.getrandbits(64))
+        other.set_generator(random.Random(rng.getrandbits(64)))
         return other
 
     def setup_record(self) -> dict[str, Any]:
@@ -397,7 +398,7 @@ class DiceGame:
     # --- the turn --------------------------------------------------------------------
 
     def _start_turn(self) -> None:
-        self.forum.roll(self.rng)
+        self.forum.roll(self.generator())
         self._lay()
         snap = self.snap_counts
         if len(snap) == len(self.sheets):   # the start-of-turn counts, copied in place
@@ -429,7 +430,7 @@ class DiceGame:
             self.phase, self.seats = EXTRA, tuple(extra)
             return
         for die in self.arriving:
-            self.forum.bring_in(die, self.rng)
+            self.forum.bring_in(die, self.generator())
         self.arriving = []
         if self.trigger.ends_after(self.turn):
             self.phase, self.seats = OVER, ()

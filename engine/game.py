@@ -28,7 +28,7 @@ from .interning import intern
 from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, copy_of, shuffle
+from .randomness import below, shuffle
 from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, WONDER_EVENT, Pending, Table, act,
                       every_effects, has_triggers, options as pending_options, resolve, trigger,
                       triggers_of)
@@ -110,7 +110,7 @@ class Game(Table):
         self.params, self._age_cards, self._dealt = _prepared(data)
         self.players = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.set_generator(random.Random(seed))
         self.science = rules.vocabulary.science
         self.cities, self.choosing = self._deal_wonders(wonders, sides)
         # each seat's side as set-up dealt it (None: the player chooses), for logs
@@ -134,7 +134,7 @@ class Game(Table):
         # follow-up choices effects asked for (discard builds, destructions, tokens), asked
         # one seat at a time after the turn that set them off, in the order asked
         self.pending: list[Pending] = []
-        self.pools = deal_pools(data, self.rng)  # token pools (after the boards are dealt)
+        self.pools = deal_pools(data, self.generator())  # token pools (after the boards are dealt)
         self.arrival_ongoing = False  # ongoing shields count in battles, science at the end
         self._has_triggers = has_triggers(data)
         # what kinds of discount the data has at all (read at every decision: kept here
@@ -192,7 +192,7 @@ class Game(Table):
         else:
             if len(boards) < self.players:
                 raise RuleError(f"{len(boards)} wonder boards for {self.players} players")
-            chosen = self.rng.sample(boards, self.players)
+            chosen = self.generator().sample(boards, self.players)
         if sides is None or isinstance(sides, str):
             modes = [sides or self.params.wonder_side] * self.players
         else:
@@ -209,7 +209,7 @@ class Game(Table):
                     choosing.append(seat)
                 side = sorted(wonder.sides)[0]
             elif side == RANDOM_SIDE:
-                side = self.rng.choice(sorted(wonder.sides))
+                side = self.generator().choice(sorted(wonder.sides))
             cities.append(City(seat, wonder, wonder.sides[side], self.params.start_coins))
         return cities, choosing
 
@@ -235,7 +235,7 @@ class Game(Table):
         if reserve.colour is None:
             return
         cards = sorted(self.data.reserve_cards(), key=lambda c: c.name)
-        shuffle(self.rng, cards)
+        shuffle(self.generator(), cards)
         size = reserve.hand
         self.hands = [cards[i * size:(i + 1) * size] for i in range(self.players)]
 
@@ -283,7 +283,7 @@ class Game(Table):
             if pool.age != age:
                 continue
             candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
-            deck += self.rng.sample(candidates, pool.count.evaluate({"players": self.players}))
+            deck += self.generator().sample(candidates, pool.count.evaluate({"players": self.players}))
         wanted = self.params.hand_in(age) * self.players
         if len(deck) != wanted:
             raise RuleError(f"age {age} has {len(deck)} cards for {self.players} players, "
@@ -306,7 +306,7 @@ class Game(Table):
         self.turn = 1
         self._last_card_done = False
         deck = self._deck(age)
-        shuffle(self.rng, deck)  # the order rng.shuffle gives, in compiled code
+        shuffle(self.generator(), deck)  # the order rng.shuffle gives, in compiled code
         hand = self.params.hand_in(age)
         self.hands = [deck[i * hand:(i + 1) * hand] for i in range(self.players)]
         self.phase = Phase.TURN
@@ -334,7 +334,7 @@ class Game(Table):
         other._dealt = self._dealt
         other.players = self.players
         other.seed = self.seed
-        other.rng = copy_of(self.rng)
+        self.share_generator(other)
         other.science = self.science
         other.cities = [city.clone() for city in self.cities]
         other.choosing = list(self.choosing)
@@ -1161,7 +1161,7 @@ class Game(Table):
             kept.sort(key=lambda card: card.name)
             rng.shuffle(kept)
             _deal_back(kept, other.reserve, others, 0)
-        other.rng = random.Random(rng.getrandbits(64))
+        other.set_generator(random.Random(rng.getrandbits(64)))
         if other.phase is Phase.DISCARD_BUILD and other.pending:
             pending = other.pending[0]  # its options are cards of the (resampled) pile
             pending.options = pending_options(other, pending.kind, pending.seat, pending.effect)

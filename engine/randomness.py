@@ -6,12 +6,21 @@ compiled hot path they cost more than everything else a turn does; these
 functions make the same draws with the same ``getrandbits`` calls (the
 algorithm of CPython's ``random`` module), so a seed still gives the very
 same game, and a log replays the same, whichever is used.
+
+:class:`SharedGenerator` is the base of every game that owns a generator: clones
+share it until one of them draws.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Final, TypeVar
+from typing import Any, Callable, Final, TypeVar
+
+try:
+    from mypy_extensions import mypyc_attr as mypyc_attr
+except ImportError:  # not installed: the decorator only matters to the compiler (setup.py)
+    def mypyc_attr(*_: object, **__: object) -> Callable[[Any], Any]:  # type: ignore[misc]
+        return lambda cls: cls
 
 T = TypeVar("T")
 
@@ -52,3 +61,39 @@ def copy_of(rng: random.Random) -> random.Random:
     other: random.Random = _RANDOM.__new__(_RANDOM)
     other.setstate(rng.getstate())
     return other
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SharedGenerator:
+    """A game that owns a random generator, shared with its clones until one of them draws.
+
+    Copying a generator (624 words out through ``getstate`` and back in through
+    ``setstate``) costs more than all the rest of a clone, and most clones never draw:
+    a greedy policy clones the game for every action it values and plays one move on
+    each.  So a clone takes its original's generator as it is (:meth:`share_generator`)
+    and both are marked; every draw goes through :meth:`generator`, which first makes a
+    shared generator the game's own copy.  A shared generator is therefore never drawn
+    from, and each game draws exactly what it would have drawn from a copy made at once:
+    the games are the same.
+    """
+
+    _rng: random.Random
+    _rng_shared: bool
+
+    def set_generator(self, rng: random.Random) -> None:
+        """Draw from ``rng`` from now on (the game's own: set-up, a determinized clone)."""
+        self._rng = rng
+        self._rng_shared = False
+
+    def generator(self) -> random.Random:
+        """The generator to draw from: the game's own (copied first if it was shared)."""
+        if self._rng_shared:
+            self._rng = copy_of(self._rng)
+            self._rng_shared = False
+        return self._rng
+
+    def share_generator(self, clone: SharedGenerator) -> None:
+        """Give ``clone`` this game's generator, shared by both until either draws."""
+        clone._rng = self._rng
+        clone._rng_shared = True
+        self._rng_shared = True

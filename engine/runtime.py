@@ -41,6 +41,7 @@ from . import memo
 from .actions import (Action, BuildFromDiscard, DestroyCard, PayOrTake, Skip, TakeToken,
                       discard_build, take_token)
 from .city import City
+from .randomness import SharedGenerator, mypyc_attr
 from .scoring import amount, holds
 from .table import seats_at
 
@@ -68,12 +69,6 @@ _NOW: Final = "now"
 _NOW_TIMING: Final = fx.Timing.NOW
 _ONGOING_TIMING: Final = fx.Timing.ONGOING
 
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # not installed: the decorator only matters to the compiler (setup.py)
-    def mypyc_attr(*_: object, **__: object) -> Callable[[Any], Any]:  # type: ignore[misc]
-        return lambda cls: cls
-
 Step = tuple[str, object]
 Plan = tuple[Step, ...]
 
@@ -100,12 +95,13 @@ class Pending:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Table:
+class Table(SharedGenerator):
     """What the runtime needs of a game loop: the cities and a few verbs.
 
     Every table the runtime plays on (each game loop, the greedy bot's trial) is a
-    subclass that sets the four fields in its ``__init__`` and implements the
-    methods.  A base class rather than a protocol: compiled, the runtime then calls
+    subclass that sets the three fields and its generator (``set_generator``; see
+    :class:`~wonders.engine.randomness.SharedGenerator`) in its ``__init__`` and
+    implements the methods.  A base class rather than a protocol: compiled, the runtime then calls
     a loop's methods directly instead of looking them up by name.
 
     ``arrival_ongoing`` says whether ongoing ``shields`` and ``science`` act as they
@@ -115,7 +111,6 @@ class Table:
 
     arrival_ongoing: bool
     pools: dict[str, list[Token]]
-    rng: random.Random
     discard: list[Card]
 
     def city_list(self) -> Sequence[City]:
@@ -339,7 +334,7 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
         pool = table.pools.get(effect.pool, [])
         candidates = [t for t in pool if t.kind == effect.kind]
         if effect.draw is not None:
-            candidates = table.rng.sample(candidates, min(effect.draw, len(candidates)))
+            candidates = table.generator().sample(candidates, min(effect.draw, len(candidates)))
         return [take_token(t) for t in candidates]
     names = cities[seat].names
     seen_cards: set[int] = set()

@@ -44,7 +44,7 @@ from .interning import intern
 from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, copy_of, shuffle
+from .randomness import below, shuffle
 from .runtime import Pending, Table, act, now, options as pending_options, resolve, trigger
 from .scoring import ScoreSheet, score
 from .structure import Structure
@@ -152,7 +152,7 @@ class StructureGame(Table):
         self.params = self.setup.base
         self.players = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.set_generator(random.Random(seed))
         self.science = rules.vocabulary.science
         self.cities = [DraftedCity(s, self.params.start_coins, self.params.buyable,
                                    self.setup.unlocks)
@@ -199,7 +199,7 @@ class StructureGame(Table):
     # --- setup -----------------------------------------------------------------------
 
     def _deal_tokens(self) -> None:
-        self.pools = deal_pools(self.data, self.rng)
+        self.pools = deal_pools(self.data, self.generator())
 
     def _deal_wonders(self, names: Sequence[Sequence[str]] | None) -> None:
         if names is not None:
@@ -222,7 +222,7 @@ class StructureGame(Table):
             self._start_age(1, starter=0)
             return
         chosen = list(boards)
-        shuffle(self.rng, chosen)
+        shuffle(self.generator(), chosen)
         del chosen[wanted:]
         self.wonder_pools = [chosen[i * draft.size:(i + 1) * draft.size]
                              for i in range(draft.pools)]
@@ -236,7 +236,7 @@ class StructureGame(Table):
         uniform as shuffling again, for a fraction of the random numbers.
         """
         deck = list(self.setup.decks.get(age, ()))
-        rng = self.rng
+        rng = self.generator()
         shuffle(rng, deck)
         remove = self.setup.remove
         self.removed_before += self.removed
@@ -274,7 +274,7 @@ class StructureGame(Table):
         other.params = self.params
         other.players = self.players
         other.seed = self.seed
-        other.rng = copy_of(self.rng)
+        self.share_generator(other)
         other.science = self.science
         other.cities = [city.clone() for city in self.cities]
         other.discard = list(self.discard)
@@ -881,7 +881,7 @@ class StructureGame(Table):
             for slot, card in zip(hidden, pool):
                 other.structure.cards[slot] = card
             other.removed = pool[len(hidden):]
-        other.rng = random.Random(rng.getrandbits(64))
+        other.set_generator(random.Random(rng.getrandbits(64)))
         other.invalidate()
         return other
 

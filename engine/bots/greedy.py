@@ -123,7 +123,7 @@ class Trial(Table):
         self.seat = seat
         self.pools = pools
         self.discard = discard
-        self.rng = _NO_DRAW
+        self.set_generator(_NO_DRAW)
         self.gained = 0
         self.lost: dict[int, int] = {}
         self.shields_gained = 0
