@@ -24,6 +24,7 @@ from .table import at
 MOST: Final = "most"
 _END: Final = fx.Timing.END
 _SELF: Final = ("self",)
+Source = tuple[str, object, fx.Effects]
 
 
 def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
@@ -70,7 +71,7 @@ def science_and_sets(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
     return best, best_sets
 
 
-def _science_set_bonus(sources: Sequence[tuple[str, object, fx.Effects]]) -> int:
+def _science_set_bonus(sources: Sequence[Source]) -> int:
     """Points per own complete science set the city's ``end:`` clauses give (0: none)."""
     bonus = 0
     for _, _, effects in sources:
@@ -152,7 +153,9 @@ class ScoreSheet:
 
 
 def _city_lines(city: City, cities: Sequence[City], params: Parameters, science: Sequence[str],
-                extra: Sequence[Card]) -> dict[str, int]:
+                extra: Sequence[Card], own: list[Source]) -> dict[str, int]:
+    """The city's lines, its effect sources ``own`` (``city.sources()``) and the copied
+    cards ``extra`` scored as its own."""
     lines: dict[str, int] = {name: 0 for name in params.score_order}
     colour_lines = params.colour_lines  # the rule set's, or its model's default
     token_lines = params.token_lines
@@ -164,8 +167,7 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
             if isinstance(clause.effect, fx.Points):
                 lines["treasury"] = (lines.get("treasury", 0)
                                      + amount(clause.effect.amount, city.seat, cities))
-    sources: list[tuple[str, object, fx.Effects]] = list(city.sources())
-    sources += [(CARD, card, card.effects) for card in extra]
+    sources = own + [(CARD, card, card.effects) for card in extra] if extra else own
     science_line: int | None = None
     own_sets = -1  # the complete science sets of the wildcards chosen (-1: not needed)
     if params.science_mechanism == "sets":  # other mechanisms score science elsewhere
@@ -224,9 +226,14 @@ def _with_sets(value: fx.Amount, seat: int, cities: Sequence[City], sets: int) -
 def score_city(city: City, cities: Sequence[City], params: Parameters,
                science: Sequence[str]) -> tuple[dict[str, int], list[str]]:
     """A city's lines, with copy effects resolved to the best choice; and what was copied."""
-    copies = [e for _, _, e in city.clauses(fx.Timing.END) if isinstance(e, fx.CopyCard)]
+    own = list(city.sources())   # listed once: every pick of the copies reads them again
+    copies: list[fx.CopyCard] = []
+    for _, _, effects in own:
+        for clause in effects.clauses:
+            if clause.timing is _END and isinstance(clause.effect, fx.CopyCard):
+                copies.append(clause.effect)
     if not copies:
-        return _city_lines(city, cities, params, science, ()), []
+        return _city_lines(city, cities, params, science, (), own), []
     options: list[list[Card | None]] = []
     for copy in copies:
         candidates = {c.name: c for other in at(cities, city.seat, copy.places)
@@ -243,7 +250,7 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
         chosen = [c for c in picks if c is not None]
         if len({c.name for c in chosen}) < len(chosen):
             continue
-        lines = _city_lines(city, cities, params, science, chosen)
+        lines = _city_lines(city, cities, params, science, chosen, own)
         total = sum(lines.values())
         if best is None or total > best[0]:
             best = (total, lines, [c.name for c in chosen])
