@@ -65,8 +65,12 @@ HOT_PATH = [
     "engine/mechanisms/gates",
     "engine/mechanisms/reserve",
     "engine/mechanisms/sheet",
-    # the greedy policy of the draft loop: simulations and the search bot's playouts
+    # the loops' greedy policies and the choice they share: simulations and the search
+    # bot's playouts
     "engine/bots/greedy",
+    "engine/bots/greedy_dice",
+    "engine/bots/greedy_structure",
+    "engine/bots/policy",
 ]
 
 
