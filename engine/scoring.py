@@ -10,7 +10,6 @@ per complete set, wildcards chosen for the best score), and copied cards
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from itertools import product
 from typing import Final, Sequence
 
@@ -97,7 +96,6 @@ def science_points(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
     return best
 
 
-@dataclass
 class ScoreSheet:
     """One row per player: the lines in order and the total; winners share first place.
 
@@ -105,15 +103,36 @@ class ScoreSheet:
     (Duel breaks ties on civilian points).  A game won outright (military or
     scientific supremacy) has ``decided`` set to the winners and ``victory`` says
     how it was won; ``civilian`` is the win on points after the last age.
+
+    A plain class with its ``__init__``, ``__eq__`` and ``__repr__`` written out rather
+    than a dataclass: compiled, a dataclass's generated ``__init__`` runs interpreted, and a
+    greedy policy builds a sheet for every action it values.
     """
 
-    order: tuple[str, ...]
-    lines: list[dict[str, int]]
-    coins: list[int]
-    copied: list[list[str]] = field(default_factory=list)
-    tie_break: tuple[str, ...] = ("coins",)
-    victory: str = "civilian"
-    decided: tuple[int, ...] | None = None
+    def __init__(self, order: tuple[str, ...], lines: list[dict[str, int]], coins: list[int],
+                 copied: list[list[str]] | None = None, tie_break: tuple[str, ...] = ("coins",),
+                 victory: str = "civilian", decided: tuple[int, ...] | None = None) -> None:
+        self.order = order
+        self.lines = lines
+        self.coins = coins
+        self.copied: list[list[str]] = [] if copied is None else copied
+        self.tie_break = tie_break
+        self.victory = victory
+        self.decided = decided
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.order, self.lines, self.coins, self.copied, self.tie_break, self.victory,
+                self.decided)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreSheet):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (f"ScoreSheet(order={self.order!r}, lines={self.lines!r}, coins={self.coins!r}, "
+                f"copied={self.copied!r}, tie_break={self.tie_break!r}, "
+                f"victory={self.victory!r}, decided={self.decided!r})")
 
     def total(self, seat: int) -> int:
         return sum(self.lines[seat].values())
@@ -263,6 +282,7 @@ def score(cities: Sequence[City], params: Parameters, science: Sequence[str],
     """The score sheet; ``extra`` adds points per seat to named lines (a conflict track's)."""
     lines, copied = [], []
     extra_lines: list[str] = []
+    score_order = params.score_order
     for seat, city in enumerate(cities):
         city_lines, city_copied = score_city(city, cities, params, science)
         if extra:
@@ -270,8 +290,13 @@ def score(cities: Sequence[City], params: Parameters, science: Sequence[str],
                 city_lines[name] = city_lines.get(name, 0) + points
         lines.append(city_lines)
         copied.append(city_copied)
-        extra_lines += [k for k in city_lines if k not in params.score_order
-                        and k not in extra_lines]
-    order = params.score_order + tuple(extra_lines)
+        # a city's lines are the rule set's, in its order, and then any others it scored
+        if len(city_lines) > len(score_order):
+            extra_lines += [k for k in city_lines if k not in score_order
+                            and k not in extra_lines]
+    if not extra_lines:  # every row already holds exactly the rule set's lines, in order
+        return ScoreSheet(score_order, lines, [c.coins for c in cities], copied,
+                          params.tie_break)
+    order = score_order + tuple(extra_lines)
     ordered = [{name: row.get(name, 0) for name in order} for row in lines]
     return ScoreSheet(order, ordered, [c.coins for c in cities], copied, params.tie_break)
