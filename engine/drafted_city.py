@@ -43,6 +43,7 @@ class DraftedCity(City):
         self._chain_cards: set[Card] = set()  # whose ``free_if_built`` names a built card
         self._tally: dict[str, int] = {}  # built cards per colour
         self._symbols: dict[str, int] = {}  # science symbols held
+        self._units = 0  # resources produced each turn, a choice counting as its amount
         # Nothing built yet: nothing produced (additions then update this incrementally)
         self._cache["production"] = (EMPTY, EMPTY)
 
@@ -68,6 +69,7 @@ class DraftedCity(City):
         other._chain_cards = set(self._chain_cards)
         other._tally = dict(self._tally)
         other._symbols = dict(self._symbols)
+        other._units = self._units
         return other
 
     def _note_triggers(self, source: object, effects: fx.Effects) -> None:
@@ -86,7 +88,7 @@ class DraftedCity(City):
         self.built.append(card)
         self._forget(card.effects, ())
         self._note_card(card)
-        self._count_symbols(card, card.effects)
+        self._count_source(card, card.effects)
         if production is not None and "production" not in cache:
             cache["production"] = _plus(production, card, card.effects,  # type: ignore[arg-type]
                                         card.colour in self.sale_colours)
@@ -105,7 +107,9 @@ class DraftedCity(City):
         tally = self._tally
         tally[card.colour] = tally.get(card.colour, 0) + 1
 
-    def _count_symbols(self, source: object, effects: fx.Effects) -> None:
+    def _count_source(self, source: object, effects: fx.Effects) -> None:
+        """Count a new source's science symbols and the resources it produces."""
+        self._units += _units_of(source, effects)
         symbols = self._symbols
         for symbol in _science_of(source, effects):
             symbols[symbol] = symbols.get(symbol, 0) + 1
@@ -118,7 +122,7 @@ class DraftedCity(City):
         production = self._cache.get("production")
         effects = stage_effects(wonder)
         self._forget(effects, ())
-        self._count_symbols(wonder, effects)
+        self._count_source(wonder, effects)
         if production is not None and "production" not in self._cache:
             self._cache["production"] = _plus(production, wonder, effects,  # type: ignore[arg-type]
                                               False)
@@ -127,7 +131,7 @@ class DraftedCity(City):
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
         self._forget(token.effects, ())
-        self._count_symbols(token, token.effects)
+        self._count_source(token, token.effects)
         self._note_triggers(token, token.effects)
 
     @property
@@ -161,10 +165,11 @@ class DraftedCity(City):
         self._chain_cards = set()
         self._tally = {}
         self._symbols = {}
+        self._units = 0
         for card in self.built:
             self._note_card(card)
         for _, what, effects in self.sources():
-            self._count_symbols(what, effects)
+            self._count_source(what, effects)
             self._note_triggers(what, effects)
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
@@ -192,6 +197,11 @@ class DraftedCity(City):
         for colour in colours:
             found += tally.get(colour, 0)
         return found
+
+    def produced_units(self) -> int:
+        """Units of resources produced each turn, a choice counting as its amount (kept up
+        to date: what the greedy policy values production by, for every action it tries)."""
+        return self._units
 
     def symbols(self) -> dict[str, int]:
         """Science symbols held (each ongoing ``science`` effect's first symbol; choices are
@@ -246,6 +256,19 @@ def stage_cost(wonder: Wonder) -> fx.Cost:
 
 
 _STAGE_COSTS: Final[dict[Wonder, fx.Cost]] = memo.table("drafted_city.stage_costs", 1_000)
+
+
+# source -> the resources it produces each turn (a choice counting as its amount)
+_UNITS: Final[dict[object, int]] = memo.table("drafted_city.units", 2_000)
+
+
+def _units_of(source: object, effects: fx.Effects) -> int:
+    found = _UNITS.get(source)
+    if found is None:
+        found = memo.remember(_UNITS, source, sum(
+            c.effect.amount for c in effects.clauses
+            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce)))
+    return found
 
 
 # source -> its science symbols

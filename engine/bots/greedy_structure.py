@@ -12,8 +12,6 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from wonders.dsl import effects as fx
-
 from ..actions import Action
 from ..structure_game import StructureGame
 from .policy import best_of
@@ -45,11 +43,7 @@ def value(game: StructureGame, seat: int) -> float:
     symbols = _by_age(SYMBOL_VALUE, game.age)
     for s, sign in ((seat, 1.0), (1 - seat, -1.0)):
         city = game.cities[s]
-        units = 0
-        for _, _, effect in city.clauses(fx.Timing.ONGOING):
-            if isinstance(effect, fx.Produce):
-                units += effect.amount
-        lead += sign * (production * units + symbols * len(city.symbols()))
+        lead += sign * (production * city.produced_units() + symbols * len(city.symbols()))
     return lead
 
 
