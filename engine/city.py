@@ -7,7 +7,6 @@ at what price it buys from each neighbour, and how many of a thing it has.
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import product
 from typing import AbstractSet, Final, Iterator
 
@@ -275,8 +274,7 @@ class City:
             fixed, choices = self.science_symbols()
             best = 0
             for picks in product(*choices) if choices else [()]:
-                counts = Counter(fixed)
-                counts.update(picks)
+                counts = with_picks(fixed, picks)
                 best = max(best, min((counts.get(s, 0) for s in counted.symbols), default=0))
             return best
         if isinstance(counted, fx.CountSets):  # one card of each colour, as often as held
@@ -287,14 +285,18 @@ class City:
                     + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
         return self.coins
 
-    def science_symbols(self) -> tuple[Counter[str], list[tuple[str, ...]]]:
-        """Fixed symbols and wildcard choices."""
-        fixed: Counter[str] = Counter()
+    def science_symbols(self) -> tuple[dict[str, int], list[tuple[str, ...]]]:
+        """Fixed symbols (a new dict: the caller may add to it) and wildcard choices.
+
+        Plain dicts, not ``collections.Counter``: its methods run interpreted, and a
+        greedy policy asks for every action it values."""
+        fixed: dict[str, int] = {}
         choices: list[tuple[str, ...]] = []
         for _, _, effect in self.clauses(fx.Timing.ONGOING):
             if isinstance(effect, fx.Science):
                 if len(effect.symbols) == 1:
-                    fixed[effect.symbols[0]] += 1
+                    symbol = effect.symbols[0]
+                    fixed[symbol] = fixed.get(symbol, 0) + 1
                 else:
                     choices.append(effect.symbols)
         return fixed, choices
@@ -327,6 +329,17 @@ class City:
             "tokens": [list(t) for t in self.tokens],
             "shields": self.shields(),
         }
+
+
+def with_picks(fixed: dict[str, int], picks: tuple[str, ...]) -> dict[str, int]:
+    """Science symbol counts: ``fixed`` plus one of each symbol picked for a wildcard
+    (``fixed`` itself when nothing is picked: read, never changed)."""
+    if not picks:
+        return fixed
+    counts = dict(fixed)
+    for symbol in picks:
+        counts[symbol] = counts.get(symbol, 0) + 1
+    return counts
 
 
 def _relative_resolved(found: list[tuple[fx.Produce, bool]],

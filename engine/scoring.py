@@ -9,14 +9,13 @@ per complete set, wildcards chosen for the best score), and copied cards
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import product
 from typing import Final, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
 
-from .city import CARD, STAGE, TOKEN, City
+from .city import CARD, STAGE, TOKEN, City, with_picks
 from .rules import Parameters
 from .table import at
 
@@ -55,14 +54,13 @@ def holds(condition: fx.Condition | None, seat: int, cities: Sequence[City]) -> 
     return counted is not None and amount(counted, seat, cities) >= condition.count
 
 
-def science_and_sets(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
+def science_and_sets(fixed: dict[str, int], choices: Sequence[tuple[str, ...]],
                      symbols: Sequence[str], set_points: int, bonus: int) -> tuple[int, int]:
     """The science score and the complete sets of the wildcard choice that is best for the
     science score plus ``bonus`` points per set (``end: points 3 per science set``)."""
     best, best_sets, best_total = 0, 0, -1
     for picks in product(*choices) if choices else [()]:
-        counts = Counter(fixed)
-        counts.update(picks)
+        counts = with_picks(fixed, picks)
         sets = min((counts.get(s, 0) for s in symbols), default=0) if symbols else 0
         score = sum(n * n for n in counts.values()) + set_points * sets
         if score + bonus * sets > best_total:
@@ -82,13 +80,12 @@ def _science_set_bonus(sources: Sequence[Source]) -> int:
     return bonus
 
 
-def science_points(fixed: Counter[str], choices: Sequence[tuple[str, ...]],
+def science_points(fixed: dict[str, int], choices: Sequence[tuple[str, ...]],
                    symbols: Sequence[str], set_points: int) -> int:
     """Best science score: each symbol's count squared + ``set_points`` per complete set."""
     best = 0
     for picks in product(*choices) if choices else [()]:
-        counts = Counter(fixed)
-        counts.update(picks)
+        counts = with_picks(fixed, picks)
         score = sum(n * n for n in counts.values())
         if symbols:
             score += set_points * min(counts.get(s, 0) for s in symbols)
@@ -195,7 +192,8 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
             for clause in card.effects.clauses:
                 if isinstance(clause.effect, fx.Science):
                     if len(clause.effect.symbols) == 1:
-                        fixed[clause.effect.symbols[0]] += 1
+                        symbol = clause.effect.symbols[0]
+                        fixed[symbol] = fixed.get(symbol, 0) + 1
                     else:
                         choices.append(clause.effect.symbols)
         bonus = _science_set_bonus(sources)

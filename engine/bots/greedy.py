@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from typing import Any, Final, Sequence
 
 from wonders.dsl import effects as fx
@@ -186,7 +185,7 @@ class Evaluator:
             self.base = sum(base_lines.values()) - base_lines.get("treasury", 0)
         # whether an arrival can set off one of the city's own ``on …:`` clauses
         self._triggers = has_triggers(game.data) and bool(triggers_of(self.city))
-        self._symbols: tuple[Counter[str], list[tuple[str, ...]], int] | None = None
+        self._symbols: tuple[dict[str, int], list[tuple[str, ...]], int] | None = None
         self._units: dict[str, float] | None = None
         self._stage_need: dict[str, int] | None = None
         self._card_values: dict[int, float] = {}  # by id(card), negated for a chain
@@ -401,17 +400,17 @@ class Evaluator:
                 symbols.append(effect.symbols)
         if symbols:
             fixed, choices, now = self._science()
-            fixed = Counter(fixed)
+            fixed = dict(fixed)
             more = list(choices)
             for symbol in symbols:
                 if len(symbol) == 1:
-                    fixed[symbol[0]] += 1
+                    fixed[symbol[0]] = fixed.get(symbol[0], 0) + 1
                 else:
                     more.append(symbol)
             value += science_points(fixed, more, self.science, self.params.science_set) - now
         return value
 
-    def _science(self) -> tuple[Counter[str], list[tuple[str, ...]], int]:
+    def _science(self) -> tuple[dict[str, int], list[tuple[str, ...]], int]:
         if self._symbols is None:
             fixed, choices = self.city.science_symbols()
             now = science_points(fixed, choices, self.science, self.params.science_set)
