@@ -144,7 +144,9 @@ class DiceCity:
 
     def clone(self) -> "DiceCity":
         other = DiceCity(self.seat, self.board, None, self.coins)   # (compiled: no __new__)
-        other.crossed = [list(row) for row in self.crossed]
+        # the rows are shared: a row is never changed in place (``DiceGame._cross`` replaces
+        # the row it crosses a space of), and a greedy policy's trial changes one
+        other.crossed = list(self.crossed)
         other.counts = list(self.counts)
         other.colours = dict(self.colours)
         other.stages = self.stages
@@ -603,7 +605,9 @@ class DiceGame(SharedGenerator):
         city = self.sheets[seat]
         building = self.dice.buildings[b]
         space = building.spaces[i]
-        city.crossed[b][i] = True
+        row = list(city.crossed[b])   # a new row: clones share the old one (DiceCity.clone)
+        row[i] = True
+        city.crossed[b] = row
         city.counts[b] += 1
         city.colours[building.colour] = city.colours.get(building.colour, 0) + 1
         line = self.lines[b]

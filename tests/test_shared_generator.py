@@ -4,7 +4,8 @@ Copying a generator's state is the dearest part of a clone, and most clones (a g
 policy's trials) never draw, so :class:`~wonders.engine.randomness.SharedGenerator`
 copies it on the first draw instead.  These tests hold that to "the games are the
 same": whoever draws first — the original or the clone, a clone of a clone — each game
-deals and rolls exactly what it would have with a copy made at once.
+deals and rolls exactly what it would have with a copy made at once.  The same games
+check what else clones share until it changes (a dice sheet's rows of crossed spaces).
 """
 
 from __future__ import annotations
