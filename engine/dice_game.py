@@ -124,40 +124,44 @@ def _tables(data: GameData, dice: DiceSet) -> _Tables:
 class DiceCity:
     """One seat's sheet: spaces crossed, Wonder stages, resources, coins, bonuses."""
 
-    def __init__(self, seat: int, board: Board, dice: DiceSet | None, coins: int) -> None:
-        """A fresh sheet (``dice`` None: an empty shell that :meth:`clone` fills)."""
+    def __init__(self, seat: int, board: Board, dice: DiceSet | None, coins: int, *,
+                 source: DiceCity | None = None) -> None:
+        """A fresh sheet, or with ``source`` a copy of that one (what :meth:`clone` makes:
+        a compiled class has no ``__new__`` trick, and an empty shell filled afterwards
+        would make every container twice)."""
         self.seat = seat
         self.board = board
         self.coins = coins
-        self.crossed: list[list[bool]] = [] if dice is None else \
-            [[False] * len(b.spaces) for b in dice.buildings]
-        self.counts: list[int] = [] if dice is None else [0] * len(dice.buildings)
-        self.colours: dict[str, int] = {}
+        if source is not None:
+            # the rows are shared: a row is never changed in place (``DiceGame._cross``
+            # replaces the row it crosses a space of), and a greedy policy's trial changes one
+            self.crossed: list[list[bool]] = list(source.crossed)
+            self.counts: list[int] = list(source.counts)
+            self.colours: dict[str, int] = dict(source.colours)
+            self.stages: int = source.stages
+            self.resources: list[str] = list(source.resources)
+            self.bonuses: list[bool] = list(source.bonuses)
+            self.unlocked: list[str] = list(source.unlocked)
+            self.defences: dict[str, int] = dict(source.defences)
+            self.attacks: dict[str, int] = dict(source.attacks)
+            self.points: list[tuple[str, fx.Amount]] = list(source.points)
+            self.discount: int = source.discount
+            return
+        assert dice is not None, "a fresh sheet needs the dice set"
+        self.crossed = [[False] * len(b.spaces) for b in dice.buildings]
+        self.counts = [0] * len(dice.buildings)
+        self.colours = {}
         self.stages = 0
-        self.resources: list[str] = []
-        self.bonuses: list[bool] = [] if dice is None else [False] * len(dice.bonuses)
-        self.unlocked: list[str] = []
-        self.defences: dict[str, int] = {"left": 0, "right": 0}
-        self.attacks: dict[str, int] = {}     # score line -> points noted (attacks, firsts)
-        self.points: list[tuple[str, fx.Amount]] = []   # end points: (line, amount)
+        self.resources = []
+        self.bonuses = [False] * len(dice.bonuses)
+        self.unlocked = []
+        self.defences = {"left": 0, "right": 0}
+        self.attacks = {}     # score line -> points noted (attacks, firsts)
+        self.points = []   # end points: (line, amount)
         self.discount = 0
 
     def clone(self) -> "DiceCity":
-        other = DiceCity(self.seat, self.board, None, self.coins)   # (compiled: no __new__)
-        # the rows are shared: a row is never changed in place (``DiceGame._cross`` replaces
-        # the row it crosses a space of), and a greedy policy's trial changes one
-        other.crossed = list(self.crossed)
-        other.counts = list(self.counts)
-        other.colours = dict(self.colours)
-        other.stages = self.stages
-        other.resources = list(self.resources)
-        other.bonuses = list(self.bonuses)
-        other.unlocked = list(self.unlocked)
-        other.defences = dict(self.defences)
-        other.attacks = dict(self.attacks)
-        other.points = list(self.points)
-        other.discount = self.discount
-        return other
+        return DiceCity(self.seat, self.board, None, self.coins, source=self)
 
     @property
     def built(self) -> list[Card]:
