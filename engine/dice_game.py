@@ -195,18 +195,23 @@ class DiceGame(SharedGenerator):
     """A game of a rule set with ``offer: dice`` (see the module's docstring)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
-                 sides: object = None, _shell: bool = False) -> None:
-        """Set up a game (``_shell``: an empty game that :meth:`clone` fills: a compiled
-        class has no ``__new__`` trick and no ``__dict__``)."""
+                 sides: object = None, source: DiceGame | None = None) -> None:
+        """Set up a game, or with ``source`` copy that one (what :meth:`clone` makes: a
+        compiled class has no ``__new__`` trick and no ``__dict__``, and an empty game
+        filled afterwards would make every part twice)."""
         rules = data.rules
         dice = data.dice
         if dice is None:
             raise RuleError(f"rule set '{rules.name}' has no forum and sheets to play with")
         self.data = data
         self.dice = dice
-        self.tables = _tables(data, dice)
         self.players = players
         self.seed = seed
+        self._legal: dict[int, list[DiceAction]] = {}
+        if source is not None:
+            self._copy(source)
+            return
+        self.tables = _tables(data, dice)
         self.age = 1
         self.turn = 1
         self.discard: list[Card] = []
@@ -225,13 +230,10 @@ class DiceGame(SharedGenerator):
         self.phase = TURN
         self.seats: tuple[int, ...] = ()
         self.records: list[tuple[int, str, dict[int, DiceAction], tuple[int, ...]]] = []
-        self._legal: dict[int, list[DiceAction]] = {}
         self._score: ScoreSheet | None = None
         self.snap_counts: list[list[int]] = []
         self.snap_defences: list[dict[str, int]] = []
         self.lying: list[tuple[int, int, str, int, int, int, tuple[tuple[int, ...], ...]]] = []
-        if _shell:
-            return
         self.set_generator(random.Random(seed))
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
@@ -331,31 +333,36 @@ class DiceGame(SharedGenerator):
                 "cities": [c.to_json(self.dice) for c in self.sheets]}
 
     def clone(self) -> "DiceGame":
-        """An independent copy: every field listed (tests/test_clone_fields.py)."""
-        other = DiceGame(self.data, self.players, self.seed, _shell=True)
-        self.share_generator(other)
-        other.turn = self.turn
-        other.discard = list(self.discard)
-        other.bank_paid = self.bank_paid
-        other.bank_gave = self.bank_gave
-        other.order = self.order
-        other.lines = self.lines
-        other.tie_break = self.tie_break
-        other.start_coins = self.start_coins
-        other.sheets = [c.clone() for c in self.sheets]
-        other.forum = self.forum.clone()
-        other.trigger = EndTrigger(self.trigger.needed, self.trigger.extra, self.trigger.limit,
-                                   self.trigger.triggered)
-        other.pending = [list(p) for p in self.pending]
-        other.arriving = list(self.arriving)
-        other.phase = self.phase
-        other.seats = self.seats
-        other.records = list(self.records)
-        other._score = self._score
-        other.snap_counts = [list(c) for c in self.snap_counts]
-        other.snap_defences = [dict(d) for d in self.snap_defences]
-        other.lying = list(self.lying)
-        return other
+        """An independent copy (made by :meth:`_copy`)."""
+        return DiceGame(self.data, self.players, self.seed, source=self)
+
+    def _copy(self, source: DiceGame) -> None:
+        """Every field of ``source`` not set by the constructor already, copied
+        (tests/test_clone_fields.py)."""
+        source.share_generator(self)
+        self.tables = source.tables
+        self.age = source.age
+        self.turn = source.turn
+        self.discard = list(source.discard)
+        self.bank_paid = source.bank_paid
+        self.bank_gave = source.bank_gave
+        self.order = source.order
+        self.lines = source.lines
+        self.tie_break = source.tie_break
+        self.start_coins = source.start_coins
+        self.sheets = [c.clone() for c in source.sheets]
+        self.forum = source.forum.clone()
+        self.trigger = EndTrigger(source.trigger.needed, source.trigger.extra,
+                                  source.trigger.limit, source.trigger.triggered)
+        self.pending = [list(p) for p in source.pending]
+        self.arriving = list(source.arriving)
+        self.phase = source.phase
+        self.seats = source.seats
+        self.records = list(source.records)
+        self._score = source._score
+        self.snap_counts = [list(c) for c in source.snap_counts]
+        self.snap_defences = [dict(d) for d in source.snap_defences]
+        self.lying = list(source.lying)
 
     def determinize(self, seat: int, rng: random.Random) -> "DiceGame":
         """Nothing is hidden but the future: the clone shakes the forum with a new seed."""
