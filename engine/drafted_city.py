@@ -28,49 +28,48 @@ class DraftedCity(City):
     """A city whose wonders are a hand of single-stage wonders (built in any order)."""
 
     def __init__(self, seat: int, coins: int, sale_colours: frozenset[str] = frozenset(),
-                 unlocks: dict[str, tuple[Card, ...]] = NO_UNLOCKS) -> None:
+                 unlocks: dict[str, tuple[Card, ...]] = NO_UNLOCKS, *,
+                 source: DraftedCity | None = None) -> None:
+        """A new city, or with ``source`` a copy of that one (what :meth:`clone` makes: a
+        compiled class has no ``__new__`` trick and no ``__dict__`` to copy wholesale, and
+        an empty city filled afterwards would make every container twice)."""
+        if source is not None:
+            super().__init__(seat, source.wonder, source.side, coins, list(source.built),
+                             source.stages, list(source.tokens), set(source.free_build_ages),
+                             list(source.stage_cards), dict(source._cache), source.version,
+                             source.bonus_shields, list(source.owned_tokens))
+            self.sale_colours: frozenset[str] = source.sale_colours
+            self.unlocks: dict[str, tuple[Card, ...]] = source.unlocks
+            self.wonders: list[Wonder] = list(source.wonders)
+            self.built_wonders: list[Wonder] = list(source.built_wonders)
+            self.triggers: list[tuple[object, fx.Clause]] = list(source.triggers)
+            self._names: set[str] = set(source._names)
+            self._chain_names: set[str] = set(source._chain_names)
+            self._chain_cards: set[Card] = set(source._chain_cards)
+            self._tally: dict[str, int] = dict(source._tally)
+            self._symbols: dict[str, int] = dict(source._symbols)
+            self._units: int = source._units
+            return
         super().__init__(seat, NO_BOARD, NO_SIDE, coins)
         self.sale_colours = sale_colours  # cards whose production counts for the rival
         self.unlocks = unlocks  # a card's name -> the cards it makes free (``free_if_built``)
-        self.wonders: list[Wonder] = []        # drafted, not built yet
-        self.built_wonders: list[Wonder] = []
+        self.wonders = []        # drafted, not built yet
+        self.built_wonders = []
         self.owned_tokens = []
-        self.triggers: list[tuple[object, fx.Clause]] = []  # (source, ``on …:`` clause)
+        self.triggers = []  # (source, ``on …:`` clause)
         # Kept up to date by every addition and rebuilt by ``changed``, because the hot
         # path reads them on every decision; ``clone`` copies them.  Read-only outside.
-        self._names: set[str] = set()  # of built cards
-        self._chain_names: set[str] = set()  # made free by built cards' ``makes_free``
-        self._chain_cards: set[Card] = set()  # whose ``free_if_built`` names a built card
-        self._tally: dict[str, int] = {}  # built cards per colour
-        self._symbols: dict[str, int] = {}  # science symbols held
+        self._names = set()  # of built cards
+        self._chain_names = set()  # made free by built cards' ``makes_free``
+        self._chain_cards = set()  # whose ``free_if_built`` names a built card
+        self._tally = {}  # built cards per colour
+        self._symbols = {}  # science symbols held
         self._units = 0  # resources produced each turn, a choice counting as its amount
         # Nothing built yet: nothing produced (additions then update this incrementally)
         self._cache["production"] = (EMPTY, EMPTY)
 
     def clone(self) -> "DraftedCity":
-        # every field is set: a compiled class has no __dict__ to copy wholesale
-        other = DraftedCity(self.seat, self.coins, self.sale_colours, self.unlocks)
-        other.wonder = self.wonder
-        other.side = self.side
-        other.stages = self.stages
-        other.version = self.version
-        other.built = list(self.built)
-        other.tokens = list(self.tokens)
-        other.free_build_ages = set(self.free_build_ages)
-        other.stage_cards = list(self.stage_cards)
-        other._cache = dict(self._cache)
-        other.wonders = list(self.wonders)
-        other.built_wonders = list(self.built_wonders)
-        other.owned_tokens = list(self.owned_tokens)
-        other.bonus_shields = self.bonus_shields
-        other.triggers = list(self.triggers)
-        other._names = set(self._names)
-        other._chain_names = set(self._chain_names)
-        other._chain_cards = set(self._chain_cards)
-        other._tally = dict(self._tally)
-        other._symbols = dict(self._symbols)
-        other._units = self._units
-        return other
+        return DraftedCity(self.seat, self.coins, source=self)
 
     def _note_triggers(self, source: object, effects: fx.Effects) -> None:
         found = _TRIGGERS.get(source)
