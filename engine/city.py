@@ -8,7 +8,7 @@ at what price it buys from each neighbour, and how many of a thing it has.
 from __future__ import annotations
 
 from itertools import product
-from typing import AbstractSet, Final, Iterator
+from typing import AbstractSet, Final, Iterator, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
@@ -29,7 +29,8 @@ _POWER_CACHES: Final = ("abilities", "shields")
 # The caches each kind of ongoing effect changes (science symbols are no cached answer
 # here: a city counts them itself when it keeps them)
 _CACHED_BY: Final[dict[type, tuple[str, ...]]] = {fx.Ability: ("abilities",),
-                                                  fx.Shields: ("shields",), fx.Science: ()}
+                                                  fx.Shields: ("shields",),
+                                                  fx.Science: ("science",)}
 _TRADE_EFFECTS: Final = (fx.Produce, fx.TradePrice, fx.Discount)
 _EVERY_SELLER: Final = ("neighbours",)  # ``buy … at N`` with neighbours to buy from
 _SELLERS: Final = "sellers"  # trade.buyable, for adding a card's production (add_card)
@@ -286,20 +287,26 @@ class City:
         return self.coins
 
     def science_symbols(self) -> tuple[dict[str, int], list[tuple[str, ...]]]:
-        """Fixed symbols (a new dict: the caller may add to it) and wildcard choices.
+        """Fixed symbols and wildcard choices (new containers: the caller may add to them).
 
-        Plain dicts, not ``collections.Counter``: its methods run interpreted, and a
-        greedy policy asks for every action it values."""
-        fixed: dict[str, int] = {}
-        choices: list[tuple[str, ...]] = []
-        for _, _, effect in self.clauses(fx.Timing.ONGOING):
-            if isinstance(effect, fx.Science):
-                if len(effect.symbols) == 1:
-                    symbol = effect.symbols[0]
-                    fixed[symbol] = fixed.get(symbol, 0) + 1
-                else:
-                    choices.append(effect.symbols)
-        return fixed, choices
+        Kept until a ``science`` effect arrives (every score reads them, and a greedy
+        policy scores a city for every action it values); plain dicts, not
+        ``collections.Counter``, whose methods run interpreted."""
+        cached = self._cache.get("science")
+        if cached is None:
+            fixed: dict[str, int] = {}
+            choices: list[tuple[str, ...]] = []
+            for _, _, effect in self.clauses(fx.Timing.ONGOING):
+                if isinstance(effect, fx.Science):
+                    if len(effect.symbols) == 1:
+                        symbol = effect.symbols[0]
+                        fixed[symbol] = fixed.get(symbol, 0) + 1
+                    else:
+                        choices.append(effect.symbols)
+            cached = (fixed, tuple(choices))
+            self._cache["science"] = cached
+        found = cast(tuple[dict[str, int], tuple[tuple[str, ...], ...]], cached)
+        return dict(found[0]), list(found[1])
 
     # --- a seat in a few words (score sheets, statistics) -------------------------------
 
