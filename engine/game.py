@@ -283,7 +283,8 @@ class Game(Table):
             if pool.age != age:
                 continue
             candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
-            deck += self.generator().sample(candidates, pool.count.evaluate({"players": self.players}))
+            count = pool.count.evaluate({"players": self.players})
+            deck += self.generator().sample(candidates, count)
         wanted = self.params.hand_in(age) * self.players
         if len(deck) != wanted:
             raise RuleError(f"age {age} has {len(deck)} cards for {self.players} players, "

@@ -31,8 +31,7 @@ lists the same steps for whoever wants them as values (the greedy bot).
 
 from __future__ import annotations
 
-import random
-from typing import Any, Callable, Final, Sequence
+from typing import Final, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
@@ -101,8 +100,8 @@ class Table(SharedGenerator):
     Every table the runtime plays on (each game loop, the greedy bot's trial) is a
     subclass that sets the three fields and its generator (``set_generator``; see
     :class:`~wonders.engine.randomness.SharedGenerator`) in its ``__init__`` and
-    implements the methods.  A base class rather than a protocol: compiled, the runtime then calls
-    a loop's methods directly instead of looking them up by name.
+    implements the methods.  A base class rather than a protocol: compiled, the runtime
+    then calls a loop's methods directly instead of looking them up by name.
 
     ``arrival_ongoing`` says whether ongoing ``shields`` and ``science`` act as they
     arrive (a conflict track and science pairs) or are only counted later (battles

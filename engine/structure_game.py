@@ -32,9 +32,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 
 from . import memo
-from .actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
-                      ChooseWonder, DestroyCard, Sell, TakeToken, build, build_wonder,
-                      choose_starter, choose_wonder, history_records, sell)
+from .actions import (CHAIN, Action, Build, BuildWonder, ChooseStarter, ChooseWonder, Sell,
+                      build, build_wonder, choose_starter, choose_wonder, history_records, sell)
 from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .contract import Decision
@@ -49,7 +48,6 @@ from .runtime import Pending, Table, act, now, options as pending_options, resol
 from .scoring import ScoreSheet, score
 from .structure import Structure
 from .structure_rules import StructureRules, structure_rules
-from .table import at
 from .track import entered, push
 
 DISCARD_BUILD_ABILITY: Final = "build_from_discard"
