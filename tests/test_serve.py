@@ -611,6 +611,32 @@ def test_a_table_record_without_over_written_before_it_existed_still_restores(
     assert third.get(done.id).game.history == done.game.history
 
 
+def test_a_record_whose_id_is_not_its_file_name_is_refused_and_nothing_is_written(
+        tmp_path: Path) -> None:
+    """A record names the table's other files by its id: a record (damaged, or written by
+    hand) whose id is not its own file's name, or is a path, is reported and left alone;
+    no file outside its own name is read for it or written."""
+    data = tmp_path / "tables"
+    tables = Tables(data, sources())
+    table = new_table(tables, 1)
+    tables.drain()
+    record = json.loads((data / f"{table.id}.table.json").read_text(encoding="utf-8"))
+    del record["over"]   # an older record: start-up replays it and rewrites it
+    for name, forged in (("renamed", "other"), ("escape", "../escaped")):
+        (data / f"{name}.table.json").write_text(json.dumps({**record, "id": forged}),
+                                                 encoding="utf-8")
+    (data / "other.jsonl").write_text((data / f"{table.id}.jsonl").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    again = Tables(data, sources())
+    again.drain()
+    assert set(again.tables) == {table.id}
+    assert sorted(again.restore_problems) == [
+        "escape.table.json: the record's id \"../escaped\" is not its file's name",
+        "renamed.table.json: the record's id \"other\" is not its file's name"]
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 @pytest.mark.parametrize("game, players, seats", [
     ("base", 3, ["random", "greedy", "random"]),
     ("duel", 2, ["greedy", "random"]),

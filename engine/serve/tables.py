@@ -637,6 +637,10 @@ class Tables:
         if meta is None:
             meta = _read_meta(path)
         table_id = str(meta["id"])
+        if table_id + META_SUFFIX != path.name or TABLE_ID.fullmatch(table_id) is None:
+            # the id names the table's other files: one that is not the record's own name
+            # could make the server read or write a file it did not write
+            raise TableError(f"the record's id {_short(table_id)} is not its file's name")
         source = self._source(meta)
         log_path = path.with_name(f"{table_id}{LOG_SUFFIX}")
         records = game_log.read(log_path)
