@@ -26,8 +26,8 @@ TOKEN: Final = "token"
 _PRODUCTION_CACHES: Final = ("production", "ids")
 _PRICE_CACHES: Final = ("prices", "ids")
 _POWER_CACHES: Final = ("abilities", "shields")
-# The caches each kind of ongoing effect changes (science symbols are no cached answer
-# here: a city counts them itself when it keeps them)
+# The caches each kind of ongoing effect changes (``science``: the symbols and wildcards
+# ``science_symbols`` keeps; a drafted city also counts its symbols as they arrive)
 _CACHED_BY: Final[dict[type, tuple[str, ...]]] = {fx.Ability: ("abilities",),
                                                   fx.Shields: ("shields",),
                                                   fx.Science: ("science",)}
