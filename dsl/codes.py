@@ -85,6 +85,8 @@ CODES: dict[str, str] = {
     "L707": "rule sets that extend one another in a cycle (or a chain too long)",
     "L708": "a file that is not game data (a scenario file) among data files: skipped "
             "(warning)",
+    "L709": "two rule sets a rule set extends change one value differently, and it does "
+            "not set that value itself",
     # R: rule sets
     "R801": "the minimum player count is above the maximum",
     "R802": "a per-age list whose length differs from the number of ages",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import importlib.util
 import os
 import re
@@ -32,7 +33,7 @@ from .chains import check_chains, links_of
 from .compiler import compile_cost, compile_effects, compile_formula
 from .decks import check_decks
 from .errors import DataError, Diagnostic, Location, Report, Severity, closest
-from .extends import MergedDocument, merge
+from .extends import MergedDocument, combine, merge
 from .formula import Formula
 from .model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
 from .rules_model import DrawPool, RuleModel, decimal, read_rules
@@ -226,7 +227,7 @@ def find_parent(target: str, folder: Path) -> tuple[Path, list[Path]] | str:
     A shipped game's name gives its folder; a path (relative to ``folder``) to a folder
     gives the one rule set in it and its other files; a path to a rule-set file gives
     it and the data files beside it (other rule sets left out, as with ``--game``)."""
-    games = shipped_games()
+    games = {**shipped_variants(), **shipped_games()}
     if target in games and not looks_like_path(target):
         root = games[target]
         return root / "rules.yaml", [p for p in yaml_files(root)
@@ -438,7 +439,7 @@ class _Load:
         if kind is None:
             return None
         refused: set[PathKey] = set()
-        extending = kind == "rules" and isinstance(doc.data.get("extends"), str)
+        extending = kind == "rules" and isinstance(doc.data.get("extends"), (str, list))
         # a variant writes only what differs: a key its parent gives is not missing (the
         # merged rule set is checked for missing keys below)
         self.report.extend(d for d in validate(doc, kind, refused)
@@ -454,18 +455,62 @@ class _Load:
         return _Doc(doc, kind, depth)
 
     def extend(self, doc: Document, resolved: Path, depth: int) -> Document | None:
-        """The rule set ``doc`` extends, read (with its cards, wonders and tokens, which
-        join the load one level deeper) and merged under ``doc``; None, reported at
+        """The rule set(s) ``doc`` extends, read (with their cards, wonders and tokens,
+        which join the load one level deeper) and merged under ``doc``; None, reported at
         ``extends:``, for a parent that cannot be found, is no rule set, or closes a
-        cycle."""
-        target = str(doc.data["extends"])
-        where = doc.location(("extends",))
+        cycle, or for two parents that change one value differently (L709) when ``doc``
+        does not settle it."""
+        written = doc.data["extends"]
+        targets: list[tuple[str, PathKey]] = (
+            [(written, ("extends",))] if isinstance(written, str) else
+            [(t, ("extends", i)) for i, t in enumerate(written) if isinstance(t, str)])
+        if not targets:
+            return None  # an empty list or no names: the schema said so
+        parents: list[Document] = []
+        read: set[Path] = set()
+        ok = True
+        for target, path in targets:
+            found = self.parent(doc, target, path, resolved, depth, read)
+            if found is None:
+                ok = False
+            elif isinstance(found, Document):
+                parents.append(found)
+        if not ok or not parents:
+            return None
+        if len(parents) == 1:
+            return merge(parents[0], doc)
+        joined, conflicts = combine(parents)
+        unsettled = [c for c in conflicts if not c.settled_by(doc.data)]
+        for conflict in unsettled:
+            dotted = ".".join(str(p) for p in conflict.path)
+            self.report.add(Diagnostic(
+                "L709", f"the rule sets it extends set '{dotted}' differently: "
+                f"{_shown(conflict.first_value)} "
+                f"({conflict.first.location(conflict.path)}) and "
+                f"{_shown(conflict.second_value)} "
+                f"({conflict.second.location(conflict.path)}); "
+                f"set '{dotted}' in this rule set to choose", doc.location(("extends",)),
+                text=None))
+        if unsettled:
+            return None
+        return merge(joined, doc)
+
+    def parent(self, doc: Document, target: str, path: PathKey, resolved: Path, depth: int,
+               read: set[Path]) -> Document | bool | None:  # (True: named before)
+        """One parent named at ``path``: its merged rule set, True for one already named
+        (a parent named twice counts once), None when it is refused (reported)."""
+        where = doc.location(path)
         found = find_parent(target, resolved.parent)
         if isinstance(found, str):
             self.report.add(Diagnostic("L706", found, where, text=target,
-                                       suggestion=closest(target, shipped_games())))
+                                       suggestion=closest(target, [
+                                           *_parent_names(),
+                                           *(p.name for p in sorted(resolved.parent.glob("*.yaml")))])))
             return None
         rules_file, others = found
+        if rules_file.resolve() in read:
+            return True
+        read.add(rules_file.resolve())
         chain = [*self.extending, resolved]
         if rules_file.resolve() in chain:
             names = " -> ".join(display_name(p) for p in
@@ -493,7 +538,7 @@ class _Load:
             return None
         for other in others:
             self.add_file(other, depth + 1)
-        return merge(parent.doc, doc)
+        return parent.doc
 
     # --- the rule set --------------------------------------------------------------
 
@@ -1055,6 +1100,25 @@ def _drop(doc: Document, paths: Iterable[PathKey]) -> None:
             parent.pop(last, None)
         elif isinstance(parent, list) and isinstance(last, int) and 0 <= last < len(parent):
             parent[last] = None
+
+
+def _parent_names() -> list[str]:
+    """What ``extends:`` may name without a path: the shipped games and the shipped
+    expansions that are rule sets (``leaders``, ``cities``)."""
+    return [*shipped_games(), *shipped_variants()]
+
+
+def shipped_variants() -> dict[str, Path]:
+    """The shipped expansions that are rule sets of their own (a ``rules.yaml``), by
+    name: ``extends: leaders`` and ``--game leaders`` name ``expansions/leaders``."""
+    return {name: path for name, path in shipped_expansions().items()
+            if (path / "rules.yaml").is_file()}
+
+
+def _shown(value: Any) -> str:
+    """A value as a message shows it (YAML flow style, short)."""
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _list(value: Any) -> list[Any]:

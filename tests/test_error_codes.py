@@ -160,6 +160,13 @@ def _extends_cycle(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
     return ws.load(ws.write("a.yaml", "kind: rules\nname: a\nextends: b.yaml\n")).report.sorted()
 
 
+def _extends_conflict(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    ws.write("rich.yaml", "kind: rules\nname: rich\nextends: base\nsetup: {coins: 5}\n")
+    ws.write("richer.yaml", "kind: rules\nname: richer\nextends: base\nsetup: {coins: 8}\n")
+    return ws.load(ws.write("both.yaml", "kind: rules\nname: both\n"
+                            "extends: [rich.yaml, richer.yaml]\n")).report.sorted()
+
+
 def _no_rules(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
     text = card_file(card(), header=CARDS_HEADER.replace("game: mini", "game: bsae"))
     return ws.diagnose(text, rules=None)
@@ -390,6 +397,8 @@ CASES: list[Case] = [
         message=("names no shipped game",)),
     Case("extends-cycle", "L707", _extends_cycle, 3, 10, file="b.yaml", text="a.yaml",
          message=("closes a cycle",)),
+    Case("extends-conflict", "L709", _extends_conflict, 3, 10, file="both.yaml",
+         message=("set 'setup.coins' differently: 5", "set 'setup.coins' in this rule set")),
     Case("scenario-among-data", "L708", lambda ws, mp: ws.diagnose(
         "kind: scenarios\ngame: mini\nscenarios: []\n", "test.yaml"), 1, 7, file="test.yaml",
         severity=Severity.WARNING, message=("skipped",)),
