@@ -120,7 +120,7 @@ class Coins:
 
 @dataclass(frozen=True)
 class Shields:
-    count: int
+    amount: Amount  # "shields 2", "shields 1 per defeat token"
     span: Span
 
 

@@ -211,9 +211,13 @@ class _Checker:
                 return fx.Points(value)
             return fx.Coins(value)
         if isinstance(node, ast.Shields):
-            if node.count == 0:
+            shields = self.amount(node.amount)
+            if shields.is_fixed and shields.fixed == 0:
                 self.problem("T403", "0 shields has no effect", node.span)
-            return fx.Shields(node.count)
+            if shields.is_fixed:
+                return fx.Shields(shields.fixed)
+            # "shields 1 per defeat token": counted whenever the shields are
+            return fx.Shields(shields.fixed, fx.Amount(0, shields.terms))
         if isinstance(node, ast.Science):
             if node.any:
                 return fx.Science(self.vocabulary.science)

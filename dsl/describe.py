@@ -88,6 +88,8 @@ def effect(item: fx.Effect) -> str:
     if isinstance(item, fx.Coins):
         return amount(item.amount, "coin")
     if isinstance(item, fx.Shields):
+        if item.each is not None:
+            return amount(fx.Amount(item.count, item.each.terms), "shield")
         return f"{item.count} {_plural('shield', item.count)}"
     if isinstance(item, fx.Science):
         if len(item.symbols) == 1:
@@ -166,6 +168,8 @@ def _trigger(trigger: fx.Trigger | None) -> str:
         return f"each time you receive a {trigger.event[:-6]} token"
     if trigger.event == "buy":
         return "for each neighbour you buy resources from in a build"
+    if trigger.event == "bank_coins":
+        return "the first time in a turn you take coins from the bank"
     return f"each time of {trigger.event}"
 
 

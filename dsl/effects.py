@@ -122,6 +122,9 @@ class Coins:
 @dataclass(frozen=True, slots=True)
 class Shields:
     count: int
+    # "shields 1 per defeat token": the counted part, worked out whenever the shields
+    # are (an ongoing clause: at each battle, from what the city then holds); None: none
+    each: Amount | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,9 @@ PERIOD_END: Final = "_end"
 TOKEN_EVENT: Final = "_token"
 # The trigger event of buying from a neighbour (``on buy:``).
 BUY_EVENT: Final = "buy"
+# The trigger event of taking coins from the bank (``on bank coins:``), at most once per
+# city and turn (an age's end, after its last turn, counts as a turn of its own).
+BANK_EVENT: Final = "bank_coins"
 
 # Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
 NEXT_AGE: Final = ("weaker_military",)
@@ -101,6 +104,11 @@ class Capabilities:
     set_counts: bool = False
     debt_choice: bool = False
     counter_tokens: bool = False
+    # the effect words it runs when a city takes coins from the bank (``on bank coins:``,
+    # announced once per city and turn; empty: never announced)
+    bank_events: frozenset[str] = frozenset()
+    # whether it counts shields with an amount (``shields 1 per defeat token``) at battles
+    counted_shields: bool = False
     relative_production: bool = False
     whole_discounts: bool = False
     trade_discounts: bool = False
@@ -145,6 +153,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         trade_events=True,
         paid_discounts=True,
         set_counts=True,
+        bank_events=frozenset({"coins"}),
+        counted_shields=True,
     ),
     "structure": Capabilities(
         offer="structure",
@@ -205,6 +215,15 @@ def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
                     f"loop (it runs {', '.join(sorted(words))} then)")
     if trigger is not None and trigger.event == BUY_EVENT and not caps.trade_events:
         return f"'on buy:' is not announced by the {caps.offer} game loop"
+    if trigger is not None and trigger.event == BANK_EVENT:
+        if not caps.bank_events:
+            return f"'on bank coins:' is not announced by the {caps.offer} game loop"
+        if word not in caps.bank_events:
+            return (f"'{word}' cannot act when coins come from the bank in the {caps.offer} "
+                    f"game loop (it runs {', '.join(sorted(caps.bank_events))} then)")
+    if isinstance(effect, fx.Shields) and effect.each is not None and not caps.counted_shields:
+        return (f"'shields … per …' (shields counted at each battle) is not run by the "
+                f"{caps.offer} game loop")
     if (isinstance(effect, fx.Discount) and effect.unit == "resources" and effect.price
             and not caps.paid_discounts):
         return f"a discount 'for N coins' is not offered by the {caps.offer} game loop"

@@ -179,6 +179,11 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Trigger("buy", (), _span(meta))
 
     @_meta
+    def trigger_bank(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        # "on bank coins:": the owner takes coins from the bank (once per turn at most)
+        return ast.Trigger("bank_coins", (), _span(meta))
+
+    @_meta
     def trigger_period_end(self, meta: Any, children: list[Any]) -> ast.Trigger:
         # the period's name is checked against the vocabulary's periods by the compiler
         return ast.Trigger("end", (_name(children[0]),), _span(meta))
@@ -224,8 +229,8 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Coins(children[0], _span(meta))
 
     @_meta
-    def shields(self, meta: Any, children: list[Token]) -> ast.Shields:
-        return ast.Shields(int(children[0]), _span(meta))
+    def shields(self, meta: Any, children: list[Any]) -> ast.Shields:
+        return ast.Shields(children[0], _span(meta))
 
     @_meta
     def science_symbols(self, meta: Any, children: list[Any]) -> ast.Science:

@@ -33,7 +33,7 @@ from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, WONDER_EVENT
                       every_effects, has_triggers, options as pending_options, resolve, trigger,
                       triggers_of)
 from .rules import Parameters, parameters
-from wonders.dsl.mechanisms import BUY_EVENT, TOKEN_EVENT
+from wonders.dsl.mechanisms import BANK_EVENT, BUY_EVENT, TOKEN_EVENT
 from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from .scoring import ScoreSheet, score
 from .table import left_of, right_of
@@ -137,6 +137,12 @@ class Game(Table):
         self.pools = deal_pools(data, self.generator())  # token pools (after the boards are dealt)
         self.arrival_ongoing = False  # ongoing shields count in battles, science at the end
         self._has_triggers = has_triggers(data)
+        # ``on bank coins:``, announced once per city and turn: whether the data has any
+        # such clause, the serial of the current turn (an age's end is one of its own) and
+        # the last turn each city's was announced in
+        self._bank_event = _has_event(data, BANK_EVENT)
+        self._moment = 0
+        self._bank_moment: list[int] = [-1] * players
         # what kinds of discount the data has at all (read at every decision: kept here
         # rather than looked up in the data's derived dict each time)
         self._coin_discounts, self._trade_discounts, self._resource_discounts = \
@@ -353,6 +359,9 @@ class Game(Table):
         other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
         other.arrival_ongoing = self.arrival_ongoing
         other._has_triggers = self._has_triggers
+        other._bank_event = self._bank_event
+        other._moment = self._moment
+        other._bank_moment = list(self._bank_moment)
         other._coin_discounts = self._coin_discounts
         other._trade_discounts = self._trade_discounts
         other._resource_discounts = self._resource_discounts
@@ -885,6 +894,7 @@ class Game(Table):
                                tuple(city.coins for city in self.cities)))
 
     def _resolve_turn(self, actions: dict[int, Action]) -> None:
+        self._moment += 1  # a new turn (``on bank coins:`` once per turn)
         credits = [0] * self.players
         debits = [0] * self.players
         self._credits, self._debits = credits, debits
@@ -963,6 +973,12 @@ class Game(Table):
             self._credits[seat] += coins
         else:
             self.cities[seat].coins += coins
+        if self._bank_event and coins > 0 and self._bank_moment[seat] != self._moment:
+            # ``on bank coins:`` the first time in the turn (the coins it gives are from
+            # the bank too, and not announced again); coins paid by neighbours for their
+            # resources are not the bank's (``_pay``)
+            self._bank_moment[seat] = self._moment
+            trigger(self, seat, BANK_EVENT, None, None)
 
     def lose(self, seat: int, coins: int) -> None:
         """``seat`` returns up to ``coins`` coins to the bank (never below 0): at the end of
@@ -1050,6 +1066,7 @@ class Game(Table):
         if self._ask_pending():
             return
         if all(not hand for hand in self.hands):
+            self._moment += 1  # the age's end: a turn of its own for ``on bank coins:``
             self._military()
             if self._has_triggers:  # "on age end:" clauses, after the battles
                 for seat in range(self.players):
@@ -1089,7 +1106,7 @@ class Game(Table):
 
     def _military(self) -> None:
         """The age's military: the rule set's battles (:mod:`.mechanisms.battles`)."""
-        shields = [city.shields() for city in self.cities]
+        shields = battles.battle_shields(self.cities)
         # (the tokens each city won or lost, as fight returns them: compiled, Counter
         # arithmetic on the cities' tokens is interpreted code, ~100,000 instructions an age)
         received = battles.fight(self.cities, self.data.rules.model.military.battles, self.age)
@@ -1271,6 +1288,22 @@ def _discount_covers(effect: fx.Discount, card: Card | None) -> bool:
         return effect.target == "wonder"
     return effect.target == "card" and (effect.colours is None
                                         or card.colour in effect.colours)
+
+
+def _has_event(data: GameData, event: str) -> bool:
+    """Whether any card, stage or token of the data has an ``on …:`` clause set off by
+    ``event`` (worked out once per loaded data)."""
+    key = "game_event:" + event
+    cached = data.derived.get(key)
+    if isinstance(cached, bool):
+        return cached
+    found = False
+    for effects in every_effects(data):
+        for clause in effects.clauses:
+            if clause.trigger is not None and clause.trigger.event == event:
+                found = True
+    data.derived[key] = found
+    return found
 
 
 def _discount_kinds(data: GameData) -> tuple[bool, bool, bool]:

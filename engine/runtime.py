@@ -270,7 +270,9 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
     if isinstance(effect, fx.Coins):
         table.gain(seat, amount(effect.amount, seat, table.city_list()))
     elif isinstance(effect, fx.Shields):
-        table.shields(seat, effect.count)
+        each = effect.each  # "shields 1 per …": counted when the clause acts
+        table.shields(seat, effect.count if each is None else
+                      effect.count + amount(each, seat, table.city_list()))
     elif isinstance(effect, fx.Replay):
         table.replay(seat)
     elif isinstance(effect, fx.LoseCoins):

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from typing import Final, Sequence
 
+from wonders.dsl import effects as fx
 from wonders.dsl.rules_model import Battles
 
 from ..city import City
+from ..scoring import amount
 from ..table import left_of, right_of
 
 VICTORY: Final = "victory"
@@ -65,6 +67,21 @@ def tokens_won(shields: Sequence[int], battles: Battles, age: int,
     return found
 
 
+def battle_shields(cities: Sequence[City]) -> list[int]:
+    """Each city's shields in a battle: its shields, plus those its ongoing ``shields N
+    per …`` clauses count from what the cities hold now (``shields 1 per defeat token``:
+    the defeat tokens of earlier battles)."""
+    shields = [city.shields() for city in cities]
+    for seat, city in enumerate(cities):
+        for _, _, effects in city.sources():
+            for clause in effects.clauses:
+                effect = clause.effect
+                if (clause.timing is fx.Timing.ONGOING and isinstance(effect, fx.Shields)
+                        and effect.each is not None):
+                    shields[seat] += amount(effect.each, seat, cities)
+    return shields
+
+
 def fight(cities: Sequence[City], battles: Battles,
           age: int) -> list[list[tuple[str, int]]]:
     """Resolve the end-of-age battles: each city takes the tokens it won or lost; returns
@@ -72,7 +89,7 @@ def fight(cities: Sequence[City], battles: Battles,
 
     With ``military.sit_out``, a city holding such a token sits these battles out and
     gives one back (only when the age has battles: the token waits for the next ones)."""
-    shields = [city.shields() for city in cities]
+    shields = battle_shields(cities)
     out: list[int] = []
     kind = battles.sit_out
     if kind is not None and battles.fought_in(age):
