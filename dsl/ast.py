@@ -211,10 +211,27 @@ class Discount:
     every: bool = False  # "discount every resource on …"
     places: tuple[Name, ...] = ()  # target "trade": "… on trade from PLACES"
     price: int = 0  # "… for N coins": coins each use costs (0: free)
+    cities: tuple[Name, ...] = ()  # "… in PLACES": whose costs it lowers (empty: the owner's)
+
+
+@dataclass(frozen=True)
+class DrawReserve:
+    """``draw N reserve cards``: from the unused cards of the rule set's reserve."""
+
+    count: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class BuildReserve:
+    """``build N reserve cards``: from the owner's reserve hand, at once, paying."""
+
+    count: int
+    span: Span
 
 
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
-               Destroy, Take, Discount, Gain]
+               Destroy, Take, Discount, Gain, DrawReserve, BuildReserve]
 
 
 @dataclass(frozen=True)

@@ -27,20 +27,23 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.Ability: (fx.Timing.ONGOING,),
     ast.Points: (fx.Timing.END,),
     ast.Coins: (fx.Timing.NOW, fx.Timing.ON),
-    ast.Copy: (fx.Timing.END,),
+    ast.Copy: (fx.Timing.END, fx.Timing.NOW),
     ast.Replay: (fx.Timing.NOW, fx.Timing.ON),
     ast.Lose: (fx.Timing.NOW, fx.Timing.ON),
     ast.Destroy: (fx.Timing.NOW,),
     ast.Take: (fx.Timing.NOW,),
     ast.Discount: (fx.Timing.ONGOING,),
     ast.Gain: (fx.Timing.NOW, fx.Timing.ON),
+    ast.DrawReserve: (fx.Timing.NOW,),
+    ast.BuildReserve: (fx.Timing.NOW,),
 }
 
 _EFFECT_WORD = {
     ast.Produce: "produce", ast.Shields: "shields", ast.Science: "science", ast.Trade: "buy",
     ast.Ability: "ability", ast.Points: "points", ast.Coins: "coins", ast.Copy: "copy",
     ast.Replay: "replay", ast.Lose: "loses", ast.Destroy: "destroy", ast.Take: "take",
-    ast.Discount: "discount", ast.Gain: "gains",
+    ast.Discount: "discount", ast.Gain: "gains", ast.DrawReserve: "draw",
+    ast.BuildReserve: "build",
 }
 
 
@@ -262,6 +265,13 @@ class _Checker:
         if isinstance(node, ast.Discount):
             if node.count == 0 and not node.every:
                 self.problem("T403", "a discount of 0 has no effect", node.span)
+            cities: tuple[str, ...] = ()
+            if node.cities:
+                cities = self.places(node.cities, "discount")
+                if node.target == "trade" or node.every or node.unit != "coins":
+                    self.problem("T407", "'… in PLACES' lowers the coins of other cities' "
+                                 "costs: write 'discount N coins on COLOURS cards in "
+                                 "PLACES' (or 'on wonder in PLACES')", node.span)
             if node.target == "trade":
                 if node.unit != "coins":
                     self.problem("T407", "a discount on trade is in coins, the price paid to "
@@ -279,10 +289,18 @@ class _Checker:
                              "1 resource on cards for 1 coin'); a coin discount for coins "
                              "changes nothing", node.span)
             if node.target == "wonder":
-                return fx.Discount(node.count, "wonder", None, node.unit, price=node.price)
+                return fx.Discount(node.count, "wonder", None, node.unit, price=node.price,
+                                   cities=cities)
             return fx.Discount(node.count, "card",
                                self.colours(node.colours) if node.colours else None, node.unit,
-                               price=node.price)
+                               price=node.price, cities=cities)
+        if isinstance(node, (ast.DrawReserve, ast.BuildReserve)):
+            if node.count == 0:
+                word = "drawing" if isinstance(node, ast.DrawReserve) else "building"
+                self.problem("T403", f"{word} 0 reserve cards has no effect", node.span)
+            if isinstance(node, ast.DrawReserve):
+                return fx.DrawReserve(node.count)
+            return fx.BuildReserve(node.count)
         if isinstance(node, ast.Ability):
             self.known(node.name, self.vocabulary.abilities, "N306", "ability")
             once_per = None
@@ -342,7 +360,8 @@ class _Checker:
                              node.condition.span)
             elif isinstance(effect, fx.CopyCard):
                 self.problem("T406", "'copy' cannot have a condition: the copy is chosen "
-                             "for the best score", node.condition.span)
+                             + ("when the card arrives" if timing is fx.Timing.NOW
+                                else "for the best score"), node.condition.span)
         return fx.Clause(timing, effect, trigger, condition)
 
     def condition(self, node: ast.Condition) -> fx.Condition:

@@ -154,7 +154,11 @@ class Ability:
 
 @dataclass(frozen=True, slots=True)
 class CopyCard:
-    """Copy one card of ``colours`` built in one of ``places`` (scored as your own)."""
+    """Copy one card of ``colours`` built in one of ``places``: at the end (``end:``, the
+    default) the best card for the score, its end-of-game scoring counted as your own;
+    ``now:`` one the owner chooses at once, whose whole effect is the owner's from then on
+    (its ``now:`` clauses act for the owner when the copy is made; its ongoing, triggered
+    and end-of-game clauses act for the owner; the card's owner keeps it unchanged)."""
 
     colours: frozenset[str]
     places: tuple[str, ...]
@@ -230,10 +234,31 @@ class Discount:
     # "… for N coins": each use costs ``price`` coins, paid to the bank, and is made at
     # most once per build (``discount 1 resource on cards for 1 coin``); 0: free
     price: int = 0
+    # "… in PLACES" (coins only): the costs of the cities at these places, seen from the
+    # owner, are lowered instead of the owner's (``discount 1 coin on white cards in left,
+    # right``); empty: the owner's own costs
+    cities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DrawReserve:
+    """The owner draws ``count`` cards from the unused cards of the rule set's reserve (those
+    never dealt) into its reserve hand (as many as are left)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuildReserve:
+    """The owner may at once build ``count`` cards of its reserve hand, one at a time, each
+    paying its cost (a follow-up choice; it may decline)."""
+
+    count: int
 
 
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
-               LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins]
+               LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
+               BuildReserve]
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,8 @@ def game_cell(caps: Capabilities, game: Game, word: str, timing: fx.Timing) -> s
     if (word, timing) not in caps.effects:
         return "M901"
     vocabulary = game.rules.vocabulary
+    if word in ("draw", "build") and game.rules.model.reserve.colour is None:
+        return "M901: no reserve"
     if word == "take":
         counters = ("`take N KIND tokens` (counters)" if caps.counter_tokens and vocabulary.tokens
                     else "")

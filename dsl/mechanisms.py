@@ -25,7 +25,8 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.Produce: "produce", fx.Points: "points", fx.Coins: "coins", fx.Shields: "shields",
     fx.Science: "science", fx.TradePrice: "buy", fx.Ability: "ability", fx.CopyCard: "copy",
     fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
-    fx.Discount: "discount", fx.GainCoins: "gains",
+    fx.Discount: "discount", fx.GainCoins: "gains", fx.DrawReserve: "draw",
+    fx.BuildReserve: "build",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -80,7 +81,11 @@ class Capabilities:
     KIND tokens`` (counters from the supply); ``relative_production``: whether its
     cities work out ``produce any produced`` / ``any unproduced``; ``whole_discounts``:
     whether it runs ``discount every resource on …``; ``trade_discounts``: whether it
-    takes ``discount N coins on trade from PLACES`` off the coins paid to neighbours.
+    takes ``discount N coins on trade from PLACES`` off the coins paid to neighbours;
+    ``shared_discounts``: whether it takes ``discount N coins on … in PLACES`` off the
+    costs of the cities at those places (not the owner's).  The reserve's effects (``draw
+    N reserve cards``, ``build N reserve cards``) and ``now: copy …`` (a card chosen, its
+    whole effect the owner's) are (word, timing) pairs of ``effects``.
     """
 
     offer: str
@@ -112,6 +117,7 @@ class Capabilities:
     relative_production: bool = False
     whole_discounts: bool = False
     trade_discounts: bool = False
+    shared_discounts: bool = False
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -121,7 +127,10 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
     "draft": Capabilities(
         offer="draft",
         turns="simultaneous",
-        effects=_EVERYWHERE | {("discount", ONGOING)},
+        # the reserve's draw and build and the chosen copy of a whole card: follow-up
+        # choices and the reserve hand are the draft loop's (engine/game.py)
+        effects=_EVERYWHERE | {("discount", ONGOING), ("copy", NOW), ("draw", NOW),
+                               ("build", NOW)},
         refused={
             "replay": "replay needs sequential turns; this rule set offers cards by draft "
                       "(everyone plays at once)",
@@ -146,6 +155,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         relative_production=True,
         whole_discounts=True,
         trade_discounts=True,
+        shared_discounts=True,
         reserve=True,
         # the battles' tokens, given after the age's battles (as "on age end:")
         token_events={"victory": frozenset({"coins", "shields", "loses"}),
@@ -160,7 +170,10 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         offer="structure",
         turns="sequential",
         effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING)},
-        refused={},
+        refused={
+            "draw": "the structure game loop has no reserve to draw from",
+            "build": "the structure game loop has no reserve hand to build from",
+        },
         abilities=frozenset({"build_from_discard", "trade_income"}),
         buy_places=frozenset(),
         buy_anyone=True,
@@ -185,6 +198,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
                        "(sheets schema), not shields",
             "science": "this rule set has no science: a dice sheet scores spaces",
             "buy": "a dice sheet buys nothing: each resource type lacking costs 1 coin",
+            "draw": "the dice game loop has no reserve to draw from",
+            "build": "the dice game loop has no reserve hand to build from",
         },
         abilities=frozenset({"extra_action", "free_die"}),
         buy_places=frozenset(),
@@ -285,6 +300,9 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
     if isinstance(effect, fx.Produce) and effect.relative and not caps.relative_production:
         return (f"'produce any {effect.relative}' is not worked out by the {caps.offer} game "
                 "loop")
+    if isinstance(effect, fx.Discount) and effect.cities and not caps.shared_discounts:
+        return (f"'discount … in {', '.join(effect.cities)}' is not taken off other cities' "
+                f"costs by the {caps.offer} game loop")
     if isinstance(effect, fx.Discount) and effect.target == "trade":
         return None if caps.trade_discounts else (
             f"'discount … on trade' is not taken off the price of neighbours by the "

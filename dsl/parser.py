@@ -315,13 +315,26 @@ class _ToAst(Transformer[Token, Any]):
     def discount(self, meta: Any, children: list[Any]) -> ast.Discount:
         target, colours = children[2]
         unit = "coins" if str(children[1]).startswith("coin") else "resources"
-        if len(children) > 3:  # "… for N coins": a discount each use of which costs coins
-            return ast.Discount(int(children[0]), target, colours, _span(meta), unit,
-                                price=children[3])
+        price = 0
+        cities: tuple[ast.Name, ...] = ()
+        for extra in children[3:]:  # "… in PLACES" (a tuple), "… for N coins" (an int)
+            if isinstance(extra, tuple):
+                cities = extra
+            else:
+                price = extra
         if target == "trade":
             return ast.Discount(int(children[0]), target, (), _span(meta), unit,
-                                places=colours)
-        return ast.Discount(int(children[0]), target, colours, _span(meta), unit)
+                                places=colours, price=price, cities=cities)
+        return ast.Discount(int(children[0]), target, colours, _span(meta), unit,
+                            price=price, cities=cities)
+
+    @_meta
+    def reserve_draw(self, meta: Any, children: list[Any]) -> ast.DrawReserve:
+        return ast.DrawReserve(int(children[0]), _span(meta))
+
+    @_meta
+    def reserve_build(self, meta: Any, children: list[Any]) -> ast.BuildReserve:
+        return ast.BuildReserve(int(children[0]), _span(meta))
 
     @_meta
     def discount_every(self, meta: Any, children: list[Any]) -> ast.Discount:

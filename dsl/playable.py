@@ -130,6 +130,11 @@ class _Checker:
         if why is not None:
             return ("M902" if isinstance(clause.effect, fx.Ability) else "M901", why)
         effect = clause.effect
+        if (isinstance(effect, (fx.DrawReserve, fx.BuildReserve))
+                and self.game.rules.model.reserve.colour is None):
+            word = EFFECT_WORDS[type(effect)]
+            return ("M901", f"'{word} N reserve cards' needs the rule set's reserve "
+                    "('reserve: {colour: …}'): this rule set has none")
         if isinstance(effect, fx.TakeToken) and effect.pool and effect.kind not in self.filled.get(
                 effect.pool, set()):
             return ("M903", f"no {effect.kind} token is ever in pool '{effect.pool}': "

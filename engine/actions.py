@@ -147,6 +147,22 @@ class DestroyCard:
 
 
 @dataclass(frozen=True, slots=True)
+class CopyCard:
+    """Copy ``card`` of the city at ``seat`` (a ``now: copy …`` effect): its whole effect is
+    the copying city's from then on; the card stays where it is."""
+
+    card: Card
+    seat: int
+
+    def __str__(self) -> str:
+        return f"copy {self.card.name} (player {self.seat})"
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "copy", "card": self.card.name, "age": self.card.age,
+                "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
 class PayOrTake:
     """Answer a ``loses N coins or KIND tokens``: pay ``coins`` of them to the bank and take
     ``tokens`` tokens of ``kind`` for the rest."""
@@ -209,7 +225,7 @@ class Keep:
 # The commonest kinds first: compiled code checks a value against the members in this
 # order (each list item a game loop reads back), so a build or a sale matches at once.
 Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, ChooseWonder,
-               TakeToken, DestroyCard, ChooseStarter, ChooseSide, PayOrTake, Keep]
+               TakeToken, DestroyCard, ChooseStarter, ChooseSide, PayOrTake, Keep, CopyCard]
 
 
 # Actions are values: the hot path shares one object per distinct action instead of

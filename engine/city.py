@@ -22,6 +22,7 @@ START: Final = "start"
 CARD: Final = "card"
 STAGE: Final = "stage"
 TOKEN: Final = "token"
+COPIED: Final = "copied"  # a card of another city whose whole effect the city copied
 # the cached answers each kind of trading effect changes (``ids`` holds both others' ids)
 _PRODUCTION_CACHES: Final = ("production", "ids")
 _PRICE_CACHES: Final = ("prices", "ids")
@@ -36,6 +37,8 @@ _EVERY_SELLER: Final = ("neighbours",)  # ``buy … at N`` with neighbours to bu
 _SELLERS: Final = "sellers"  # trade.buyable, for adding a card's production (add_card)
 _NO_SELLERS: Final[frozenset[str]] = frozenset()
 TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
+SHARED_CACHE: Final = "shared_discounts"  # its discounts of other cities' costs
+_NO_DISCOUNTS: Final[tuple[fx.Discount, ...]] = ()
 
 
 class City:
@@ -49,7 +52,8 @@ class City:
                  free_build_ages: set[int] | None = None,
                  stage_cards: list[Card] | None = None,
                  _cache: dict[str, object] | None = None, version: int = 0,
-                 bonus_shields: int = 0, owned_tokens: list[Token] | None = None) -> None:
+                 bonus_shields: int = 0, owned_tokens: list[Token] | None = None,
+                 copied: list[Card] | None = None) -> None:
         self.seat = seat
         self.wonder = wonder
         self.side = side
@@ -68,6 +72,9 @@ class City:
         self.bonus_shields = bonus_shields
         # taken from pools: effect sources
         self.owned_tokens: list[Token] = [] if owned_tokens is None else owned_tokens
+        # cards of other cities copied whole (``now: copy …``): effect sources, not built
+        # here (not counted, not sold to neighbours, never chains)
+        self.copied: list[Card] = [] if copied is None else copied
 
     def __repr__(self) -> str:
         return (f"City(seat={self.seat}, wonder={self.wonder.name!r}, coins={self.coins}, "
@@ -78,7 +85,7 @@ class City:
         return City(self.seat, self.wonder, self.side, self.coins, list(self.built), self.stages,
                     list(self.tokens), set(self.free_build_ages), list(self.stage_cards),
                     dict(self._cache), self.version, self.bonus_shields,
-                    list(self.owned_tokens))
+                    list(self.owned_tokens), list(self.copied))
 
     # --- changes -----------------------------------------------------------------
 
@@ -98,6 +105,12 @@ class City:
         """Take a token from a pool: its effects are the city's from now on."""
         self.owned_tokens.append(token)
         self._forget(token.effects, ("counts",))
+
+    def add_copy(self, card: Card) -> None:
+        """Copy ``card`` of another city (``now: copy …``): its effects are the city's from
+        now on, as a source of its own; the card stays where it is."""
+        self.copied.append(card)
+        self._forget(card.effects, ("counts",))
 
     def remove_card(self, card: Card) -> None:
         """Take a built card away (a ``destroy`` effect): every cached answer may change."""
@@ -174,6 +187,8 @@ class City:
             yield STAGE, index, self.side.stages[index].effects
         for token in self.owned_tokens:
             yield TOKEN, token, token.effects
+        for card in self.copied:
+            yield COPIED, card, card.effects
 
     def clauses(self, timing: fx.Timing) -> Iterator[tuple[str, object, fx.Effect]]:
         for kind, what, effects in self.sources():
@@ -187,6 +202,17 @@ class City:
             cached = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
                       if isinstance(e, fx.Ability)]
             self._cache["abilities"] = cached
+        return cached  # type: ignore[return-value]
+
+    def shared_discounts(self) -> tuple[fx.Discount, ...]:
+        """The city's discounts of the costs of cities at some places (``discount N coins
+        on … in PLACES``), kept until a discount arrives."""
+        cached = self._cache.get(SHARED_CACHE)
+        if cached is None:
+            found = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+                     if isinstance(e, fx.Discount) and e.cities]
+            cached = tuple(found) if found else _NO_DISCOUNTS
+            self._cache[SHARED_CACHE] = cached
         return cached  # type: ignore[return-value]
 
     def has_ability(self, name: str) -> bool:
@@ -326,7 +352,7 @@ class City:
         return [(self.wonder.name, self.side.side)]
 
     def to_json(self) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "seat": self.seat,
             "wonder": self.wonder.name,
             "side": self.side.side,
@@ -336,6 +362,9 @@ class City:
             "tokens": [list(t) for t in self.tokens],
             "shields": self.shields(),
         }
+        if self.copied:  # (only then: a city without copies shows what it always showed)
+            found["copied"] = [c.name for c in self.copied]
+        return found
 
 
 def with_picks(fixed: dict[str, int], picks: tuple[str, ...]) -> dict[str, int]:
@@ -395,6 +424,8 @@ def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]
             else:  # the city's own trading terms
                 if kind is fx.TradePrice:
                     keys.extend(_PRICE_CACHES)
+                else:
+                    keys.append(SHARED_CACHE)
                 keys.append(TERMS_CACHE)
             steps += 1
     plan = (effects, tuple(dict.fromkeys(keys)), steps)

@@ -19,8 +19,8 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 
 from . import memo
 from .actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage,
-                      ChooseSide, DestroyCard, Keep, Sell, Skip, TakeToken, _BUILDS, build,
-                      build_stage, choose_side, history_records, sell)
+                      ChooseSide, CopyCard, DestroyCard, Keep, Sell, Skip, TakeToken, _BUILDS,
+                      build, build_stage, choose_side, history_records, sell)
 from .city import City
 from .contract import Decision
 from .errors import IllegalActionError, RuleError
@@ -29,14 +29,14 @@ from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, shuffle
-from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, WONDER_EVENT, Pending, Table, act,
-                      every_effects, has_triggers, options as pending_options, resolve, trigger,
-                      triggers_of)
+from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, RESERVE_BUILD, WONDER_EVENT,
+                      Pending, Table, act, every_effects, has_triggers,
+                      options as pending_options, resolve, trigger, triggers_of)
 from .rules import Parameters, parameters
 from wonders.dsl.mechanisms import BANK_EVENT, BUY_EVENT, TOKEN_EVENT
 from .sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from .scoring import ScoreSheet, score
-from .table import left_of, right_of
+from .table import left_of, right_of, seats_at
 
 FREE_BUILD_ABILITY = "free_build"
 # Free builds that depend on the card or the moment, not on a use per period (a 2nd-
@@ -68,6 +68,8 @@ class Phase(str, Enum):
     DESTROY = "destroy"
     TOKEN = "token"
     DEBT = "debt"
+    RESERVE_BUILD = "reserve_build"
+    COPY = "copy"
     OVER = "over"
 
 
@@ -82,6 +84,9 @@ _WORDING: Final[dict[Phase, str]] = {
     Phase.DESTROY: "choosing a card of another city to destroy",
     Phase.TOKEN: "choosing a token",
     Phase.DEBT: "choosing how many of the coins lost to pay (a token for each coin not paid)",
+    Phase.RESERVE_BUILD: "building one more card of the reserve at once, paying its cost "
+                         "(or skip)",
+    Phase.COPY: "choosing a card of another city whose effect to copy",
     Phase.OVER: "done: the game is over",
 }
 # Each phase's name (the decision's kind in records), and back: an Enum's ``.value``
@@ -121,6 +126,9 @@ class Game(Table):
         # each seat's kept reserve cards (rule set's ``reserve``), played one at the start of
         # each age (during that reserve turn they are the seat's hand)
         self.reserve: list[list[Card]] = [[] for _ in range(players)]
+        # the reserve's cards never dealt (face down, in their shuffled order): what
+        # ``draw N reserve cards`` draws from
+        self.unused: list[Card] = []
         # during a reserve turn, the age's hands, dealt face down (nobody has seen them)
         self.waiting: list[list[Card]] = [[] for _ in range(players)]
         # (seat, period: an age, 0 for the game) -> the colours of the cards built with a
@@ -145,8 +153,8 @@ class Game(Table):
         self._bank_moment: list[int] = [-1] * players
         # what kinds of discount the data has at all (read at every decision: kept here
         # rather than looked up in the data's derived dict each time)
-        self._coin_discounts, self._trade_discounts, self._resource_discounts = \
-            _discount_kinds(data)
+        (self._coin_discounts, self._trade_discounts, self._resource_discounts,
+         self._shared_discounts) = _discount_kinds(data)
         self._credits: list[int] | None = None  # during a turn: coins arriving at its end
         self._debits: list[int] | None = None   # during a turn: coins lost at its end
         # every decision: (age, turn, phase, actions, coins after); ``history`` is its JSON
@@ -244,6 +252,7 @@ class Game(Table):
         shuffle(self.generator(), cards)
         size = reserve.hand
         self.hands = [cards[i * size:(i + 1) * size] for i in range(self.players)]
+        self.unused = cards[size * self.players:]
 
     def _begin(self) -> None:
         """After set-up (and sides): the reserve draft of the dealt hands, else Age I."""
@@ -348,6 +357,7 @@ class Game(Table):
         other.dealt_sides = list(self.dealt_sides)
         other.hands = [list(hand) for hand in self.hands]
         other.reserve = [list(kept) for kept in self.reserve]
+        other.unused = list(self.unused)
         other.waiting = [list(hand) for hand in self.waiting]
         other.free_uses = {key: list(used) for key, used in self.free_uses.items()}
         other.discard = list(self.discard)
@@ -365,6 +375,7 @@ class Game(Table):
         other._coin_discounts = self._coin_discounts
         other._trade_discounts = self._trade_discounts
         other._resource_discounts = self._resource_discounts
+        other._shared_discounts = self._shared_discounts
         other._credits = None if self._credits is None else list(self._credits)
         other._debits = None if self._debits is None else list(self._debits)
         other.decisions = list(self.decisions)
@@ -421,6 +432,7 @@ class Game(Table):
             places[f"wonder {s}"] = (s == seat, list(city.stage_cards))
             places[f"reserve {s}"] = (s == seat, list(self.reserve[s]))
             places[f"waiting {s}"] = (False, list(self.waiting[s]))
+        places["unused"] = (False, list(self.unused))
         return places
 
     def market(self, seat: int) -> NeighbourMarket:
@@ -527,11 +539,11 @@ class Game(Table):
         under ``discount every resource on …``."""
         if not self._coin_discounts:
             return cost
-        off = 0
+        off = self._shared_off(seat, card) if self._shared_discounts else 0
         every = False
         for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
             if not isinstance(effect, fx.Discount) or effect.target == "trade" or not (
-                    effect.unit == "coins" or effect.every):
+                    effect.unit == "coins" or effect.every) or effect.cities:
                 continue
             if not _discount_covers(effect, card):
                 continue
@@ -542,6 +554,22 @@ class Game(Table):
         if off == 0 and not (every and cost.resources):
             return cost
         return fx.Cost(max(0, cost.coins - off), () if every else cost.resources)
+
+    def _shared_off(self, seat: int, card: Card | None) -> int:
+        """Coins off ``seat``'s cost of ``card`` (None: its next wonder stage) by discounts
+        of the cities at some places (``discount 1 coin on white cards in left, right``:
+        the owner's neighbours pay 1 coin less), the owner's own among them."""
+        off = 0
+        players = self.players
+        for owner, city in enumerate(self.cities):
+            for effect in city.shared_discounts():
+                if not _discount_covers(effect, card):
+                    continue
+                for place in effect.cities:
+                    if seat in seats_at(owner, place, players):
+                        off += effect.count
+                        break
+        return off
 
     def trade_off(self, seat: int) -> tuple[int, int]:
         """Coins off what ``seat`` pays its (left, right) neighbour for one build's
@@ -796,7 +824,8 @@ class Game(Table):
             if action.card.name in self.cities[seat].names:
                 raise IllegalActionError(seat, action, f"the city already has {action.card.name}")
             return
-        if self.phase is Phase.DESTROY or self.phase is Phase.TOKEN or self.phase is Phase.DEBT:
+        if (self.phase is Phase.DESTROY or self.phase is Phase.TOKEN or self.phase is Phase.DEBT
+                or self.phase is Phase.RESERVE_BUILD or self.phase is Phase.COPY):
             self._check_pending(seat, action)
             return
         if self.phase is Phase.SIDE:
@@ -1017,10 +1046,53 @@ class Game(Table):
     def city_list(self) -> list[City]:
         return self.cities
 
+    def _reserve_hand(self, seat: int) -> list[Card]:
+        """``seat``'s reserve hand: during a reserve turn (and the choices after it) its
+        hand, else the reserve cards it keeps."""
+        return self.hands[seat] if self.turn == 0 else self.reserve[seat]
+
+    def draw_reserve(self, seat: int, count: int) -> None:
+        """``draw N reserve cards``: the first ``count`` unused reserve cards (shuffled at
+        set-up) join ``seat``'s reserve hand, as many as are left."""
+        drawn = self.unused[:count]
+        del self.unused[:count]
+        self._reserve_hand(seat).extend(drawn)
+
+    def reserve_builds(self, seat: int) -> list[Action]:
+        """The builds of the cards of ``seat``'s reserve hand it can pay for now (each
+        payment; by chain; not by a free-build power, whose uses are the turns')."""
+        found: list[Action] = []
+        for card in _unique(self._reserve_hand(seat)):
+            for option in self.build_options(seat, card):
+                if option.method != FREE_BUILD:
+                    found.append(option)
+        return found
+
+    def build_reserve(self, seat: int, action: Build) -> None:
+        """``seat`` builds a card of its reserve hand at once (``build N reserve cards``):
+        it pays (the neighbours' coins arrive at once), the card arrives with its
+        effects and the owner's triggers."""
+        card = action.card
+        self._reserve_hand(seat).remove(card)
+        credits = [0] * self.players
+        self._pay(seat, action.payment, credits)
+        for other, coins in enumerate(credits):
+            self.cities[other].coins += coins
+        self.cities[seat].add_card(card)
+        act(self, seat, card.effects, False)
+        if self._has_triggers:
+            if action.method == CHAIN:
+                trigger(self, seat, CARD_EVENT, card.colour, card)
+            trigger(self, seat, CHAIN_EVENT if action.method == CHAIN else CARD_EVENT,
+                    card.colour, card)
+            for paid in (action.payment.left, action.payment.right):
+                if paid:
+                    trigger(self, seat, BUY_EVENT, None, None)
+
     def _pending_options(self) -> list[Action]:
         """The choices of the pending decision (a discard build may be declined)."""
         pending = self.pending[0]
-        if pending.kind == _DISCARD_BUILD:
+        if pending.kind == _DISCARD_BUILD or pending.kind == RESERVE_BUILD:
             return [*pending.options, Skip()]
         return list(pending.options)
 
@@ -1034,6 +1106,11 @@ class Game(Table):
             reason = f"{action.card.name} is not a card this effect can destroy"
         elif isinstance(action, TakeToken):
             reason = f"the {action.token.name} token is not one this effect offers"
+        elif isinstance(action, CopyCard):
+            reason = f"{action.card.name} is not a card this effect can copy"
+        elif isinstance(action, Build) and self.phase is Phase.RESERVE_BUILD:
+            reason = (f"{action.card.name} is not a card of the reserve hand built that way "
+                      "now")
         else:
             reason = f"the player is {what}"
         raise IllegalActionError(seat, action, f"{reason}; the options are: {listed}")
@@ -1174,13 +1251,16 @@ class Game(Table):
         start = _deal_back(pool, other.hands, others, 0)
         start = _deal_back(pool, other.waiting, range(self.players), start)
         other.discard = known_discard + pool[start:]
-        kept = [card for s in others for card in other.reserve[s]]  # others' reserves
+        # others' reserves and the unused reserve cards (nobody has seen them)
+        kept = [card for s in others for card in other.reserve[s]] + other.unused
         if kept:
             kept.sort(key=lambda card: card.name)
             rng.shuffle(kept)
-            _deal_back(kept, other.reserve, others, 0)
+            start = _deal_back(kept, other.reserve, others, 0)
+            other.unused = kept[start:]
         other.set_generator(random.Random(rng.getrandbits(64)))
-        if other.phase is Phase.DISCARD_BUILD and other.pending:
+        if ((other.phase is Phase.DISCARD_BUILD or other.phase is Phase.RESERVE_BUILD)
+                and other.pending):
             pending = other.pending[0]  # its options are cards of the (resampled) pile
             pending.options = pending_options(other, pending.kind, pending.seat, pending.effect)
         other.invalidate()
@@ -1306,16 +1386,17 @@ def _has_event(data: GameData, event: str) -> bool:
     return found
 
 
-def _discount_kinds(data: GameData) -> tuple[bool, bool, bool]:
+def _discount_kinds(data: GameData) -> tuple[bool, bool, bool, bool]:
     """Whether any card, stage or token of the data has (coin discounts: ``discount N
     coins on …`` or ``discount every resource on …``; trade discounts: ``discount N coins
     on trade …``; resource discounts: ``discount N resources on …``).  Worked out once per
     loaded data, in one pass: without any, costs are paid as printed and neighbours
-    their prices."""
+    their prices.  The fourth: whether any coin discount lowers other cities' costs
+    (``… in PLACES``)."""
     cached = data.derived.get(_DISCOUNT_KINDS)
-    if isinstance(cached, tuple):
+    if isinstance(cached, tuple) and len(cached) == 4:
         return cached
-    coins = trade = resources = False
+    coins = trade = resources = shared = False
     for effects in every_effects(data):
         for clause in effects.clauses:
             effect = clause.effect
@@ -1325,9 +1406,10 @@ def _discount_kinds(data: GameData) -> tuple[bool, bool, bool]:
                 trade = True
             elif effect.unit == "coins" or effect.every:
                 coins = True
+                shared = shared or bool(effect.cities)
             elif effect.unit == "resources":
                 resources = True
-    found = (coins, trade, resources)
+    found = (coins, trade, resources, shared)
     data.derived[_DISCOUNT_KINDS] = found
     return found
 

@@ -37,8 +37,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Token
 
 from . import memo
-from .actions import (Action, BuildFromDiscard, DestroyCard, PayOrTake, Skip, TakeToken,
-                      discard_build, take_token)
+from .actions import (Action, Build, BuildFromDiscard, CopyCard, DestroyCard, PayOrTake, Skip,
+                      TakeToken, discard_build, take_token)
 from .city import City
 from .randomness import SharedGenerator, mypyc_attr
 from .scoring import amount, holds
@@ -50,6 +50,10 @@ DESTROY: Final = "destroy"
 TOKEN: Final = "token"
 # "loses N coins or KIND tokens": the losing city chooses how many coins it pays
 DEBT: Final = "debt"
+# "build N reserve cards": a card of the reserve hand built at once, paying (or declined)
+RESERVE_BUILD: Final = "reserve_build"
+# "now: copy COLOURS card from PLACES": a card of another city whose whole effect is copied
+COPY: Final = "copy"
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
@@ -153,6 +157,20 @@ class Table(SharedGenerator):
 
     def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
         """The ``on …:`` clauses of ``seat``'s sources, each with its source."""
+        raise NotImplementedError
+
+    def draw_reserve(self, seat: int, count: int) -> None:
+        """``seat`` draws ``count`` unused cards of the rule set's reserve into its reserve
+        hand (as many as are left; only loops that declare ``draw`` implement it)."""
+        raise NotImplementedError
+
+    def reserve_builds(self, seat: int) -> list[Action]:
+        """The builds of ``seat``'s reserve cards it can pay for now (a ``build N reserve
+        cards`` choice; only loops that declare ``build`` implement it)."""
+        raise NotImplementedError
+
+    def build_reserve(self, seat: int, action: Build) -> None:
+        """``seat`` builds a card of its reserve hand, paying as ``action`` says."""
         raise NotImplementedError
 
 
@@ -302,6 +320,13 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
             table.take_tokens(seat, effect.kind, effect.count)
     elif isinstance(effect, fx.Ability) and effect.name == DISCARD_BUILD_ABILITY:
         table.ask(DISCARD_BUILD, seat, effect)
+    elif isinstance(effect, fx.DrawReserve):
+        table.draw_reserve(seat, effect.count)
+    elif isinstance(effect, fx.BuildReserve):
+        for _ in range(effect.count):  # one choice each, asked one after the other
+            table.ask(RESERVE_BUILD, seat, effect)
+    elif isinstance(effect, fx.CopyCard):  # "now: copy …" (an end copy is scoring's)
+        table.ask(COPY, seat, effect)
 
 
 def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> list[Action]:
@@ -330,6 +355,21 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
                         shown.add(id(card))
                         found.append(DestroyCard(card, target))
         return found
+    if kind == COPY:  # a card of the colours in those cities, not one the city has
+        assert isinstance(effect, fx.CopyCard)
+        own = cities[seat]
+        had = {card.name for card in own.copied}
+        copies: list[Action] = []
+        for target in _targets(seat, effect.places, len(cities)):
+            shown_copies: set[int] = set()
+            for card in cities[target].built:
+                if (card.colour in effect.colours and id(card) not in shown_copies
+                        and card.name not in own.names and card.name not in had):
+                    shown_copies.add(id(card))
+                    copies.append(CopyCard(card, target))
+        return copies
+    if kind == RESERVE_BUILD:
+        return table.reserve_builds(seat)
     if kind == TOKEN:
         assert isinstance(effect, fx.TakeToken)
         pool = table.pools.get(effect.pool, [])
@@ -370,12 +410,27 @@ def resolve(table: Table, seat: int, action: Action) -> None:
             table.lose(seat, action.coins)
         if action.tokens:
             table.take_tokens(seat, action.kind, action.tokens)
+    elif isinstance(action, CopyCard):  # the copy's now-effects act for the copier
+        table.city_list()[seat].add_copy(action.card)
+        arrive(table, seat, action.card, action.card.effects, None, None)
+    elif isinstance(action, Build):  # a card of the reserve hand ("build N reserve cards")
+        table.build_reserve(seat, action)
     elif isinstance(action, BuildFromDiscard):
         table.discard.remove(action.card)
         table.city_list()[seat].add_card(action.card)
         arrive(table, seat, action.card, action.card.effects, CARD_EVENT, action.card.colour)
     else:
         assert isinstance(action, Skip)
+
+
+def _targets(seat: int, places: Sequence[str], players: int) -> list[int]:
+    """The seats ``places`` name from ``seat``, each once, in order."""
+    found: list[int] = []
+    for place in places:
+        for target in seats_at(seat, place, players):
+            if target not in found:
+                found.append(target)
+    return found
 
 
 def triggers_of(city: City) -> list[tuple[object, fx.Clause]]:
@@ -416,6 +471,7 @@ def has_triggers(data: GameData) -> bool:
     return found
 
 
-__all__ = ["AGE_END_EVENT", "CARD_EVENT", "CHAIN_EVENT", "DEBT", "DESTROY", "DISCARD_BUILD", "Pending", "TOKEN", "Table",
+__all__ = ["AGE_END_EVENT", "CARD_EVENT", "CHAIN_EVENT", "COPY", "DEBT", "DESTROY", "DISCARD_BUILD",
+           "Pending", "RESERVE_BUILD", "TOKEN", "Table",
            "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
            "run", "trigger", "triggers_of", "mypyc_attr"]

@@ -25,9 +25,8 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.schema import validate
 from wonders.dsl.source import Document, PathKey, load_file
 
-from .actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, Keep,
-                      PayOrTake, Sell,
-                      Skip)
+from .actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, CopyCard,
+                      Keep, PayOrTake, Sell, Skip)
 from .errors import RuleError
 from .game import Game, Phase
 from .registry import loop_for
@@ -83,21 +82,21 @@ class DraftRunner:
     """
 
     LOOP = "drafting"
-    POSITION: frozenset[str] = frozenset({"age", "players", "discard", "reserve"})
+    POSITION: frozenset[str] = frozenset({"age", "players", "discard", "reserve", "unused"})
     PLAYER: frozenset[str] = frozenset({"wonder", "side", "stages", "coins", "cards", "tokens",
                                         "hand", "free_build_used", "reserve"})
     CHECKS: frozenset[str] = frozenset({"score", "winners", "payments", "legal", "illegal",
                                         "military", "state", "discard", "to_move", "phase",
                                         "age", "turn"})
     VERBS: tuple[str, ...] = ("build", "stage", "sell", "discard_build", "skip", "keep",
-                              "pay_coins")
+                              "pay_coins", "copy")
     ACTION: frozenset[str] = frozenset(VERBS) | {"free", "pay"}
     STATE: frozenset[str] = frozenset({"player", "coins", "stages", "built", "not_built",
-                                       "hand", "reserve", "tokens"})
+                                       "hand", "reserve", "tokens", "copied"})
     PAYMENTS: frozenset[str] = frozenset({"player", "build", "stage", "options", "cheapest",
                                           "free", "impossible"})
     PHASES: tuple[str, ...] = ("turn", "last_card", "discard_build", "destroy", "token", "over",
-                               "reserve_draft", "reserve_turn", "debt")
+                               "reserve_draft", "reserve_turn", "debt", "reserve_build", "copy")
 
     def __init__(self, doc: Document, data: GameData) -> None:
         self.doc = doc
@@ -163,6 +162,7 @@ class DraftRunner:
         if "age" in spec:
             self.check_age(spec["age"], path + ("age",))
         self.check_names(self.card, spec.get("discard"), path + ("discard",))
+        self.check_names(self.card, spec.get("unused"), path + ("unused",))
         for i, player in enumerate(players):
             self.check_keys(player, self.PLAYER, path + ("players", i), "a player")
             self.check_player(player, path + ("players", i))
@@ -243,7 +243,8 @@ class DraftRunner:
         if len(verbs) != 1:
             self.problem(path, f"an action has one of {', '.join(self.VERBS)}"
                          + (f", not {' and '.join(verbs)}" if verbs else ""))
-        for key in ("build", "stage", "sell", "discard_build", "with", "destroy", "keep"):
+        for key in ("build", "stage", "sell", "discard_build", "with", "destroy", "keep",
+                    "copy"):
             if key in spec:
                 self._try(self.card, spec[key], path + (key,))
 
@@ -297,6 +298,8 @@ class DraftRunner:
         game.age = int(spec.get("age", 1))
         game.turn = 1
         game.discard = self.cards(spec.get("discard"), path + ("discard",))
+        # the reserve's cards never dealt, in drawing order (none unless the position says)
+        game.unused = self.cards(spec.get("unused"), path + ("unused",))
         for i, player in enumerate(players):
             city = game.cities[i]
             ppath = path + ("players", i)
@@ -351,6 +354,11 @@ class DraftRunner:
             return PayOrTake(paid, effect.amount.fixed - paid, effect.debt)
         if "discard_build" in spec:
             return BuildFromDiscard(self.card(spec["discard_build"], path + ("discard_build",)))
+        if "copy" in spec:  # a 'now: copy …' choice: the card offered (the first city's)
+            copied = self.card(spec["copy"], path + ("copy",))
+            offered = [a for a in game.legal_actions(seat)
+                       if isinstance(a, CopyCard) and a.card.name == copied.name]
+            return offered[0] if offered else CopyCard(copied, -1)
         if "keep" in spec:
             kept = self.card(spec["keep"], path + ("keep",))
             return Keep(next((c for c in game.hands[seat] if c.name == kept.name), kept))
@@ -542,11 +550,12 @@ class DraftRunner:
                 if held != wanted_count:
                     self.fail(outcome, path + ("tokens", kind), f"player {seat} holds {held} "
                               f"{kind} tokens, expected {wanted_count}")
-        for key, verb in (("hand", "holds"), ("reserve", "keeps")):
+        for key, verb in (("hand", "holds"), ("reserve", "keeps"), ("copied", "copied")):
             if key in spec:
                 wanted = sorted(self.card(n, path + (key, i)).name
                                 for i, n in enumerate(spec[key]))
-                cards = game.hands[seat] if key == "hand" else game.reserve[seat]
+                cards = (game.hands[seat] if key == "hand" else game.reserve[seat]
+                         if key == "reserve" else city.copied)
                 got = sorted(c.name for c in cards)
                 if wanted != got:
                     self.fail(outcome, path + (key,), f"player {seat} {verb} {got}, "

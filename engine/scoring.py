@@ -15,7 +15,7 @@ from typing import Final, Sequence
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
 
-from .city import CARD, STAGE, TOKEN, City, with_picks
+from .city import CARD, COPIED, STAGE, TOKEN, City, with_picks
 from .rules import Parameters
 from .table import at
 
@@ -216,7 +216,7 @@ def _city_lines(city: City, cities: Sequence[City], params: Parameters, science:
                 points = amount(clause.effect.amount, city.seat, cities)
             if kind == STAGE:
                 line = "wonder"
-            elif kind == CARD and isinstance(what, Card):
+            elif (kind == CARD or kind == COPIED) and isinstance(what, Card):
                 line = colour_lines.get(what.colour, what.colour)
             elif kind == TOKEN and isinstance(what, Token):
                 line = params.token_lines.get(what.kind, what.kind)

@@ -216,7 +216,7 @@ def test_syntax_errors_point_at_the_word(text: str, code: str, at: str,
 
 def test_lone_word_message_names_effect_words_and_places() -> None:
     _, (problem,) = compile_effects("prodce wood", VOCAB)
-    assert problem.message.startswith("unexpected 'prodce': expected 'ability', 'buy'")
+    assert problem.message.startswith("unexpected 'prodce': expected 'ability', 'build', 'buy'")
     assert "'replay'" in problem.message and "'take'" in problem.message
     assert problem.message.endswith("or a place followed by 'loses' or 'gains'")
 

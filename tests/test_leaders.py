@@ -140,6 +140,69 @@ def test_free_builds_that_do_not_add_up_fail(monkeypatch: pytest.MonkeyPatch) ->
         "stacking abilities: two once-per-age free builds from two sources give two an age"}
 
 
+ROMA_B_DISCOUNT = "Roma B: its leaders cost 2 coins less, each neighbour's 1 coin less"
+ROMA_B_DRAWS = {
+    "Roma B stage 1: 5 coins and 4 new leaders from the unused ones into the leader hand",
+    "Roma B stage 1 in a recruitment turn: the leaders drawn are kept for the next ages"}
+ROMA_B_BUILDS = {
+    "Roma B stage 2: 3 points and one more leader from the leader hand at once, at its "
+    "discounted cost",
+    "Roma B stage 3 built in a recruitment turn: one more leader from what the hand holds then"}
+COURTESANS = {
+    "Courtesans Guild: the choice of a neighbour's leader; Croesus copied gives 6 coins at once",
+    "Courtesans Guild: Solomon copied builds a card of the discard pile for the copier at once",
+    "Courtesans Guild: Hypatia copied scores the copier's green cards, on its leaders line",
+    "Courtesans Guild: Xenophon copied pays the copier 2 coins for each later yellow card"}
+
+
+@skip_compiled
+def test_discounts_of_other_cities_ignored_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "_shared_off", lambda self, seat, card: 0)
+    assert failed(SCENARIOS / "leaders.yaml") == {ROMA_B_DISCOUNT}
+
+
+@skip_compiled
+def test_reserve_draws_ignored_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "draw_reserve", lambda self, seat, count: None)
+    assert failed(SCENARIOS / "leaders.yaml") == ROMA_B_DRAWS
+
+
+@skip_compiled
+def test_reserve_builds_never_offered_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Game, "reserve_builds", lambda self, seat: [])
+    assert failed(SCENARIOS / "leaders.yaml") == ROMA_B_BUILDS
+
+
+@skip_compiled
+def test_copies_never_asked_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wonders.dsl import effects as fx
+    from wonders.engine import runtime
+
+    real = runtime.now
+
+    def now(table: object, seat: int, effect: object) -> None:
+        if not isinstance(effect, fx.CopyCard):
+            real(table, seat, effect)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runtime, "now", now)
+    assert failed(SCENARIOS / "leaders.yaml") == COURTESANS
+
+
+@skip_compiled
+def test_copied_cards_that_are_no_source_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy is made, but the copied card is not one of the copier's effect sources:
+    its triggers and end-of-game scoring are lost (its now-effects still act)."""
+    real = city_module.City.sources
+
+    def sources(self: city_module.City) -> object:
+        return (s for s in real(self) if s[0] != city_module.COPIED)
+
+    monkeypatch.setattr(city_module.City, "sources", sources)
+    assert failed(SCENARIOS / "leaders.yaml") == {
+        "Courtesans Guild: Hypatia copied scores the copier's green cards, on its leaders line",
+        "Courtesans Guild: Xenophon copied pays the copier 2 coins for each later yellow card"}
+
+
 # --- misuse of each construct: located errors --------------------------------------------
 
 def diagnostics(ws: Workspace, files: dict[str, str]) -> list[tuple[str, int, str]]:
@@ -199,6 +262,12 @@ def test_misuse_in_the_draft_game(ws: Workspace, effect: str, code: str, words: 
 
 
 @pytest.mark.parametrize(("effect", "code", "words"), [
+    ("draw 4 reserve cards", "M901", "no reserve to draw from"),
+    ("build 1 reserve card", "M901", "no reserve hand to build from"),
+    ("now: copy purple card from opponent", "M901", "'copy' with timing now: is not run by "
+                                                    "the structure game loop"),
+    ("discount 1 coin on purple cards in opponent", "M901", "not taken off other cities' "
+                                                            "costs by the structure"),
     ("on victory token: coins 2", "M901", "not announced by the structure game loop"),
     ("on buy: coins 1", "M901", "'on buy:' is not announced"),
     ("discount 1 resource on cards for 1 coin", "M901", "not offered by the structure"),
@@ -219,6 +288,50 @@ def test_misuse_in_duel(ws: Workspace, effect: str, code: str, words: str) -> No
     assert words in found[0].render()
 
 
+@pytest.mark.parametrize(("effect", "code", "words"), [
+    ("draw 4 reserve cards", "M901", "needs the rule set's reserve"),
+    ("now: coins 5; build 1 reserve card", "M901", "needs the rule set's reserve"),
+])
+def test_reserve_effects_without_a_reserve(ws: Workspace, effect: str, code: str,
+                                           words: str) -> None:
+    """The base game has no reserve: a draw or build of reserve cards would do nothing,
+    so it is refused where it is written (house rule 2)."""
+    text = ("kind: cards\nset: mine\ngame: base\ncards:\n"
+            "  - name: Shrine\n    age: 1\n    colour: blue\n    players: [8]\n"
+            f"    cost: free\n    effect: \"{effect}\"\n")
+    found = [d for d in load([ws.write("cards.yaml", text)], "base").report.sorted()
+             if d.severity.value == "error"]  # (players [8]: a warning, D604)
+    assert [(d.code, d.location.line) for d in found] == [(code, 10)], \
+        [d.render() for d in found]
+    assert words in found[0].render()
+    column = 14 + effect.index(effect.split("; ")[-1])  # the clause, inside the string
+    assert found[0].render().startswith(f"{ws.root / 'cards.yaml'}:10:{column}: {code}")
+
+
+@pytest.mark.parametrize(("effect", "code", "column", "words"), [
+    ("discount 1 resource on white cards in left", "T407", 14, "lowers the coins"),
+    ("discount 1 coin on white cards in lfet", "N304", 48, "did you mean 'left'"),
+    ("end: draw 1 reserve card", "T401", 14, "always 'now:'"),
+    ("build 0 reserve cards", "T403", 14, "building 0 reserve cards"),
+    ("on white card: copy white card from left", "T401", 14, "does not apply to 'copy'"),
+    ("now: copy white card from left if wonder complete", "T406", 45,
+     "chosen when the card arrives"),
+    ("copy whte card from left", "N302", 19, "did you mean 'white'"),
+])
+def test_misuse_of_the_new_constructs(ws: Workspace, effect: str, code: str, column: int,
+                                      words: str) -> None:
+    found = diagnostics(ws, {"rules.yaml": RULES + "reserve: {colour: white, hand: 1}\n"
+                             "players: {min: 3, max: 3}\n",
+                             "cards.yaml": CARD.format(effect=effect)
+                             + CARD.format(effect="points 1").split("cards:\n")[1]
+                             .replace("Hero", "Hero2")
+                             + CARD.format(effect="points 1").split("cards:\n")[1]
+                             .replace("Hero", "Hero3")})
+    assert [(c, line) for c, line, _ in found] == [(code, 9)], found
+    assert words in found[0][2]
+    assert f"cards.yaml:9:{column}: {code}" in found[0][2]
+
+
 def test_a_token_trigger_that_acts_too_late(ws: Workspace) -> None:
     found = diagnostics(ws, {"rules.yaml": RULES + "reserve: {colour: white, hand: 1}\n"
                              "players: {min: 3, max: 3}\n",
@@ -232,7 +345,7 @@ def test_diff_lists_the_leaders() -> None:
 
     changes = diff(load_game(game="base"), load_game(game=str(LEADERS))).changes
     added = {c.subject for c in changes if c.section == "cards" and c.sign == "+"}
-    assert "Nero (age 0)" in added and "Gamers Guild (age 3)" in added and len(added) == 39
+    assert "Nero (age 0)" in added and "Gamers Guild (age 3)" in added and len(added) == 40
 
 
 def test_described() -> None:
@@ -261,11 +374,59 @@ def test_games_with_leaders_play_to_the_end(players: int, tmp_path: Path) -> Non
             game.play({s: bots[s].choose(game, s) for s in game.to_move()})
         assert kinds.count(Phase.PICK) == 3  # 4 dealt: 3 kept by choice, the last passed
         assert kinds.count(Phase.RESERVE) == 3  # one recruitment turn per age
-        assert [len(kept) for kept in game.reserve] == [1] * players  # L5: the 4th, unplayed
+        # L5: the 4th, unplayed (a city that drew reserve cards, Roma B, may keep more)
+        assert all(len(kept) == 1 or _draws(city) for kept, city in zip(game.reserve,
+                                                                        game.cities))
+        assert sum(len(kept) for kept in game.reserve) + len(game.unused) + sum(
+            1 for city in game.cities for c in city.built + city.stage_cards
+            if c.colour == "white") + sum(1 for c in game.discard if c.colour == "white") \
+            == 36
         assert all(c.coins >= 0 for c in game.cities)
         path = tmp_path / f"{players}-{bot}.jsonl"
         write(game, path, str(LEADERS))
         assert replay(path).identical
+
+
+# Seeds whose game deals Roma (every board on side B) and reaches both new decisions, a
+# leader built at once (Roma B stage 2 or 3) and a leader copied (the Courtesans Guild).
+ROMA_B_SEEDS = {"random": {3: 0, 4: 19, 5: 13, 6: 31, 7: 4},
+                "greedy": {3: 0, 4: 2, 5: 5, 6: 2, 7: 0}}
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_games_with_roma_b_and_the_courtesans_replay(bot: str, players: int,
+                                                     tmp_path: Path) -> None:
+    """Whole games with Roma on side B (``--side B``) and the Courtesans Guild built:
+    the draws, the leaders built at once and the copies are logged and replay exactly."""
+    data = load_game(game=str(LEADERS))
+    seed = ROMA_B_SEEDS[bot][players]
+    game = Game(data, players, seed, sides="B")
+    bots = {s: make_bot(bot, seed + s) for s in range(players)}
+    kinds = []
+    while not game.over:
+        kinds.append(game.decision().kind)
+        game.play({s: bots[s].choose(game, s) for s in game.to_move()})
+    assert "reserve_build" in kinds and "copy" in kinds
+    roma = next(city for city in game.cities if city.wonder.name == "Roma")
+    assert roma.side.side == "B" and roma.stages >= 2 and _draws(roma)
+    assert any(city.copied for city in game.cities)
+    path = tmp_path / f"{players}-{bot}.jsonl"
+    write(game, path, str(LEADERS), side="B")
+    replayed = replay(path)
+    assert replayed.identical
+    assert isinstance(replayed.game, Game)
+    assert [[c.name for c in city.copied] for city in replayed.game.cities] == \
+        [[c.name for c in city.copied] for city in game.cities]
+
+
+def _draws(city: object) -> bool:
+    """Whether a city's built stages draw reserve cards (``draw N reserve cards``)."""
+    from wonders.dsl import effects as fx
+
+    stages = city.side.stages[:city.stages]  # type: ignore[attr-defined]
+    return any(isinstance(clause.effect, fx.DrawReserve)
+               for stage in stages for clause in stage.effects.clauses)
 
 
 def test_a_determinization_keeps_the_own_reserve() -> None:
@@ -276,8 +437,13 @@ def test_a_determinization_keeps_the_own_reserve() -> None:
         game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
     other = game.determinize(0, random.Random(5))
     assert [c.name for c in other.reserve[0]] == [c.name for c in game.reserve[0]]
-    assert sorted(c.name for s in (1, 2, 3) for c in other.reserve[s]) == \
-        sorted(c.name for s in (1, 2, 3) for c in game.reserve[s])
+    # the others' reserves and the unused leaders are dealt again from what nobody sees
+    assert [len(other.reserve[s]) for s in (1, 2, 3)] == [len(game.reserve[s]) for s in (1, 2, 3)]
+    assert len(other.unused) == len(game.unused) == 36 - 4 * 4
+    assert sorted([c.name for s in (1, 2, 3) for c in other.reserve[s]]
+                  + [c.name for c in other.unused]) == \
+        sorted([c.name for s in (1, 2, 3) for c in game.reserve[s]]
+               + [c.name for c in game.unused])
 
 
 def test_a_whole_leaders_game_at_the_terminal() -> None:

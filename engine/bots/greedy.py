@@ -47,12 +47,12 @@ from wonders.dsl.model import Card, Game as GameData, Token
 
 from .. import memo
 from ..actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
-                       DestroyCard, Keep, PayOrTake, Sell, Skip, TakeToken)
+                       CopyCard, DestroyCard, Keep, PayOrTake, Sell, Skip, TakeToken)
 from ..city import City
 from ..contract import GameState
 from ..game import Game
-from ..runtime import (CARD_EVENT, CHAIN_EVENT, DEBT, DESTROY, DISCARD_BUILD, DISCARD_BUILD_ABILITY,
-                       WONDER_EVENT, Plan, Table, has_triggers, mypyc_attr, options, plan, run,
+from ..runtime import (CARD_EVENT, CHAIN_EVENT, COPY, DEBT, DESTROY, DISCARD_BUILD,
+                       DISCARD_BUILD_ABILITY, RESERVE_BUILD, WONDER_EVENT, Plan, Table, has_triggers, mypyc_attr, options, plan, run,
                        trigger, triggers_of)
 from ..scoring import amount, science_points, score_city
 from ..table import left_of, right_of
@@ -70,6 +70,9 @@ DESTROY_VALUE = 1.5                   # a card of another city to destroy (if th
 TOKEN_VALUE = 2.0                     # a token to take (if the pool holds one of its kind)
 DISCARD_BUILD_MAX = 4.0               # a card from the discard pile, at most (by its size)
 DESTROYED_CARD = 1.0                  # what any card destroyed costs its owner, beyond its points
+RESERVE_CARD = 1.0                    # a reserve card drawn (a later choice more)
+RESERVE_BUILD_VALUE = 2.5             # one more reserve card built at once (if one can be paid)
+COPY_VALUE = 3.0                      # another city's card copied whole (if there is one)
 
 _NO_DRAW: Final = random.Random(0)  # a trial never draws tokens: it only counts the options
 
@@ -113,7 +116,8 @@ class Trial(Table):
     As at the draft table, ongoing effects do not act on arrival (battles read the
     city's shields, the final scoring its science)."""
 
-    __slots__ = ("cities", "seat", "gained", "lost", "shields_gained", "replays", "asked")
+    __slots__ = ("cities", "seat", "gained", "lost", "shields_gained", "replays", "asked",
+                 "drawn")
 
     def __init__(self, cities: Sequence[City], seat: int, pools: dict[str, list[Token]],
                  discard: list[Card]) -> None:
@@ -128,6 +132,7 @@ class Trial(Table):
         self.shields_gained = 0
         self.replays = 0
         self.asked: list[tuple[str, int, fx.Effect]] = []
+        self.drawn = 0  # reserve cards drawn (``draw N reserve cards``)
 
     def gain(self, seat: int, coins: int) -> None:
         if seat == self.seat:  # the runtime pays the owner only
@@ -151,6 +156,14 @@ class Trial(Table):
 
     def take_tokens(self, seat: int, kind: str, count: int) -> None:
         """Counter tokens (a diplomacy token): valued by the evaluator, not recorded."""
+
+    def draw_reserve(self, seat: int, count: int) -> None:
+        if seat == self.seat:
+            self.drawn += count
+
+    def reserve_builds(self, seat: int) -> list[Action]:
+        """Never asked: the evaluator values a reserve build without its options."""
+        return []
 
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return triggers_of(self.cities[seat])
@@ -216,6 +229,8 @@ class Evaluator:
             return self.token_value(action.token)
         if isinstance(action, DestroyCard):
             return self.destroy_value(action)
+        if isinstance(action, CopyCard):
+            return self.copy_value(action.card)
         if isinstance(action, PayOrTake):  # a coin kept against a token's points
             return (action.coins * -self.coin_value
                     + action.tokens * self.game.params.token_worth.get(action.kind, 0))
@@ -275,6 +290,13 @@ class Evaluator:
         city = self.city.clone()
         city.add_token(token)
         return self._arrival_value(self.city, city, token, token.effects, None, None, self.fast)
+
+    def copy_value(self, card: Card) -> float:
+        """A card of another city copied whole: it arrives in the city as a source of its
+        own (its ``now:`` effects act, no trigger)."""
+        city = self.city.clone()
+        city.add_copy(card)
+        return self._arrival_value(self.city, city, card, card.effects, None, None, self.fast)
 
     def destroy_value(self, action: DestroyCard) -> float:
         """A card of another city destroyed: what its owner loses (the points its score
@@ -365,7 +387,7 @@ class Evaluator:
                 value += taken * self.coin_value / max(self.players - 1, 1)
         for kind, asked, effect in trial.asked:
             value += self._choice_value(trial, kind, asked, effect)
-        return value
+        return value + trial.drawn * RESERVE_CARD
 
     def _choice_value(self, trial: Trial, kind: str, seat: int, effect: fx.Effect) -> float:
         """A choice an arrival asks for: a modest bonus if it will have options (the
@@ -374,6 +396,10 @@ class Evaluator:
             return min(DISCARD_BUILD_MAX, 0.5 * len(self.game.discard))
         if kind == DEBT:  # another city loses coins (or takes tokens): a small gain
             return 0.1 * (effect.amount.fixed if isinstance(effect, fx.LoseCoins) else 0)
+        if kind == RESERVE_BUILD:  # the reserve hand is the player's own: a modest bonus
+            return RESERVE_BUILD_VALUE
+        if kind == COPY:
+            return COPY_VALUE if options(trial, kind, seat, effect) else 0.0
         if not options(trial, kind, seat, effect):
             return 0.0
         return DESTROY_VALUE if kind == DESTROY else TOKEN_VALUE
