@@ -65,10 +65,16 @@ def player_counts(name: str) -> list[int]:
 # by the path of their rule set.
 EXPANSIONS = {"leaders": str(Path(__file__).resolve().parents[1] / "expansions" / "leaders"),
               "cities": str(Path(__file__).resolve().parents[1] / "expansions" / "cities")}
+# Leaders and Cities together (a rule set extending both, with the Cities box's leaders):
+# what each adds is played at every table size above, so the pair plays one table, with a
+# smaller budget of random games (its own tests play whole games at 3-7 players).
+PAIR = str(Path(__file__).resolve().parents[1] / "expansions" / "leaders-cities")
+BUDGETS = {PAIR: 12_000}
 TABLES = [pytest.param(name, players, id=f"{name}-{players}")
           for name in shipped_games() for players in player_counts(name)] + [
     pytest.param(path, players, id=f"{name}-{players}")
-    for name, path in EXPANSIONS.items() for players in player_counts(path)]
+    for name, path in EXPANSIONS.items() for players in player_counts(path)] + [
+    pytest.param(PAIR, 5, id="leaders-cities-5")]
 
 
 # --- reading a game through the contract ------------------------------------------------
@@ -277,7 +283,7 @@ def seeds_for(name: str, players: int, budget: int) -> int:
 def test_random_games_keep_every_invariant(name: str, players: int) -> None:
     dealt: dict[int, int] = {}
     kinds: Counter[str] = Counter()
-    games = seeds_for(name, players, 50_000)
+    games = seeds_for(name, players, BUDGETS.get(name, 50_000))
     for seed in range(games):
         game = play_checked(name, players, seed, dealt, full=seed < games // 10)
         kinds.update(entry["phase"] for entry in game.history)
