@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from wonders.dsl.errors import DataError, EffectSyntaxError, WondersError
     from wonders.dsl.model import Game as GameData
     from wonders.engine.actions import (Action, Build, BuildFromDiscard, BuildStage, BuildWonder,
-                                        ChooseSide, ChooseStarter, ChooseWonder, DestroyCard,
-                                        Keep, PayOrTake, Sell, Skip, TakeToken)
+                                        ChooseSide, ChooseStarter, ChooseWonder, CopyCard,
+                                        DestroyCard, Keep, PayOrTake, Sell, Skip, TakeToken)
     from wonders.engine.bots import BOTS, Bot, make_bot
     from wonders.engine.contract import Decision, GameState
     from wonders.engine.errors import IllegalActionError, RuleError
@@ -64,6 +64,7 @@ _LAZY: dict[str, str] = {
     "DestroyCard": "wonders.engine.actions",
     "Keep": "wonders.engine.actions",
     "PayOrTake": "wonders.engine.actions",
+    "CopyCard": "wonders.engine.actions",
     "Payment": "wonders.engine.payment",
     "ScoreSheet": "wonders.engine.scoring",
     "WondersError": "wonders.dsl.errors",
@@ -136,7 +137,7 @@ __all__ = [
     "GameState", "Decision", "GameData",
     "Action", "Build", "BuildStage", "BuildWonder", "BuildFromDiscard", "Sell", "Skip",
     "ChooseSide", "ChooseWonder", "ChooseStarter", "TakeToken", "DestroyCard", "Keep",
-    "PayOrTake",
+    "PayOrTake", "CopyCard",
     "Payment", "ScoreSheet",
     "WondersError", "DataError", "EffectSyntaxError", "RuleError", "IllegalActionError",
     "SourceError",

@@ -49,7 +49,8 @@ CODES: dict[str, str] = {
             "or 'them' listed with other places",
     "T406": "a condition ('if …') on a clause that has no moment to check it (an ongoing "
             "effect, a copy)",
-    "T407": "a discount on trade in resources (a neighbour's price is in coins)",
+    "T407": "a discount on trade in resources (a neighbour's price is in coins), or a "
+            "discount of other cities' costs ('… in PLACES') that is not in coins",
     "T408": "a price ('for N coins') on a discount that is not of resources",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",

@@ -145,13 +145,28 @@ def effect(item: fx.Effect) -> str:
         else:
             target = (" or ".join(sorted(item.colours)) + " cards") if item.colours else "cards"
         unit = "coin" if item.unit == "coins" else "resource"
+        if item.cities:
+            return (f"the {target} of {_cities(item.cities, 'and')} cost them "
+                    f"{item.count} {_plural(unit, item.count)} less (never below 0)")
         if item.price:
             return (f"for {item.price} {_plural('coin', item.price)} to the bank, {target} "
                     f"cost {item.count} {_plural(unit, item.count)} less (at most once a build)")
         return f"{target} cost {item.count} {_plural(unit, item.count)} less"
+    if isinstance(item, fx.DrawReserve):
+        return (f"draw {item.count} unused reserve {_plural('card', item.count)} into your "
+                "reserve hand")
+    if isinstance(item, fx.BuildReserve):
+        return (f"build {item.count} more {_plural('card', item.count)} of your reserve hand "
+                "at once, paying the cost (or not)")
     assert isinstance(item, fx.CopyCard)
     colours = " or ".join(sorted(item.colours))
     return f"copy one {colours} card from {_cities(item.places, 'or')} (scored as your own)"
+
+
+def _copy_now(item: fx.CopyCard) -> str:
+    colours = " or ".join(sorted(item.colours))
+    return (f"choose one {colours} card of {_cities(item.places, 'or')}: its whole effect is "
+            "yours too (its owner keeps it)")
 
 
 def _trigger(trigger: fx.Trigger | None) -> str:
@@ -187,7 +202,9 @@ def condition(item: fx.Condition | None) -> str:
 
 
 def clause(item: fx.Clause) -> str:
-    text = effect(item.effect) + condition(item.condition)
+    text = (_copy_now(item.effect) if isinstance(item.effect, fx.CopyCard)
+            and item.timing is fx.Timing.NOW else effect(item.effect))
+    text += condition(item.condition)
     if item.timing is fx.Timing.ON:
         return f"{_trigger(item.trigger)}: {text}"
     if item.timing is fx.Timing.NOW:

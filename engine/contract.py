@@ -9,12 +9,12 @@ The shape follows OpenSpiel's ``State``: one object for simultaneous and
 sequential games alike.  At every point of a game there is one **pending
 decision** (:class:`Decision`): its kind (``turn``, ``last_card``,
 ``discard_build``, ``side``, ``wonder_draft``, ``token``, ``destroy``,
-``starter`` …), the seats that decide it *at once* (every seat on a drafting
-turn; one seat on a Duel turn or a follow-up choice) and, per seat, the legal
-actions.  ``play`` takes one action from each of those seats and resolves them
-together.  A game is a function of (data, players, seed, actions): the loop owns
-its random generator, and ``history`` records every decision the same way for
-every loop, which is what logs hold and replays check.
+``starter``, ``reserve_build``, ``copy`` …), the seats that decide it *at once*
+(every seat on a drafting turn; one seat on a Duel turn or a follow-up choice)
+and, per seat, the legal actions.  ``play`` takes one action from each of those
+seats and resolves them together.  A game is a function of (data, players, seed,
+actions): the loop owns its random generator, and ``history`` records every
+decision the same way for every loop, which is what logs hold and replays check.
 """
 
 from __future__ import annotations

@@ -1046,7 +1046,7 @@ class Game(Table):
     def city_list(self) -> list[City]:
         return self.cities
 
-    def _reserve_hand(self, seat: int) -> list[Card]:
+    def reserve_hand(self, seat: int) -> list[Card]:
         """``seat``'s reserve hand: during a reserve turn (and the choices after it) its
         hand, else the reserve cards it keeps."""
         return self.hands[seat] if self.turn == 0 else self.reserve[seat]
@@ -1056,13 +1056,13 @@ class Game(Table):
         set-up) join ``seat``'s reserve hand, as many as are left."""
         drawn = self.unused[:count]
         del self.unused[:count]
-        self._reserve_hand(seat).extend(drawn)
+        self.reserve_hand(seat).extend(drawn)
 
     def reserve_builds(self, seat: int) -> list[Action]:
         """The builds of the cards of ``seat``'s reserve hand it can pay for now (each
         payment; by chain; not by a free-build power, whose uses are the turns')."""
         found: list[Action] = []
-        for card in _unique(self._reserve_hand(seat)):
+        for card in _unique(self.reserve_hand(seat)):
             for option in self.build_options(seat, card):
                 if option.method != FREE_BUILD:
                     found.append(option)
@@ -1073,7 +1073,7 @@ class Game(Table):
         it pays (the neighbours' coins arrive at once), the card arrives with its
         effects and the owner's triggers."""
         card = action.card
-        self._reserve_hand(seat).remove(card)
+        self.reserve_hand(seat).remove(card)
         credits = [0] * self.players
         self._pay(seat, action.payment, credits)
         for other, coins in enumerate(credits):

@@ -493,3 +493,47 @@ def test_whole_game_playouts_with_leaders(policy: str, players: int) -> None:
     assert finished.over
     kinds = [entry["phase"] for entry in finished.history]
     assert kinds.count("reserve_draft") == 3 and kinds.count("reserve_turn") == 3
+
+
+def test_a_human_answers_the_new_choices_at_the_terminal() -> None:
+    """``play --human`` with Roma B and the Courtesans Guild: the terminal shows and asks
+    the leader built at once (a line per card and payment, or skip) and the leader copied."""
+    from wonders.dsl import effects as fx
+    from wonders.engine.actions import Build
+
+    from test_human import builder, run_human
+
+    data = load_game(game=str(LEADERS))
+    asked: set[str] = set()
+
+    def copies(card: object) -> bool:
+        return any(isinstance(c.effect, fx.CopyCard) and c.timing is fx.Timing.NOW
+                   for c in card.effects.clauses)  # type: ignore[attr-defined]
+
+    def answer(prompt: str, game: Game) -> str:
+        if prompt.startswith("Keep which"):
+            return "1"
+        if prompt.startswith("Build which —"):   # a leader of the reserve, built at once
+            asked.add("reserve_build")
+            return "1"
+        if prompt.startswith("Copy which"):
+            asked.add("copy")
+            return "1"
+        legal = game.legal_actions(0)
+        for number, card in enumerate(game.hands[0], 1):  # the Courtesans Guild first
+            if copies(card) and any(isinstance(a, Build) and a.card is card for a in legal):
+                return f"build {number}"
+        return builder(prompt, game)
+
+    outputs = []
+    for seed in range(40):
+        game = Game(data, 3, seed, wonders=["Roma", "Rhodos", "Ephesos"], sides="B")
+        finished, out = run_human(game, answer)
+        assert finished and "Traceback" not in out, out[-2000:]
+        outputs.append(out)
+        if asked == {"reserve_build", "copy"}:
+            break
+    assert asked == {"reserve_build", "copy"}
+    text = "\n".join(outputs)
+    assert "You may build one more card of your reserve at once" in text
+    assert "You copy a card of another city" in text and "You: copied " in text

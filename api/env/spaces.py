@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from wonders.engine.actions import (FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage,
                                     BuildWonder, ChooseSide, ChooseStarter, ChooseWonder,
-                                    DestroyCard, Sell, Skip, TakeToken)
+                                    CopyCard, DestroyCard, Sell, Skip, TakeToken)
 from wonders.engine.registry import new_game
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ def slot_of(action: Action) -> Slot:
         return ("take_token", action.token.name)
     if isinstance(action, DestroyCard):
         return ("destroy", action.card.name, action.card.age, action.seat)
+    if isinstance(action, CopyCard):
+        return ("copy", action.card.name, action.card.age, action.seat)
     if isinstance(action, ChooseStarter):
         return ("starter", action.seat)
     if isinstance(action, ChooseSide):

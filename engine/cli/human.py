@@ -357,6 +357,10 @@ class HumanGame(TerminalSession[Game]):
             return self.choose_token()
         if self.game.phase is Phase.DEBT:
             return self.choose_debt()
+        if self.game.phase is Phase.COPY:
+            return self.choose_copy()
+        if self.game.phase is Phase.RESERVE_BUILD:
+            return self.choose_reserve_build()
         self.show_table()
         while True:
             action = self._turn_input()
@@ -562,31 +566,78 @@ class HumanGame(TerminalSession[Game]):
             if card is not None:
                 return next(a for a in choices if a.card is card)
 
+    def choose_reserve_build(self) -> Action:
+        """A ``build N reserve cards`` effect: which card of the reserve hand to build at
+        once, and how to pay (or skip)."""
+        legal = self.game.legal_actions(self.seat)
+        choices = [a for a in legal if isinstance(a, Build)]
+        skip = next(a for a in legal if isinstance(a, Skip))
+        self.show_city()
+        kept = ", ".join(c.name for c in self.game.reserve_hand(self.seat)) or "none"
+        table = Table(title=f"You may build one more card of your reserve at once, paying "
+                      f"its cost (your reserve: {kept})")
+        for header in ("#", "card", "how", "effect"):
+            table.add_column(header)
+        for number, action in enumerate(choices, 1):
+            how = str(action)[len(f"build {action.card.name}"):].strip() or "nothing to pay"
+            table.add_row(str(number), card_text(action.card), how,
+                          describe.effects(action.card.effects))
+        self.console.print(table)
+        while True:
+            text = self.read(f"Build which — 1–{len(choices)} or name (skip to build none): ")
+            lowered = text.lower()
+            if lowered in SKIP_WORDS:
+                return skip
+            if not text:
+                self.error("Type a number or a card name, or 'skip'.")
+                continue
+            if lowered in HELP_WORDS:
+                self.console.print("Type the number of a line (a card and how it is paid) or "
+                                   "a card's name to build it now, or 'skip'.")
+                continue
+            first, _, rest = text.partition(" ")
+            if first.lower() in BUILD_WORDS and rest.strip():
+                text = rest.strip()
+            picked = as_number(text)
+            if picked is not None:
+                if 1 <= picked <= len(choices):
+                    return choices[picked - 1]
+                self.error(f"Type a number from 1 to {len(choices)}, a name, or 'skip'.")
+                continue
+            card = self.find_card(text, [a.card for a in choices])
+            if card is not None:
+                return next(a for a in choices if a.card is card)  # the first way to pay
+
     # --- what happened -------------------------------------------------------------------
 
-    def _snapshot(self) -> list[tuple[int, int, int, int]]:
-        return [(len(c.built), c.stages, c.coins, len(c.tokens)) for c in self.game.cities]
+    def _snapshot(self) -> list[tuple[int, int, int, int, int]]:
+        return [(len(c.built), c.stages, c.coins, len(c.tokens), len(c.copied))
+                for c in self.game.cities]
 
-    def _report(self, before: Sequence[tuple[int, int, int, int]], phase: Phase, age: int,
-                movers: Sequence[int], mine: Action | None) -> None:
+    def _report(self, before: Sequence[tuple[int, int, int, int, int]], phase: Phase,
+                age: int, movers: Sequence[int], mine: Action | None) -> None:
         game = self.game
         lines: list[Text] = []
         for seat, city in enumerate(game.cities):
-            built, stages, coins, tokens = before[seat]
+            built, stages, coins, tokens, copied = before[seat]
             who = "You" if seat == self.seat else city_name(game, seat)
             parts: list[str] = []
             for card in city.built[built:]:
                 parts.append(f"built {card.name}")
             if city.stages > stages:
                 parts.append(f"built wonder stage {city.stages}")
+            for card in city.copied[copied:]:
+                parts.append(f"copied {card.name}")
             if phase is Phase.PICK:  # the reserve draft: only one's own card is known
                 parts.append(f"kept {mine.card.name}" if seat == self.seat
                              and isinstance(mine, Keep) else "kept a card")
             elif seat == self.seat and isinstance(mine, Sell):
                 parts.append(f"sold {mine.card.name}")
             elif seat == self.seat and isinstance(mine, Skip):
-                parts.append("took nothing from the discard pile")
-            elif not parts and phase is not Phase.DISCARD_BUILD and seat in movers:
+                parts.append("built no card of the reserve" if phase is Phase.RESERVE_BUILD
+                             else "took nothing from the discard pile")
+            elif not parts and seat in movers and (phase is Phase.TURN or phase is Phase.RESERVE
+                                                   or phase is Phase.LAST_CARD):
                 parts.append("sold a card")
             if city.coins != coins:
                 parts.append(f"coins {coins} → {city.coins}")

@@ -19,7 +19,7 @@ from wonders.dsl import describe
 from wonders.dsl.errors import closest
 from wonders.dsl.model import Card
 
-from ..actions import Action, DestroyCard, PayOrTake, TakeToken
+from ..actions import Action, CopyCard, DestroyCard, PayOrTake, TakeToken
 from ..bots import Bot
 from ..contract import GameState
 
@@ -206,6 +206,25 @@ class TerminalSession(Generic[GameT]):
                  else f"{a.card.name} ({self.city_label(a.seat)})" for a in options]
         return self.pick(f"Destroy which card — 1–{len(options)} or name: ", options, names,
                          "card", "Type the number or name of the card to discard.")
+
+    def choose_copy(self) -> Action:
+        """A ``now: copy …`` effect: which card of another city to copy (its whole effect
+        becomes yours too; its owner keeps it)."""
+        options = [a for a in self.legal() if isinstance(a, CopyCard)]
+        self.show_cities()
+        table = Table(title="You copy a card of another city: its whole effect is yours too "
+                      "(its owner keeps it)")
+        for header in ("#", "card", "city", "colour", "effect"):
+            table.add_column(header, justify="right" if header == "#" else "left")
+        for number, action in enumerate(options, 1):
+            table.add_row(str(number), Text(action.card.name, style="bold"),
+                          self.city_label(action.seat), action.card.colour,
+                          describe.effects(action.card.effects))
+        self.console.print(table)
+        names = [a.card.name if [b.card.name for b in options].count(a.card.name) == 1
+                 else f"{a.card.name} ({self.city_label(a.seat)})" for a in options]
+        return self.pick(f"Copy which card — 1–{len(options)} or name: ", options, names,
+                         "card", "Type the number or name of the card whose effect you copy.")
 
     def legal(self) -> list[Action]:
         return self.game_state().legal_actions(self.seat)
