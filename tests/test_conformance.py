@@ -214,7 +214,14 @@ def assert_view_hides(game: GameState, names: frozenset[str]) -> None:
         for seen, cards in places(game, seat).values():
             if seen:
                 visible.update(c.name for c in cards if c.name in names)
-        shown = Counter(names_in(game.view(seat), names))
+        view = game.view(seat)
+        # a card another city copied whole ('now: copy …') is named again in the copier's
+        # city: it must be one the seat sees, but it is the same card, not a second one
+        copied = [name for city in view.get("cities") or [] if isinstance(city, dict)
+                  for name in city.pop("copied", [])]
+        assert all(visible[name] for name in copied), (
+            f"seat {seat}'s view names copied cards it may not see: {copied}")
+        shown = Counter(names_in(view, names))
         leaked = shown - visible
         assert not leaked, f"seat {seat}'s view shows cards it may not see: {dict(leaked)}"
 
