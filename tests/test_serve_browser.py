@@ -462,14 +462,15 @@ def decision_samples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
 def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Server) -> None:
     """Whatever the decision (a side, a turn, a last card, a card from the discard pile, a
     card to destroy, a token, a wonder of the draft, who starts; the expansions' leader
-    draft, recruitment turn and pay-or-debt choice), the page offers every legal action,
-    and a click sends exactly that action for the open decision."""
+    draft, recruitment turn, leader built at once, leader copied and pay-or-debt choice),
+    the page offers every legal action, and a click sends exactly that action for the open
+    decision."""
     samples = decision_samples()
     kinds = {(game, state["pending"]["kind"]) for game, _, state in samples}
     assert {("base", "side"), ("base", "turn"), ("base", "discard_build"),
             ("duel", "wonder_draft"), ("duel", "turn"), ("duel", "token"),
             ("duel", "starter"), ("leaders", "reserve_draft"), ("leaders", "reserve_turn"),
-            ("cities", "debt")} <= kinds, kinds
+            ("leaders", "reserve_build"), ("leaders", "copy"), ("cities", "debt")} <= kinds, kinds
     page = browser.new_context(bypass_csp=True).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
