@@ -84,8 +84,9 @@ def test_unknown_parent_and_cycle_are_located_at_their_item(ws: Workspace) -> No
     [problem] = load([ws.root / "c1.yaml"]).report.sorted()
     assert problem.code == "L707" and "closes a cycle" in problem.message
     path = ws.write("empty.yaml", "kind: rules\nname: e\nextends: []\n")
-    result = load([path])
-    assert result.game is None and result.report.sorted()  # refused, and said so
+    [problem] = load([path]).report.sorted()
+    assert (problem.code, problem.location.line) == ("S105", 3)
+    assert "a non-empty list of them" in problem.message
 
 
 def test_the_shipped_pair_names_its_parents() -> None:
