@@ -100,7 +100,8 @@ skip_compiled = pytest.mark.skipif(COMPILED, reason="the compiled loop cannot be
 BERENICE = {
     "Berenice: 1 more coin when the bank pays (a card's coins, a sale)",
     "Berenice: at most once a turn (Xenophon's coins in the same turn get no more)",
-    "Berenice: an age's end is a turn of its own (Nero's coins after the last turn's sale)"}
+    "Berenice: an age's end is a turn of its own (Nero's coins after the last turn's sale)",
+    "Berenice: a neighbour's Gambling Den gives her city the bank's coin, and one more"}
 
 
 @skip_compiled
