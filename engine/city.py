@@ -29,8 +29,9 @@ _PRICE_CACHES: Final = ("prices", "ids")
 _POWER_CACHES: Final = ("abilities", "shields")
 # The caches each kind of ongoing effect changes (``science``: the symbols and wildcards
 # ``science_symbols`` keeps; a drafted city also counts its symbols as they arrive)
+COUNTED_CACHE: Final = "counted_shields"  # its ``shields N per …`` clauses
 _CACHED_BY: Final[dict[type, tuple[str, ...]]] = {fx.Ability: ("abilities",),
-                                                  fx.Shields: ("shields",),
+                                                  fx.Shields: ("shields", COUNTED_CACHE),
                                                   fx.Science: ("science",)}
 _TRADE_EFFECTS: Final = (fx.Produce, fx.TradePrice, fx.Discount)
 _EVERY_SELLER: Final = ("neighbours",)  # ``buy … at N`` with neighbours to buy from
@@ -39,6 +40,7 @@ _NO_SELLERS: Final[frozenset[str]] = frozenset()
 TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (bank trading)
 SHARED_CACHE: Final = "shared_discounts"  # its discounts of other cities' costs
 _NO_DISCOUNTS: Final[tuple[fx.Discount, ...]] = ()
+_NO_SHIELDS: Final[tuple[fx.Shields, ...]] = ()
 
 
 class City:
@@ -220,6 +222,18 @@ class City:
             if ability.name == name:
                 return True
         return False
+
+    def counted_shields(self) -> tuple[fx.Shields, ...]:
+        """The city's ongoing ``shields N per …`` effects (worked out at each battle from
+        what the cities hold then), kept until a shields effect arrives: the battles of
+        every age ask, and almost every city has none."""
+        cached = self._cache.get(COUNTED_CACHE)
+        if cached is None:
+            found = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+                     if isinstance(e, fx.Shields) and e.each is not None]
+            cached = tuple(found) if found else _NO_SHIELDS
+            self._cache[COUNTED_CACHE] = cached
+        return cached  # type: ignore[return-value]
 
     def shields(self) -> int:
         cached = self._cache.get("shields")

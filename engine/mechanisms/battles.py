@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Final, Sequence
 
-from wonders.dsl import effects as fx
 from wonders.dsl.rules_model import Battles
 
 from ..city import City
@@ -73,12 +72,10 @@ def battle_shields(cities: Sequence[City]) -> list[int]:
     the defeat tokens of earlier battles)."""
     shields = [city.shields() for city in cities]
     for seat, city in enumerate(cities):
-        for _, _, effects in city.sources():
-            for clause in effects.clauses:
-                effect = clause.effect
-                if (clause.timing is fx.Timing.ONGOING and isinstance(effect, fx.Shields)
-                        and effect.each is not None):
-                    shields[seat] += amount(effect.each, seat, cities)
+        for effect in city.counted_shields():  # (cached: almost always none)
+            each = effect.each
+            if each is not None:
+                shields[seat] += amount(each, seat, cities)
     return shields
 
 
