@@ -381,6 +381,9 @@ def test_games_lists_shipped_games() -> None:
     rows = [line.split() for line in result.stdout.splitlines()]
     assert ["game", "base", str(BASE)] in rows
     assert all(row[0] in ("game", "expansion") for row in rows)
+    # the paths start in one column, however long a name (leaders-cities is 14 letters)
+    starts = {line.index(row[2]) for line, row in zip(result.stdout.splitlines(), rows)}
+    assert len(starts) == 1
 
 
 # --- effects --------------------------------------------------------------------------------------

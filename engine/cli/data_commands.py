@@ -327,10 +327,11 @@ def cards(
 
 def games() -> None:
     """List the shipped games and expansions."""
-    for name, path in shipped_games().items():
-        sys.stdout.write(f"game       {name:<12} {path}\n")
-    for name, path in shipped_expansions().items():
-        sys.stdout.write(f"expansion  {name:<12} {path}\n")
+    rows = [("game", name, path) for name, path in shipped_games().items()]
+    rows += [("expansion", name, path) for name, path in shipped_expansions().items()]
+    width = max(len(name) for _, name, _ in rows)  # names line up however long
+    for kind, name, path in rows:
+        sys.stdout.write(f"{kind:<10} {name:<{width}} {path}\n")
 
 
 def effects(game: Optional[str] = typer.Option(
