@@ -251,26 +251,31 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
                 copies.append(clause.effect)
     if not copies:
         return _city_lines(city, cities, params, science, (), own), []
+    # each copy's candidates: (seat, card) of the cities it copies from, by name then
+    # seat. Each copy chooses on its own, from every card of those colours there: a card
+    # whose name the owner has built too (a neighbour's Apothecary adds a second compass
+    # to one's own), the same card another copy of the city chose (the rules copy what
+    # a card shows, and say nothing against two copies of it). None last: a copy with
+    # no candidate copies nothing; a card adds no negative points, so None never beats
+    # a real pick
     options: list[list[Card | None]] = []
     for copy in copies:
-        candidates = {c.name: c for other in at(cities, city.seat, copy.places)
-                      for c in other.built
-                      if c.colour in copy.colours and c.name not in city.names}
-        # None last: a copy whose every candidate another copy of the city already took
-        # copies nothing (two cards copying from one neighbour holding one card of the
-        # colour); a card adds no negative points, so None never beats a real pick
-        offered: list[Card | None] = [candidates[n] for n in sorted(candidates)]
+        found = [(other.seat, c) for other in at(cities, city.seat, copy.places)
+                 for c in other.built if c.colour in copy.colours]
+        found.sort(key=lambda pick: (pick[1].name, pick[0]))
+        offered: list[Card | None] = []
+        for _, card in found:  # one card twice (same-named in both cities) scores the same
+            if card not in offered:
+                offered.append(card)
         offered.append(None)
         options.append(offered)
     best: tuple[int, dict[str, int], list[str]] | None = None
     for picks in product(*options):
-        chosen = [c for c in picks if c is not None]
-        if len({c.name for c in chosen}) < len(chosen):
-            continue
-        lines = _city_lines(city, cities, params, science, chosen, own)
+        cards = [card for card in picks if card is not None]
+        lines = _city_lines(city, cities, params, science, cards, own)
         total = sum(lines.values())
         if best is None or total > best[0]:
-            best = (total, lines, [c.name for c in chosen])
+            best = (total, lines, [card.name for card in cards])
     assert best is not None  # the all-None pick is always allowed
     return best[1], best[2]
 

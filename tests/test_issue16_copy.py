@@ -3,8 +3,9 @@
 A base card ``copy red cards from left`` validated and then failed an assertion
 in scoring at 7 players: with two such cards in one city and a left neighbour
 holding a single red card, every combination of picks copied that card twice and
-was rejected, leaving no best pick.  A copy with no card left to copy now copies
-nothing (docs/language.md, "copy").
+was rejected, leaving no best pick.  Each copy now chooses on its own, the same
+card as another copy of the city too, and a copy with no card to copy copies nothing
+(docs/language.md, "copy").
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _data(tmp_path: Path):  # type: ignore[no-untyped-def]
     return result.game
 
 
-def test_two_copies_one_candidate_copy_it_once(tmp_path: Path) -> None:
+def test_two_copies_one_candidate_both_copy_it(tmp_path: Path) -> None:
     data = _data(tmp_path)
     game = wonders.new_game(data, 7, 0)
     cards = {c.name: c for c in data.cards}
@@ -45,9 +46,11 @@ def test_two_copies_one_candidate_copy_it_once(tmp_path: Path) -> None:
     left = at(cities, 0, ("left",))[0]  # the engine's own place lookup
     me.add_card(cards["Copy One"])
     me.add_card(cards["Copy Two"])
+    lines, copied = score_city(me, cities, game.params, game.science)  # type: ignore[attr-defined]
+    assert copied == []  # nothing to copy: both copy nothing
     left.add_card(cards["Barracks"])
     lines, copied = score_city(me, cities, game.params, game.science)  # type: ignore[attr-defined]
-    assert copied == ["Barracks"]
+    assert copied == ["Barracks", "Barracks"]
 
 
 def test_random_games_at_seven_players_score(tmp_path: Path) -> None:
