@@ -180,6 +180,16 @@ class Gain:
 
 
 @dataclass(frozen=True)
+class Give:
+    """``PLACES gives AMOUNT coins``: those cities give their coins to the owner."""
+
+    places: tuple[Name, ...]
+    amount: Amount
+    span: Span
+    debt: Name | None = None  # "… or KIND tokens": parsed only to be refused (T409)
+
+
+@dataclass(frozen=True)
 class Destroy:
     """``destroy COLOURS card in PLACES``."""
 
@@ -231,7 +241,7 @@ class BuildReserve:
 
 
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
-               Destroy, Take, Discount, Gain, DrawReserve, BuildReserve]
+               Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give]
 
 
 @dataclass(frozen=True)

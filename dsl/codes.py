@@ -52,6 +52,8 @@ CODES: dict[str, str] = {
     "T407": "a discount on trade in resources (a neighbour's price is in coins), or a "
             "discount of other cities' costs ('… in PLACES') that is not in coins",
     "T408": "a price ('for N coins') on a discount that is not of resources",
+    "T409": "a 'gives' that makes no sense: paid in tokens ('or KIND tokens'), or by the "
+            "owner to itself ('self gives')",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",

@@ -36,6 +36,7 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.Gain: (fx.Timing.NOW, fx.Timing.ON),
     ast.DrawReserve: (fx.Timing.NOW,),
     ast.BuildReserve: (fx.Timing.NOW,),
+    ast.Give: (fx.Timing.NOW, fx.Timing.ON),
 }
 
 _EFFECT_WORD = {
@@ -43,7 +44,7 @@ _EFFECT_WORD = {
     ast.Ability: "ability", ast.Points: "points", ast.Coins: "coins", ast.Copy: "copy",
     ast.Replay: "replay", ast.Lose: "loses", ast.Destroy: "destroy", ast.Take: "take",
     ast.Discount: "discount", ast.Gain: "gains", ast.DrawReserve: "draw",
-    ast.BuildReserve: "build",
+    ast.BuildReserve: "build", ast.Give: "gives",
 }
 
 
@@ -63,7 +64,7 @@ _TIMING_WORD = {
 # The place that stands for "the city with the most of what is counted": it only
 # makes sense in a count ("per yellow card in most"), and alone there.
 MOST = "most"
-# The place, in the amount of a 'loses', that stands for each losing city itself
+# The place, in the amount of a 'loses' (or a 'gives'), that stands for each losing city itself
 # ("others loses 1 coin per victory token in them"): a word of the language, not of a
 # rule set, and meaningless anywhere else.
 THEM = "them"
@@ -250,6 +251,20 @@ class _Checker:
             if value.is_fixed and value.fixed == 0:
                 self.problem("T403", "gaining 0 coins has no effect", node.span)
             return fx.GainCoins(places, value)
+        if isinstance(node, ast.Give):
+            places = self.places(node.places, "gives")
+            value, each = self.amounts(node.amount, True)
+            if value.is_fixed and value.fixed == 0 and each is None:
+                self.problem("T403", "giving 0 coins has no effect", node.span)
+            if node.debt is not None:  # a city gives what it has: nothing to pay in tokens
+                self.problem("T409", f"'gives … or {node.debt.text} tokens': a city gives the "
+                             "coins it has (up to the amount), it never owes the rest; write "
+                             "'PLACES loses N coins or KIND tokens' for a debt to the bank",
+                             node.debt.span)
+            if "self" in places:
+                self.problem("T409", "'self gives …': the owner cannot give coins to itself",
+                             next(n.span for n in node.places if n.text == "self"))
+            return fx.GiveCoins(places, value, each)
         if isinstance(node, ast.Destroy):
             return fx.Destroy(self.colours(node.colours), self.places(node.places, "destroy"))
         if isinstance(node, ast.Take):
@@ -320,10 +335,10 @@ class _Checker:
     def trigger(self, node: ast.Trigger) -> fx.Trigger:
         if node.event == "card" and node.colours:
             return fx.Trigger("card", self.colours(node.colours))
-        if node.event == "end":  # "on age end:": the event is the period's name
+        if node.event in ("end", "start"):  # "on age end:": the event is the period's name
             period = node.colours[0]
             self.known(period, self.vocabulary.periods, "N308", "period")
-            return fx.Trigger(f"{period.text}_end")
+            return fx.Trigger(f"{period.text}_{node.event}")
         if node.event == "token":  # "on victory token:": the event names the kind
             kind = node.colours[0]
             self.known(kind, self.vocabulary.tokens, "N305", "token kind")

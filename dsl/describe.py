@@ -121,6 +121,16 @@ def effect(item: fx.Effect) -> str:
     if isinstance(item, fx.GainCoins):
         verb = "gains" if len(item.places) == 1 and item.places[0] != "neighbours" else "gain"
         return f"{_who(item.places)} {verb} {amount(item.amount, 'coin')} from the bank"
+    if isinstance(item, fx.GiveCoins):
+        verb = "gives" if len(item.places) == 1 and item.places[0] != "neighbours" else "give"
+        parts = [] if item.amount.is_fixed and item.amount.fixed == 0 and item.each else [
+            amount(item.amount, "coin")]
+        if item.each is not None:
+            parts += [f"{t.value} {_plural('coin', t.value)} per "
+                      f"{_counted(t.counted, t.divisor)} they hold" for t in item.each.terms]
+        each = " each" if verb == "give" else ""
+        return (f"{_who(item.places)}{each} {verb} you {' plus '.join(parts)} of their coins "
+                "(as many as they have, up to that)")
     if isinstance(item, fx.Replay):
         return "play again straight away"
     if isinstance(item, fx.Destroy):
@@ -179,6 +189,8 @@ def _trigger(trigger: fx.Trigger | None) -> str:
         return "each time you build a card free by chain"
     if trigger.event.endswith("_end"):
         return f"at the end of each {trigger.event[:-4]}"
+    if trigger.event.endswith("_start"):
+        return f"at the start of each {trigger.event[:-6]}"
     if trigger.event.endswith("_token"):
         return f"each time you receive a {trigger.event[:-6]} token"
     if trigger.event == "buy":

@@ -27,7 +27,8 @@ class Trigger:
     (``event="card"``; None = any colour), builds a wonder stage (``"wonder"``), builds
     a card free by chain (``"chain"``), or a period of the rule set ends
     (``"age_end"`` for ``on age end:``), the owner receives a token of a kind
-    (``"victory_token"`` for ``on victory token:``), or the owner buys resources from a
+    (``"victory_token"`` for ``on victory token:``), or starts (``"age_start"`` for
+    ``on age start:``), or the owner buys resources from a
     neighbour (``"buy"``, once per neighbour bought from in a build)."""
 
     event: str
@@ -189,6 +190,18 @@ class GainCoins:
 
 
 @dataclass(frozen=True, slots=True)
+class GiveCoins:
+    """The cities at ``places`` each give the owner ``amount`` coins (``left, right gives 1
+    coin``): each gives what it has, up to that many (never below 0), and the owner receives
+    exactly what was given (not the bank's coins).  ``each`` is more coins counted in each
+    giving city itself (``… per victory token in them``)."""
+
+    places: tuple[str, ...]
+    amount: Amount
+    each: Amount | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Replay:
     """The owner takes another turn straight after this one (sequential turns)."""
 
@@ -258,7 +271,7 @@ class BuildReserve:
 
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
-               BuildReserve]
+               BuildReserve, GiveCoins]
 
 
 @dataclass(frozen=True, slots=True)

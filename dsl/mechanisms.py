@@ -26,11 +26,13 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.Science: "science", fx.TradePrice: "buy", fx.Ability: "ability", fx.CopyCard: "copy",
     fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
     fx.Discount: "discount", fx.GainCoins: "gains", fx.DrawReserve: "draw",
-    fx.BuildReserve: "build",
+    fx.BuildReserve: "build", fx.GiveCoins: "gives",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
 PERIOD_END: Final = "_end"
+# The trigger event of the start of a period: "age_start" for ``on age start:``.
+PERIOD_START: Final = "_start"
 # The trigger event of a token's arrival: "victory_token" for ``on victory token:``.
 TOKEN_EVENT: Final = "_token"
 # The trigger event of buying from a neighbour (``on buy:``).
@@ -47,6 +49,7 @@ _EVERYWHERE: Final = frozenset({
     ("coins", NOW), ("coins", ON), ("shields", ONGOING), ("shields", NOW), ("shields", ON),
     ("buy", ONGOING), ("ability", ONGOING), ("loses", NOW), ("loses", ON),
     ("destroy", NOW), ("take", NOW), ("gains", NOW), ("gains", ON),
+    ("gives", NOW), ("gives", ON),
 })
 
 
@@ -65,7 +68,8 @@ class Capabilities:
     ``conditions``: the kinds of clause condition (``if …``) its runtime checks
     (``wonder``: the owner's board complete; ``at_least``: a count reached);
     ``period_ends``: per period whose end the loop announces (``on age end:``), the
-    effect words it runs then (empty: no such trigger fires); ``coin_discounts``:
+    effect words it runs then (empty: no such trigger fires); ``period_starts``: the
+    same for the start of a period (``on age start:``); ``coin_discounts``:
     whether it takes ``discount N coins on …`` off the coins of a cost;
     ``scoped_abilities``: the abilities it limits to cards of some colours
     (``ability free_build on purple cards``); ``reserve``: whether it plays the rule
@@ -100,6 +104,7 @@ class Capabilities:
     boards: bool
     conditions: frozenset[str] = frozenset()
     period_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    period_starts: Mapping[str, frozenset[str]] = field(default_factory=dict)
     coin_discounts: bool = False
     scoped_abilities: frozenset[str] = frozenset()
     reserve: bool = False
@@ -147,7 +152,10 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         conditions=frozenset({"wonder", "at_least"}),
         # after the age's battles, before the next age is dealt: nothing that asks a
         # choice (destroy, take, build from discard) can wait for an answer there
-        period_ends={"age": frozenset({"coins", "shields", "loses", "gains"})},
+        period_ends={"age": frozenset({"coins", "shields", "loses", "gains", "gives"})},
+        # once the age's hands are dealt, before its first turn (a reserve turn, turn 0,
+        # included): the same effects as at an age's end, nothing that asks a choice
+        period_starts={"age": frozenset({"coins", "shields", "loses", "gains", "gives"})},
         coin_discounts=True,
         scoped_abilities=frozenset({"free_build"}),
         debt_choice=True,
@@ -158,8 +166,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         shared_discounts=True,
         reserve=True,
         # the battles' tokens, given after the age's battles (as "on age end:")
-        token_events={"victory": frozenset({"coins", "shields", "loses"}),
-                      "defeat": frozenset({"coins", "shields", "loses"})},
+        token_events={"victory": frozenset({"coins", "shields", "loses", "gives"}),
+                      "defeat": frozenset({"coins", "shields", "loses", "gives"})},
         trade_events=True,
         paid_discounts=True,
         set_counts=True,
@@ -284,15 +292,21 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
         if trigger is not None and trigger.event.endswith(PERIOD_END):
             return (f"'loses … or {effect.debt} tokens' asks a choice, which cannot wait at "
                     "the end of a period")
-    if trigger is not None and trigger.event.endswith(PERIOD_END):
-        period = trigger.event[:-len(PERIOD_END)]
-        words = caps.period_ends.get(period)
+        if trigger is not None and trigger.event.endswith(PERIOD_START):
+            return (f"'loses … or {effect.debt} tokens' asks a choice, which cannot wait at "
+                    "the start of a period")
+    for suffix, moment, announced in ((PERIOD_END, "end", caps.period_ends),
+                                      (PERIOD_START, "start", caps.period_starts)):
+        if trigger is None or not trigger.event.endswith(suffix):
+            continue
+        period = trigger.event[:-len(suffix)]
+        words = announced.get(period)
         if not words:
-            return (f"'on {period} end:' is not announced by the {caps.offer} game loop "
+            return (f"'on {period} {moment}:' is not announced by the {caps.offer} game loop "
                     "(no trigger fires then)")
         if word not in words:
-            return (f"'{word}' cannot act at the end of an {period} in the {caps.offer} game "
-                    f"loop (it runs {', '.join(sorted(words))} then)")
+            return (f"'{word}' cannot act at the {moment} of an {period} in the {caps.offer} "
+                    f"game loop (it runs {', '.join(sorted(words))} then)")
         return None
     if isinstance(effect, fx.TakeToken) and not effect.pool and not caps.counter_tokens:
         return (f"'take N {effect.kind} tokens' (without a pool) is not run by the "
@@ -346,5 +360,6 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
             "(this rule set offers cards by " + caps.offer + ")")
 
 
-__all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END", "capabilities",
+__all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END", "PERIOD_START",
+           "capabilities",
            "refusal"]

@@ -189,6 +189,11 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Trigger("end", (_name(children[0]),), _span(meta))
 
     @_meta
+    def trigger_period_start(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        # "on age start:": the period's name is checked by the compiler
+        return ast.Trigger("start", (_name(children[0]),), _span(meta))
+
+    @_meta
     def produce(self, meta: Any, children: list[Any]) -> ast.Produce:
         quantity = 1
         unbuyable = False
@@ -287,6 +292,11 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def gain(self, meta: Any, children: list[Any]) -> ast.Gain:
         return ast.Gain(children[0], _coins_per(children), _span(meta))
+
+    @_meta
+    def give(self, meta: Any, children: list[Any]) -> ast.Give:
+        debt = children[-1] if isinstance(children[-1], ast.Name) else None
+        return ast.Give(children[0], _coins_per(children), _span(meta), debt)
 
     @_meta
     def coins_per(self, meta: Any, children: list[Any]) -> ast.Per:
@@ -506,6 +516,7 @@ _LONE_NAME = re.compile(r"(?:^|[;:])\s*([a-z][a-z0-9_]*)\s*$")
 _LONE_TRIGGER = re.compile(r"(?:^|[;:])\s*on\s+([a-z][a-z0-9_]*)\s*$")
 _LOSES = "loses"
 _GAINS = "gains"
+_GIVES = "gives"
 _COMMENT = re.compile(r"#[^\n]*")
 
 
@@ -520,19 +531,19 @@ def _lone_name(exc: UnexpectedInput, text: str, offset: int) -> EffectSyntaxErro
     found = _LONE_NAME.search(before)
     trigger = False
     if found is not None:
-        if token is not None and closest(token, [_LOSES, _GAINS]) is not None:
+        if token is not None and closest(token, [_LOSES, _GAINS, _GIVES]) is not None:
             return None  # "opponent lose 2 coins": the place is right, the verb is not
-        if not expected or not expected <= {"COMMA", "LOSES", "GAINS", "$END"}:
+        if not expected or not expected <= {"COMMA", "LOSES", "GAINS", "GIVES", "$END"}:
             return None
-        named = f"a place followed by '{_LOSES}' or '{_GAINS}'"
+        named = f"a place followed by '{_LOSES}', '{_GAINS}' or '{_GIVES}'"
     else:
         found = _LONE_TRIGGER.search(before)
-        if found is None or not expected or not expected <= {"CARDS", "VBAR", "END", "TOKENS",
-                                                              "$END"}:
+        if found is None or not expected or not expected <= {"CARDS", "VBAR", "END", "START",
+                                                              "TOKENS", "$END"}:
             return None
         trigger = True
-        named = ("colours followed by 'card', a period followed by 'end', or a token kind "
-                 "followed by 'token'")
+        named = ("colours followed by 'card', a period followed by 'end' or 'start', or a "
+                 "token kind followed by 'token'")
     start = found.start(1)
     try:
         parser: Any = _lark().parse_interactive(text[:start], start="effects")

@@ -29,7 +29,7 @@ from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, shuffle
-from .runtime import (AGE_END_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, RESERVE_BUILD, WONDER_EVENT,
+from .runtime import (AGE_END_EVENT, AGE_START_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, RESERVE_BUILD, WONDER_EVENT,
                       Pending, Table, act, every_effects, has_triggers,
                       options as pending_options, resolve, trigger, triggers_of)
 from .rules import Parameters, parameters
@@ -145,6 +145,8 @@ class Game(Table):
         self.pools = deal_pools(data, self.generator())  # token pools (after the boards are dealt)
         self.arrival_ongoing = False  # ongoing shields count in battles, science at the end
         self._has_triggers = has_triggers(data)
+        # whether any clause waits for ``on age start:`` (announced when an age is dealt)
+        self._age_start = _has_event(data, AGE_START_EVENT)
         # ``on bank coins:``, announced once per city and turn: whether the data has any
         # such clause, the serial of the current turn (an age's end is one of its own) and
         # the last turn each city's was announced in
@@ -157,6 +159,9 @@ class Game(Table):
          self._shared_discounts) = _discount_kinds(data)
         self._credits: list[int] | None = None  # during a turn: coins arriving at its end
         self._debits: list[int] | None = None   # during a turn: coins lost at its end
+        # during a turn: the coins cities give others (``PLACES gives N coins``), as (giver,
+        # taker, coins) in the order the effects acted, settled at its end
+        self._gives: list[tuple[int, int, int]] | None = None
         # every decision: (age, turn, phase, actions, coins after); ``history`` is its JSON
         self.decisions: list[tuple[int, int, str, dict[int, Action], tuple[int, ...]]] = []
         self.bank_paid = 0  # coins the bank received (costs)
@@ -316,6 +321,10 @@ class Game(Table):
             self.reserve = [[] for _ in range(self.players)]
             self.phase = Phase.RESERVE
             self.movers = [seat for seat in range(self.players) if self.hands[seat]]
+        if self._age_start:  # "on age start:": dealt, before the first turn (reserve or not)
+            self._moment += 1  # a turn of its own for ``on bank coins:``
+            for seat in range(self.players):
+                trigger(self, seat, AGE_START_EVENT, None, None)
 
     def _deal_age(self, age: int) -> None:
         self.age = age
@@ -369,6 +378,7 @@ class Game(Table):
         other.pools = {name: list(tokens) for name, tokens in self.pools.items()}
         other.arrival_ongoing = self.arrival_ongoing
         other._has_triggers = self._has_triggers
+        other._age_start = self._age_start
         other._bank_event = self._bank_event
         other._moment = self._moment
         other._bank_moment = list(self._bank_moment)
@@ -378,6 +388,7 @@ class Game(Table):
         other._shared_discounts = self._shared_discounts
         other._credits = None if self._credits is None else list(self._credits)
         other._debits = None if self._debits is None else list(self._debits)
+        other._gives = None if self._gives is None else list(self._gives)
         other.decisions = list(self.decisions)
         other.bank_paid = self.bank_paid
         other.bank_gave = self.bank_gave
@@ -927,6 +938,8 @@ class Game(Table):
         credits = [0] * self.players
         debits = [0] * self.players
         self._credits, self._debits = credits, debits
+        gives: list[tuple[int, int, int]] = []
+        self._gives = gives
         # (seat, source, its effects, the trigger event, the card's colour)
         built: list[tuple[int, object, fx.Effects, str, str | None]] = []
         sold: list[int] = []
@@ -979,8 +992,11 @@ class Game(Table):
             for seat in sold:
                 act(self, seat, sell, False)
         self._credits = self._debits = None
+        self._gives = None
         for seat, coins in enumerate(credits):
             self.cities[seat].coins += coins
+        for giver, taker, coins in gives:  # after the turn's coins, before its losses
+            self.give(giver, taker, coins)
         for seat, coins in enumerate(debits):
             if coins:
                 self.lose(seat, coins)
@@ -1019,6 +1035,19 @@ class Game(Table):
         taken = min(coins, city.coins)
         city.coins -= taken
         self.bank_paid += taken
+
+    def give(self, giver: int, taker: int, coins: int) -> None:
+        """``giver`` gives ``taker`` up to ``coins`` of its coins: during a turn at its end
+        (after the turn's coins arrived, before its losses to the bank, one give after
+        the other in the order the effects acted), at once outside one (an age's start or
+        end).  The taker receives what the giver had to give, never more."""
+        if self._gives is not None:
+            self._gives.append((giver, taker, coins))
+            return
+        city = self.cities[giver]
+        given = min(coins, city.coins)
+        city.coins -= given
+        self.cities[taker].coins += given
 
     def shields(self, seat: int, count: int) -> None:
         """Shields gained once count in every later battle (a lasting bonus)."""

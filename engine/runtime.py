@@ -59,6 +59,8 @@ CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
 CHAIN_EVENT: Final = "chain"
 AGE_END_EVENT: Final = "age_end"  # "on age end:", announced by a loop after an age's battles
+# "on age start:", announced by a loop once an age's hands are dealt, before its first turn
+AGE_START_EVENT: Final = "age_start"
 DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 
 _SELF_PLACE: Final = ("self",)
@@ -135,6 +137,12 @@ class Table(SharedGenerator):
 
     def shields(self, seat: int, count: int) -> None:
         """``seat`` gains ``count`` shields once (a pawn move, or a lasting bonus)."""
+        raise NotImplementedError
+
+    def give(self, giver: int, taker: int, coins: int) -> None:
+        """``giver`` gives ``taker`` up to ``coins`` of its coins (``PLACES gives N coins``:
+        what it has, never below 0; ``taker`` receives exactly what was given; when is the
+        table's)."""
         raise NotImplementedError
 
     def science_arrived(self, seat: int, symbol: str) -> None:
@@ -311,6 +319,15 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
         for place in effect.places:
             for target in seats_at(seat, place, len(cities)):
                 table.gain(target, gained)
+    elif isinstance(effect, fx.GiveCoins):  # "left, right gives 1 coin": to the owner
+        cities = table.city_list()
+        given = amount(effect.amount, seat, cities)
+        each = effect.each
+        for place in effect.places:
+            for target in seats_at(seat, place, len(cities)):
+                owed = given if each is None else given + amount(each, target, cities)
+                if owed > 0 and target != seat:
+                    table.give(target, seat, owed)
     elif isinstance(effect, fx.Destroy):
         table.ask(DESTROY, seat, effect)
     elif isinstance(effect, fx.TakeToken):
@@ -471,7 +488,7 @@ def has_triggers(data: GameData) -> bool:
     return found
 
 
-__all__ = ["AGE_END_EVENT", "CARD_EVENT", "CHAIN_EVENT", "COPY", "DEBT", "DESTROY", "DISCARD_BUILD",
+__all__ = ["AGE_END_EVENT", "AGE_START_EVENT", "CARD_EVENT", "CHAIN_EVENT", "COPY", "DEBT", "DESTROY", "DISCARD_BUILD",
            "Pending", "RESERVE_BUILD", "TOKEN", "Table",
            "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
            "run", "trigger", "triggers_of", "mypyc_attr"]

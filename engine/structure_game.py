@@ -751,6 +751,13 @@ class StructureGame(Table):
         target.coins -= taken
         self.bank_paid += taken
 
+    def give(self, giver: int, taker: int, coins: int) -> None:
+        """``giver`` gives ``taker`` up to ``coins`` of its coins, at once (what it has)."""
+        source = self.cities[giver]
+        given = min(coins, source.coins)
+        source.coins -= given
+        self.cities[taker].coins += given
+
     def shields(self, seat: int, count: int) -> None:
         """Shields move the conflict pawn towards the rival at once."""
         self._shields(seat, count)

@@ -51,6 +51,10 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("replay", ON): "on wonder: replay", ("discount", ONGOING): "discount 1 resource on wonder",
         ("copy", NOW): "now: copy purple card from left, right",
         ("draw", NOW): "draw 2 reserve cards", ("build", NOW): "build 1 reserve card",
+        ("gives", NOW): "left, right gives 1 coin",
+        ("gives", ON): "on age start: left gives 1 coin",
+        ("gains", NOW): "neighbours gains 1 coin", ("gains", ON): "on wonder: left gains 2 coins",
+        ("take", NOW): "take 1 victory token",
     },
     "duel": {
         ("produce", ONGOING): "produce wood", ("science", ONGOING): "science wheel",
@@ -65,6 +69,8 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("replay", ON): "on wonder: replay", ("discount", ONGOING): "discount 1 resource on wonder",
         ("copy", NOW): "now: copy purple card from opponent",
         ("draw", NOW): "draw 2 reserve cards", ("build", NOW): "build 1 reserve card",
+        ("gives", NOW): "opponent gives 2 coins", ("gives", ON): "on card: opponent gives 1 coin",
+        ("gains", NOW): "opponent gains 1 coin", ("gains", ON): "on wonder: opponent gains 2 coins",
     },
 }
 OFFERS = {"base": "draft", "duel": "structure"}
@@ -113,6 +119,16 @@ def test_every_effect_plays_or_is_refused(game: str, key: tuple[str, fx.Timing],
 @functools.cache
 def _shipped(game: str) -> GameData:
     return load_game([], game)
+
+
+def test_every_effect_and_timing_has_an_example() -> None:
+    """Each game's examples cover every (effect word, timing) the compiler accepts."""
+    from wonders.dsl.compiler import effect_timings
+
+    wanted = {(word, timing) for word, timings in effect_timings().items()
+              for timing in timings}
+    for game, examples in EXAMPLES.items():
+        assert set(examples) >= wanted, (game, sorted(wanted - set(examples)))
 
 
 def test_every_effect_kind_is_declared() -> None:

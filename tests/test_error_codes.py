@@ -307,6 +307,8 @@ CASES: list[Case] = [
         effect="discount 1 coin on cards for 1 coin")), 10, 13,
         text="discount 1 coin on cards for 1 coin",
         message=("only a discount of resources can cost coins",)),
+    cards_case("self-gives", "T409", card_file(card(effect="self gives 1 coin")), 10, 13,
+               text="self", message=("the owner cannot give coins to itself",)),
     # C: chains
     cards_case("misspelt-chain", "C501",
                card_file(card("Baths", extra="makes_free: [Aquaduct]\n"),

@@ -218,7 +218,7 @@ def test_lone_word_message_names_effect_words_and_places() -> None:
     _, (problem,) = compile_effects("prodce wood", VOCAB)
     assert problem.message.startswith("unexpected 'prodce': expected 'ability', 'build', 'buy'")
     assert "'replay'" in problem.message and "'take'" in problem.message
-    assert problem.message.endswith("or a place followed by 'loses' or 'gains'")
+    assert problem.message.endswith("or a place followed by 'loses', 'gains' or 'gives'")
 
 
 def test_descriptions() -> None:

@@ -117,7 +117,7 @@ class Trial(Table):
     city's shields, the final scoring its science)."""
 
     __slots__ = ("cities", "seat", "gained", "lost", "shields_gained", "replays", "asked",
-                 "drawn")
+                 "drawn", "given")
 
     def __init__(self, cities: Sequence[City], seat: int, pools: dict[str, list[Token]],
                  discard: list[Card]) -> None:
@@ -133,6 +133,7 @@ class Trial(Table):
         self.replays = 0
         self.asked: list[tuple[str, int, fx.Effect]] = []
         self.drawn = 0  # reserve cards drawn (``draw N reserve cards``)
+        self.given: dict[int, int] = {}  # coins each seat is to give the owner (``gives``)
 
     def gain(self, seat: int, coins: int) -> None:
         if seat == self.seat:  # the runtime pays the owner only
@@ -140,6 +141,10 @@ class Trial(Table):
 
     def lose(self, seat: int, coins: int) -> None:
         self.lost[seat] = self.lost.get(seat, 0) + coins
+
+    def give(self, giver: int, taker: int, coins: int) -> None:
+        if taker == self.seat:  # the runtime gives to the owner only
+            self.given[giver] = self.given.get(giver, 0) + coins
 
     def shields(self, seat: int, count: int) -> None:
         if seat == self.seat:
@@ -385,6 +390,9 @@ class Evaluator:
                 value -= taken * self.coin_value
             else:  # an opponent's loss helps against each opponent in turn
                 value += taken * self.coin_value / max(self.players - 1, 1)
+        for giver, owed in trial.given.items():  # the owner's gain is the giver's loss
+            taken = min(owed, self.cities[giver].coins)
+            value += taken * self.coin_value * (1 + 1 / max(self.players - 1, 1))
         for kind, asked, effect in trial.asked:
             value += self._choice_value(trial, kind, asked, effect)
         return value + trial.drawn * RESERVE_CARD
