@@ -129,8 +129,8 @@ def effect(item: fx.Effect) -> str:
             parts += [f"{t.value} {_plural('coin', t.value)} per "
                       f"{_counted(t.counted, t.divisor)} they hold" for t in item.each.terms]
         each = " each" if verb == "give" else ""
-        return (f"{_who(item.places)}{each} {verb} you {' plus '.join(parts)} of their coins "
-                "(as many as they have, up to that)")
+        return (f"{_who(item.places)}{each} {verb} you {' plus '.join(parts)}, from their own "
+                "coins (as many as they have, up to that)")
     if isinstance(item, fx.Replay):
         return "play again straight away"
     if isinstance(item, fx.Destroy):
