@@ -3,7 +3,8 @@ cities (``PLACES gives N coins``), issue 12.
 
 The rule scenarios of ``tests/scenarios/starts.yaml`` (a base variant) and
 ``tests/scenarios/duel-gives.yaml`` (a Duel variant) hold the hand-worked numbers; these
-tests show that each scenario depends on its construct being executed (switched off, it
+tests (with ``tests/scenarios/leaders-starts.yaml``: the age's start and the reserve
+turn) show that each scenario depends on its construct being executed (switched off, it
 fails), that misuse is reported at its place, and that the greedy bot plays the variant.
 """
 
@@ -23,6 +24,7 @@ from conftest import Workspace
 HERE = Path(__file__).resolve().parent / "scenarios"
 STARTS = HERE / "starts.yaml"
 DUEL_GIVES = HERE / "duel-gives.yaml"
+LEADERS_STARTS = HERE / "leaders-starts.yaml"
 COMPILED = not runtime.__file__.endswith(".py")  # compiled callers ignore a monkeypatch
 
 AGE_START = {
@@ -47,6 +49,7 @@ def failed(path: Path) -> list[str]:
 def test_the_scenarios_pass() -> None:
     assert failed(STARTS) == []
     assert failed(DUEL_GIVES) == []
+    assert failed(LEADERS_STARTS) == []
 
 
 @pytest.mark.skipif(COMPILED, reason="the compiled loop cannot be monkeypatched")
@@ -61,6 +64,8 @@ def test_age_start_ignored_fails_its_scenarios(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(draft_game, "trigger", without_age_start)
     assert set(failed(STARTS)) == AGE_START
+    assert failed(LEADERS_STARTS) == [
+        "on age start: before the age's reserve turn; a leader recruited then waits"]
 
 
 @pytest.mark.skipif(COMPILED, reason="the compiled loop cannot be monkeypatched")
