@@ -253,9 +253,9 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
         return _city_lines(city, cities, params, science, (), own), []
     # each copy's candidates: (seat, card) of the cities it copies from, by name then
     # seat. Each copy chooses on its own, from every card of those colours there: a card
-    # whose name the owner has built too (a neighbour's Apothecary adds a second compass
-    # to one's own), the same card another copy of the city chose (the rules copy what
-    # a card shows, and say nothing against two copies of it). None last: a copy with
+    # whose name the owner has built too (a neighbour's green card of a name the owner
+    # has gives a second symbol), the same card another copy of the city chose (the
+    # rules copy what a card shows, and say nothing against two copies of it). None last: a copy with
     # no candidate copies nothing; a card adds no negative points, so None never beats
     # a real pick
     options: list[list[Card | None]] = []
