@@ -171,3 +171,23 @@ def test_the_variant_runs_with_greedy_bots() -> None:
             c.name in ("Tavern", "Pawnshop", "Theater")
             for city in game.cities for c in city.built)  # type: ignore[attr-defined]
     assert seen_gives
+
+
+def test_a_game_with_both_constructs_replays_from_its_log(tmp_path: Path) -> None:
+    """The coins given and the age starts' coins are the same when the log replays."""
+    import random
+
+    from wonders.engine import registry
+    from wonders.engine.log import replay, write
+
+    variant = HERE / "variants" / "starts"
+    data = load_game([variant])
+    game = registry.new_game(data, 4, 11)
+    rng = random.Random(11)
+    while not game.over:
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    log = tmp_path / "starts.jsonl"
+    write(game, log, None, [str(variant)])
+    result = replay(log)
+    assert result.identical, result.divergence
+    assert result.game is not None and result.game.history == game.history
