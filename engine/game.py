@@ -160,7 +160,7 @@ class Game(Table):
         self._credits: list[int] | None = None  # during a turn: coins arriving at its end
         self._debits: list[int] | None = None   # during a turn: coins lost at its end
         # during a turn: the coins cities give others (``PLACES gives N coins``), as (giver,
-        # taker, coins) in the order the effects acted, settled at its end
+        # taker, coins) in the order the effects acted, settled at its end (None: none yet)
         self._gives: list[tuple[int, int, int]] | None = None
         # every decision: (age, turn, phase, actions, coins after); ``history`` is its JSON
         self.decisions: list[tuple[int, int, str, dict[int, Action], tuple[int, ...]]] = []
@@ -938,8 +938,6 @@ class Game(Table):
         credits = [0] * self.players
         debits = [0] * self.players
         self._credits, self._debits = credits, debits
-        gives: list[tuple[int, int, int]] = []
-        self._gives = gives
         # (seat, source, its effects, the trigger event, the card's colour)
         built: list[tuple[int, object, fx.Effects, str, str | None]] = []
         sold: list[int] = []
@@ -992,11 +990,13 @@ class Game(Table):
             for seat in sold:
                 act(self, seat, sell, False)
         self._credits = self._debits = None
+        gives = self._gives  # (made by the turn's first give only)
         self._gives = None
         for seat, coins in enumerate(credits):
             self.cities[seat].coins += coins
-        for giver, taker, coins in gives:  # after the turn's coins, before its losses
-            self.give(giver, taker, coins)
+        if gives is not None:  # after the turn's coins, before its losses
+            for giver, taker, coins in gives:
+                self.give(giver, taker, coins)
         for seat, coins in enumerate(debits):
             if coins:
                 self.lose(seat, coins)
@@ -1041,7 +1041,9 @@ class Game(Table):
         (after the turn's coins arrived, before its losses to the bank, one give after
         the other in the order the effects acted), at once outside one (an age's start or
         end).  The taker receives what the giver had to give, never more."""
-        if self._gives is not None:
+        if self._debits is not None:  # during a turn
+            if self._gives is None:
+                self._gives = []
             self._gives.append((giver, taker, coins))
             return
         city = self.cities[giver]

@@ -90,10 +90,10 @@ def test_gives_settled_before_the_turns_coins_fail(monkeypatch: pytest.MonkeyPat
     real = Game.give
 
     def at_once(self: Game, giver: int, taker: int, coins: int) -> None:
-        saved = self._gives
-        self._gives = None
+        saved = self._debits  # (a give during a turn waits while there are debits)
+        self._debits = None
         real(self, giver, taker, coins)
-        self._gives = saved
+        self._debits = saved
 
     monkeypatch.setattr(Game, "give", at_once)
     assert failed(STARTS) == [
