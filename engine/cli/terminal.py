@@ -192,28 +192,27 @@ class TerminalSession(Generic[GameT]):
 
     def choose_destroy(self) -> Action:
         """A ``destroy`` effect: which of the other cities' cards goes to the discard pile."""
-        options = [a for a in self.legal() if isinstance(a, DestroyCard)]
-        self.show_cities()
-        table = Table(title="You destroy a card of another city (it goes to the discard pile)")
-        for header in ("#", "card", "city", "colour", "effect"):
-            table.add_column(header, justify="right" if header == "#" else "left")
-        for number, action in enumerate(options, 1):
-            table.add_row(str(number), Text(action.card.name, style="bold"),
-                          self.city_label(action.seat), action.card.colour,
-                          describe.effects(action.card.effects))
-        self.console.print(table)
-        names = [a.card.name if [b.card.name for b in options].count(a.card.name) == 1
-                 else f"{a.card.name} ({self.city_label(a.seat)})" for a in options]
-        return self.pick(f"Destroy which card — 1–{len(options)} or name: ", options, names,
-                         "card", "Type the number or name of the card to discard.")
+        return self._choose_city_card(
+            [a for a in self.legal() if isinstance(a, DestroyCard)],
+            "You destroy a card of another city (it goes to the discard pile)",
+            "Destroy", "Type the number or name of the card to discard.")
 
     def choose_copy(self) -> Action:
         """A ``now: copy …`` effect: which card of another city to copy (its whole effect
         becomes yours too; its owner keeps it)."""
-        options = [a for a in self.legal() if isinstance(a, CopyCard)]
+        return self._choose_city_card(
+            [a for a in self.legal() if isinstance(a, CopyCard)],
+            "You copy a card of another city: its whole effect is yours too (its owner "
+            "keeps it)",
+            "Copy", "Type the number or name of the card whose effect you copy.")
+
+    def _choose_city_card(self, options: Sequence[DestroyCard | CopyCard], title: str, verb: str,
+                          help_text: str) -> Action:
+        """One card of the other cities (``options``: actions with ``card`` and
+        ``seat``), shown with its city and effect; a name shared by two cities is told
+        apart by the city."""
         self.show_cities()
-        table = Table(title="You copy a card of another city: its whole effect is yours too "
-                      "(its owner keeps it)")
+        table = Table(title=title)
         for header in ("#", "card", "city", "colour", "effect"):
             table.add_column(header, justify="right" if header == "#" else "left")
         for number, action in enumerate(options, 1):
@@ -223,8 +222,8 @@ class TerminalSession(Generic[GameT]):
         self.console.print(table)
         names = [a.card.name if [b.card.name for b in options].count(a.card.name) == 1
                  else f"{a.card.name} ({self.city_label(a.seat)})" for a in options]
-        return self.pick(f"Copy which card — 1–{len(options)} or name: ", options, names,
-                         "card", "Type the number or name of the card whose effect you copy.")
+        return self.pick(f"{verb} which card — 1–{len(options)} or name: ", options, names,
+                         "card", help_text)
 
     def legal(self) -> list[Action]:
         return self.game_state().legal_actions(self.seat)
