@@ -151,6 +151,8 @@ class Game(Table):
         # such clause, the serial of the current turn (an age's end is one of its own) and
         # the last turn each city's was announced in
         self._bank_event = _has_event(data, BANK_EVENT)
+        # whether any ``shields N per …`` clause exists (else battles look for none)
+        self._counted_shields = _has_counted_shields(data)
         self._moment = 0
         self._bank_moment: list[int] = [-1] * players
         # what kinds of discount the data has at all (read at every decision: kept here
@@ -380,6 +382,7 @@ class Game(Table):
         other._has_triggers = self._has_triggers
         other._age_start = self._age_start
         other._bank_event = self._bank_event
+        other._counted_shields = self._counted_shields
         other._moment = self._moment
         other._bank_moment = list(self._bank_moment)
         other._coin_discounts = self._coin_discounts
@@ -1214,10 +1217,11 @@ class Game(Table):
 
     def _military(self) -> None:
         """The age's military: the rule set's battles (:mod:`.mechanisms.battles`)."""
-        shields = battles.battle_shields(self.cities)
+        shields = battles.battle_shields(self.cities, self._counted_shields)
         # (the tokens each city won or lost, as fight returns them: compiled, Counter
         # arithmetic on the cities' tokens is interpreted code, ~100,000 instructions an age)
-        received = battles.fight(self.cities, self.data.rules.model.military.battles, self.age)
+        received = battles.fight(self.cities, self.data.rules.model.military.battles, self.age,
+                                 shields)
         for seat, city in enumerate(self.cities):
             if city.has_ability(DEFEATS_TO_VICTOR_ABILITY):
                 self._hand_over_defeats(seat, shields, received)
@@ -1414,6 +1418,21 @@ def _has_event(data: GameData, event: str) -> bool:
             if clause.trigger is not None and clause.trigger.event == event:
                 found = True
     data.derived[key] = found
+    return found
+
+
+def _has_counted_shields(data: GameData) -> bool:
+    """Whether any card, stage or token of the data has a ``shields N per …`` clause
+    (worked out once per loaded data)."""
+    cached = data.derived.get("game_counted_shields")
+    if isinstance(cached, bool):
+        return cached
+    found = False
+    for effects in every_effects(data):
+        for clause in effects.clauses:
+            if isinstance(clause.effect, fx.Shields) and clause.effect.each is not None:
+                found = True
+    data.derived["game_counted_shields"] = found
     return found
 
 

@@ -66,11 +66,14 @@ def tokens_won(shields: Sequence[int], battles: Battles, age: int,
     return found
 
 
-def battle_shields(cities: Sequence[City]) -> list[int]:
+def battle_shields(cities: Sequence[City], counted: bool = True) -> list[int]:
     """Each city's shields in a battle: its shields, plus those its ongoing ``shields N
     per …`` clauses count from what the cities hold now (``shields 1 per defeat token``:
-    the defeat tokens of earlier battles)."""
+    the defeat tokens of earlier battles). ``counted`` False: the data has no such
+    clause (the loop knows it once per game), so none is looked for."""
     shields = [city.shields() for city in cities]
+    if not counted:
+        return shields
     for seat, city in enumerate(cities):
         for effect in city.counted_shields():  # (cached: almost always none)
             each = effect.each
@@ -79,14 +82,17 @@ def battle_shields(cities: Sequence[City]) -> list[int]:
     return shields
 
 
-def fight(cities: Sequence[City], battles: Battles,
-          age: int) -> list[list[tuple[str, int]]]:
+def fight(cities: Sequence[City], battles: Battles, age: int,
+          shields: list[int] | None = None) -> list[list[tuple[str, int]]]:
     """Resolve the end-of-age battles: each city takes the tokens it won or lost; returns
     them, per seat (what ``on victory token:`` triggers and the defeat hand-over read).
 
     With ``military.sit_out``, a city holding such a token sits these battles out and
-    gives one back (only when the age has battles: the token waits for the next ones)."""
-    shields = battle_shields(cities)
+    gives one back (only when the age has battles: the token waits for the next ones).
+    ``shields``: each city's shields in these battles, when the caller has them already
+    (:func:`battle_shields`)."""
+    if shields is None:
+        shields = battle_shields(cities)
     out: list[int] = []
     kind = battles.sit_out
     if kind is not None and battles.fought_in(age):
