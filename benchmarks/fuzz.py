@@ -156,7 +156,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Final, Sequence
 
 import yaml
 
@@ -416,11 +416,12 @@ def build_context(families: Sequence[str]) -> None:
 
     from wonders.dsl.loader import load_game, shipped_games
     from wonders.engine.cli import app
+    from wonders.engine.sources import variant_expansions
 
     CTX.grammar = Grammar()
-    games = shipped_games()
-    for name in ("base", "duel"):
-        data = load_game(game=name)
+    games = {**shipped_games(), **variant_expansions()}
+    for name in FILE_GAMES:
+        data = game_data(name) if name in variant_expansions() else load_game(game=name)
         CTX.data[name] = data
         vocabulary = data.rules.vocabulary
         CTX.vocabularies[name] = vocabulary
@@ -981,7 +982,9 @@ def run_effects(case: Case, work: Path) -> None:
 
 
 def gen_files(rng: random.Random) -> Case:
-    game = rng.choice(["base", "duel"])
+    # half the time an expansion's own files (a rule set that ``extends:`` one game, or
+    # two: Leaders + Cities), written to a folder of their own and loaded from there
+    game = rng.choice(["base", "duel"]) if rng.random() < 0.5 else rng.choice(FILE_GAMES[2:])
     file = rng.choice(sorted(CTX.files[game]))
     data, done = mutated_document(rng, (game, file), CTX.files[game][file], game)
     rules = CTX.data[game].rules
@@ -1321,9 +1324,20 @@ def run_terminal(case: Case, work: Path) -> None:
          "game abandoned" if "abandoned" in output.lower() else "other end")
 
 
+# the games whose own files the ``files`` family mutates: base and Duel, and the shipped
+# expansions that are rule sets of their own (each ``extends:`` others by name)
+FILE_GAMES: Final = ["base", "duel", "leaders", "cities", "leaders-cities"]
+# whole games: the shipped games and expansions of both hand-draft and structure loops,
+# and the test variants whose cards use constructs no shipped card does (issue 12)
+GAME_TABLES: Final = ["base", "duel", "base2e", "leaders", "cities", "leaders-cities",
+                      "tests/scenarios/variants/starts", "tests/scenarios/variants/duel-gives",
+                      "tests/scenarios/variants/leaders-starts",
+                      "tests/scenarios/variants/constructs"]
+
+
 def gen_games(rng: random.Random) -> Case:
-    game = rng.choice(["base", "duel"])
-    rules = CTX.data[game].rules
+    game = rng.choice(["base", "duel"]) if rng.random() < 0.5 else rng.choice(GAME_TABLES)
+    rules = game_data(game).rules
     players = rng.randint(rules.min_players, rules.max_players)
     seed = rng.randrange(2 ** 31) if rng.random() < 0.9 else \
         rng.choice([0, 1, 2 ** 31 - 1, 2 ** 32, 2 ** 63, 2 ** 64 + 1, 10 ** 30, -1])
@@ -1338,10 +1352,23 @@ def gen_games(rng: random.Random) -> Case:
             "same_seed": rng.random() < 0.1}
 
 
+def game_data(game: str) -> Any:
+    """The loaded data of a game or variant (loaded once; base and Duel at start-up)."""
+    data = CTX.data.get(game)
+    if data is None:
+        from wonders.engine.sources import load_source
+
+        root = Path(__file__).resolve().parent.parent
+        result = load_source(str(root / game) if "/" in game else game)
+        assert result.game is not None, result.report.sorted()
+        data = CTX.data[game] = result.game
+    return data
+
+
 def run_games(case: Case, work: Path) -> None:
     from wonders.engine.errors import RuleError
 
-    play_game(CTX.data[case["game"]], case["players"], case["seed"], case["rng"],
+    play_game(game_data(case["game"]), case["players"], case["seed"], case["rng"],
               case["options"], case["clone_at"], case["same_seed"], allow=(RuleError,))
 
 
