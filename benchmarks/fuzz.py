@@ -20,7 +20,9 @@ Families (cycled round-robin, an equal slice of time each):
   every problem must carry a documented CODE and a span inside the text.  An effect
   or cost that compiles cleanly is sometimes put on a shipped card, wonder stage or
   token and played in a seeded random game ("valid data crashes the engine").
-* ``files``: the shipped card, wonder, token and rule files of base and Duel,
+* ``files``: the shipped card, wonder, token and rule files of base and Duel, and
+  half the time those of an expansion that is a rule set of its own (Leaders, Cities,
+  Leaders + Cities: ``extends:`` one game or two, written to a folder of their own),
   mutated as trees (values replaced by hostile ones, keys renamed or dropped, list
   items copied up to 5,000 times) or as text (lines inserted, bytes that are not
   UTF-8, raw YAML such as 4,400-digit numbers, tags, anchors and deep nesting),
@@ -44,7 +46,10 @@ Families (cycled round-robin, an equal slice of time each):
   numbers in and out of range, names, commands, Unicode, control characters, huge
   numbers, with or without ``quit`` at the end.
 * ``games``: seeded random games through the public contract
-  (``wonders.engine.registry.new_game``, uniformly random legal actions), with the
+  (``wonders.engine.registry.new_game``, uniformly random legal actions) of base and
+  Duel, and half the time of an expansion (base2e, Leaders, Cities, Leaders + Cities)
+  or a test variant whose cards use constructs no shipped card uses
+  (``tests/scenarios/variants/``: age-start triggers, ``gives``), with the
   invariants checked after every decision: the decision's seats are the ones with
   legal actions, ``sum(coins) == start_coins + bank_gave - bank_paid``, nobody in
   debt, the game ends, the score sheet's totals are the sums of its lines and its
