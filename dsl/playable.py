@@ -266,7 +266,21 @@ def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, s
                    compiled: Compiled, report: Report) -> None:
     """Report everything in ``game`` that its game loop does not run (see the module)."""
     caps = capabilities(offer_of(rules.data))
-    if caps is None or not playable(caps, rules.data):
+    if caps is None:
+        return
+    if not playable(caps, rules.data):
+        if caps.boards and game.wonders:
+            # boards are loaded, so a game is meant to be set up (as for M904), but a
+            # drafting rule set without ``ages.hand`` is only a vocabulary: no age can be
+            # dealt, and ``play`` would stop at once
+            named = "mechanism" in _map(rules.data.get("offer"))
+            report.add(Diagnostic(
+                "D601", f"the {caps.offer} loop deals each player a hand every age, but "
+                f"ages.hand is missing (offer.mechanism is {caps.offer}"
+                f"{'' if named else ', the default'}): add 'hand: N' under ages, or name "
+                "the offer mechanism the rule set is for",
+                rules.location(("ages",), key=True) if "ages" in rules.data
+                else rules.location(())))
         return
     checker = _Checker(game, rules, caps, compiled, report)
     checker.deal_pools()

@@ -9,6 +9,7 @@ untested.
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -668,3 +669,26 @@ def test_warning_render_and_valid(ws: Workspace) -> None:
     assert warning.code == "D604" and warning.severity is Severity.WARNING
     assert ": D604 warning: 'Well' has a copy marked 5+" in warning.render()
     assert result.ok and result.game is not None
+
+
+# --- a drafting game that cannot deal (found by the fuzz campaign, seed 5, files #756) ------
+
+def test_a_drafting_game_without_a_hand_size_is_refused(tmp_path: Path) -> None:
+    """Boards are loaded, so a game is meant (as for M904), but with no ``ages.hand`` the
+    hand draft cannot deal an age: ``validate`` says so where ``play`` would stop."""
+    from wonders.dsl.loader import load, shipped_games
+
+    for game, edit, default in (("duel", "  mechanism: structure\n", True),
+                                ("base", "  hand: 7\n", True)):
+        folder = tmp_path / game
+        shutil.copytree(shipped_games()[game], folder)
+        rules = folder / "rules.yaml"
+        text = rules.read_text(encoding="utf-8")
+        assert edit in text
+        rules.write_text(text.replace(edit, "", 1), encoding="utf-8")
+        found = load([folder]).report.sorted()
+        assert [d.code for d in found] == ["D601"], (game, found)
+        line = text.replace(edit, "", 1).splitlines().index("ages:") + 1
+        assert (found[0].location.line, found[0].location.column) == (line, 1)
+        assert "ages.hand is missing" in found[0].message
+        assert ("the default" in found[0].message) is default
