@@ -30,6 +30,20 @@ def _cities(places: tuple[str, ...], joiner: str = "and") -> str:
     return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
 
 
+def _coins_owed(item: fx.LoseCoins | fx.GiveCoins, one: str,
+                several: str) -> tuple[str, list[str]]:
+    """The verb (``one`` for a single city, else ``several``) and the parts of what a
+    ``loses`` or ``gives`` takes from each city: its amount, and what ``… in them``
+    counts in the city itself."""
+    verb = one if len(item.places) == 1 and item.places[0] != "neighbours" else several
+    parts = [] if item.amount.is_fixed and item.amount.fixed == 0 and item.each else [
+        amount(item.amount, "coin")]
+    if item.each is not None:
+        parts += [f"{t.value} {_plural('coin', t.value)} per "
+                  f"{_counted(t.counted, t.divisor)} they hold" for t in item.each.terms]
+    return verb, parts
+
+
 def _who(places: tuple[str, ...], joiner: str = "and") -> str:
     """Cities as people: "your opponent", "your neighbours"."""
     who = _cities(places, joiner).replace("cities", "").replace("city", "").strip()
@@ -107,12 +121,7 @@ def effect(item: fx.Effect) -> str:
             return f"ability: {name} (once)"
         return f"ability: {name}" + (f" (once per {item.once_per})" if item.once_per else "")
     if isinstance(item, fx.LoseCoins):
-        verb = "loses" if len(item.places) == 1 and item.places[0] != "neighbours" else "lose"
-        parts = [] if item.amount.is_fixed and item.amount.fixed == 0 and item.each else [
-            amount(item.amount, "coin")]
-        if item.each is not None:
-            parts += [f"{t.value} {_plural('coin', t.value)} per "
-                      f"{_counted(t.counted, t.divisor)} they hold" for t in item.each.terms]
+        verb, parts = _coins_owed(item, "loses", "lose")
         text = f"{_who(item.places)} {verb} {' plus '.join(parts)}"
         if item.debt is not None:
             text += (f" (each chooses how many to pay, and takes a {item.debt} token for "
@@ -122,12 +131,7 @@ def effect(item: fx.Effect) -> str:
         verb = "gains" if len(item.places) == 1 and item.places[0] != "neighbours" else "gain"
         return f"{_who(item.places)} {verb} {amount(item.amount, 'coin')} from the bank"
     if isinstance(item, fx.GiveCoins):
-        verb = "gives" if len(item.places) == 1 and item.places[0] != "neighbours" else "give"
-        parts = [] if item.amount.is_fixed and item.amount.fixed == 0 and item.each else [
-            amount(item.amount, "coin")]
-        if item.each is not None:
-            parts += [f"{t.value} {_plural('coin', t.value)} per "
-                      f"{_counted(t.counted, t.divisor)} they hold" for t in item.each.terms]
+        verb, parts = _coins_owed(item, "gives", "give")
         each = " each" if verb == "give" else ""
         return (f"{_who(item.places)}{each} {verb} you {' plus '.join(parts)}, from their own "
                 "coins (as many as they have, up to that)")

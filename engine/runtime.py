@@ -302,17 +302,12 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
     elif isinstance(effect, fx.Replay):
         table.replay(seat)
     elif isinstance(effect, fx.LoseCoins):
-        cities = table.city_list()
-        lost = amount(effect.amount, seat, cities)
-        each = effect.each
-        for place in effect.places:
-            for target in seats_at(seat, place, len(cities)):
-                owed = lost if each is None else lost + amount(each, target, cities)
-                if effect.debt is None:
-                    table.lose(target, owed)
-                elif owed > 0:  # the losing city chooses how many coins it pays
-                    table.ask(DEBT, target, fx.LoseCoins(_SELF_PLACE, fx.Amount(owed), None,
-                                                         effect.debt))
+        for target, owed in _owed(table, seat, effect.places, effect.amount, effect.each):
+            if effect.debt is None:
+                table.lose(target, owed)
+            elif owed > 0:  # the losing city chooses how many coins it pays
+                table.ask(DEBT, target, fx.LoseCoins(_SELF_PLACE, fx.Amount(owed), None,
+                                                     effect.debt))
     elif isinstance(effect, fx.GainCoins):
         cities = table.city_list()
         gained = amount(effect.amount, seat, cities)
@@ -320,14 +315,9 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
             for target in seats_at(seat, place, len(cities)):
                 table.gain(target, gained)
     elif isinstance(effect, fx.GiveCoins):  # "left, right gives 1 coin": to the owner
-        cities = table.city_list()
-        given = amount(effect.amount, seat, cities)
-        each = effect.each
-        for place in effect.places:
-            for target in seats_at(seat, place, len(cities)):
-                owed = given if each is None else given + amount(each, target, cities)
-                if owed > 0 and target != seat:
-                    table.give(target, seat, owed)
+        for target, owed in _owed(table, seat, effect.places, effect.amount, effect.each):
+            if owed > 0 and target != seat:
+                table.give(target, seat, owed)
     elif isinstance(effect, fx.Destroy):
         table.ask(DESTROY, seat, effect)
     elif isinstance(effect, fx.TakeToken):
@@ -344,6 +334,20 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
             table.ask(RESERVE_BUILD, seat, effect)
     elif isinstance(effect, fx.CopyCard):  # "now: copy …" (an end copy is scoring's)
         table.ask(COPY, seat, effect)
+
+
+def _owed(table: Table, seat: int, places: Sequence[str], value: fx.Amount,
+          each: fx.Amount | None) -> list[tuple[int, int]]:
+    """(seat, coins) owed by each city at ``places`` for a ``loses`` or ``gives`` of
+    ``seat``'s: the amount counted for the owner, plus ``each`` (``… in them``) counted in
+    that city itself."""
+    cities = table.city_list()
+    base = amount(value, seat, cities)
+    found: list[tuple[int, int]] = []
+    for place in places:
+        for target in seats_at(seat, place, len(cities)):
+            found.append((target, base if each is None else base + amount(each, target, cities)))
+    return found
 
 
 def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> list[Action]:
