@@ -40,7 +40,7 @@ from .mechanisms.forum import DicePool
 from .mechanisms.gates import compare_met
 from .mechanisms.reserve import gained
 from .mechanisms.sheet import first_open, groups, shortfall
-from .randomness import SharedGenerator
+from .randomness import SharedGenerator, sample
 from .scoring import ScoreSheet
 
 TURN = "turn"
@@ -247,7 +247,7 @@ class DiceGame(SharedGenerator):
                            for b in dice.buildings)
         start = gained(0, model.setup.coins, dice.reserve)
         self.start_coins = start * players
-        boards = self.generator().sample(range(len(dice.boards)), players)
+        boards = sample(self.generator(), range(len(dice.boards)), players)
         self.sheets = [DiceCity(s, dice.boards[b], dice, start) for s, b in enumerate(boards)]
         self.pending = [[] for _ in range(players)]
         self.seats = tuple(range(players))

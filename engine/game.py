@@ -28,7 +28,7 @@ from .interning import intern
 from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, shuffle
+from .randomness import below, sample, shuffle
 from .runtime import (AGE_END_EVENT, AGE_START_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, RESERVE_BUILD, WONDER_EVENT,
                       Pending, Table, act, every_effects, has_triggers,
                       options as pending_options, resolve, trigger, triggers_of)
@@ -213,7 +213,7 @@ class Game(Table):
         else:
             if len(boards) < self.players:
                 raise RuleError(f"{len(boards)} wonder boards for {self.players} players")
-            chosen = self.generator().sample(boards, self.players)
+            chosen = sample(self.generator(), boards, self.players)
         if sides is None or isinstance(sides, str):
             modes = [sides or self.params.wonder_side] * self.players
         else:
@@ -306,7 +306,7 @@ class Game(Table):
                 continue
             candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
             count = pool.count.evaluate({"players": self.players})
-            deck += self.generator().sample(candidates, count)
+            deck += sample(self.generator(), candidates, count)
         wanted = self.params.hand_in(age) * self.players
         if len(deck) != wanted:
             raise RuleError(f"age {age} has {len(deck)} cards for {self.players} players, "

@@ -1,7 +1,7 @@
 """Shuffles and draws on a ``random.Random``, in compiled code.
 
 The game loops shuffle decks and draw positions with the game's own generator.
-``random.Random.shuffle`` and ``randrange`` are written in Python, and in a
+``random.Random.shuffle``, ``sample`` and ``randrange`` are written in Python, and in a
 compiled hot path they cost more than everything else a turn does; these
 functions make the same draws with the same ``getrandbits`` calls (the
 algorithm of CPython's ``random`` module), so a seed still gives the very
@@ -13,8 +13,9 @@ share it until one of them draws.
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Any, Callable, Final, TypeVar
+from typing import Any, Callable, Final, Sequence, TypeVar
 
 try:
     from mypy_extensions import mypyc_attr as mypyc_attr
@@ -49,6 +50,34 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
+
+
+def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
+    """``k`` distinct items of ``population`` in draw order: what ``rng.sample(population,
+    k)`` returns (CPython's two strategies, a pool for small populations and a set of
+    drawn indices for large ones, with the same draws)."""
+    n = len(population)
+    if not 0 <= k <= n:
+        raise ValueError("sample larger than population or is negative")
+    setsize = 21  # CPython's threshold: a pool list is cheaper than a set below it
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    result: list[T] = []
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = below(rng, n - i)
+            result.append(pool[j])
+            pool[j] = pool[n - i - 1]
+        return result
+    selected: set[int] = set()
+    for _ in range(k):
+        j = below(rng, n)
+        while j in selected:
+            j = below(rng, n)
+        selected.add(j)
+        result.append(population[j])
+    return result
 
 
 def copy_of(rng: random.Random) -> random.Random:

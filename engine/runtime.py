@@ -40,7 +40,7 @@ from . import memo
 from .actions import (Action, Build, BuildFromDiscard, CopyCard, DestroyCard, PayOrTake, Skip,
                       TakeToken, discard_build, take_token)
 from .city import City
-from .randomness import SharedGenerator, mypyc_attr
+from .randomness import SharedGenerator, mypyc_attr, sample
 from .scoring import amount, holds
 from .table import seats_at
 
@@ -396,7 +396,7 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
         pool = table.pools.get(effect.pool, [])
         candidates = [t for t in pool if t.kind == effect.kind]
         if effect.draw is not None:
-            candidates = table.generator().sample(candidates, min(effect.draw, len(candidates)))
+            candidates = sample(table.generator(), candidates, min(effect.draw, len(candidates)))
         return [take_token(t) for t in candidates]
     names = cities[seat].names
     seen_cards: set[int] = set()

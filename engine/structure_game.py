@@ -43,7 +43,7 @@ from .interning import intern
 from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, shuffle
+from .randomness import below, sample, shuffle
 from .runtime import Pending, Table, act, now, options as pending_options, resolve, trigger
 from .scoring import ScoreSheet, score
 from .structure import Structure
@@ -181,7 +181,10 @@ class StructureGame(Table):
         self.bank_gave = 0
         self.start_coins = sum(c.coins for c in self.cities)
         self._score: ScoreSheet | None = None
-        self._legal: dict[int, list[Action]] = {}
+        # the one seat whose legal actions are kept (-1: none; turns are sequential, so
+        # at most one seat has any), and those actions
+        self._legal_seat = -1
+        self._legal: list[Action] = []
         # seat -> (own version, rival's version, tokens held, the terms then)
         self._trade: dict[int, tuple[int, int, int, TradeTerms]] = {}
         self._deal_tokens()
@@ -241,7 +244,7 @@ class StructureGame(Table):
         self.removed = deck[:remove]
         del deck[:remove]
         for candidates, count in self.setup.draws.get(age, ()):
-            for card in rng.sample(candidates, count):
+            for card in sample(rng, candidates, count):
                 deck.insert(below(rng, len(deck) + 1), card)
         return deck
 
@@ -299,7 +302,8 @@ class StructureGame(Table):
         other.bank_gave = self.bank_gave
         other.start_coins = self.start_coins
         other._score = self._score
-        other._legal = {}
+        other._legal_seat = -1
+        other._legal = []
         other._trade = dict(self._trade)
         return other
 
@@ -374,7 +378,7 @@ class StructureGame(Table):
     def invalidate(self) -> None:
         """Drop cached answers; call after changing cities by hand (scenarios)."""
         self._trade = {}
-        self._legal = {}
+        self._legal_seat = -1
         for city in self.cities:
             city.changed()
 
@@ -480,9 +484,8 @@ class StructureGame(Table):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (shared list: treat it as read-only)."""
-        found = self._legal.get(seat)
-        if found is not None:
-            return found
+        if seat == self._legal_seat:
+            return self._legal
         if self.phase is StructurePhase.OVER:
             return []
         if seat != (self.pending[0].seat if self.pending else self.current):
@@ -496,7 +499,8 @@ class StructureGame(Table):
             actions = [choose_starter(s) for s in range(self.players)]
         else:
             actions = self._turn_options(seat)
-        self._legal[seat] = actions
+        self._legal_seat = seat
+        self._legal = actions
         return actions
 
     def _turn_options(self, seat: int) -> list[Action]:
@@ -607,12 +611,12 @@ class StructureGame(Table):
         action = self._checked(seat, actions)
         age, turn = self.age, self.turn
         self.last_actor = seat
-        self._legal.clear()
+        self._legal_seat = -1
         self.again = False
         self._resolve_turn(seat, action)
         first, second = self.cities
         self.decisions.append((age, turn, _TURN, seat, action, first.coins, second.coins))
-        self._legal.clear()
+        self._legal_seat = -1
         if self.pending or self.phase is not StructurePhase.TURN:
             return
         structure = self.structure
@@ -634,9 +638,7 @@ class StructureGame(Table):
             action = actions.get(seat)
         if action is None or len(actions) != 1:
             raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
-        legal = self._legal.get(seat)
-        if legal is None:
-            legal = self.legal_actions(seat)
+        legal = self._legal if seat == self._legal_seat else self.legal_actions(seat)
         if not _offered(legal, action):
             self.check(seat, action)
         return action
@@ -652,7 +654,7 @@ class StructureGame(Table):
         age, turn = self.age, self.turn
         recorded = pending[0].kind if pending else _PHASE_NAMES[phase]
         self.last_actor = seat
-        self._legal = {}
+        self._legal_seat = -1
         turn_over = True
         if pending:
             pending.pop(0)
@@ -665,7 +667,7 @@ class StructureGame(Table):
             turn_over = False
         first, second = self.cities
         self.decisions.append((age, turn, recorded, seat, action, first.coins, second.coins))
-        self._legal = {}
+        self._legal_seat = -1
         if turn_over and not self.pending and self.phase is not StructurePhase.OVER:
             self._end_turn(self.current)
 

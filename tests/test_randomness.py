@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from wonders.engine.randomness import below, shuffle
+from wonders.engine.randomness import below, sample, shuffle
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -27,6 +27,21 @@ def test_below_is_randrange(seed: int) -> None:
     for n in list(range(1, 70)) + [2**31 - 1, 2**40 + 3]:
         assert below(mine, n) == reference.randrange(n)
     assert mine.getstate() == reference.getstate()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_sample_is_random_sample(seed: int) -> None:
+    # small populations (CPython draws from a pool) and large ones (a set of drawn indices)
+    for n, k in ((1, 1), (7, 0), (7, 3), (7, 7), (21, 5), (22, 5), (30, 6), (200, 9), (1000, 40)):
+        mine, reference = random.Random(seed), random.Random(seed)
+        population = [f"item {i}" for i in range(n)]
+        assert sample(mine, population, k) == reference.sample(population, k)
+        assert mine.getstate() == reference.getstate()
+
+
+def test_sample_refuses_more_than_the_population() -> None:
+    with pytest.raises(ValueError):
+        sample(random.Random(0), [1, 2], 3)
 
 
 def test_a_shuffle_changes_the_order() -> None:
