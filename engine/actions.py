@@ -15,13 +15,23 @@ CHAIN: Final = "chain"
 FREE_BUILD: Final = "free_build"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Build:
     """Build ``card`` into the city, paying ``payment`` (or free by chain or a power)."""
 
     card: Card
     payment: Payment = FREE
     method: str = PAY
+
+    def __init__(self, card: Card, payment: Payment = FREE, method: str = PAY) -> None:
+        # The actions the loops make during play (builds, sales, wonders, destroys) write
+        # their __init__ out, setting each frozen field with object.__setattr__: compiled,
+        # that costs about a tenth of the __init__ the dataclasses module generates, which
+        # runs as interpreted code (docs/engine.md, "Dataclass methods").  Equality,
+        # hashing and printing stay generated, and the fields stay read-only.
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "payment", payment)
+        object.__setattr__(self, "method", method)
 
     def __str__(self) -> str:
         return f"build {self.card.name}{_how(self.payment, self.method)}"
@@ -31,12 +41,16 @@ class Build:
                 "method": self.method, "payment": self.payment.to_json()}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class BuildStage:
     """Build the next wonder stage, tucking ``card`` under the board."""
 
     card: Card
     payment: Payment = FREE
+
+    def __init__(self, card: Card, payment: Payment = FREE) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "payment", payment)
 
     def __str__(self) -> str:
         return f"build a wonder stage with {self.card.name}{_how(self.payment, PAY)}"
@@ -46,11 +60,14 @@ class BuildStage:
                 "payment": self.payment.to_json()}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Sell:
     """Discard ``card`` for coins (3 in the base game)."""
 
     card: Card
+
+    def __init__(self, card: Card) -> None:
+        object.__setattr__(self, "card", card)
 
     def __str__(self) -> str:
         return f"sell {self.card.name}"
@@ -83,13 +100,18 @@ class Skip:
         return {"action": "skip"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class BuildWonder:
     """Build one of the city's drafted wonders, tucking ``card`` under it."""
 
     card: Card
     wonder: Wonder
     payment: Payment = FREE
+
+    def __init__(self, card: Card, wonder: Wonder, payment: Payment = FREE) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "wonder", wonder)
+        object.__setattr__(self, "payment", payment)
 
     def __str__(self) -> str:
         return f"build {self.wonder.name} with {self.card.name}{_how(self.payment, PAY)}"
@@ -125,7 +147,7 @@ class TakeToken:
         return {"action": "take_token", "token": self.token.name}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DestroyCard:
     """Send ``card`` from the city at ``seat`` to the discard pile (a ``destroy`` effect).
 
@@ -134,6 +156,10 @@ class DestroyCard:
 
     card: Card
     seat: int = -1
+
+    def __init__(self, card: Card, seat: int = -1) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "seat", seat)
 
     def __str__(self) -> str:
         return f"destroy {self.card.name}"
