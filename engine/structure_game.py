@@ -63,16 +63,6 @@ _CHAINED: Final = -2   # free by chain
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
 _OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
     "structure_game.offers", 2_000)
-# card -> (its offers when free by chain, when it cannot be built): the two kinds of offer
-# that do not depend on the price
-_FIXED_OFFERS: Final[dict[Card, tuple[tuple[Any, ...], tuple[Any, ...]]]] = memo.table(
-    "structure_game.fixed_offers", 2_000)
-# shared terms -> card -> (what the card costs on those terms, its offers when the city can
-# pay that, its offers when it cannot): one lookup per card on a turn.  Keyed by the terms
-# object (identity-hashed; the terms are themselves shared, see bank_terms).
-_PRICED_OFFERS: Final[dict[TradeTerms, dict[Card, tuple[int, tuple[Any, ...],
-                                                        tuple[Any, ...]]]]] = memo.table(
-    "structure_game.priced_offers", 5_000)
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
     "structure_game.prices", 10_000)
 # wonder -> by price (list index) -> card -> the action tucking that card under that wonder
@@ -108,21 +98,6 @@ def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
         found = (sell(card),)
     _by_price(_OFFERS, card, paid - _CHAINED)[paid - _CHAINED] = found
     return found
-
-
-def _fixed_offers(card: Card) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """``card``'s offers when free by chain and when it cannot be built, shared."""
-    found = _FIXED_OFFERS.get(card)
-    if found is None:
-        found = memo.remember(_FIXED_OFFERS, card, (_card_offers(card, _CHAINED),
-                                                    _card_offers(card, _CANNOT)))
-    return found
-
-
-def _priced_offers(terms: TradeTerms, card: Card) -> tuple[int, tuple[Any, ...], tuple[Any, ...]]:
-    """What ``card`` costs on ``terms``, and its offers when affordable and when not."""
-    paid = terms.cost(card.cost, terms.discounts.get(card.colour, 0))
-    return (paid, _card_offers(card, paid), _fixed_offers(card)[1])
 
 
 def _offered(legal: list[Any], action: object) -> bool:
@@ -548,9 +523,7 @@ class StructureGame(Table):
             first, second = self.cities
             if not limit or first.stages + second.stages < limit:
                 wonders = self._affordable(city, terms)
-        priced = _PRICED_OFFERS.get(terms)
-        if priced is None:
-            priced = memo.remember(_PRICED_OFFERS, terms, {})
+        costs = terms.costs
         # Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
         # is checked against each class of the union; these are the engine's own objects.
         actions: list[Any] = []
@@ -560,15 +533,23 @@ class StructureGame(Table):
             card = cards[slot]
             name = card.name
             if name in names:
-                found = _fixed_offers(card)[1]
+                paid = _CANNOT
             elif name in made_free or card in unlocked:
-                found = _fixed_offers(card)[0]
+                paid = _CHAINED
             else:
-                entry = priced.get(card)
-                if entry is None:
-                    entry = priced[card] = _priced_offers(terms, card)
-                found = entry[1] if entry[0] <= coins else entry[2]
-            for offered in found:  # one or two: cheaper than extend
+                known = costs.get(card)
+                if known is None:
+                    paid = costs[card] = terms.cost(card.cost, terms.discounts.get(card.colour, 0))
+                else:
+                    paid = known
+                if paid > coins:
+                    paid = _CANNOT
+            by_price = _OFFERS.get(card)
+            index = paid - _CHAINED
+            found = by_price[index] if by_price is not None and index < len(by_price) else None
+            if found is None:
+                found = _card_offers(card, paid)
+            for offered in cast("tuple[Any, ...]", found):  # one or two: cheaper than extend
                 actions.append(offered)
             for wonder, price, by_card in wonders:
                 tuck = by_card.get(card)
