@@ -22,6 +22,7 @@ from .table import at
 MOST: Final = "most"
 _END: Final = fx.Timing.END
 _SELF: Final = ("self",)
+_SELF_NAME: Final = "self"
 Source = tuple[str, object, fx.Effects]
 
 
@@ -30,7 +31,9 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
     total = value.fixed
     for term in value.terms:
         places = term.places
-        if places == _SELF:  # the common case, without building a list of cities
+        # the common case, without building a list of cities (not ``places == _SELF``:
+        # compiled, a Final tuple is built anew at each use)
+        if len(places) == 1 and places[0] == _SELF_NAME:
             total += term.value * (cities[seat].count(term.counted) // term.divisor)
             continue
         if MOST in places:  # the city with the most of the counted thing
