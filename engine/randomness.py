@@ -13,10 +13,8 @@ share it until one of them draws.
 
 from __future__ import annotations
 
-import array
 import math
 import random
-import sys
 from typing import Any, Callable, Final, Sequence, TypeVar
 
 try:
@@ -31,10 +29,6 @@ T = TypeVar("T")
 # The C method itself: calling it skips looking ``getrandbits`` up on each call.
 _GETRANDBITS: Final = random.Random.getrandbits
 _RANDOM: Final = random.Random  # compiled, a module attribute lookup costs more than a draw
-_BYTE_ORDER: Final = sys.byteorder
-# batched shuffles read 32-bit words through a native unsigned-int view (4 bytes wherever
-# CPython runs; checked, else every shuffle draws one word at a time)
-_MAX_BATCHED: Final = 2**31 if array.array("I").itemsize == 4 else 0
 
 
 def below(rng: random.Random, n: int) -> int:
@@ -52,37 +46,9 @@ def below(rng: random.Random, n: int) -> int:
 
 
 def shuffle(rng: random.Random, items: list[T]) -> None:
-    """Shuffle ``items`` in place: the order ``rng.shuffle(items)`` gives.
-
-    ``rng.shuffle`` draws one ``getrandbits(k)`` per position (again when the value is
-    too big), and ``getrandbits(k)`` for ``k <= 32`` is the generator's next 32-bit word
-    shifted right by ``32 - k``.  A shuffle of n items needs at least n - 1 words, so
-    they are fetched in one ``getrandbits(32 * (n - 1))`` call (the words in the order
-    they were made, least significant first on a little-endian machine, hence
-    ``to_bytes`` in the machine's order and a native 32-bit view) and any redraw takes
-    one more word: the very same words in the same order, for one call instead of n - 1.
-    """
-    n = len(items)
-    if n < 3 or n > _MAX_BATCHED or type(rng) is not _RANDOM:
-        for i in range(n - 1, 0, -1):
-            j = below(rng, i + 1)
-            items[i], items[j] = items[j], items[i]
-        return
-    batched = n - 1
-    words = memoryview(_GETRANDBITS(rng, 32 * batched).to_bytes(4 * batched, _BYTE_ORDER)
-                       ).cast("I")
-    used = 0
-    for i in range(n - 1, 0, -1):
-        bound = i + 1
-        shift = 32 - bound.bit_length()
-        while True:
-            if used < batched:
-                j = words[used] >> shift
-                used += 1
-            else:
-                j = _GETRANDBITS(rng, 32) >> shift
-            if j < bound:
-                break
+    """Shuffle ``items`` in place: the order ``rng.shuffle(items)`` gives."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
 
 
