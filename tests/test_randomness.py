@@ -12,7 +12,8 @@ from wonders.engine.randomness import below, sample, shuffle
 
 @pytest.mark.parametrize("seed", range(40))
 def test_shuffle_is_random_shuffle(seed: int) -> None:
-    for length in (0, 1, 2, 3, 7, 20, 23, 64):
+    # long lists too (redraws are common near a power of two)
+    for length in (0, 1, 2, 3, 7, 20, 23, 64, 65, 200, 1000):
         ours, theirs = list(range(length)), list(range(length))
         mine, reference = random.Random(seed), random.Random(seed)
         shuffle(mine, ours)
@@ -42,6 +43,20 @@ def test_sample_is_random_sample(seed: int) -> None:
 def test_sample_refuses_more_than_the_population() -> None:
     with pytest.raises(ValueError):
         sample(random.Random(0), [1, 2], 3)
+
+
+class _OwnBits(random.Random):
+    """A generator drawing its bits its own way: shuffles must ask it, not the C method."""
+
+    def getrandbits(self, k: int) -> int:
+        return super().getrandbits(k) ^ ((1 << k) - 1)
+
+
+def test_a_generator_subclass_draws_its_own_bits() -> None:
+    ours, theirs = list(range(30)), list(range(30))
+    shuffle(_OwnBits(3), ours)
+    _OwnBits(3).shuffle(theirs)
+    assert ours == theirs
 
 
 def test_a_shuffle_changes_the_order() -> None:
