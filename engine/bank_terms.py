@@ -21,13 +21,16 @@ from .production import Production
 
 # registered with :mod:`wonders.engine.memo` (bounded, clearable)
 _TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 5_000)
+# own production id -> what the terms read of it (:func:`_own`), the same for every price list
+_OWN: Final[dict[int, tuple[dict[str, int], dict[str, int] | None, int]]] = memo.table(
+    "bank_terms.own", 2_000)
 
 
 class TradeTerms:
     """Prices, own production and discounts of one city; the costs asked so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "simple", "fixed", "costs")
+                 "fixed", "offer", "choices", "costs")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int) -> None:
@@ -37,25 +40,67 @@ class TradeTerms:
         self.prices_id = prices_id
         self.discounts = discounts
         self.wonder_discount = wonder_discount
-        self.simple = not own.choices
-        self.fixed = dict(own.fixed)
+        self.fixed, self.offer, self.choices = _own(own, own_id)
         self.costs: dict[Any, int] = {}  # card or wonder -> coins
 
     def cost(self, cost: fx.Cost, discount: int) -> int:
-        """Coins for ``cost``: its coins plus the cheapest purchase of what is missing."""
+        """Coins for ``cost``: its coins plus the cheapest purchase of what is missing.
+
+        Without a discount, when no resource is offered by two choices (``offer`` is
+        set), each choice covers one unit of the dearest missing resource it offers,
+        whatever the others do: one pass over the cost, no list built.  Otherwise the
+        general search (:func:`~wonders.engine.bank.shortfall`) answers.
+        """
         paid = cost.coins
-        if not cost.resources:
+        resources = cost.resources
+        if not resources:
             return paid
-        if self.simple and not discount:  # no choice production: count what is short
-            fixed = self.fixed
-            prices = self.prices
-            for resource, units in cost.resources:
+        fixed = self.fixed
+        prices = self.prices
+        offer = self.offer
+        if discount or offer is None:
+            return paid + shortfall(resources, fixed, self.own.choices, prices, discount)
+        if self.choices <= 1:  # at most one choice: the dearest missing resource it offers
+            saved = 0
+            for resource, units in resources:
                 short = units - fixed.get(resource, 0)
                 if short > 0:
-                    paid += short * prices[resource]
-            return paid
-        return paid + shortfall(cost.resources, self.fixed, self.own.choices, self.prices,
-                                discount)
+                    price = prices[resource]
+                    paid += short * price
+                    if price > saved and resource in offer:
+                        saved = price
+            return paid - saved
+        best = [0] * self.choices  # per choice, the dearest missing resource it offers
+        for resource, units in resources:
+            short = units - fixed.get(resource, 0)
+            if short > 0:
+                price = prices[resource]
+                paid += short * price
+                which = offer.get(resource, -1)
+                if which >= 0 and price > best[which]:
+                    best[which] = price
+        for saved in best:
+            paid -= saved
+        return paid
+
+
+def _own(own: Production, own_id: int) -> tuple[dict[str, int], dict[str, int] | None, int]:
+    """(units produced by resource, the choice offering each resource, how many choices)
+    of ``own`` (kept per production: read only); ``None`` for the offers when a resource
+    is offered by two choices, as covering one unit can then block another and only the
+    general search is exact."""
+    found = _OWN.get(own_id)
+    if found is not None:
+        return found
+    offer: dict[str, int] | None = {}
+    for which, choice in enumerate(own.choices):
+        for resource in choice:
+            if offer is not None and resource not in offer:
+                offer[resource] = which
+            else:
+                offer = None
+    found = (dict(own.fixed), offer, len(own.choices))
+    return memo.remember(_OWN, own_id, found)  # type: ignore[no-any-return]
 
 
 def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,
