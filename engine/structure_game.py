@@ -70,6 +70,20 @@ _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
 # against every class of the union, which costs more than the lookup)
 _TUCKS: Final[dict[Wonder, list[dict[Card, Any] | None]]] = memo.table(
     "structure_game.tucks", 1_000)
+# (own production id, the rival's production for sale id, own terms id) -> the shared terms:
+# one lookup when a city's context changed (the prices and terms tables behind it share
+# the terms between rival productions selling the same)
+_CONTEXTS: Final[dict[tuple[int, int, int], TradeTerms]] = memo.table(
+    "structure_game.contexts", 5_000)
+
+
+def _items(values: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """``values``' items in a canonical order (sorting only when there are two or more)."""
+    if not values:
+        return ()
+    if len(values) == 1:
+        return tuple(values.items())
+    return tuple(sorted(values.items()))
 
 
 K = TypeVar("K")
@@ -391,10 +405,24 @@ class StructureGame(Table):
         if (cached is not None and cached[0] == city.version and cached[1] == rival.version
                 and cached[2] == len(city.owned_tokens)):
             return cached[3]
-        own, own_id = self._production(city, 0)
-        fixed_prices, discounts, wonder_discount, terms_id = self._terms(city)
-        sale, sale_id = self._production(rival, 1)
-        key = (sale_id, terms_id)
+        params = self.params
+        own = city.production(params)[0]
+        sale = rival.production(params)[1]
+        own_terms = self._terms(city)
+        key = (own.ident, sale.ident, own_terms[3])
+        found = _CONTEXTS.get(key)
+        if found is None:
+            found = memo.remember(_CONTEXTS, key, self._priced(own, sale, own_terms))
+        self._trade[seat] = (city.version, rival.version, len(city.owned_tokens), found)
+        return found
+
+    def _priced(self, own: Production, sale: Production,
+                own_terms: tuple[dict[str, int], dict[str, int], int, int]) -> TradeTerms:
+        """The shared terms of a city producing ``own``, whose rival sells ``sale``
+        (its prices kept per rival production and own terms, shared by every own
+        production)."""
+        fixed_prices, discounts, wonder_discount, terms_id = own_terms
+        key = (sale.ident, terms_id)
         priced = _PRICES.get(key)
         if priced is None:
             units = sale.units()
@@ -406,15 +434,7 @@ class StructureGame(Table):
                     prices[resource] = price
             priced = (prices, intern(tuple(prices[r] for r in resources)))
             memo.remember(_PRICES, key, priced)
-        found = terms(own, own_id, priced[0], priced[1], discounts, wonder_discount, terms_id)
-        self._trade[seat] = (city.version, rival.version, len(city.owned_tokens), found)
-        return found
-
-    def _production(self, city: DraftedCity, which: int) -> tuple[Production, int]:
-        """The city's own production (0) or production counted for the rival's prices (1),
-        with its interned id."""
-        production = city.production(self.params)[which]
-        return production, production.ident
+        return terms(own, own.ident, priced[0], priced[1], discounts, wonder_discount, terms_id)
 
     def _terms(self, city: DraftedCity) -> tuple[dict[str, int], dict[str, int], int, int]:
         """The city's own trading terms: fixed prices, discounts per colour, on wonders,
@@ -436,8 +456,7 @@ class StructureGame(Table):
                     for colour in effect.colours or self.data.rules.vocabulary.colours:
                         discounts[colour] = discounts.get(colour, 0) + effect.count
         found = (fixed, discounts, wonder_discount,
-                 intern((tuple(sorted(fixed.items())), tuple(sorted(discounts.items())),
-                         wonder_discount)))
+                 intern((_items(fixed), _items(discounts), wonder_discount)))
         city._cache[BANK_TERMS] = found
         return found
 
