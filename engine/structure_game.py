@@ -65,11 +65,12 @@ _OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
     "structure_game.offers", 2_000)
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
     "structure_game.prices", 10_000)
-# wonder -> by price (list index) -> card -> the action tucking that card under that wonder
-# at that price (a BuildWonder, typed Any: compiled, reading an ``Action`` checks the value
-# against every class of the union, which costs more than the lookup)
-_TUCKS: Final[dict[Wonder, list[dict[Card, Any] | None]]] = memo.table(
-    "structure_game.tucks", 1_000)
+# wonder -> by price (list index) -> (the wonder, that price, card -> the action tucking
+# that card under that wonder at that price): the record ``_affordable`` hands on as it is.
+# Typed Any: compiled, a tuple read as a tuple type is unpacked and built again where it is
+# handed on, and reading an ``Action`` (a BuildWonder) checks the value against every class
+# of the union, which costs more than the lookup
+_TUCKS: Final[dict[Wonder, list[Any]]] = memo.table("structure_game.tucks", 1_000)
 # (own production id, the rival's production for sale id, own terms id) -> the shared terms:
 # one lookup when a city's context changed (the prices and terms tables behind it share
 # the terms between rival productions selling the same)
@@ -468,17 +469,16 @@ class StructureGame(Table):
         """What one unit of each resource costs ``seat`` at the bank now."""
         return dict(self._context(seat).prices)
 
-    def _affordable(self, city: DraftedCity,
-                    terms: TradeTerms) -> list[tuple[Wonder, int, dict[Card, Any]]]:
-        """The wonders the city can pay for now, in the city's order: each with its price
-        and the shared tucking actions for that (wonder, price), by card.
+    def _affordable(self, city: DraftedCity, terms: TradeTerms) -> list[Any]:
+        """The wonders the city can pay for now, in the city's order: each as (wonder, its
+        price, the shared tucking actions for that wonder and price, by card).
 
-        A wonder's price is kept in the shared terms like a card's, so this is a few
-        lookups; the actions are kept per wonder, price and then card.
+        A wonder's price is kept in the shared terms like a card's, and the records per
+        wonder and price, so this is a few lookups and no new tuple.
         """
         costs = terms.costs
         coins = city.coins
-        found: list[tuple[Wonder, int, dict[Card, Any]]] = []
+        found: list[Any] = []
         for wonder in city.wonders:
             known = costs.get(wonder)
             if known is None:
@@ -486,11 +486,11 @@ class StructureGame(Table):
             else:
                 paid = known
             if paid <= coins:
-                by_price = _by_price(_TUCKS, wonder, paid)
-                by_card = by_price[paid]
-                if by_card is None:
-                    by_card = by_price[paid] = {}
-                found.append((wonder, paid, by_card))
+                by_price = _TUCKS.get(wonder)
+                record = by_price[paid] if by_price is not None and paid < len(by_price) else None
+                if record is None:
+                    record = _by_price(_TUCKS, wonder, paid)[paid] = (wonder, paid, {})
+                found.append(record)
         return found
 
     def wonders_built(self) -> int:
