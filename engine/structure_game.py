@@ -75,7 +75,7 @@ _TUCKS: Final[dict[Wonder, list[Any]]] = memo.table("structure_game.tucks", 1_00
 # one lookup when a city's context changed (the prices and terms tables behind it share
 # the terms between rival productions selling the same)
 _CONTEXTS: Final[dict[tuple[int, int, int], TradeTerms]] = memo.table(
-    "structure_game.contexts", 5_000)
+    "structure_game.contexts", 20_000)
 
 
 def _items(values: dict[str, int]) -> tuple[tuple[str, int], ...]:
