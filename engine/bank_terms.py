@@ -25,15 +25,15 @@ from .production import Production
 # quarter fewer costs again, for 17 MB more resident memory
 _TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 20_000)
 # own production id -> what the terms read of it (:func:`_own`), the same for every price list
-_OWN: Final[dict[int, tuple[dict[str, int], dict[str, int] | None, int]]] = memo.table(
-    "bank_terms.own", 5_000)
+_OWN: Final[dict[int, tuple[dict[str, int], dict[str, int] | None, int,
+                            tuple[int, ...] | None]]] = memo.table("bank_terms.own", 5_000)
 
 
 class TradeTerms:
     """Prices, own production and discounts of one city; the costs asked so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "fixed", "offer", "choices", "costs")
+                 "fixed", "offer", "groups", "copies", "costs")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int) -> None:
@@ -43,16 +43,17 @@ class TradeTerms:
         self.prices_id = prices_id
         self.discounts = discounts
         self.wonder_discount = wonder_discount
-        self.fixed, self.offer, self.choices = _own(own, own_id)
+        self.fixed, self.offer, self.groups, self.copies = _own(own, own_id)
         self.costs: dict[Any, int] = {}  # card or wonder -> coins
 
     def cost(self, cost: fx.Cost, discount: int) -> int:
         """Coins for ``cost``: its coins plus the cheapest purchase of what is missing.
 
-        Without a discount, when no resource is offered by two choices (``offer`` is
-        set), each choice covers one unit of the dearest missing resource it offers,
-        whatever the others do: one pass over the cost, no list built.  Otherwise the
-        general search (:func:`~wonders.engine.bank.shortfall`) answers.
+        Without a discount, when the choices fall into groups of equal choices that
+        share no resource (``offer`` is set), each group covers as many units as it has
+        choices, the dearest missing ones it offers, whatever the others do: one pass
+        over the cost.  Otherwise the general search
+        (:func:`~wonders.engine.bank.shortfall`) answers.
         """
         paid = cost.coins
         resources = cost.resources
@@ -63,7 +64,8 @@ class TradeTerms:
         offer = self.offer
         if discount or offer is None:
             return paid + shortfall(resources, fixed, self.own.choices, prices, discount)
-        if self.choices <= 1:  # at most one choice: the dearest missing resource it offers
+        copies = self.copies
+        if copies is None and self.groups <= 1:  # at most one choice: the dearest it offers
             saved = 0
             for resource, units in resources:
                 short = units - fixed.get(resource, 0)
@@ -73,36 +75,75 @@ class TradeTerms:
                     if price > saved and resource in offer:
                         saved = price
             return paid - saved
-        best = [0] * self.choices  # per choice, the dearest missing resource it offers
+        if copies is None:  # one choice per group: the dearest missing resource it offers
+            best = [0] * self.groups
+            for resource, units in resources:
+                short = units - fixed.get(resource, 0)
+                if short > 0:
+                    price = prices[resource]
+                    paid += short * price
+                    which = offer.get(resource, -1)
+                    if which >= 0 and price > best[which]:
+                        best[which] = price
+            for saved in best:
+                paid -= saved
+            return paid
+        # per group, the prices of the dearest missing units it offers, dearest first
+        dearest = [[0] * count for count in copies]
         for resource, units in resources:
             short = units - fixed.get(resource, 0)
             if short > 0:
                 price = prices[resource]
                 paid += short * price
                 which = offer.get(resource, -1)
-                if which >= 0 and price > best[which]:
-                    best[which] = price
-        for saved in best:
-            paid -= saved
+                if which >= 0:
+                    _keep(dearest[which], price, short)
+        for kept in dearest:
+            for saved in kept:
+                paid -= saved
         return paid
 
 
-def _own(own: Production, own_id: int) -> tuple[dict[str, int], dict[str, int] | None, int]:
-    """(units produced by resource, the choice offering each resource, how many choices)
-    of ``own`` (kept per production: read only); ``None`` for the offers when a resource
-    is offered by two choices, as covering one unit can then block another and only the
-    general search is exact."""
+def _keep(kept: list[int], price: int, units: int) -> None:
+    """Put ``units`` units at ``price`` among the dearest ``kept`` (dearest first, as long
+    as it is), dropping the cheapest."""
+    last = len(kept) - 1
+    for _ in range(units):
+        if price <= kept[last]:
+            return
+        at = last
+        while at > 0 and kept[at - 1] < price:
+            kept[at] = kept[at - 1]
+            at -= 1
+        kept[at] = price
+
+
+def _own(own: Production, own_id: int
+         ) -> tuple[dict[str, int], dict[str, int] | None, int, tuple[int, ...] | None]:
+    """(units produced by resource, the group of equal choices offering each resource, how
+    many groups, how many choices each group has) of ``own``, kept per production (read
+    only).  The offers are ``None`` when two different choices offer one resource, as
+    covering one unit can then block another and only the general search is exact; the
+    counts are ``None`` when each group is one choice."""
     found = _OWN.get(own_id)
     if found is not None:
         return found
     offer: dict[str, int] | None = {}
-    for which, choice in enumerate(own.choices):
+    groups: list[tuple[str, ...]] = []
+    copies: list[int] = []
+    for choice in own.choices:
+        if choice in groups:
+            copies[groups.index(choice)] += 1
+            continue
+        groups.append(choice)
+        copies.append(1)
         for resource in choice:
             if offer is not None and resource not in offer:
-                offer[resource] = which
+                offer[resource] = len(groups) - 1
             else:
                 offer = None
-    found = (dict(own.fixed), offer, len(own.choices))
+    found = (dict(own.fixed), offer, len(groups),
+             tuple(copies) if len(groups) < len(own.choices) else None)
     return memo.remember(_OWN, own_id, found)  # type: ignore[no-any-return]
 
 

@@ -69,3 +69,22 @@ def test_trade_terms_cost_is_the_brute_force_minimum(need: dict[str, int],
     terms = TradeTerms(own, own.ident, prices, 0, {}, 0)
     cost = Cost(coins, tuple(sorted(need.items())))
     assert terms.cost(cost, discount) == coins + brute_force(need, own, prices, discount)
+
+
+# a few choices, drawn with repeats: equal choices are grouped by the terms' shortcut
+repeated = st.lists(st.sampled_from([("clay", "stone", "wood"), ("glass", "papyrus"),
+                                     ("stone", "wood"), ("clay", "glass")]), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(needs, fixed, repeated, price_lists)
+def test_trade_terms_cost_with_equal_choices(need: dict[str, int], units: dict[str, int],
+                                             options: list[tuple[str, ...]],
+                                             price: list[int]) -> None:
+    """Equal choices (two wood|clay|stone cards) cover the dearest units they offer, as
+    many as there are of them, as the brute force says."""
+    own = Production.build(Counter(units), options)
+    prices = dict(zip(RESOURCES, price))
+    terms = TradeTerms(own, own.ident, prices, 0, {}, 0)
+    cost = Cost(0, tuple(sorted(need.items())))
+    assert terms.cost(cost, 0) == brute_force(need, own, prices, 0)
