@@ -33,42 +33,49 @@ def shortfall(need: tuple[tuple[str, int], ...], fixed: dict[str, int],
               discount: int) -> int:
     """Coins to buy what fixed units and choices leave of ``need``, ``discount`` units
     waived (no cache here: :class:`~wonders.engine.bank_terms.TradeTerms` keeps the
-    answer per card)."""
-    missing: list[tuple[str, int]] = []
-    for resource, units in need:
-        short = units - fixed.get(resource, 0)
+    answer per card, and answers the common cases itself)."""
+    units: list[str] = []  # one entry per unit still to get, the dearest first
+    values: list[int] = []  # their prices
+    for resource, count in need:
+        short = count - fixed.get(resource, 0)
         if short > 0:
-            missing.append((resource, short))
-    if not missing:
+            price = prices[resource]
+            at = len(values)  # after the units as dear (a few units: no sort call)
+            while at > 0 and values[at - 1] < price:
+                at -= 1
+            for _ in range(short):
+                units.insert(at, resource)
+                values.insert(at, price)
+    if len(units) <= discount:
         return 0
     useful: list[tuple[str, ...]] = []  # the choices offering a missing resource
     for choice in choices:
-        for resource, _ in missing:
-            if resource in choice:
+        for resource in choice:
+            if resource in units:
                 useful.append(choice)
                 break
-    if not discount and len(useful) <= 1:
-        # Nothing to waive, at most one choice: it covers one unit of the dearest missing
+    paid = 0
+    if not useful:  # waive the dearest, pay for the others
+        for at in range(discount, len(values)):
+            paid += values[at]
+        return paid
+    for value in values:
+        paid += value
+    if not discount and len(useful) == 1:
+        # Nothing to waive, one choice: it covers one unit of the dearest missing
         # resource it offers (what the greedy below does), and the rest is bought.
-        total = 0
-        saved = 0
-        offered = useful[0] if useful else ()
-        for resource, short in missing:
-            price = prices[resource]
-            total += price * short
-            if price > saved and resource in offered:
-                saved = price
-        return total - saved
-    to_buy: list[str] = []  # one entry per unit
-    for resource, short in missing:
-        to_buy.extend([resource] * short)
-    return _best(to_buy, tuple(useful), prices, discount)
+        offered = useful[0]
+        for at, unit in enumerate(units):
+            if unit in offered:
+                return paid - values[at]
+    return _best(units, values, useful, discount)
 
 
-def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[str, int],
+def _best(units: list[str], values: list[int], choices: list[tuple[str, ...]],
           discount: int) -> int:
-    """Cheapest purchase of the ``short`` units when each choice (each offering one of
-    them) may cover one unit and ``discount`` units are waived.
+    """Cheapest purchase of the ``units`` (dearest first, priced ``values``) when each
+    choice (each offering one of them) may cover one unit and ``discount`` units are
+    waived.
 
     The sets of units that can be covered by distinct choices form a matroid (a
     transversal matroid); adding up to ``discount`` waived units keeps it one (a
@@ -76,29 +83,26 @@ def _best(short: list[str], choices: tuple[tuple[str, ...], ...], prices: dict[s
     dearest, keep a unit when an augmenting path gives it a choice, else waive it
     while waivers last, else pay for it.
     """
-    units = sorted(short, key=prices.__getitem__, reverse=True)
-    if not choices:  # waive the dearest, pay for the others
-        paid = 0
-        for unit in units[discount:]:
-            paid += prices[unit]
-        return paid
     owner: list[int] = [-1] * len(choices)  # choice -> index of the unit it covers
+    seen: list[bool] = [False] * len(choices)
     kept: list[str] = []
     waived = 0
     paid = 0
-    for unit in units:
+    for at, unit in enumerate(units):
         kept.append(unit)
-        if _augment(len(kept) - 1, kept, choices, owner, [False] * len(choices)):
+        for c in range(len(seen)):
+            seen[c] = False
+        if _augment(len(kept) - 1, kept, choices, owner, seen):
             continue
         kept.pop()
         if waived < discount:
             waived += 1
         else:
-            paid += prices[unit]
+            paid += values[at]
     return paid
 
 
-def _augment(index: int, kept: list[str], choices: tuple[tuple[str, ...], ...], owner: list[int],
+def _augment(index: int, kept: list[str], choices: list[tuple[str, ...]], owner: list[int],
              seen: list[bool]) -> bool:
     """Find a choice for ``kept[index]``, moving other units' choices if need be (Kuhn)."""
     unit = kept[index]

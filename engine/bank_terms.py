@@ -19,15 +19,21 @@ from . import memo
 from .bank import shortfall
 from .production import Production
 
-# registered with :mod:`wonders.engine.memo` (bounded, clearable)
-_TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 5_000)
+# registered with :mod:`wonders.engine.memo` (bounded, clearable).  New terms keep turning up
+# (Duel: ~6 a game at first, ~2 after 30,000 games), each with the costs asked of it; with
+# 20,000 rather than 5,000, random Duel games 5,000-15,000 work out a third fewer terms and a
+# quarter fewer costs again, for 17 MB more resident memory
+_TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 20_000)
+# own production id -> what the terms read of it (:func:`_own`), the same for every price list
+_OWN: Final[dict[int, tuple[dict[str, int], dict[str, int] | None, int,
+                            tuple[int, ...] | None]]] = memo.table("bank_terms.own", 5_000)
 
 
 class TradeTerms:
     """Prices, own production and discounts of one city; the costs asked so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "simple", "fixed", "costs")
+                 "fixed", "offer", "groups", "copies", "costs")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int) -> None:
@@ -37,25 +43,108 @@ class TradeTerms:
         self.prices_id = prices_id
         self.discounts = discounts
         self.wonder_discount = wonder_discount
-        self.simple = not own.choices
-        self.fixed = dict(own.fixed)
+        self.fixed, self.offer, self.groups, self.copies = _own(own, own_id)
         self.costs: dict[Any, int] = {}  # card or wonder -> coins
 
     def cost(self, cost: fx.Cost, discount: int) -> int:
-        """Coins for ``cost``: its coins plus the cheapest purchase of what is missing."""
+        """Coins for ``cost``: its coins plus the cheapest purchase of what is missing.
+
+        Without a discount, when the choices fall into groups of equal choices that
+        share no resource (``offer`` is set), each group covers as many units as it has
+        choices, the dearest missing ones it offers, whatever the others do: one pass
+        over the cost.  Otherwise the general search
+        (:func:`~wonders.engine.bank.shortfall`) answers.
+        """
         paid = cost.coins
-        if not cost.resources:
+        resources = cost.resources
+        if not resources:
             return paid
-        if self.simple and not discount:  # no choice production: count what is short
-            fixed = self.fixed
-            prices = self.prices
-            for resource, units in cost.resources:
+        fixed = self.fixed
+        prices = self.prices
+        offer = self.offer
+        if discount or offer is None:
+            return paid + shortfall(resources, fixed, self.own.choices, prices, discount)
+        copies = self.copies
+        if copies is None and self.groups <= 1:  # at most one choice: the dearest it offers
+            saved = 0
+            for resource, units in resources:
                 short = units - fixed.get(resource, 0)
                 if short > 0:
-                    paid += short * prices[resource]
+                    price = prices[resource]
+                    paid += short * price
+                    if price > saved and resource in offer:
+                        saved = price
+            return paid - saved
+        if copies is None:  # one choice per group: the dearest missing resource it offers
+            best = [0] * self.groups
+            for resource, units in resources:
+                short = units - fixed.get(resource, 0)
+                if short > 0:
+                    price = prices[resource]
+                    paid += short * price
+                    which = offer.get(resource, -1)
+                    if which >= 0 and price > best[which]:
+                        best[which] = price
+            for saved in best:
+                paid -= saved
             return paid
-        return paid + shortfall(cost.resources, self.fixed, self.own.choices, self.prices,
-                                discount)
+        # per group, the prices of the dearest missing units it offers, dearest first
+        dearest = [[0] * count for count in copies]
+        for resource, units in resources:
+            short = units - fixed.get(resource, 0)
+            if short > 0:
+                price = prices[resource]
+                paid += short * price
+                which = offer.get(resource, -1)
+                if which >= 0:
+                    _keep(dearest[which], price, short)
+        for kept in dearest:
+            for saved in kept:
+                paid -= saved
+        return paid
+
+
+def _keep(kept: list[int], price: int, units: int) -> None:
+    """Put ``units`` units at ``price`` among the dearest ``kept`` (dearest first, as long
+    as it is), dropping the cheapest."""
+    last = len(kept) - 1
+    for _ in range(units):
+        if price <= kept[last]:
+            return
+        at = last
+        while at > 0 and kept[at - 1] < price:
+            kept[at] = kept[at - 1]
+            at -= 1
+        kept[at] = price
+
+
+def _own(own: Production, own_id: int
+         ) -> tuple[dict[str, int], dict[str, int] | None, int, tuple[int, ...] | None]:
+    """(units produced by resource, the group of equal choices offering each resource, how
+    many groups, how many choices each group has) of ``own``, kept per production (read
+    only).  The offers are ``None`` when two different choices offer one resource, as
+    covering one unit can then block another and only the general search is exact; the
+    counts are ``None`` when each group is one choice."""
+    found = _OWN.get(own_id)
+    if found is not None:
+        return found
+    offer: dict[str, int] | None = {}
+    groups: list[tuple[str, ...]] = []
+    copies: list[int] = []
+    for choice in own.choices:
+        if choice in groups:
+            copies[groups.index(choice)] += 1
+            continue
+        groups.append(choice)
+        copies.append(1)
+        for resource in choice:
+            if offer is not None and resource not in offer:
+                offer[resource] = len(groups) - 1
+            else:
+                offer = None
+    found = (dict(own.fixed), offer, len(groups),
+             tuple(copies) if len(groups) < len(own.choices) else None)
+    return memo.remember(_OWN, own_id, found)  # type: ignore[no-any-return]
 
 
 def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,

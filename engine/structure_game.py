@@ -65,11 +65,26 @@ _OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
     "structure_game.offers", 2_000)
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
     "structure_game.prices", 10_000)
-# wonder -> by price (list index) -> card -> the action tucking that card under that wonder
-# at that price (a BuildWonder, typed Any: compiled, reading an ``Action`` checks the value
-# against every class of the union, which costs more than the lookup)
-_TUCKS: Final[dict[Wonder, list[dict[Card, Any] | None]]] = memo.table(
-    "structure_game.tucks", 1_000)
+# wonder -> by price (list index) -> (the wonder, that price, card -> the action tucking
+# that card under that wonder at that price): the record ``_affordable`` hands on as it is.
+# Typed Any: compiled, a tuple read as a tuple type is unpacked and built again where it is
+# handed on, and reading an ``Action`` (a BuildWonder) checks the value against every class
+# of the union, which costs more than the lookup
+_TUCKS: Final[dict[Wonder, list[Any]]] = memo.table("structure_game.tucks", 1_000)
+# (own production id, the rival's production for sale id, own terms id) -> the shared terms:
+# one lookup when a city's context changed (the prices and terms tables behind it share
+# the terms between rival productions selling the same)
+_CONTEXTS: Final[dict[tuple[int, int, int], TradeTerms]] = memo.table(
+    "structure_game.contexts", 20_000)
+
+
+def _items(values: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """``values``' items in a canonical order (sorting only when there are two or more)."""
+    if not values:
+        return ()
+    if len(values) == 1:
+        return tuple(values.items())
+    return tuple(sorted(values.items()))
 
 
 K = TypeVar("K")
@@ -395,10 +410,24 @@ class StructureGame(Table):
         if (cached is not None and cached[0] == city.version and cached[1] == rival.version
                 and cached[2] == len(city.owned_tokens)):
             return cached[3]
-        own, own_id = self._production(city, 0)
-        fixed_prices, discounts, wonder_discount, terms_id = self._terms(city)
-        sale, sale_id = self._production(rival, 1)
-        key = (sale_id, terms_id)
+        params = self.params
+        own = city.production(params)[0]
+        sale = rival.production(params)[1]
+        own_terms = self._terms(city)
+        key = (own.ident, sale.ident, own_terms[3])
+        found = _CONTEXTS.get(key)
+        if found is None:
+            found = memo.remember(_CONTEXTS, key, self._priced(own, sale, own_terms))
+        self._trade[seat] = (city.version, rival.version, len(city.owned_tokens), found)
+        return found
+
+    def _priced(self, own: Production, sale: Production,
+                own_terms: tuple[dict[str, int], dict[str, int], int, int]) -> TradeTerms:
+        """The shared terms of a city producing ``own``, whose rival sells ``sale``
+        (its prices kept per rival production and own terms, shared by every own
+        production)."""
+        fixed_prices, discounts, wonder_discount, terms_id = own_terms
+        key = (sale.ident, terms_id)
         priced = _PRICES.get(key)
         if priced is None:
             units = sale.units()
@@ -410,15 +439,7 @@ class StructureGame(Table):
                     prices[resource] = price
             priced = (prices, intern(tuple(prices[r] for r in resources)))
             memo.remember(_PRICES, key, priced)
-        found = terms(own, own_id, priced[0], priced[1], discounts, wonder_discount, terms_id)
-        self._trade[seat] = (city.version, rival.version, len(city.owned_tokens), found)
-        return found
-
-    def _production(self, city: DraftedCity, which: int) -> tuple[Production, int]:
-        """The city's own production (0) or production counted for the rival's prices (1),
-        with its interned id."""
-        production = city.production(self.params)[which]
-        return production, production.ident
+        return terms(own, own.ident, priced[0], priced[1], discounts, wonder_discount, terms_id)
 
     def _terms(self, city: DraftedCity) -> tuple[dict[str, int], dict[str, int], int, int]:
         """The city's own trading terms: fixed prices, discounts per colour, on wonders,
@@ -440,8 +461,7 @@ class StructureGame(Table):
                     for colour in effect.colours or self.data.rules.vocabulary.colours:
                         discounts[colour] = discounts.get(colour, 0) + effect.count
         found = (fixed, discounts, wonder_discount,
-                 intern((tuple(sorted(fixed.items())), tuple(sorted(discounts.items())),
-                         wonder_discount)))
+                 intern((_items(fixed), _items(discounts), wonder_discount)))
         city._cache[BANK_TERMS] = found
         return found
 
@@ -453,17 +473,16 @@ class StructureGame(Table):
         """What one unit of each resource costs ``seat`` at the bank now."""
         return dict(self._context(seat).prices)
 
-    def _affordable(self, city: DraftedCity,
-                    terms: TradeTerms) -> list[tuple[Wonder, int, dict[Card, Any]]]:
-        """The wonders the city can pay for now, in the city's order: each with its price
-        and the shared tucking actions for that (wonder, price), by card.
+    def _affordable(self, city: DraftedCity, terms: TradeTerms) -> list[Any]:
+        """The wonders the city can pay for now, in the city's order: each as (wonder, its
+        price, the shared tucking actions for that wonder and price, by card).
 
-        A wonder's price is kept in the shared terms like a card's, so this is a few
-        lookups; the actions are kept per wonder, price and then card.
+        A wonder's price is kept in the shared terms like a card's, and the records per
+        wonder and price, so this is a few lookups and no new tuple.
         """
         costs = terms.costs
         coins = city.coins
-        found: list[tuple[Wonder, int, dict[Card, Any]]] = []
+        found: list[Any] = []
         for wonder in city.wonders:
             known = costs.get(wonder)
             if known is None:
@@ -471,11 +490,11 @@ class StructureGame(Table):
             else:
                 paid = known
             if paid <= coins:
-                by_price = _by_price(_TUCKS, wonder, paid)
-                by_card = by_price[paid]
-                if by_card is None:
-                    by_card = by_price[paid] = {}
-                found.append((wonder, paid, by_card))
+                by_price = _TUCKS.get(wonder)
+                record = by_price[paid] if by_price is not None and paid < len(by_price) else None
+                if record is None:
+                    record = _by_price(_TUCKS, wonder, paid)[paid] = (wonder, paid, {})
+                found.append(record)
         return found
 
     def wonders_built(self) -> int:

@@ -7,7 +7,9 @@ from itertools import product
 
 from hypothesis import given, settings, strategies as st
 
+from wonders.dsl.effects import Cost
 from wonders.engine.bank import shortfall
+from wonders.engine.bank_terms import TradeTerms
 from wonders.engine.production import Production
 
 RESOURCES = ("wood", "stone", "clay", "glass", "papyrus")
@@ -51,3 +53,38 @@ def test_discount_waives_the_dearest_units() -> None:
     prices = {"wood": 2, "stone": 5, "clay": 3, "glass": 4, "papyrus": 2}
     need = (("clay", 1), ("glass", 1), ("stone", 1), ("wood", 1))
     assert shortfall(need, dict(own.fixed), own.choices, prices, 2) == 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(needs, fixed, choices, price_lists, st.integers(0, 2), st.integers(0, 3))
+def test_trade_terms_cost_is_the_brute_force_minimum(need: dict[str, int],
+                                                     units: dict[str, int],
+                                                     options: list[list[str]],
+                                                     price: list[int], discount: int,
+                                                     coins: int) -> None:
+    """The terms' shortcut (one pass when no resource is offered twice) agrees with the
+    brute force, as the general search does."""
+    own = Production.build(Counter(units), [tuple(c) for c in options])
+    prices = dict(zip(RESOURCES, price))
+    terms = TradeTerms(own, own.ident, prices, 0, {}, 0)
+    cost = Cost(coins, tuple(sorted(need.items())))
+    assert terms.cost(cost, discount) == coins + brute_force(need, own, prices, discount)
+
+
+# a few choices, drawn with repeats: equal choices are grouped by the terms' shortcut
+repeated = st.lists(st.sampled_from([("clay", "stone", "wood"), ("glass", "papyrus"),
+                                     ("stone", "wood"), ("clay", "glass")]), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(needs, fixed, repeated, price_lists)
+def test_trade_terms_cost_with_equal_choices(need: dict[str, int], units: dict[str, int],
+                                             options: list[tuple[str, ...]],
+                                             price: list[int]) -> None:
+    """Equal choices (two wood|clay|stone cards) cover the dearest units they offer, as
+    many as there are of them, as the brute force says."""
+    own = Production.build(Counter(units), options)
+    prices = dict(zip(RESOURCES, price))
+    terms = TradeTerms(own, own.ident, prices, 0, {}, 0)
+    cost = Cost(0, tuple(sorted(need.items())))
+    assert terms.cost(cost, 0) == brute_force(need, own, prices, 0)
