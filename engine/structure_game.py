@@ -127,6 +127,28 @@ def _offered(legal: list[Any], action: object) -> bool:
 _TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
 
 
+class _KeptTerms:
+    """A seat's trading terms and the versions of the two cities (and the tokens held)
+    they were found for: read on every turn, so fields rather than a tuple in a dict
+    (compiled, a tuple read from a dict is unpacked and its ints boxed)."""
+
+    __slots__ = ("own", "rival", "tokens", "terms")
+
+    def __init__(self) -> None:
+        self.own = -1
+        self.rival = -1
+        self.tokens = -1
+        self.terms: TradeTerms | None = None
+
+    def copy(self) -> "_KeptTerms":
+        other = _KeptTerms()
+        other.own = self.own
+        other.rival = self.rival
+        other.tokens = self.tokens
+        other.terms = self.terms
+        return other
+
+
 class StructurePhase(str, Enum):
     WONDERS = "wonder_draft"
     TURN = "turn"
@@ -200,8 +222,8 @@ class StructureGame(Table):
         # at most one seat has any), and those actions
         self._legal_seat = -1
         self._legal: list[Action] = []
-        # seat -> (own version, rival's version, tokens held, the terms then)
-        self._trade: dict[int, tuple[int, int, int, TradeTerms]] = {}
+        # per seat: the terms it trades on, and the city versions they were found for
+        self._trade = [_KeptTerms() for _ in range(players)]
         self._deal_tokens()
         self._deal_wonders(wonders)
 
@@ -319,7 +341,7 @@ class StructureGame(Table):
         other._score = self._score
         other._legal_seat = -1
         other._legal = []
-        other._trade = dict(self._trade)
+        other._trade = [kept.copy() for kept in self._trade]
         return other
 
     # --- questions -------------------------------------------------------------------
@@ -392,7 +414,7 @@ class StructureGame(Table):
 
     def invalidate(self) -> None:
         """Drop cached answers; call after changing cities by hand (scenarios)."""
-        self._trade = {}
+        self._trade = [_KeptTerms() for _ in range(self.players)]
         self._legal_seat = -1
         for city in self.cities:
             city.changed()
@@ -406,10 +428,11 @@ class StructureGame(Table):
         either city's production or trading effects change)."""
         city = self.cities[seat]
         rival = self.cities[1 - seat]
-        cached = self._trade.get(seat)
-        if (cached is not None and cached[0] == city.version and cached[1] == rival.version
-                and cached[2] == len(city.owned_tokens)):
-            return cached[3]
+        kept = self._trade[seat]
+        known = kept.terms
+        if (known is not None and kept.own == city.version and kept.rival == rival.version
+                and kept.tokens == len(city.owned_tokens)):
+            return known
         params = self.params
         own = city.production(params)[0]
         sale = rival.production(params)[1]
@@ -418,7 +441,10 @@ class StructureGame(Table):
         found = _CONTEXTS.get(key)
         if found is None:
             found = memo.remember(_CONTEXTS, key, self._priced(own, sale, own_terms))
-        self._trade[seat] = (city.version, rival.version, len(city.owned_tokens), found)
+        kept.own = city.version
+        kept.rival = rival.version
+        kept.tokens = len(city.owned_tokens)
+        kept.terms = found
         return found
 
     def _priced(self, own: Production, sale: Production,
