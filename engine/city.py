@@ -162,9 +162,7 @@ class City:
         for key in always:  # ``in`` and ``del``: compiled, dict.pop(key, None) is a Python call
             if key in cache:
                 del cache[key]
-        plan = _FORGET_PLANS.get(id(effects))
-        if plan is None or plan[0] is not effects:
-            plan = _forget_plan(effects)
+        plan = forget_plan(effects)
         for key in plan[1]:
             if key in cache:
                 del cache[key]
@@ -415,6 +413,15 @@ def _relative_resolved(found: list[tuple[fx.Produce, bool]],
 # object itself, so an id reused after the object is gone is recognised as new.
 _FORGET_PLANS: Final[dict[int, tuple[fx.Effects, tuple[str, ...], int]]] = memo.table(
     "city.forget_plans", 5_000)
+
+
+def forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]:
+    """(``effects``, the cache keys adding a source with them drops, version steps):
+    worked out once per effects object."""
+    plan = _FORGET_PLANS.get(id(effects))
+    if plan is None or plan[0] is not effects:
+        plan = _forget_plan(effects)
+    return plan
 
 
 def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]:
