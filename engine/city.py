@@ -191,15 +191,23 @@ class City:
             yield COPIED, card, card.effects
 
     def clauses(self, timing: fx.Timing) -> Iterator[tuple[str, object, fx.Effect]]:
+        """Every effect of the city with this timing: (kind, what, effect)."""
+        return iter(self.clause_list(timing))
+
+    def clause_list(self, timing: fx.Timing) -> list[tuple[str, object, fx.Effect]]:
+        """:meth:`clauses` as a new list: compiled, a generator's every step costs several
+        times a list item, and a caller typed with the list walks it natively."""
+        found: list[tuple[str, object, fx.Effect]] = []
         for kind, what, effects in self.sources():
             for clause in effects.clauses:
                 if clause.timing is timing:
-                    yield kind, what, clause.effect
+                    found.append((kind, what, clause.effect))
+        return found
 
     def abilities(self) -> list[fx.Ability]:
         cached = self._cache.get("abilities")
         if cached is None:
-            cached = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+            cached = [e for _, _, e in self.clause_list(fx.Timing.ONGOING)
                       if isinstance(e, fx.Ability)]
             self._cache["abilities"] = cached
         return cached  # type: ignore[return-value]
@@ -209,7 +217,7 @@ class City:
         on … in PLACES``), kept until a discount arrives."""
         cached = self._cache.get(SHARED_CACHE)
         if cached is None:
-            found = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+            found = [e for _, _, e in self.clause_list(fx.Timing.ONGOING)
                      if isinstance(e, fx.Discount) and e.cities]
             cached = tuple(found) if found else _NO_DISCOUNTS
             self._cache[SHARED_CACHE] = cached
@@ -227,7 +235,7 @@ class City:
         every age ask, and almost every city has none."""
         cached = self._cache.get(COUNTED_CACHE)
         if cached is None:
-            found = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+            found = [e for _, _, e in self.clause_list(fx.Timing.ONGOING)
                      if isinstance(e, fx.Shields) and e.each is not None]
             cached = tuple(found) if found else _NO_SHIELDS
             self._cache[COUNTED_CACHE] = cached
@@ -236,7 +244,7 @@ class City:
     def shields(self) -> int:
         cached = self._cache.get("shields")
         if cached is None:
-            cached = sum(e.count for _, _, e in self.clauses(fx.Timing.ONGOING)
+            cached = sum(e.count for _, _, e in self.clause_list(fx.Timing.ONGOING)
                          if isinstance(e, fx.Shields))
             self._cache["shields"] = cached
         return cached + self.bonus_shields  # type: ignore[operator]
@@ -250,7 +258,7 @@ class City:
             found = [(effect, (kind == START and START in params.buyable)
                       or (kind == CARD and isinstance(what, Card)
                           and what.colour in params.buyable))
-                     for kind, what, effect in self.clauses(fx.Timing.ONGOING)
+                     for kind, what, effect in self.clause_list(fx.Timing.ONGOING)
                      if isinstance(effect, fx.Produce)]
             if any(effect.relative for effect, _ in found):
                 found = _relative_resolved(found, params.resources)
@@ -284,7 +292,7 @@ class City:
         if cached is None:
             left = [params.trade_price] * len(params.resources)
             right = list(left)
-            for _, _, effect in self.clauses(fx.Timing.ONGOING):
+            for _, _, effect in self.clause_list(fx.Timing.ONGOING):
                 if not isinstance(effect, fx.TradePrice):
                     continue
                 for i, resource in enumerate(params.resources):
@@ -334,7 +342,7 @@ class City:
         if cached is None:
             fixed: dict[str, int] = {}
             choices: list[tuple[str, ...]] = []
-            for _, _, effect in self.clauses(fx.Timing.ONGOING):
+            for _, _, effect in self.clause_list(fx.Timing.ONGOING):
                 if isinstance(effect, fx.Science):
                     if len(effect.symbols) == 1:
                         symbol = effect.symbols[0]

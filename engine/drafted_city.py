@@ -121,11 +121,13 @@ class DraftedCity(City):
         """Count a built card in the name, chain and colour tallies."""
         name = card.name
         self._names.add(name)
-        if card.makes_free:
-            self._chain_names.update(card.makes_free)
+        if card.makes_free:  # (one by one: compiled, ``set.update`` is a generic call)
+            for other in card.makes_free:
+                self._chain_names.add(other)
         freed = self.unlocks.get(name)
         if freed:
-            self._chain_cards.update(freed)
+            for unlocked in freed:
+                self._chain_cards.add(unlocked)
         tally = self._tally
         colour = card.colour
         tally[colour] = tally.get(colour, 0) + 1
@@ -200,6 +202,23 @@ class DraftedCity(City):
             yield STAGE, wonder, stage_effects(wonder)
         for token in self.owned_tokens:
             yield TOKEN, token, token.effects
+
+    def clause_list(self, timing: fx.Timing) -> list[tuple[str, object, fx.Effect]]:
+        """:meth:`City.clause_list` from the sources listed directly (no generator)."""
+        found: list[tuple[str, object, fx.Effect]] = []
+        for card in self.built:
+            for clause in card.effects.clauses:
+                if clause.timing is timing:
+                    found.append((CARD, card, clause.effect))
+        for wonder in self.built_wonders:
+            for clause in stage_effects(wonder).clauses:
+                if clause.timing is timing:
+                    found.append((STAGE, wonder, clause.effect))
+        for token in self.owned_tokens:
+            for clause in token.effects.clauses:
+                if clause.timing is timing:
+                    found.append((TOKEN, token, clause.effect))
+        return found
 
     def count(self, counted: fx.Counted) -> int:
         if isinstance(counted, fx.CountCards):  # sold cards and guilds ask often
