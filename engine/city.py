@@ -41,6 +41,7 @@ TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (ba
 SHARED_CACHE: Final = "shared_discounts"  # its discounts of other cities' costs
 _NO_DISCOUNTS: Final[tuple[fx.Discount, ...]] = ()
 _NO_SHIELDS: Final[tuple[fx.Shields, ...]] = ()
+_NO_KEYS: Final[tuple[str, ...]] = ()  # (no cache is kept under "counts" any more)
 
 
 class City:
@@ -97,22 +98,31 @@ class City:
         self.version += 1
 
     def add_card(self, card: Card) -> None:
-        production = self._cache.get("production")
+        cache = self._cache
+        production = cache.get("production")
+        names = cache.get("names")
+        made_free = cache.get("made_free")
         self.built.append(card)
-        self._forget(card.effects, ("names", "made_free", "counts"))
+        self._forget(card.effects, _NO_KEYS)
+        # The built names and the chain names grow with the card rather than being
+        # listed again from every built card on the next question (each turn asks)
+        if names is not None:
+            cache["names"] = cast(frozenset[str], names) | frozenset((card.name,))
+        if made_free is not None and card.makes_free:
+            cache["made_free"] = cast(frozenset[str], made_free).union(card.makes_free)
         self._add_production(production, card, card.effects,
                              card.colour in self._sellers())
 
     def add_token(self, token: Token) -> None:
         """Take a token from a pool: its effects are the city's from now on."""
         self.owned_tokens.append(token)
-        self._forget(token.effects, ("counts",))
+        self._forget(token.effects, _NO_KEYS)
 
     def add_copy(self, card: Card) -> None:
         """Copy ``card`` of another city (``now: copy …``): its effects are the city's from
         now on, as a source of its own; the card stays where it is."""
         self.copied.append(card)
-        self._forget(card.effects, ("counts",))
+        self._forget(card.effects, _NO_KEYS)
 
     def remove_card(self, card: Card) -> None:
         """Take a built card away (a ``destroy`` effect): every cached answer may change."""
@@ -124,7 +134,7 @@ class City:
         stage = self.side.stages[self.stages]
         self.stages += 1
         self.stage_cards.append(card)
-        self._forget(stage.effects, ("counts",))
+        self._forget(stage.effects, _NO_KEYS)
         self._add_production(production, stage, stage.effects, False)
 
     def _sellers(self) -> AbstractSet[str]:
