@@ -15,7 +15,7 @@ from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
 from .interning import intern
-from .production import Production, plus_source, produced
+from .production import Production, plus_added, plus_source, produced
 from .rules import Parameters
 
 START: Final = "start"
@@ -98,20 +98,34 @@ class City:
         self.version += 1
 
     def add_card(self, card: Card) -> None:
+        """Add a built card: what it changes is worked out once per card (its
+        :class:`Arrival`), and the caches it leaves valid are updated, not dropped."""
         cache = self._cache
         production = cache.get("production")
         names = cache.get("names")
         made_free = cache.get("made_free")
+        arrival = ARRIVALS.get(card)
+        if arrival is None:
+            arrival = arrival_of(card, card.effects)
         self.built.append(card)
-        self._forget(card.effects, _NO_KEYS)
+        for key in arrival.forget:  # (as in _forget)
+            if key in cache:
+                del cache[key]
+        self.version += arrival.steps
         # The built names and the chain names grow with the card rather than being
         # listed again from every built card on the next question (each turn asks)
         if names is not None:
             cache["names"] = cast(frozenset[str], names) | frozenset((card.name,))
         if made_free is not None and card.makes_free:
             cache["made_free"] = cast(frozenset[str], made_free).union(card.makes_free)
-        self._add_production(production, card, card.effects,
-                             card.colour in self._sellers())
+        # its production added to the known sum (as _add_production does for a stage)
+        if arrival.produces and production is not None and _SELLERS in cache:
+            if arrival.relative:
+                del cache[_SELLERS]
+            else:
+                cache["production"] = plus_added(
+                    production,  # type: ignore[arg-type]
+                    arrival.sold if card.colour in self._sellers() else arrival.kept)
 
     def add_token(self, token: Token) -> None:
         """Take a token from a pool: its effects are the city's from now on."""
@@ -470,3 +484,56 @@ def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]
     plan = (effects, tuple(dict.fromkeys(keys)), steps)
     memo.remember(_FORGET_PLANS, id(effects), plan)
     return plan
+
+
+class Arrival:
+    """What adding one effect source (a card; a drafted city's wonder or token) changes in
+    a city, worked out once per source: adding it is then a few list and dict updates
+    instead of several passes over its clauses."""
+
+    def __init__(self, forget: tuple[str, ...], steps: int, kept: tuple[Production, Production],
+                 sold: tuple[Production, Production], units: int, symbols: tuple[str, ...],
+                 abilities: tuple[str, ...], triggers: tuple[fx.Clause, ...],
+                 relative: bool) -> None:
+        self.forget = forget  # the cache keys it drops (``City._forget``)
+        self.steps = steps  # how far ``version`` moves on
+        self.produces = "production" in forget  # (then it adds to the kept sum)
+        self.kept = kept  # (own, for sale) production it adds, from a source not sold
+        self.sold = sold  # the same from a card whose production counts for the rival
+        self.units = units  # resources produced each turn, a choice counting as its amount
+        self.symbols = symbols  # the first symbol of each ongoing ``science`` effect
+        self.abilities = abilities  # names of its ongoing abilities
+        self.triggers = triggers  # its ``on …:`` clauses
+        # a ``produce any produced`` / ``any unproduced`` (of any timing): a base city
+        # then sums its production again in full (City._add_production)
+        self.relative = relative
+
+
+def arrival_of(source: object, effects: fx.Effects) -> Arrival:
+    """What adding ``source`` with ``effects`` changes (kept per source: ``source`` must
+    be hashable, its equality implying equal ``effects``; cards, wonders and tokens are
+    compared by identity)."""
+    found = ARRIVALS.get(source)
+    if found is None:
+        found = _arrival(source, effects)
+    return found
+
+
+def _arrival(source: object, effects: fx.Effects) -> Arrival:
+    plan = forget_plan(effects)
+    ongoing = [c.effect for c in effects.clauses if c.timing is fx.Timing.ONGOING]
+    produce = [e for e in ongoing if isinstance(e, fx.Produce)]
+    found = Arrival(
+        plan[1], plan[2],
+        produced((e, False) for e in produce), produced((e, True) for e in produce),
+        sum(e.amount for e in produce),
+        tuple(e.symbols[0] for e in ongoing if isinstance(e, fx.Science)),
+        tuple(e.name for e in ongoing if isinstance(e, fx.Ability)),
+        tuple(c for c in effects.clauses if c.timing is fx.Timing.ON),
+        any(isinstance(c.effect, fx.Produce) and c.effect.relative for c in effects.clauses))
+    memo.remember(ARRIVALS, source, found)
+    return found
+
+
+# source -> what adding it changes (read-only outside this module but for ``get``)
+ARRIVALS: Final[dict[object, Arrival]] = memo.table("city.arrivals", 2_000)

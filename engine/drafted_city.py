@@ -14,8 +14,8 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
-from .city import CARD, STAGE, TOKEN, City, forget_plan
-from .production import EMPTY, Production, plus_added, produced
+from .city import ARRIVALS, CARD, STAGE, TOKEN, Arrival, City, arrival_of
+from .production import EMPTY, plus_added
 
 NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
 NO_SIDE: Final = WonderSide("", fx.NO_EFFECTS, ())
@@ -77,9 +77,9 @@ class DraftedCity(City):
         """Add a built card, updating what the city keeps instead of dropping it (this
         runs on every turn of every simulated game, so what the card changes is worked
         out once per card: its :class:`Arrival`)."""
-        arrival = _ARRIVALS.get(card)
+        arrival = ARRIVALS.get(card)
         if arrival is None:
-            arrival = _arrival(card, card.effects)
+            arrival = arrival_of(card, card.effects)
         self.built.append(card)
         self._note_card(card)
         self._arrive(card, arrival, card.colour in self.sale_colours)
@@ -137,16 +137,14 @@ class DraftedCity(City):
         self.built_wonders.append(wonder)
         self.stages += 1
         self.stage_cards.append(card)
-        arrival = _ARRIVALS.get(wonder)
+        arrival = ARRIVALS.get(wonder)
         if arrival is None:
-            arrival = _arrival(wonder, stage_effects(wonder))
+            arrival = arrival_of(wonder, stage_effects(wonder))
         self._arrive(wonder, arrival, False)
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
-        arrival = _ARRIVALS.get(token)
-        if arrival is None:
-            arrival = _arrival(token, token.effects)
+        arrival = arrival_of(token, token.effects)
         self._arrive(token, arrival, False)
 
     def has_ability(self, name: str) -> bool:
@@ -190,10 +188,7 @@ class DraftedCity(City):
         for card in self.built:
             self._note_card(card)
         for _, what, effects in self.sources():
-            arrival = _ARRIVALS.get(what)
-            if arrival is None:
-                arrival = _arrival(what, effects)
-            self._count(what, arrival)
+            self._count(what, arrival_of(what, effects))
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
         for card in self.built:
@@ -293,44 +288,6 @@ def stage_cost(wonder: Wonder) -> fx.Cost:
 
 
 _STAGE_COSTS: Final[dict[Wonder, fx.Cost]] = memo.table("drafted_city.stage_costs", 1_000)
-
-
-class Arrival:
-    """What adding one effect source (a card, a wonder, a token) changes in a drafted
-    city, worked out once per source: adding it is then a few list and dict updates
-    instead of several passes over its clauses."""
-
-    def __init__(self, forget: tuple[str, ...], steps: int, kept: tuple[Production, Production],
-                 sold: tuple[Production, Production], units: int, symbols: tuple[str, ...],
-                 abilities: tuple[str, ...], triggers: tuple[fx.Clause, ...]) -> None:
-        self.forget = forget  # the cache keys it drops (``City._forget``)
-        self.steps = steps  # how far ``version`` moves on
-        self.produces = "production" in forget  # (then it adds to the kept sum)
-        self.kept = kept  # (own, for sale) production it adds, from a source not sold
-        self.sold = sold  # the same from a card whose production counts for the rival
-        self.units = units  # resources produced each turn, a choice counting as its amount
-        self.symbols = symbols  # the first symbol of each ongoing ``science`` effect
-        self.abilities = abilities  # names of its ongoing abilities
-        self.triggers = triggers  # its ``on …:`` clauses
-
-
-def _arrival(source: object, effects: fx.Effects) -> Arrival:
-    """Work out (and keep) what adding ``source`` with ``effects`` changes."""
-    plan = forget_plan(effects)
-    ongoing = [c.effect for c in effects.clauses if c.timing is fx.Timing.ONGOING]
-    produce = [e for e in ongoing if isinstance(e, fx.Produce)]
-    found = Arrival(
-        plan[1], plan[2],
-        produced((e, False) for e in produce), produced((e, True) for e in produce),
-        sum(e.amount for e in produce),
-        tuple(e.symbols[0] for e in ongoing if isinstance(e, fx.Science)),
-        tuple(e.name for e in ongoing if isinstance(e, fx.Ability)),
-        tuple(c for c in effects.clauses if c.timing is fx.Timing.ON))
-    memo.remember(_ARRIVALS, source, found)
-    return found
-
-
-_ARRIVALS: Final[dict[object, Arrival]] = memo.table("drafted_city.arrivals", 2_000)
 
 
 def _listed(colours: frozenset[str]) -> tuple[str, ...]:
