@@ -107,11 +107,14 @@ class City:
         arrival = ARRIVALS.get(card)
         if arrival is None:
             arrival = arrival_of(card, card.effects)
+        shields = cache.get("shields") if arrival.drops_shields else None
         self.built.append(card)
         for key in arrival.forget:  # (as in _forget)
             if key in cache:
                 del cache[key]
         self.version += arrival.steps
+        if shields is not None:  # the sum grows by the card's (battles ask after each)
+            cache["shields"] = cast(int, shields) + arrival.shields
         # The built names and the chain names grow with the card rather than being
         # listed again from every built card on the next question (each turn asks)
         if names is not None:
@@ -494,7 +497,7 @@ class Arrival:
     def __init__(self, forget: tuple[str, ...], steps: int, kept: tuple[Production, Production],
                  sold: tuple[Production, Production], units: int, symbols: tuple[str, ...],
                  abilities: tuple[str, ...], triggers: tuple[fx.Clause, ...],
-                 relative: bool) -> None:
+                 relative: bool, shields: int) -> None:
         self.forget = forget  # the cache keys it drops (``City._forget``)
         self.steps = steps  # how far ``version`` moves on
         self.produces = "production" in forget  # (then it adds to the kept sum)
@@ -507,6 +510,8 @@ class Arrival:
         # a ``produce any produced`` / ``any unproduced`` (of any timing): a base city
         # then sums its production again in full (City._add_production)
         self.relative = relative
+        self.shields = shields  # the count of its ongoing ``shields`` effects
+        self.drops_shields = "shields" in forget
 
 
 def arrival_of(source: object, effects: fx.Effects) -> Arrival:
@@ -530,7 +535,8 @@ def _arrival(source: object, effects: fx.Effects) -> Arrival:
         tuple(e.symbols[0] for e in ongoing if isinstance(e, fx.Science)),
         tuple(e.name for e in ongoing if isinstance(e, fx.Ability)),
         tuple(c for c in effects.clauses if c.timing is fx.Timing.ON),
-        any(isinstance(c.effect, fx.Produce) and c.effect.relative for c in effects.clauses))
+        any(isinstance(c.effect, fx.Produce) and c.effect.relative for c in effects.clauses),
+        sum(e.count for e in ongoing if isinstance(e, fx.Shields)))
     memo.remember(ARRIVALS, source, found)
     return found
 

@@ -33,10 +33,7 @@ class Production:
 
     @staticmethod
     def build(units: dict[str, int], choices: Iterable[tuple[str, ...]]) -> "Production":
-        return Production(
-            tuple(sorted((r, n) for r, n in units.items() if n > 0)),
-            tuple(sorted(tuple(sorted(c)) for c in choices)),
-        )
+        return _built(units, choices)
 
     @property
     def ident(self) -> int:
@@ -80,6 +77,16 @@ class Production:
         return Production(_merged(self.fixed, other.fixed),
                           tuple(sorted(self.choices + other.choices)) if other.choices
                           else self.choices)
+
+
+def _built(units: dict[str, int], choices: Iterable[tuple[str, ...]]) -> Production:
+    """:meth:`Production.build`, from lists sorted in place (compiled, ``sorted`` of a
+    generator expression makes a generator object and walks it generically)."""
+    fixed = [(r, n) for r, n in units.items() if n > 0]
+    fixed.sort()
+    listed = [tuple(sorted(c)) for c in choices]
+    listed.sort()
+    return Production(tuple(fixed), tuple(listed))
 
 
 def _merged(first: tuple[tuple[str, int], ...],
@@ -151,7 +158,7 @@ def produced(effects: Iterable[tuple[fx.Produce, bool]]) -> tuple[Production, Pr
             choices.append(effect.resources)
             if sells:
                 sale_choices.append(effect.resources)
-    return Production.build(units, choices), Production.build(sale_units, sale_choices)
+    return _built(units, choices), _built(sale_units, sale_choices)
 
 
 # (source, sellable) -> what the source adds; the ids of (own, for sale, own added, for sale
