@@ -82,7 +82,7 @@ class DraftedCity(City):
             arrival = arrival_of(card, card.effects)
         self.built.append(card)
         self._note_card(card)
-        self._arrive(card, arrival, card.colour in self.sale_colours)
+        self._arrive(card, arrival, arrival.produces and card.colour in self.sale_colours)
 
     def _arrive(self, source: object, arrival: Arrival, sellable: bool) -> None:
         """Take in a new effect source (already added to its list): drop the caches it
