@@ -15,7 +15,7 @@ from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
 from .interning import intern
-from .production import Production, plus_source, produced
+from .production import Production, plus_added, plus_source, produced
 from .rules import Parameters
 
 START: Final = "start"
@@ -41,6 +41,7 @@ TERMS_CACHE: Final = "bank_terms"  # a city's own fixed prices and discounts (ba
 SHARED_CACHE: Final = "shared_discounts"  # its discounts of other cities' costs
 _NO_DISCOUNTS: Final[tuple[fx.Discount, ...]] = ()
 _NO_SHIELDS: Final[tuple[fx.Shields, ...]] = ()
+_NO_KEYS: Final[tuple[str, ...]] = ()  # (no cache is kept under "counts" any more)
 
 
 class City:
@@ -97,22 +98,48 @@ class City:
         self.version += 1
 
     def add_card(self, card: Card) -> None:
-        production = self._cache.get("production")
+        """Add a built card: what it changes is worked out once per card (its
+        :class:`Arrival`), and the caches it leaves valid are updated, not dropped."""
+        cache = self._cache
+        production = cache.get("production")
+        names = cache.get("names")
+        made_free = cache.get("made_free")
+        arrival = ARRIVALS.get(card)
+        if arrival is None:
+            arrival = arrival_of(card, card.effects)
+        shields = cache.get("shields") if arrival.drops_shields else None
         self.built.append(card)
-        self._forget(card.effects, ("names", "made_free", "counts"))
-        self._add_production(production, card, card.effects,
-                             card.colour in self._sellers())
+        for key in arrival.forget:  # (as in _forget)
+            if key in cache:
+                del cache[key]
+        self.version += arrival.steps
+        if shields is not None:  # the sum grows by the card's (battles ask after each)
+            cache["shields"] = cast(int, shields) + arrival.shields
+        # The built names and the chain names grow with the card rather than being
+        # listed again from every built card on the next question (each turn asks)
+        if names is not None:
+            cache["names"] = cast(frozenset[str], names) | frozenset((card.name,))
+        if made_free is not None and card.makes_free:
+            cache["made_free"] = cast(frozenset[str], made_free).union(card.makes_free)
+        # its production added to the known sum (as _add_production does for a stage)
+        if arrival.produces and production is not None and _SELLERS in cache:
+            if arrival.relative:
+                del cache[_SELLERS]
+            else:
+                cache["production"] = plus_added(
+                    production,  # type: ignore[arg-type]
+                    arrival.sold if card.colour in self._sellers() else arrival.kept)
 
     def add_token(self, token: Token) -> None:
         """Take a token from a pool: its effects are the city's from now on."""
         self.owned_tokens.append(token)
-        self._forget(token.effects, ("counts",))
+        self._forget(token.effects, _NO_KEYS)
 
     def add_copy(self, card: Card) -> None:
         """Copy ``card`` of another city (``now: copy …``): its effects are the city's from
         now on, as a source of its own; the card stays where it is."""
         self.copied.append(card)
-        self._forget(card.effects, ("counts",))
+        self._forget(card.effects, _NO_KEYS)
 
     def remove_card(self, card: Card) -> None:
         """Take a built card away (a ``destroy`` effect): every cached answer may change."""
@@ -124,7 +151,7 @@ class City:
         stage = self.side.stages[self.stages]
         self.stages += 1
         self.stage_cards.append(card)
-        self._forget(stage.effects, ("counts",))
+        self._forget(stage.effects, _NO_KEYS)
         self._add_production(production, stage, stage.effects, False)
 
     def _sellers(self) -> AbstractSet[str]:
@@ -162,9 +189,7 @@ class City:
         for key in always:  # ``in`` and ``del``: compiled, dict.pop(key, None) is a Python call
             if key in cache:
                 del cache[key]
-        plan = _FORGET_PLANS.get(id(effects))
-        if plan is None or plan[0] is not effects:
-            plan = _forget_plan(effects)
+        plan = forget_plan(effects)
         for key in plan[1]:
             if key in cache:
                 del cache[key]
@@ -193,15 +218,23 @@ class City:
             yield COPIED, card, card.effects
 
     def clauses(self, timing: fx.Timing) -> Iterator[tuple[str, object, fx.Effect]]:
+        """Every effect of the city with this timing: (kind, what, effect)."""
+        return iter(self.clause_list(timing))
+
+    def clause_list(self, timing: fx.Timing) -> list[tuple[str, object, fx.Effect]]:
+        """:meth:`clauses` as a new list: compiled, a generator's every step costs several
+        times a list item, and a caller typed with the list walks it natively."""
+        found: list[tuple[str, object, fx.Effect]] = []
         for kind, what, effects in self.sources():
             for clause in effects.clauses:
                 if clause.timing is timing:
-                    yield kind, what, clause.effect
+                    found.append((kind, what, clause.effect))
+        return found
 
     def abilities(self) -> list[fx.Ability]:
         cached = self._cache.get("abilities")
         if cached is None:
-            cached = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+            cached = [e for _, _, e in self.clause_list(fx.Timing.ONGOING)
                       if isinstance(e, fx.Ability)]
             self._cache["abilities"] = cached
         return cached  # type: ignore[return-value]
@@ -211,7 +244,7 @@ class City:
         on … in PLACES``), kept until a discount arrives."""
         cached = self._cache.get(SHARED_CACHE)
         if cached is None:
-            found = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+            found = [e for _, _, e in self.clause_list(fx.Timing.ONGOING)
                      if isinstance(e, fx.Discount) and e.cities]
             cached = tuple(found) if found else _NO_DISCOUNTS
             self._cache[SHARED_CACHE] = cached
@@ -229,7 +262,7 @@ class City:
         every age ask, and almost every city has none."""
         cached = self._cache.get(COUNTED_CACHE)
         if cached is None:
-            found = [e for _, _, e in self.clauses(fx.Timing.ONGOING)
+            found = [e for _, _, e in self.clause_list(fx.Timing.ONGOING)
                      if isinstance(e, fx.Shields) and e.each is not None]
             cached = tuple(found) if found else _NO_SHIELDS
             self._cache[COUNTED_CACHE] = cached
@@ -238,7 +271,7 @@ class City:
     def shields(self) -> int:
         cached = self._cache.get("shields")
         if cached is None:
-            cached = sum(e.count for _, _, e in self.clauses(fx.Timing.ONGOING)
+            cached = sum(e.count for _, _, e in self.clause_list(fx.Timing.ONGOING)
                          if isinstance(e, fx.Shields))
             self._cache["shields"] = cached
         return cached + self.bonus_shields  # type: ignore[operator]
@@ -252,7 +285,7 @@ class City:
             found = [(effect, (kind == START and START in params.buyable)
                       or (kind == CARD and isinstance(what, Card)
                           and what.colour in params.buyable))
-                     for kind, what, effect in self.clauses(fx.Timing.ONGOING)
+                     for kind, what, effect in self.clause_list(fx.Timing.ONGOING)
                      if isinstance(effect, fx.Produce)]
             if any(effect.relative for effect, _ in found):
                 found = _relative_resolved(found, params.resources)
@@ -286,7 +319,7 @@ class City:
         if cached is None:
             left = [params.trade_price] * len(params.resources)
             right = list(left)
-            for _, _, effect in self.clauses(fx.Timing.ONGOING):
+            for _, _, effect in self.clause_list(fx.Timing.ONGOING):
                 if not isinstance(effect, fx.TradePrice):
                     continue
                 for i, resource in enumerate(params.resources):
@@ -336,7 +369,7 @@ class City:
         if cached is None:
             fixed: dict[str, int] = {}
             choices: list[tuple[str, ...]] = []
-            for _, _, effect in self.clauses(fx.Timing.ONGOING):
+            for _, _, effect in self.clause_list(fx.Timing.ONGOING):
                 if isinstance(effect, fx.Science):
                     if len(effect.symbols) == 1:
                         symbol = effect.symbols[0]
@@ -417,6 +450,15 @@ _FORGET_PLANS: Final[dict[int, tuple[fx.Effects, tuple[str, ...], int]]] = memo.
     "city.forget_plans", 5_000)
 
 
+def forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]:
+    """(``effects``, the cache keys adding a source with them drops, version steps):
+    worked out once per effects object."""
+    plan = _FORGET_PLANS.get(id(effects))
+    if plan is None or plan[0] is not effects:
+        plan = _forget_plan(effects)
+    return plan
+
+
 def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]:
     """What adding a source with ``effects`` drops from a city's caches: each kind of
     ongoing effect its one cache; production, prices and discounts the trade caches
@@ -445,3 +487,59 @@ def _forget_plan(effects: fx.Effects) -> tuple[fx.Effects, tuple[str, ...], int]
     plan = (effects, tuple(dict.fromkeys(keys)), steps)
     memo.remember(_FORGET_PLANS, id(effects), plan)
     return plan
+
+
+class Arrival:
+    """What adding one effect source (a card; a drafted city's wonder or token) changes in
+    a city, worked out once per source: adding it is then a few list and dict updates
+    instead of several passes over its clauses."""
+
+    def __init__(self, forget: tuple[str, ...], steps: int, kept: tuple[Production, Production],
+                 sold: tuple[Production, Production], units: int, symbols: tuple[str, ...],
+                 abilities: tuple[str, ...], triggers: tuple[fx.Clause, ...],
+                 relative: bool, shields: int) -> None:
+        self.forget = forget  # the cache keys it drops (``City._forget``)
+        self.steps = steps  # how far ``version`` moves on
+        self.produces = "production" in forget  # (then it adds to the kept sum)
+        self.kept = kept  # (own, for sale) production it adds, from a source not sold
+        self.sold = sold  # the same from a card whose production counts for the rival
+        self.units = units  # resources produced each turn, a choice counting as its amount
+        self.symbols = symbols  # the first symbol of each ongoing ``science`` effect
+        self.abilities = abilities  # names of its ongoing abilities
+        self.triggers = triggers  # its ``on …:`` clauses
+        # a ``produce any produced`` / ``any unproduced`` (of any timing): a base city
+        # then sums its production again in full (City._add_production)
+        self.relative = relative
+        self.shields = shields  # the count of its ongoing ``shields`` effects
+        self.drops_shields = "shields" in forget
+
+
+def arrival_of(source: object, effects: fx.Effects) -> Arrival:
+    """What adding ``source`` with ``effects`` changes (kept per source: ``source`` must
+    be hashable, its equality implying equal ``effects``; cards, wonders and tokens are
+    compared by identity)."""
+    found = ARRIVALS.get(source)
+    if found is None:
+        found = _arrival(source, effects)
+    return found
+
+
+def _arrival(source: object, effects: fx.Effects) -> Arrival:
+    plan = forget_plan(effects)
+    ongoing = [c.effect for c in effects.clauses if c.timing is fx.Timing.ONGOING]
+    produce = [e for e in ongoing if isinstance(e, fx.Produce)]
+    found = Arrival(
+        plan[1], plan[2],
+        produced((e, False) for e in produce), produced((e, True) for e in produce),
+        sum(e.amount for e in produce),
+        tuple(e.symbols[0] for e in ongoing if isinstance(e, fx.Science)),
+        tuple(e.name for e in ongoing if isinstance(e, fx.Ability)),
+        tuple(c for c in effects.clauses if c.timing is fx.Timing.ON),
+        any(isinstance(c.effect, fx.Produce) and c.effect.relative for c in effects.clauses),
+        sum(e.count for e in ongoing if isinstance(e, fx.Shields)))
+    memo.remember(ARRIVALS, source, found)
+    return found
+
+
+# source -> what adding it changes (read-only outside this module but for ``get``)
+ARRIVALS: Final[dict[object, Arrival]] = memo.table("city.arrivals", 2_000)

@@ -14,12 +14,12 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
-from .city import CARD, STAGE, TOKEN, City
-from .production import EMPTY, plus_source as _plus
+from .city import ARRIVALS, CARD, STAGE, TOKEN, Arrival, City, arrival_of
+from .production import EMPTY, plus_added
 
 NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
-NO_SIDE = WonderSide("", fx.NO_EFFECTS, ())
-NO_BOARD = Wonder("", {})
+NO_SIDE: Final = WonderSide("", fx.NO_EFFECTS, ())
+NO_BOARD: Final = Wonder("", {})
 BUILT: Final = "built"          # a drafted wonder's state in statistics (its "side")
 NOT_BUILT: Final = "not built"
 
@@ -49,6 +49,7 @@ class DraftedCity(City):
             self._tally: dict[str, int] = dict(source._tally)
             self._symbols: dict[str, int] = dict(source._symbols)
             self._units: int = source._units
+            self._abilities: set[str] = set(source._abilities)
             return
         super().__init__(seat, NO_BOARD, NO_SIDE, coins)
         self.sale_colours = sale_colours  # cards whose production counts for the rival
@@ -65,73 +66,91 @@ class DraftedCity(City):
         self._tally = {}  # built cards per colour
         self._symbols = {}  # science symbols held
         self._units = 0  # resources produced each turn, a choice counting as its amount
+        self._abilities = set()  # names of the ongoing abilities of every source
         # Nothing built yet: nothing produced (additions then update this incrementally)
         self._cache["production"] = (EMPTY, EMPTY)
 
     def clone(self) -> "DraftedCity":
         return DraftedCity(self.seat, self.coins, source=self)
 
-    def _note_triggers(self, source: object, effects: fx.Effects) -> None:
-        found = _TRIGGERS.get(source)
-        if found is None:
-            found = memo.remember(_TRIGGERS, source, tuple(
-                c for c in effects.clauses if c.timing is fx.Timing.ON))
-        for clause in found:
-            self.triggers.append((source, clause))
-
     def add_card(self, card: Card) -> None:
         """Add a built card, updating what the city keeps instead of dropping it (this
-        runs on every turn of every simulated game)."""
-        cache = self._cache
-        production = cache.get("production")
+        runs on every turn of every simulated game, so what the card changes is worked
+        out once per card: its :class:`Arrival`)."""
+        arrival = ARRIVALS.get(card)
+        if arrival is None:
+            arrival = arrival_of(card, card.effects)
         self.built.append(card)
-        self._forget(card.effects, ())
         self._note_card(card)
-        self._count_source(card, card.effects)
-        if production is not None and "production" not in cache:
-            cache["production"] = _plus(production, card, card.effects,  # type: ignore[arg-type]
-                                        card.colour in self.sale_colours)
-        if _TRIGGERS.get(card, True):  # unknown yet, or has ``on …:`` clauses
-            self._note_triggers(card, card.effects)
+        self._arrive(card, arrival, arrival.produces and card.colour in self.sale_colours)
+
+    def _arrive(self, source: object, arrival: Arrival, sellable: bool) -> None:
+        """Take in a new effect source (already added to its list): drop the caches it
+        changes, add its production to the kept sum, and count it."""
+        cache = self._cache
+        if arrival.produces:
+            production = cache.get("production")
+        else:
+            production = None
+        for key in arrival.forget:  # ``in`` and ``del``: see City._forget
+            if key in cache:
+                del cache[key]
+        self.version += arrival.steps
+        if production is not None:  # (dropped just now: the source produces)
+            cache["production"] = plus_added(
+                production, arrival.sold if sellable else arrival.kept)  # type: ignore[arg-type]
+        self._count(source, arrival)
+
+    def _count(self, source: object, arrival: Arrival) -> None:
+        """Count a source's resources, science symbols and abilities, and note its
+        ``on …:`` clauses."""
+        if arrival.units:
+            self._units += arrival.units
+        if arrival.symbols:
+            symbols = self._symbols
+            for symbol in arrival.symbols:
+                symbols[symbol] = symbols.get(symbol, 0) + 1
+        if arrival.abilities:
+            for name in arrival.abilities:
+                self._abilities.add(name)
+        if arrival.triggers:
+            for clause in arrival.triggers:
+                self.triggers.append((source, clause))
 
     def _note_card(self, card: Card) -> None:
         """Count a built card in the name, chain and colour tallies."""
         name = card.name
         self._names.add(name)
-        if card.makes_free:
-            self._chain_names.update(card.makes_free)
+        if card.makes_free:  # (one by one: compiled, ``set.update`` is a generic call)
+            for other in card.makes_free:
+                self._chain_names.add(other)
         freed = self.unlocks.get(name)
         if freed:
-            self._chain_cards.update(freed)
+            for unlocked in freed:
+                self._chain_cards.add(unlocked)
         tally = self._tally
-        tally[card.colour] = tally.get(card.colour, 0) + 1
-
-    def _count_source(self, source: object, effects: fx.Effects) -> None:
-        """Count a new source's science symbols and the resources it produces."""
-        self._units += _units_of(source, effects)
-        symbols = self._symbols
-        for symbol in _science_of(source, effects):
-            symbols[symbol] = symbols.get(symbol, 0) + 1
+        colour = card.colour
+        tally[colour] = tally.get(colour, 0) + 1
 
     def add_wonder(self, wonder: Wonder, card: Card) -> None:
         self.wonders.remove(wonder)
         self.built_wonders.append(wonder)
         self.stages += 1
         self.stage_cards.append(card)
-        production = self._cache.get("production")
-        effects = stage_effects(wonder)
-        self._forget(effects, ())
-        self._count_source(wonder, effects)
-        if production is not None and "production" not in self._cache:
-            self._cache["production"] = _plus(production, wonder, effects,  # type: ignore[arg-type]
-                                              False)
-        self._note_triggers(wonder, effects)
+        arrival = ARRIVALS.get(wonder)
+        if arrival is None:
+            arrival = arrival_of(wonder, stage_effects(wonder))
+        self._arrive(wonder, arrival, False)
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
-        self._forget(token.effects, ())
-        self._count_source(token, token.effects)
-        self._note_triggers(token, token.effects)
+        arrival = arrival_of(token, token.effects)
+        self._arrive(token, arrival, False)
+
+    def has_ability(self, name: str) -> bool:
+        """Whether a source of the city has the ongoing ability ``name`` (kept up to
+        date as sources arrive: asked on every trade)."""
+        return name in self._abilities
 
     @property
     def names(self) -> set[str]:
@@ -165,11 +184,11 @@ class DraftedCity(City):
         self._tally = {}
         self._symbols = {}
         self._units = 0
+        self._abilities = set()
         for card in self.built:
             self._note_card(card)
         for _, what, effects in self.sources():
-            self._count_source(what, effects)
-            self._note_triggers(what, effects)
+            self._count(what, arrival_of(what, effects))
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
         for card in self.built:
@@ -179,12 +198,39 @@ class DraftedCity(City):
         for token in self.owned_tokens:
             yield TOKEN, token, token.effects
 
+    def clause_list(self, timing: fx.Timing) -> list[tuple[str, object, fx.Effect]]:
+        """:meth:`City.clause_list` from the sources listed directly (no generator)."""
+        found: list[tuple[str, object, fx.Effect]] = []
+        for card in self.built:
+            for clause in card.effects.clauses:
+                if clause.timing is timing:
+                    found.append((CARD, card, clause.effect))
+        for wonder in self.built_wonders:
+            for clause in stage_effects(wonder).clauses:
+                if clause.timing is timing:
+                    found.append((STAGE, wonder, clause.effect))
+        for token in self.owned_tokens:
+            for clause in token.effects.clauses:
+                if clause.timing is timing:
+                    found.append((TOKEN, token, clause.effect))
+        return found
+
     def count(self, counted: fx.Counted) -> int:
+        if isinstance(counted, fx.CountCards):  # sold cards and guilds ask often
+            colours = counted.colours
+            if colours is None:
+                return len(self.built)
+            listed = _LISTED.get(colours)  # (cards_of, without two calls)
+            if listed is None:
+                listed = _listed(colours)
+            tally = self._tally
+            found = 0
+            for colour in listed:
+                found += tally.get(colour, 0)
+            return found
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for t in self.owned_tokens if t.kind == counted.kind)
                     + sum(1 for kind, _ in self.tokens if kind == counted.kind))
-        if isinstance(counted, fx.CountCards):  # sold cards and guilds ask often
-            return self.cards_of(counted.colours)
         return super().count(counted)
 
     def cards_of(self, colours: frozenset[str] | None) -> int:
@@ -193,7 +239,7 @@ class DraftedCity(City):
             return len(self.built)
         tally = self._tally
         found = 0
-        for colour in colours:
+        for colour in _listed(colours):
             found += tally.get(colour, 0)
         return found
 
@@ -228,9 +274,6 @@ class DraftedCity(City):
         return data
 
 
-# source -> its ``on …:`` clauses
-_TRIGGERS: Final[dict[object, tuple[fx.Clause, ...]]] = memo.table("drafted_city.triggers",
-                                                                   2_000)
 def stage_effects(wonder: Wonder) -> fx.Effects:
     """The effects of a one-stage wonder (its first side's only stage)."""
     found = _STAGE_EFFECTS.get(wonder)
@@ -257,28 +300,13 @@ def stage_cost(wonder: Wonder) -> fx.Cost:
 _STAGE_COSTS: Final[dict[Wonder, fx.Cost]] = memo.table("drafted_city.stage_costs", 1_000)
 
 
-# source -> the resources it produces each turn (a choice counting as its amount)
-_UNITS: Final[dict[object, int]] = memo.table("drafted_city.units", 2_000)
-
-
-def _units_of(source: object, effects: fx.Effects) -> int:
-    found = _UNITS.get(source)
+def _listed(colours: frozenset[str]) -> tuple[str, ...]:
+    """A set of colours as a tuple (kept per set): compiled, walking a tuple is a few
+    instructions an item, walking a frozenset a generic iterator."""
+    found = _LISTED.get(colours)
     if found is None:
-        found = memo.remember(_UNITS, source, sum(
-            c.effect.amount for c in effects.clauses
-            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce)))
+        found = memo.remember(_LISTED, colours, tuple(colours))
     return found
 
 
-# source -> its science symbols
-_SCIENCE: Final[dict[object, tuple[str, ...]]] = memo.table("drafted_city.science", 2_000)
-
-
-def _science_of(source: object, effects: fx.Effects) -> tuple[str, ...]:
-    """The first symbol of each ongoing ``science`` effect of a source."""
-    found = _SCIENCE.get(source)
-    if found is None:
-        found = memo.remember(_SCIENCE, source, tuple(
-            c.effect.symbols[0] for c in effects.clauses
-            if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Science)))
-    return found
+_LISTED: Final[dict[frozenset[str], tuple[str, ...]]] = memo.table("drafted_city.colours", 500)

@@ -33,10 +33,7 @@ class Production:
 
     @staticmethod
     def build(units: dict[str, int], choices: Iterable[tuple[str, ...]]) -> "Production":
-        return Production(
-            tuple(sorted((r, n) for r, n in units.items() if n > 0)),
-            tuple(sorted(tuple(sorted(c)) for c in choices)),
-        )
+        return _built(units, choices)
 
     @property
     def ident(self) -> int:
@@ -75,10 +72,55 @@ class Production:
         return _match(tuple(sorted(rest)), self.choices)
 
     def __add__(self, other: "Production") -> "Production":
-        units = dict(self.fixed)
-        for resource, count in other.fixed:
-            units[resource] = units.get(resource, 0) + count
-        return Production.build(units, self.choices + other.choices)
+        """The sum, merged from the two sorted values (what :meth:`build` of their summed
+        units and joined choices gives, without a dict and two sorts)."""
+        return Production(_merged(self.fixed, other.fixed),
+                          tuple(sorted(self.choices + other.choices)) if other.choices
+                          else self.choices)
+
+
+def _built(units: dict[str, int], choices: Iterable[tuple[str, ...]]) -> Production:
+    """:meth:`Production.build`, from lists sorted in place (compiled, ``sorted`` of a
+    generator expression makes a generator object and walks it generically)."""
+    fixed = [(r, n) for r, n in units.items() if n > 0]
+    fixed.sort()
+    listed = [tuple(sorted(c)) for c in choices]
+    listed.sort()
+    return Production(tuple(fixed), tuple(listed))
+
+
+def _merged(first: tuple[tuple[str, int], ...],
+            second: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """Two sorted ``(resource, units)`` tuples summed by resource, still sorted, without
+    resources of no units (as :meth:`Production.build` leaves them out)."""
+    if not second:
+        return first
+    found: list[tuple[str, int]] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        a = first[i]
+        b = second[j]
+        if a[0] == b[0]:
+            if a[1] + b[1] > 0:
+                found.append((a[0], a[1] + b[1]))
+            i += 1
+            j += 1
+        elif a[0] < b[0]:
+            found.append(a)
+            i += 1
+        else:
+            if b[1] > 0:
+                found.append(b)
+            j += 1
+    while i < len(first):
+        found.append(first[i])
+        i += 1
+    while j < len(second):
+        b = second[j]
+        if b[1] > 0:
+            found.append(b)
+        j += 1
+    return tuple(found)
 
 
 def _match(rest: tuple[str, ...], choices: tuple[tuple[str, ...], ...]) -> bool:
@@ -95,7 +137,7 @@ def _match(rest: tuple[str, ...], choices: tuple[tuple[str, ...], ...]) -> bool:
     return False
 
 
-EMPTY = Production()
+EMPTY: Final = Production()
 
 
 def produced(effects: Iterable[tuple[fx.Produce, bool]]) -> tuple[Production, Production]:
@@ -116,13 +158,14 @@ def produced(effects: Iterable[tuple[fx.Produce, bool]]) -> tuple[Production, Pr
             choices.append(effect.resources)
             if sells:
                 sale_choices.append(effect.resources)
-    return Production.build(units, choices), Production.build(sale_units, sale_choices)
+    return _built(units, choices), _built(sale_units, sale_choices)
 
 
-# (source, sellable) -> what the source adds; (own id, for-sale id, source, sellable) -> the sum
+# (source, sellable) -> what the source adds; the ids of (own, for sale, own added, for sale
+# added) -> the sum
 _ADDED: Final[dict[tuple[object, bool], tuple[Production, Production]]] = memo.table(
     "production.sources", 2_000)
-_SUMS: Final[dict[tuple[int, int, object, bool], tuple[Production, Production]]] = memo.table(
+_SUMS: Final[dict[tuple[int, int, int, int], tuple[Production, Production]]] = memo.table(
     "production.sums", 10_000)
 
 
@@ -140,11 +183,19 @@ def plus_source(production: tuple[Production, Production], source: object,
         added = memo.remember(_ADDED, key, produced(
             (c.effect, sellable) for c in effects.clauses
             if c.timing is fx.Timing.ONGOING and isinstance(c.effect, fx.Produce)))
+    return plus_added(production, added)
+
+
+def plus_added(production: tuple[Production, Production],
+               added: tuple[Production, Production]) -> tuple[Production, Production]:
+    """(own, for sale) production plus what a new source adds (``added``: (own, for sale)
+    as :func:`produced` makes them).  Sums are shared by value: sources that add the
+    same find the same sum."""
     own, sale = production
     add_own, add_sale = added
     if not (add_own.fixed or add_own.choices or add_sale.fixed or add_sale.choices):
         return production
-    total = (own.ident, sale.ident, source, sellable)
+    total = (own.ident, sale.ident, add_own.ident, add_sale.ident)
     found = _SUMS.get(total)
     if found is None:
         found = memo.remember(_SUMS, total, (

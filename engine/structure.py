@@ -114,21 +114,39 @@ class Structure:
         return None
 
     def take(self, slot: int) -> list[int]:
-        """Remove the card at an accessible slot; return the slots this turns face up."""
-        self.taken[slot] = True
+        """Remove the card at an accessible slot; return the slots this turns face up.
+
+        The slot leaves ``accessible`` by shifting the later slots down one place, and the
+        slots it uncovers are appended: the order of ``accessible`` (which orders the legal
+        actions) is that of ``list.remove`` and ``append``.  Compiled, the shift of the few
+        slots of a row is cheaper than ``list.index`` and ``list.pop(i)``.
+        """
         accessible = self.accessible
-        accessible.pop(accessible.index(slot))  # compiled: cheaper than list.remove
+        last = len(accessible) - 1
+        i = 0
+        while i <= last and accessible[i] != slot:
+            i += 1
+        if i > last:
+            raise ValueError(f"slot {slot} is not accessible")
+        while i < last:
+            accessible[i] = accessible[i + 1]
+            i += 1
+        accessible.pop()
+        self.taken[slot] = True
         self.left -= 1
-        revealed = []
-        blockers = self.blockers
-        for below in self.layout.covers[slot]:
-            lying = blockers[below] - 1  # (``-=`` on a list item is a generic call compiled)
-            blockers[below] = lying
-            if not lying:
-                self.accessible.append(below)
-                if not self.face_up[below]:
-                    self.face_up[below] = True
-                    revealed.append(below)
+        revealed: list[int] = []
+        lying_on = self.layout.covers[slot]
+        if lying_on:
+            blockers = self.blockers
+            face_up = self.face_up
+            for below in lying_on:
+                lying = blockers[below] - 1  # (``-=`` on a list item is a generic call compiled)
+                blockers[below] = lying
+                if not lying:
+                    accessible.append(below)
+                    if not face_up[below]:
+                        face_up[below] = True
+                        revealed.append(below)
         return revealed
 
     @property
