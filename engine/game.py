@@ -555,7 +555,7 @@ class Game(Table):
             return cost
         off = self._shared_off(seat, card) if self._shared_discounts else 0
         every = False
-        for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
+        for _, _, effect in self.cities[seat].clause_list(fx.Timing.ONGOING):
             if not isinstance(effect, fx.Discount) or effect.target == "trade" or not (
                     effect.unit == "coins" or effect.every) or effect.cities:
                 continue
@@ -591,7 +591,7 @@ class Game(Table):
         if not self._trade_discounts:
             return _NO_TRADE_OFF
         left = right = 0
-        for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
+        for _, _, effect in self.cities[seat].clause_list(fx.Timing.ONGOING):
             if isinstance(effect, fx.Discount) and effect.target == "trade":
                 for place in effect.places:
                     if place in ("left", "neighbours"):
@@ -620,7 +620,7 @@ class Game(Table):
             return [cost]
         free = 0
         paid: list[int] = []  # the price of each unit a paid discount may take off
-        for _, _, effect in self.cities[seat].clauses(fx.Timing.ONGOING):
+        for _, _, effect in self.cities[seat].clause_list(fx.Timing.ONGOING):
             if (not isinstance(effect, fx.Discount) or effect.unit != "resources"
                     or effect.every or effect.target == "trade"):
                 continue

@@ -476,7 +476,7 @@ class StructureGame(Table):
         fixed: dict[str, int] = {}
         discounts: dict[str, int] = {}
         wonder_discount = 0
-        for _, _, effect in city.clauses(fx.Timing.ONGOING):
+        for _, _, effect in city.clause_list(fx.Timing.ONGOING):
             if isinstance(effect, fx.TradePrice) and not effect.places:
                 for resource in effect.resources:
                     fixed[resource] = min(fixed.get(resource, effect.price), effect.price)
