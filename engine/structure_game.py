@@ -558,6 +558,7 @@ class StructureGame(Table):
         assert self.structure is not None
         city = self.cities[seat]
         coins = city.coins
+        marked = city.marked  # built, or free by chain: looked at closely
         names = city.names
         made_free = city.made_free
         unlocked = city.unlocked
@@ -577,9 +578,9 @@ class StructureGame(Table):
         for slot in structure.accessible:
             card = cards[slot]
             name = card.name
-            if name in names:
+            if name in marked and name in names:
                 paid = _CANNOT
-            elif name in made_free or card in unlocked:
+            elif name in marked and (name in made_free or card in unlocked):
                 paid = _CHAINED
             else:
                 known = costs.get(card)
