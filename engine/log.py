@@ -176,8 +176,9 @@ def _decision_problem(record: dict[str, Any], players: int) -> str | None:
     if not isinstance(actions, dict) or not actions:
         return f"actions: {_short(actions)} is not an object of seats and their actions"
     for seat, action in actions.items():
-        if not (seat.isascii() and seat.isdigit() and int(seat) < players):
-            return f"actions: seat {seat!r} is not a seat (0 to {players - 1})"
+        # (a length bound first: int() of thousands of digits raises ValueError)
+        if not (seat.isascii() and seat.isdigit() and len(seat) <= 9 and int(seat) < players):
+            return f"actions: seat {_short(seat)} is not a seat (0 to {players - 1})"
         if not isinstance(action, dict):
             return f"actions.{seat}: {_short(action)} is not an action object"
     coins = record.get("coins")

@@ -41,6 +41,9 @@ def _decision(lines: list[str], **changes: object) -> str:
     ({"actions": "build"}, "2: actions: 'build' is not an object"),
     ({"actions": {"x": {"action": "side"}}}, "2: actions: seat 'x' is not a seat (0 to 2)"),
     ({"actions": {"7": {"action": "side"}}}, "2: actions: seat '7' is not a seat"),
+    # a seat of 5,000 digits: int() of it raises ValueError past Python's digit limit
+    # (found by the fuzz campaign, seed 7, logs #2169)
+    ({"actions": {"9" * 5000: {"action": "side"}}}, "2: actions: seat '99999"),
     ({"actions": {"0": "side"}}, "2: actions.0: 'side' is not an action object"),
     ({"coins": "3"}, "2: coins: '3' is not a list of coin counts"),
     ({"type": "move"}, "2: type: 'move' is not a record type"),

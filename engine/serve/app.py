@@ -286,7 +286,11 @@ class _TooLarge(Exception):
 
 async def _read_body(request: Request) -> bytes:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+    # ASCII digits only, and no more of them than the bound has: ``int()`` of thousands of
+    # digits raises ValueError, and ``isdigit`` alone accepts digits such as '²'
+    if declared is not None and not (declared.isascii() and declared.isdigit()
+                                     and len(declared) <= len(str(MAX_BODY_BYTES))
+                                     and int(declared) <= MAX_BODY_BYTES):
         raise _TooLarge()
     body = b""
     async for chunk in request.stream():
