@@ -63,7 +63,7 @@ _CHAINED: Final = -2   # free by chain
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
 _OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
     "structure_game.offers", 2_000)
-_PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
+_PRICES: Final[dict[tuple[int, int, int], tuple[dict[str, int], int]]] = memo.table(
     "structure_game.prices", 10_000)
 # wonder -> by price (list index) -> (the wonder, that price, card -> the action tucking
 # that card under that wonder at that price): the record ``_affordable`` hands on as it is.
@@ -71,10 +71,11 @@ _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int]]] = memo.table(
 # handed on, and reading an ``Action`` (a BuildWonder) checks the value against every class
 # of the union, which costs more than the lookup
 _TUCKS: Final[dict[Wonder, list[Any]]] = memo.table("structure_game.tucks", 1_000)
-# (own production id, the rival's production for sale id, own terms id) -> the shared terms:
+# (own production id, the rival's production for sale id, own terms id, the data set's bank
+# price and resources) -> the shared terms:
 # one lookup when a city's context changed (the prices and terms tables behind it share
 # the terms between rival productions selling the same)
-_CONTEXTS: Final[dict[tuple[int, int, int], TradeTerms]] = memo.table(
+_CONTEXTS: Final[dict[tuple[int, int, int, int], TradeTerms]] = memo.table(
     "structure_game.contexts", 20_000)
 
 
@@ -185,6 +186,9 @@ class StructureGame(Table):
         self.data = data
         self.setup: StructureRules = structure_rules(data)
         self.params = self.setup.base
+        # what the shared price tables depend on besides the productions and own terms:
+        # the data set's bank price and resources (a process may hold two rule sets)
+        self.bank_key = intern((self.setup.bank.price, self.params.resources))
         self.players = players
         self.seed = seed
         self.set_generator(random.Random(seed))
@@ -310,6 +314,7 @@ class StructureGame(Table):
         other.data = self.data
         other.setup = self.setup
         other.params = self.params
+        other.bank_key = self.bank_key
         other.players = self.players
         other.seed = self.seed
         self.share_generator(other)
@@ -437,7 +442,7 @@ class StructureGame(Table):
         own = city.production(params)[0]
         sale = rival.production(params)[1]
         own_terms = self._terms(city)
-        key = (own.ident, sale.ident, own_terms[3])
+        key = (own.ident, sale.ident, own_terms[3], self.bank_key)
         found = _CONTEXTS.get(key)
         if found is None:
             found = memo.remember(_CONTEXTS, key, self._priced(own, sale, own_terms))
@@ -453,7 +458,7 @@ class StructureGame(Table):
         (its prices kept per rival production and own terms, shared by every own
         production)."""
         fixed_prices, discounts, wonder_discount, terms_id = own_terms
-        key = (sale.ident, terms_id)
+        key = (sale.ident, terms_id, self.bank_key)
         priced = _PRICES.get(key)
         if priced is None:
             units = sale.units()
@@ -463,7 +468,8 @@ class StructureGame(Table):
             for resource, price in fixed_prices.items():
                 if price < prices[resource]:
                     prices[resource] = price
-            priced = (prices, intern(tuple(prices[r] for r in resources)))
+            # the id names the resources too: shared terms are found by it, across rule sets
+            priced = (prices, intern((resources, tuple(prices[r] for r in resources))))
             memo.remember(_PRICES, key, priced)
         return terms(own, own.ident, priced[0], priced[1], discounts, wonder_discount, terms_id)
 
