@@ -22,6 +22,7 @@ civilian).
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 import os
@@ -63,6 +64,13 @@ def game_data(game: str, paths: Sequence[str] = ()) -> GameData:
             raise DataError(result.report.sorted())
         found = result.game
         _DATA[key] = found
+        # The data lives as long as the process: out of the collector's way.  Its full
+        # passes walked every card, effect and cached answer loaded so far, over and over
+        # (compiled, 'wonders simulate --workers 1', the very same statistics: Duel, 4,000
+        # random games, 2,362-2,487 -> 2,605-2,633 games/s; base, 4 players, 1,000 games,
+        # 1,222-1,227 -> 1,257-1,271).  Objects alive now are never collected as cycles
+        # afterwards: what a simulation process holds at this point, it holds to the end.
+        gc.freeze()
     return found
 
 
