@@ -232,17 +232,7 @@ class DraftedCity(City):
 
     def count(self, counted: fx.Counted) -> int:
         if isinstance(counted, fx.CountCards):  # sold cards and guilds ask often
-            colours = counted.colours
-            if colours is None:
-                return len(self.built)
-            listed = _LISTED.get(colours)  # (cards_of, without two calls)
-            if listed is None:
-                listed = _listed(colours)
-            tally = self._tally
-            found = 0
-            for colour in listed:
-                found += tally.get(colour, 0)
-            return found
+            return self.cards_of(counted.colours)
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for t in self.owned_tokens if t.kind == counted.kind)
                     + sum(1 for kind, _ in self.tokens if kind == counted.kind))
