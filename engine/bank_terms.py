@@ -33,7 +33,7 @@ class TradeTerms:
     """Prices, own production and discounts of one city; the costs asked so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "fixed", "offer", "groups", "copies", "costs")
+                 "fixed", "offer", "groups", "copies", "costs", "offers")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int) -> None:
@@ -44,7 +44,10 @@ class TradeTerms:
         self.discounts = discounts
         self.wonder_discount = wonder_discount
         self.fixed, self.offer, self.groups, self.copies = _own(own, own_id)
-        self.costs: dict[Any, int] = {}  # card or wonder -> coins
+        self.costs: dict[Any, int] = {}  # wonder -> coins
+        # card -> what the card-structure loop offers for it on these terms (its shared
+        # record of the card at its price): one lookup per card and turn
+        self.offers: dict[Any, Any] = {}
 
     def cost(self, cost: fx.Cost, discount: int) -> int:
         """Coins for ``cost``: its coins plus the cheapest purchase of what is missing.

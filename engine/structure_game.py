@@ -59,18 +59,45 @@ WEAKER_MILITARY: Final = "weaker_military"  # a value of ``turns.next_age``
 
 _CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
 _CHAINED: Final = -2   # free by chain
-# card -> its actions by what building it costs: index ``paid - _CHAINED`` (so 0 is free
+
+
+class _Priced:
+    """What one card offers when building it costs ``paid`` coins: build and sell when the
+    city has the coins, sell alone when it has not.
+
+    One per card and price, shared by every game and terms (in :data:`_OFFERS`), and what
+    a terms' ``offers`` dict holds per card: a turn then finds a card's actions with one
+    lookup and one comparison with the city's coins.  A native class rather than a tuple:
+    compiled, its fields are read without unpacking or type checks.
+    """
+
+    __slots__ = ("paid", "offers", "refused")
+
+    def __init__(self, paid: int, offers: tuple[Any, ...], refused: tuple[Any, ...]) -> None:
+        self.paid = paid
+        self.offers = offers
+        self.refused = refused
+
+
+class _Tuck:
+    """One wonder at one price, and the action tucking each card under it at that price
+    (made as a card is first offered): shared by every game, in :data:`_TUCKS`."""
+
+    __slots__ = ("wonder", "paid", "by_card")
+
+    def __init__(self, wonder: Wonder, paid: int) -> None:
+        self.wonder = wonder
+        self.paid = paid
+        self.by_card: dict[Card, Any] = {}
+
+
+# card -> its offers by what building it costs: index ``paid - _CHAINED`` (so 0 is free
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
-_OFFERS: Final[dict[Card, list[tuple[Action, ...] | None]]] = memo.table(
-    "structure_game.offers", 2_000)
+_OFFERS: Final[dict[Card, list[_Priced | None]]] = memo.table("structure_game.offers", 2_000)
 _PRICES: Final[dict[tuple[int, int, int], tuple[dict[str, int], int]]] = memo.table(
     "structure_game.prices", 10_000)
-# wonder -> by price (list index) -> (the wonder, that price, card -> the action tucking
-# that card under that wonder at that price): the record ``_affordable`` hands on as it is.
-# Typed Any: compiled, a tuple read as a tuple type is unpacked and built again where it is
-# handed on, and reading an ``Action`` (a BuildWonder) checks the value against every class
-# of the union, which costs more than the lookup
-_TUCKS: Final[dict[Wonder, list[Any]]] = memo.table("structure_game.tucks", 1_000)
+# wonder -> by price (list index) -> its tucks at that price
+_TUCKS: Final[dict[Wonder, list[_Tuck | None]]] = memo.table("structure_game.tucks", 1_000)
 # (own production id, the rival's production for sale id, own terms id, the data set's bank
 # price and resources) -> the shared terms:
 # one lookup when a city's context changed (the prices and terms tables behind it share
@@ -103,16 +130,31 @@ def _by_price(table: dict[K, list[V | None]], key: K, index: int) -> list[V | No
     return found
 
 
-def _card_offers(card: Card, paid: int) -> tuple[Action, ...]:
-    """Build (when it can be) and sell: the actions of one accessible card before any
-    wonder, shared and immutable."""
+def _priced(card: Card, paid: int) -> _Priced:
+    """The shared record of ``card`` at ``paid`` (``_CHAINED``: free by chain;
+    ``_CANNOT``: it cannot be built, only sold)."""
+    by_price = _OFFERS.get(card)
+    index = paid - _CHAINED
+    found = by_price[index] if by_price is not None and index < len(by_price) else None
+    if found is not None:
+        return found
+    sold: tuple[Action, ...] = (sell(card),)
     if paid == _CHAINED:
-        found: tuple[Action, ...] = (build(card, FREE, CHAIN), sell(card))
+        found = _Priced(_CHAINED, (build(card, FREE, CHAIN), sell(card)), sold)
     elif paid >= 0:
-        found = (build(card, shared_payment(0, 0, paid)), sell(card))
+        found = _Priced(paid, (build(card, shared_payment(0, 0, paid)), sell(card)), sold)
     else:
-        found = (sell(card),)
-    _by_price(_OFFERS, card, paid - _CHAINED)[paid - _CHAINED] = found
+        found = _Priced(0, sold, sold)
+    _by_price(_OFFERS, card, index)[index] = found
+    return found
+
+
+def _tuck(wonder: Wonder, paid: int) -> _Tuck:
+    """The shared record of ``wonder`` at ``paid`` coins."""
+    by_price = _TUCKS.get(wonder)
+    found = by_price[paid] if by_price is not None and paid < len(by_price) else None
+    if found is None:
+        found = _by_price(_TUCKS, wonder, paid)[paid] = _Tuck(wonder, paid)
     return found
 
 
@@ -125,21 +167,28 @@ def _offered(legal: list[Any], action: object) -> bool:
     return False
 
 
+_NO_TUCKS: Final[list[_Tuck]] = []  # (never changed)
 _TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
 
 
 class _KeptTerms:
     """A seat's trading terms and the versions of the two cities (and the tokens held)
-    they were found for: read on every turn, so fields rather than a tuple in a dict
-    (compiled, a tuple read from a dict is unpacked and its ints boxed)."""
+    they were found for, and its unbuilt wonders priced on those terms: read on every
+    turn, so fields rather than a tuple in a dict (compiled, a tuple read from a dict is
+    unpacked and its ints boxed)."""
 
-    __slots__ = ("own", "rival", "tokens", "terms")
+    __slots__ = ("own", "rival", "tokens", "terms", "tucks", "tucks_terms", "wonders")
 
     def __init__(self) -> None:
         self.own = -1
         self.rival = -1
         self.tokens = -1
         self.terms: TradeTerms | None = None
+        # every unbuilt wonder at its price on ``tucks_terms``, for a city that had
+        # ``wonders`` unbuilt wonders (a list replaced, never changed: clones share it)
+        self.tucks: list[_Tuck] = []
+        self.tucks_terms: TradeTerms | None = None
+        self.wonders = -1
 
     def copy(self) -> "_KeptTerms":
         other = _KeptTerms()
@@ -147,6 +196,9 @@ class _KeptTerms:
         other.rival = self.rival
         other.tokens = self.tokens
         other.terms = self.terms
+        other.tucks = self.tucks
+        other.tucks_terms = self.tucks_terms
+        other.wonders = self.wonders
         return other
 
 
@@ -505,28 +557,27 @@ class StructureGame(Table):
         """What one unit of each resource costs ``seat`` at the bank now."""
         return dict(self._context(seat).prices)
 
-    def _affordable(self, city: DraftedCity, terms: TradeTerms) -> list[Any]:
-        """The wonders the city can pay for now, in the city's order: each as (wonder, its
-        price, the shared tucking actions for that wonder and price, by card).
-
-        A wonder's price is kept in the shared terms like a card's, and the records per
-        wonder and price, so this is a few lookups and no new tuple.
+    def _tucks(self, seat: int, terms: TradeTerms) -> list[_Tuck]:
+        """Every unbuilt wonder of ``seat``'s at its price on ``terms``, in the city's order
+        (the turn offers those it can pay for).  Kept per seat until the terms or the
+        wonders change: a turn then reads a list instead of pricing each wonder again.
         """
+        kept = self._trade[seat]
+        wonders = self.cities[seat].wonders
+        if kept.tucks_terms is terms and kept.wonders == len(wonders):
+            return kept.tucks
         costs = terms.costs
-        coins = city.coins
-        found: list[Any] = []
-        for wonder in city.wonders:
+        found: list[_Tuck] = []
+        for wonder in wonders:
             known = costs.get(wonder)
             if known is None:
                 paid = costs[wonder] = terms.cost(stage_cost(wonder), terms.wonder_discount)
             else:
                 paid = known
-            if paid <= coins:
-                by_price = _TUCKS.get(wonder)
-                record = by_price[paid] if by_price is not None and paid < len(by_price) else None
-                if record is None:
-                    record = _by_price(_TUCKS, wonder, paid)[paid] = (wonder, paid, {})
-                found.append(record)
+            found.append(_tuck(wonder, paid))
+        kept.tucks = found
+        kept.tucks_terms = terms
+        kept.wonders = len(wonders)
         return found
 
     def wonders_built(self) -> int:
@@ -558,24 +609,22 @@ class StructureGame(Table):
         """The hot path: build, sell or tuck under a wonder, for each accessible card.
 
         What a card offers depends only on the card, what building it costs (or that
-        it is free by chain, or unaffordable) and which wonders are affordable at what
-        price, so each card's actions are kept as one shared tuple under those keys.
+        it is free by chain, or cannot be built) and which wonders are affordable at
+        what price, so each card's actions are shared records (:class:`_Priced`,
+        :class:`_Tuck`), found through the seat's terms.
         """
         assert self.structure is not None
         city = self.cities[seat]
         coins = city.coins
         marked = city.marked  # built, or free by chain: looked at closely
-        names = city.names
-        made_free = city.made_free
-        unlocked = city.unlocked
         terms = self._context(seat)
-        wonders: list[tuple[Wonder, int, dict[Card, Any]]] = []
+        tucks: list[_Tuck] = _NO_TUCKS
         if city.wonders:
             limit = self.setup.wonder_limit
             first, second = self.cities
             if not limit or first.stages + second.stages < limit:
-                wonders = self._affordable(city, terms)
-        costs = terms.costs
+                tucks = self._tucks(seat, terms)
+        offers = terms.offers
         # Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
         # is checked against each class of the union; these are the engine's own objects.
         actions: list[Any] = []
@@ -583,32 +632,38 @@ class StructureGame(Table):
         cards = structure.cards
         for slot in structure.accessible:
             card = cards[slot]
-            name = card.name
-            if name in marked and name in names:
-                paid = _CANNOT
-            elif name in marked and (name in made_free or card in unlocked):
-                paid = _CHAINED
+            if card.name in marked:
+                priced = self._marked_offers(city, card, terms)
             else:
-                known = costs.get(card)
-                if known is None:
-                    paid = costs[card] = terms.cost(card.cost, terms.discounts.get(card.colour, 0))
+                found = offers.get(card)
+                if found is None:
+                    priced = offers[card] = _priced(card, terms.cost(
+                        card.cost, terms.discounts.get(card.colour, 0)))
                 else:
-                    paid = known
-                if paid > coins:
-                    paid = _CANNOT
-            by_price = _OFFERS.get(card)
-            index = paid - _CHAINED
-            found = by_price[index] if by_price is not None and index < len(by_price) else None
-            if found is None:
-                found = _card_offers(card, paid)
-            for offered in cast("tuple[Any, ...]", found):  # one or two: cheaper than extend
-                actions.append(offered)
-            for wonder, price, by_card in wonders:
-                tuck = by_card.get(card)
-                if tuck is None:
-                    tuck = by_card[card] = build_wonder(card, wonder, price)
-                actions.append(tuck)
+                    priced = found
+            for offered in priced.offers if priced.paid <= coins else priced.refused:
+                actions.append(offered)  # one or two: cheaper than extend
+            for tuck in tucks:
+                if tuck.paid <= coins:
+                    action = tuck.by_card.get(card)
+                    if action is None:
+                        action = tuck.by_card[card] = build_wonder(card, tuck.wonder, tuck.paid)
+                    actions.append(action)
         return actions
+
+    def _marked_offers(self, city: DraftedCity, card: Card, terms: TradeTerms) -> _Priced:
+        """The offers of a card whose name the city has marked (about 3 % of those
+        offered): built already, free by chain, or neither (another card's chain name)."""
+        name = card.name
+        if name in city.names:
+            return _priced(card, _CANNOT)
+        if name in city.made_free or card in city.unlocked:
+            return _priced(card, _CHAINED)
+        found = terms.offers.get(card)
+        if found is None:
+            found = terms.offers[card] = _priced(card, terms.cost(
+                card.cost, terms.discounts.get(card.colour, 0)))
+        return found
 
     # --- checking --------------------------------------------------------------------
 
