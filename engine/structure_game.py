@@ -269,7 +269,7 @@ class StructureGame(Table):
         self.winner: int | None = None
         # (age, turn, phase, seat, action, coins of seat 0 and 1 after): one flat tuple per
         # decision, made on every turn; ``history`` gives the records every loop shares
-        self.decisions: list[tuple[int, int, str, int, Action, int, int]] = []
+        self.decisions: list[tuple[int, int, str, int, Any, int, int]] = []  # (Any: see _checked)
         self.bank_paid = 0
         self.bank_gave = 0
         self.start_coins = sum(c.coins for c in self.cities)
@@ -736,9 +736,13 @@ class StructureGame(Table):
         else:
             self._end_turn(seat)
 
-    def _checked(self, seat: int, actions: Mapping[int, Action]) -> Action:
-        """The one action of ``seat``, checked (one of the offered objects passes at once)."""
-        action: Action | None
+    def _checked(self, seat: int, actions: Mapping[int, Action]) -> Any:
+        """The one action of ``seat``, checked (one of the offered objects passes at once).
+
+        Typed Any, like the offers: compiled, an ``Action`` read from the mapping or
+        returned is checked against each class of the union, and the identity test with
+        the offered objects is the check that matters."""
+        action: Any
         if isinstance(actions, dict):  # the usual case; compiled, a native dict lookup
             action = actions.get(seat)
         else:
