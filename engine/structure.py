@@ -118,7 +118,9 @@ class Structure:
         slots it uncovers are appended: the order of ``accessible`` (which orders the legal
         actions) is that of ``list.remove`` and ``append``.  Compiled, the shift of the few
         slots of a row is cheaper than ``list.index`` and ``list.pop(i)``; it moves the
-        items through a ``list[Any]`` alias, so they are not unboxed and boxed again.
+        items through a ``list[Any]`` alias, so they are not unboxed and boxed again.  The
+        first slot uncovered takes the place the shift freed at the end, so the list keeps
+        its length on most turns (a pop and an append cost more, and now and then resize it).
         """
         accessible = self.accessible
         last = len(accessible) - 1
@@ -131,18 +133,24 @@ class Structure:
         while i < last:
             moved[i] = moved[i + 1]
             i += 1
-        moved.pop()
         taken = self.taken
         taken[slot] = True
         self.left -= 1
         layout = self.layout
+        free = True  # whether the last place is the one the shift freed
         for below in layout.covers[slot]:
             for above in layout.covered_by[below]:
                 if not taken[above]:
                     break
             else:  # nothing lies on it any more
-                accessible.append(below)
+                if free:
+                    accessible[last] = below
+                    free = False
+                else:
+                    accessible.append(below)
                 self.face_up[below] = True
+        if free:
+            moved.pop()
 
     @property
     def empty(self) -> bool:
