@@ -57,7 +57,6 @@ class DraftedCity(City):
         self.unlocks = unlocks  # a card's name -> the cards it makes free (``free_if_built``)
         self.wonders = []        # drafted, not built yet
         self.built_wonders = []
-        self.owned_tokens = []
         self.triggers = []  # (source, ``on …:`` clause)
         # Kept up to date by every addition and rebuilt by ``changed``, because the hot
         # path reads them on every decision; ``clone`` copies them.  Read-only outside.

@@ -62,7 +62,11 @@ def deal(data: GameData, rng: random.Random) -> dict[str, list[Token]]:
         shuffle(rng, shuffled)
         start = 0
         for pool, count in dealt:
-            pools.setdefault(pool, []).extend(shuffled[start:start + count])
+            found = pools.get(pool)
+            if found is None:  # (a pool the vocabulary does not declare)
+                pools[pool] = shuffled[start:start + count]
+            else:
+                found.extend(shuffled[start:start + count])
             start += count
         if reserve:
             pools[reserve].extend(shuffled[start:])

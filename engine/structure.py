@@ -30,7 +30,6 @@ class Layout:
     slot_columns: tuple[int, ...]
     covered_by: tuple[tuple[int, ...], ...]  # slot -> slots lying on it (next row, col ± 1)
     covers: tuple[tuple[int, ...], ...]      # slot -> slots it lies on (previous row, col ± 1)
-    start_blockers: tuple[int, ...] = ()     # slot -> cards lying on it at the start
     start_face_up: tuple[bool, ...] = ()
     start_accessible: tuple[int, ...] = ()
 
@@ -69,39 +68,37 @@ class Layout:
                                     if k in where))
             covers.append(tuple(where[k] for k in ((r - 1, c - 1), (r - 1, c + 1))
                                 if k in where))
-        blockers = tuple(len(c) for c in covered_by)
         return cls(rows, face_down, tuple(slot_rows), tuple(slot_columns), tuple(covered_by),
-                   tuple(covers), blockers,
-                   tuple(slot_rows[s] not in face_down or not blockers[s]
+                   tuple(covers),
+                   tuple(slot_rows[s] not in face_down or not covered_by[s]
                          for s in range(len(slot_rows))),
-                   tuple(s for s in range(len(slot_rows)) if not blockers[s]))
+                   tuple(s for s in range(len(slot_rows)) if not covered_by[s]))
 
 
 class Structure:
     """One age's cards in a layout: which are still there, face up, and takeable.
 
-    ``blockers[slot]`` counts the cards still lying on a slot, so taking a card
-    updates what is accessible in constant time.
+    A card becomes takeable when the last of the (at most two) cards lying on it is
+    taken: :meth:`take` looks at those cards, so no count per slot is kept.
     """
 
-    __slots__ = ("layout", "cards", "taken", "face_up", "blockers", "accessible", "left")
+    __slots__ = ("layout", "cards", "taken", "face_up", "accessible", "left")
 
     def __init__(self, layout: Layout, cards: Sequence[Card]) -> None:
-        if len(cards) != layout.size:
-            raise RuleError(f"a structure of {layout.size} places got {len(cards)} cards")
+        size = len(layout.slot_rows)
+        if len(cards) != size:
+            raise RuleError(f"a structure of {size} places got {len(cards)} cards")
         self.layout = layout
         self.cards: list[Card] = list(cards)
-        self.taken = [False] * layout.size
-        self.blockers = list(layout.start_blockers)
+        self.taken = [False] * size
         self.face_up = list(layout.start_face_up)
         self.accessible: list[int] = list(layout.start_accessible)
-        self.left = layout.size
+        self.left = size
 
     def clone(self) -> "Structure":
         other = Structure(self.layout, self.cards)  # copies the card list
         other.taken = list(self.taken)
         other.face_up = list(self.face_up)
-        other.blockers = list(self.blockers)
         other.accessible = list(self.accessible)
         other.left = self.left
         return other
@@ -113,13 +110,17 @@ class Structure:
                 return slot
         return None
 
-    def take(self, slot: int) -> list[int]:
-        """Remove the card at an accessible slot; return the slots this turns face up.
+    def take(self, slot: int) -> None:
+        """Remove the card at an accessible slot; the cards this uncovers become accessible
+        and face up.
 
         The slot leaves ``accessible`` by shifting the later slots down one place, and the
         slots it uncovers are appended: the order of ``accessible`` (which orders the legal
         actions) is that of ``list.remove`` and ``append``.  Compiled, the shift of the few
-        slots of a row is cheaper than ``list.index`` and ``list.pop(i)``.
+        slots of a row is cheaper than ``list.index`` and ``list.pop(i)``; it moves the
+        items through a ``list[Any]`` alias, so they are not unboxed and boxed again.  The
+        first slot uncovered takes the place the shift freed at the end, so the list keeps
+        its length on most turns (a pop and an append cost more, and now and then resize it).
         """
         accessible = self.accessible
         last = len(accessible) - 1
@@ -128,26 +129,28 @@ class Structure:
             i += 1
         if i > last:
             raise ValueError(f"slot {slot} is not accessible")
+        moved: list[Any] = accessible
         while i < last:
-            accessible[i] = accessible[i + 1]
+            moved[i] = moved[i + 1]
             i += 1
-        accessible.pop()
-        self.taken[slot] = True
+        taken = self.taken
+        taken[slot] = True
         self.left -= 1
-        revealed: list[int] = []
-        lying_on = self.layout.covers[slot]
-        if lying_on:
-            blockers = self.blockers
-            face_up = self.face_up
-            for below in lying_on:
-                lying = blockers[below] - 1  # (``-=`` on a list item is a generic call compiled)
-                blockers[below] = lying
-                if not lying:
+        layout = self.layout
+        free = True  # whether the last place is the one the shift freed
+        for below in layout.covers[slot]:
+            for above in layout.covered_by[below]:
+                if not taken[above]:
+                    break
+            else:  # nothing lies on it any more
+                if free:
+                    accessible[last] = below
+                    free = False
+                else:
                     accessible.append(below)
-                    if not face_up[below]:
-                        face_up[below] = True
-                        revealed.append(below)
-        return revealed
+                self.face_up[below] = True
+        if free:
+            moved.pop()
 
     @property
     def empty(self) -> bool:

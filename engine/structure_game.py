@@ -43,7 +43,7 @@ from .interning import intern
 from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, sample, shuffle
+from .randomness import below, sample, seeded, shuffle
 from .runtime import Pending, Table, act, now, options as pending_options, resolve, trigger
 from .scoring import ScoreSheet, score
 from .structure import Structure
@@ -243,7 +243,7 @@ class StructureGame(Table):
         self.bank_key = intern((self.setup.bank.price, self.params.resources))
         self.players = players
         self.seed = seed
-        self.set_generator(random.Random(seed))
+        self.set_generator(seeded(seed))  # random.Random(seed), for less
         self.science = rules.vocabulary.science
         self.cities = [DraftedCity(s, self.params.start_coins, self.params.buyable,
                                    self.setup.unlocks)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from wonders.engine.randomness import below, sample, shuffle
+from wonders.engine.randomness import below, sample, seeded, shuffle
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -20,6 +20,16 @@ def test_shuffle_is_random_shuffle(seed: int) -> None:
         reference.shuffle(theirs)
         assert ours == theirs
         assert mine.getstate() == reference.getstate()  # and the generator moved alike
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 99, 2**31 - 1, 2**32, 2**64 + 3, 10**40, -1, -7])
+def test_seeded_is_random_random(seed: int) -> None:
+    mine, reference = seeded(seed), random.Random(seed)
+    assert type(mine) is random.Random
+    assert mine.getstate() == reference.getstate()  # gauss_next included
+    assert [mine.gauss(0, 1) for _ in range(3)] == [reference.gauss(0, 1) for _ in range(3)]
+    assert [mine.random() for _ in range(3)] == [reference.random() for _ in range(3)]
+    assert mine.getstate() == reference.getstate()
 
 
 @pytest.mark.parametrize("seed", range(20))
