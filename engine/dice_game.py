@@ -40,7 +40,7 @@ from .mechanisms.forum import DicePool
 from .mechanisms.gates import compare_met
 from .mechanisms.reserve import gained
 from .mechanisms.sheet import first_open, groups, shortfall
-from .randomness import SharedGenerator, sample
+from .randomness import SharedGenerator, sample, seeded
 from .scoring import ScoreSheet
 
 TURN = "turn"
@@ -234,7 +234,7 @@ class DiceGame(SharedGenerator):
         self.snap_counts: list[list[int]] = []
         self.snap_defences: list[dict[str, int]] = []
         self.lying: list[tuple[int, int, str, int, int, int, tuple[tuple[int, ...], ...]]] = []
-        self.set_generator(random.Random(seed))
+        self.set_generator(seeded(seed))
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
@@ -367,7 +367,7 @@ class DiceGame(SharedGenerator):
     def determinize(self, seat: int, rng: random.Random) -> "DiceGame":
         """Nothing is hidden but the future: the clone shakes the forum with a new seed."""
         other = self.clone()
-        other.set_generator(random.Random(rng.getrandbits(64)))
+        other.set_generator(seeded(rng.getrandbits(64)))
         return other
 
     def setup_record(self) -> dict[str, Any]:

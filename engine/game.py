@@ -28,7 +28,7 @@ from .interning import intern
 from .mechanisms import battles
 from .payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from .pools import deal as deal_pools, hidden as hidden_pools
-from .randomness import below, sample, shuffle
+from .randomness import below, sample, seeded, shuffle
 from .runtime import (AGE_END_EVENT, AGE_START_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, RESERVE_BUILD, WONDER_EVENT,
                       Pending, Table, act, every_effects, has_triggers,
                       options as pending_options, resolve, trigger, triggers_of)
@@ -115,7 +115,7 @@ class Game(Table):
         self.params, self._age_cards, self._dealt = _prepared(data)
         self.players = players
         self.seed = seed
-        self.set_generator(random.Random(seed))
+        self.set_generator(seeded(seed))
         self.science = rules.vocabulary.science
         self.cities, self.choosing = self._deal_wonders(wonders, sides)
         # each seat's side as set-up dealt it (None: the player chooses), for logs
@@ -1293,7 +1293,7 @@ class Game(Table):
             rng.shuffle(kept)
             start = _deal_back(kept, other.reserve, others, 0)
             other.unused = kept[start:]
-        other.set_generator(random.Random(rng.getrandbits(64)))
+        other.set_generator(seeded(rng.getrandbits(64)))
         if ((other.phase is Phase.DISCARD_BUILD or other.phase is Phase.RESERVE_BUILD)
                 and other.pending):
             pending = other.pending[0]  # its options are cards of the (resampled) pile

@@ -50,7 +50,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Final, Mapping, Sequence
 
 from .errors import RuleError
-from .randomness import below
+from .randomness import below, seeded
 
 if TYPE_CHECKING:
     from .contract import GameState
@@ -113,10 +113,10 @@ def playout(game: GameState, policy: str | Sequence[str] = RANDOM,
     shared_rng: random.Random | None = seed if isinstance(seed, random.Random) else None
     base = 0 if isinstance(seed, random.Random) else seed
     if shared_rng is None and shared:
-        shared_rng = random.Random(base)
+        shared_rng = seeded(base)
     rngs: list[random.Random] = []
     for s in range(players):
-        rngs.append(shared_rng if shared_rng is not None else random.Random(seat_seed(base, s)))
+        rngs.append(shared_rng if shared_rng is not None else seeded(seat_seed(base, s)))
     sampler: Any = getattr(game, SAMPLER, None) if QUICK in names else None
     kinds: list[int] = []
     for name in names:

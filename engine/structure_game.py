@@ -999,7 +999,7 @@ class StructureGame(Table):
             for slot, card in zip(hidden, pool):
                 other.structure.cards[slot] = card
             other.removed = pool[len(hidden):]
-        other.set_generator(random.Random(rng.getrandbits(64)))
+        other.set_generator(seeded(rng.getrandbits(64)))
         other.invalidate()
         return other
 
