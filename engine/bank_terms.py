@@ -30,10 +30,10 @@ _OWN: Final[dict[int, tuple[dict[str, int], dict[str, int] | None, int,
 
 
 class TradeTerms:
-    """Prices, own production and discounts of one city; the costs asked so far."""
+    """Prices, own production and discounts of one city; the cards and wonders priced so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "fixed", "offer", "groups", "copies", "costs", "offers")
+                 "fixed", "offer", "groups", "copies", "tucks", "offers")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int) -> None:
@@ -44,10 +44,11 @@ class TradeTerms:
         self.discounts = discounts
         self.wonder_discount = wonder_discount
         self.fixed, self.offer, self.groups, self.copies = _own(own, own_id)
-        self.costs: dict[Any, int] = {}  # wonder -> coins
         # card -> what the card-structure loop offers for it on these terms (its shared
         # record of the card at its price): one lookup per card and turn
         self.offers: dict[Any, Any] = {}
+        # wonder -> the loop's shared record of the wonder at its price on these terms
+        self.tucks: dict[Any, Any] = {}
 
     def cost(self, cost: fx.Cost, discount: int) -> int:
         """Coins for ``cost``: its coins plus the cheapest purchase of what is missing.

@@ -566,15 +566,14 @@ class StructureGame(Table):
         wonders = self.cities[seat].wonders
         if kept.tucks_terms is terms and kept.wonders == len(wonders):
             return kept.tucks
-        costs = terms.costs
+        priced = terms.tucks
         found: list[_Tuck] = []
         for wonder in wonders:
-            known = costs.get(wonder)
-            if known is None:
-                paid = costs[wonder] = terms.cost(stage_cost(wonder), terms.wonder_discount)
-            else:
-                paid = known
-            found.append(_tuck(wonder, paid))
+            tuck = priced.get(wonder)
+            if tuck is None:
+                tuck = priced[wonder] = _tuck(wonder, terms.cost(stage_cost(wonder),
+                                                                 terms.wonder_discount))
+            found.append(tuck)
         kept.tucks = found
         kept.tucks_terms = terms
         kept.wonders = len(wonders)
