@@ -512,6 +512,12 @@ class Arrival:
         self.relative = relative
         self.shields = shields  # the count of its ongoing ``shields`` effects
         self.drops_shields = "shields" in forget
+        # ``forget`` but the production, for a city that replaces the production it keeps
+        # rather than dropping it (DraftedCity: deleting a key it sets again at once costs)
+        self.others = tuple(key for key in forget if key != "production")
+        # what a drafted city derives from a card's names once (DraftedCity._note_card):
+        # filled there on first use, with the chain table it was worked out from
+        self.marks: object = None
 
 
 def arrival_of(source: object, effects: fx.Effects) -> Arrival:
