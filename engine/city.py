@@ -497,7 +497,8 @@ class Arrival:
     def __init__(self, forget: tuple[str, ...], steps: int, kept: tuple[Production, Production],
                  sold: tuple[Production, Production], units: int, symbols: tuple[str, ...],
                  abilities: tuple[str, ...], triggers: tuple[fx.Clause, ...],
-                 relative: bool, shields: int) -> None:
+                 relative: bool, shields: int, effects: fx.Effects = fx.NO_EFFECTS) -> None:
+        self.effects = effects  # the source's effects (what arrives)
         self.forget = forget  # the cache keys it drops (``City._forget``)
         self.steps = steps  # how far ``version`` moves on
         self.produces = "production" in forget  # (then it adds to the kept sum)
@@ -542,7 +543,7 @@ def _arrival(source: object, effects: fx.Effects) -> Arrival:
         tuple(e.name for e in ongoing if isinstance(e, fx.Ability)),
         tuple(c for c in effects.clauses if c.timing is fx.Timing.ON),
         any(isinstance(c.effect, fx.Produce) and c.effect.relative for c in effects.clauses),
-        sum(e.count for e in ongoing if isinstance(e, fx.Shields)))
+        sum(e.count for e in ongoing if isinstance(e, fx.Shields)), effects)
     memo.remember(ARRIVALS, source, found)
     return found
 

@@ -144,8 +144,17 @@ class DraftedCity(City):
         colour = card.colour
         tally[colour] = tally.get(colour, 0) + 1
 
-    def add_wonder(self, wonder: Wonder, card: Card) -> None:
-        self.wonders.remove(wonder)
+    def add_wonder(self, wonder: Wonder, card: Card) -> fx.Effects:
+        """Build ``wonder`` with ``card`` tucked under it; its stage's effects are returned
+        (what arrived, for the caller to act on: found with what it changes, at no
+        further lookup)."""
+        wonders = self.wonders
+        for index in range(len(wonders)):  # (wonders compare by identity: no ``==`` calls)
+            if wonders[index] is wonder:
+                wonders.pop(index)  # (compiled, ``del`` of an item is a generic call)
+                break
+        else:
+            raise ValueError(f"{wonder.name} is not an unbuilt wonder of this city")
         self.built_wonders.append(wonder)
         self.stages += 1
         self.stage_cards.append(card)
@@ -153,6 +162,7 @@ class DraftedCity(City):
         if arrival is None:
             arrival = arrival_of(wonder, stage_effects(wonder))
         self._arrive(wonder, arrival, False)
+        return arrival.effects
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
@@ -161,8 +171,10 @@ class DraftedCity(City):
 
     def has_ability(self, name: str) -> bool:
         """Whether a source of the city has the ongoing ability ``name`` (kept up to
-        date as sources arrive: asked on every trade)."""
-        return name in self._abilities
+        date as sources arrive: asked on every trade; most cities have none, and an
+        empty set is told at once)."""
+        abilities = self._abilities
+        return bool(abilities) and name in abilities
 
     @property
     def names(self) -> set[str]:
