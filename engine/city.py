@@ -339,9 +339,7 @@ class City:
 
     def count(self, counted: fx.Counted) -> int:
         if isinstance(counted, fx.CountCards):
-            if counted.colours is None:
-                return len(self.built)
-            return sum(1 for c in self.built if c.colour in counted.colours)
+            return self.cards_of(counted.colours)
         if isinstance(counted, fx.CountStages):
             return self.stages
         if isinstance(counted, fx.CountScienceSets):  # wildcards chosen for the most sets
@@ -358,6 +356,13 @@ class City:
             return (sum(1 for kind, _ in self.tokens if kind == counted.kind)
                     + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
         return self.coins
+
+    def cards_of(self, colours: frozenset[str] | None) -> int:
+        """Built cards of these colours (None: all): ``count`` of a ``CountCards``, which
+        amounts ask directly (the commonest count)."""
+        if colours is None:
+            return len(self.built)
+        return sum(1 for c in self.built if c.colour in colours)
 
     def science_symbols(self) -> tuple[dict[str, int], list[tuple[str, ...]]]:
         """Fixed symbols and wildcard choices (new containers: the caller may add to them).

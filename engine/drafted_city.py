@@ -218,10 +218,16 @@ class DraftedCity(City):
         self._symbols = {}
         self._units = 0
         self._abilities = set()
+        # the sources listed directly, each Arrival found once (``sources`` is a generator:
+        # compiled, each item costs a generic call; a destroyed card comes here)
         for card in self.built:
-            self._note_card(card, arrival_of(card, card.effects))
-        for _, what, effects in self.sources():
-            self._count(what, arrival_of(what, effects))
+            arrival = arrival_of(card, card.effects)
+            self._note_card(card, arrival)
+            self._count(card, arrival)
+        for wonder in self.built_wonders:
+            self._count(wonder, arrival_of(wonder, stage_effects(wonder)))
+        for token in self.owned_tokens:
+            self._count(token, arrival_of(token, token.effects))
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
         for card in self.built:
@@ -261,8 +267,10 @@ class DraftedCity(City):
         if colours is None:
             return len(self.built)
         tally = self._tally
+        last = _LAST_LISTED  # (_listed's own first test, without the call)
+        listed = last.listed if colours is last.colours else _listed(colours)
         found = 0
-        for colour in _listed(colours):
+        for colour in listed:
             found += tally.get(colour, 0)
         return found
 

@@ -40,7 +40,12 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
                 city = cast("list[City]", cities)[seat]
             else:
                 city = cities[seat]
-            total += term.value * (city.count(term.counted) // term.divisor)
+            what = term.counted
+            if isinstance(what, fx.CountCards):  # the commonest count, asked directly
+                found = city.cards_of(what.colours)
+            else:
+                found = city.count(what)
+            total += term.value * (found // term.divisor)
             continue
         if MOST in places:  # the city with the most of the counted thing (a plain loop:
             # compiled, max() of a generator is a generic call)
