@@ -15,7 +15,7 @@ from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
 from .city import ARRIVALS, CARD, STAGE, TOKEN, Arrival, City, arrival_of
-from .production import EMPTY, plus_added
+from .production import EMPTY, Production, plus_added
 
 NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
 NO_SIDE: Final = WonderSide("", fx.NO_EFFECTS, ())
@@ -219,15 +219,27 @@ class DraftedCity(City):
         self._units = 0
         self._abilities = set()
         # the sources listed directly, each Arrival found once (``sources`` is a generator:
-        # compiled, each item costs a generic call; a destroyed card comes here)
+        # compiled, each item costs a generic call; a destroyed card comes here).  The
+        # production is summed again as additions sum it (shared sums of each source's
+        # part) rather than left to ``production``, which lists and sums every clause:
+        # but where a source produces relative to the others (``produce any produced``)
+        production: tuple[Production, Production] | None = (EMPTY, EMPTY)
+        sale_colours = self.sale_colours
         for card in self.built:
             arrival = arrival_of(card, card.effects)
             self._note_card(card, arrival)
             self._count(card, arrival)
+            production = _plus(production, arrival, card.colour in sale_colours)
         for wonder in self.built_wonders:
-            self._count(wonder, arrival_of(wonder, stage_effects(wonder)))
+            arrival = arrival_of(wonder, stage_effects(wonder))
+            self._count(wonder, arrival)
+            production = _plus(production, arrival, False)
         for token in self.owned_tokens:
-            self._count(token, arrival_of(token, token.effects))
+            arrival = arrival_of(token, token.effects)
+            self._count(token, arrival)
+            production = _plus(production, arrival, False)
+        if production is not None:
+            self._cache["production"] = production
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
         for card in self.built:
@@ -303,6 +315,17 @@ class DraftedCity(City):
         data["built_wonders"] = [w.name for w in self.built_wonders]
         data["owned_tokens"] = [t.name for t in self.owned_tokens]
         return data
+
+
+def _plus(production: tuple[Production, Production] | None, arrival: Arrival,
+          sellable: bool) -> tuple[Production, Production] | None:
+    """A city's production with a source's added (None: to be worked out in full, as a
+    source produces relative to the others; see ``DraftedCity.changed``)."""
+    if production is None or arrival.relative:
+        return None
+    if not arrival.produces:
+        return production
+    return plus_added(production, arrival.sold if sellable else arrival.kept)
 
 
 class _Marks:
