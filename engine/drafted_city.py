@@ -90,7 +90,8 @@ class DraftedCity(City):
         """Take in a new effect source (already added to its list): drop the caches it
         changes, add its production to the kept sum, and count it.  The production is
         replaced rather than dropped (``arrival.others``: the caches but the production):
-        a city made by this class always keeps its production."""
+        a city of this class keeps its production from the start (unless ``changed`` left
+        it to be worked out in full; then there is none to replace)."""
         cache = self._cache
         for key in arrival.others:  # ``in`` and ``del``: see City._forget
             if key in cache:
