@@ -521,6 +521,8 @@ class Arrival:
         # ``forget`` but the production, for a city that replaces the production it keeps
         # rather than dropping it (DraftedCity: deleting a key it sets again at once costs)
         self.others = tuple(key for key in forget if key != "production")
+        # whether it adds to what a drafted city counts (DraftedCity._count): most do not
+        self.counts = bool(units or symbols or abilities or triggers)
         # what a drafted city derives from a card's names once (DraftedCity._note_card):
         # filled there on first use, with the chain table it was worked out from
         self.marks: object = None

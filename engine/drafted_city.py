@@ -103,7 +103,8 @@ class DraftedCity(City):
                 cache["production"] = plus_added(
                     production,  # type: ignore[arg-type]
                     arrival.sold if sellable else arrival.kept)
-        self._count(source, arrival)
+        if arrival.counts:
+            self._count(source, arrival)
 
     def _count(self, source: object, arrival: Arrival) -> None:
         """Count a source's resources, science symbols and abilities, and note its
