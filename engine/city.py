@@ -339,9 +339,7 @@ class City:
 
     def count(self, counted: fx.Counted) -> int:
         if isinstance(counted, fx.CountCards):
-            if counted.colours is None:
-                return len(self.built)
-            return sum(1 for c in self.built if c.colour in counted.colours)
+            return self.cards_of(counted.colours)
         if isinstance(counted, fx.CountStages):
             return self.stages
         if isinstance(counted, fx.CountScienceSets):  # wildcards chosen for the most sets
@@ -358,6 +356,13 @@ class City:
             return (sum(1 for kind, _ in self.tokens if kind == counted.kind)
                     + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
         return self.coins
+
+    def cards_of(self, colours: frozenset[str] | None) -> int:
+        """Built cards of these colours (None: all): ``count`` of a ``CountCards``, which
+        amounts ask directly (the commonest count)."""
+        if colours is None:
+            return len(self.built)
+        return sum(1 for c in self.built if c.colour in colours)
 
     def science_symbols(self) -> tuple[dict[str, int], list[tuple[str, ...]]]:
         """Fixed symbols and wildcard choices (new containers: the caller may add to them).
@@ -497,7 +502,8 @@ class Arrival:
     def __init__(self, forget: tuple[str, ...], steps: int, kept: tuple[Production, Production],
                  sold: tuple[Production, Production], units: int, symbols: tuple[str, ...],
                  abilities: tuple[str, ...], triggers: tuple[fx.Clause, ...],
-                 relative: bool, shields: int) -> None:
+                 relative: bool, shields: int, effects: fx.Effects = fx.NO_EFFECTS) -> None:
+        self.effects = effects  # the source's effects (what arrives)
         self.forget = forget  # the cache keys it drops (``City._forget``)
         self.steps = steps  # how far ``version`` moves on
         self.produces = "production" in forget  # (then it adds to the kept sum)
@@ -512,6 +518,14 @@ class Arrival:
         self.relative = relative
         self.shields = shields  # the count of its ongoing ``shields`` effects
         self.drops_shields = "shields" in forget
+        # ``forget`` but the production, for a city that replaces the production it keeps
+        # rather than dropping it (DraftedCity: deleting a key it sets again at once costs)
+        self.others = tuple(key for key in forget if key != "production")
+        # whether it adds to what a drafted city counts (DraftedCity._count): most do not
+        self.counts = bool(units or symbols or abilities or triggers)
+        # what a drafted city derives from a card's names once (DraftedCity._note_card):
+        # filled there on first use, with the chain table it was worked out from
+        self.marks: object = None
 
 
 def arrival_of(source: object, effects: fx.Effects) -> Arrival:
@@ -536,7 +550,7 @@ def _arrival(source: object, effects: fx.Effects) -> Arrival:
         tuple(e.name for e in ongoing if isinstance(e, fx.Ability)),
         tuple(c for c in effects.clauses if c.timing is fx.Timing.ON),
         any(isinstance(c.effect, fx.Produce) and c.effect.relative for c in effects.clauses),
-        sum(e.count for e in ongoing if isinstance(e, fx.Shields)))
+        sum(e.count for e in ongoing if isinstance(e, fx.Shields)), effects)
     memo.remember(ARRIVALS, source, found)
     return found
 

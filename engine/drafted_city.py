@@ -15,7 +15,7 @@ from wonders.dsl.model import Card, Token, Wonder, WonderSide
 
 from . import memo
 from .city import ARRIVALS, CARD, STAGE, TOKEN, Arrival, City, arrival_of
-from .production import EMPTY, plus_added
+from .production import EMPTY, Production, plus_added
 
 NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
 NO_SIDE: Final = WonderSide("", fx.NO_EFFECTS, ())
@@ -82,25 +82,28 @@ class DraftedCity(City):
         if arrival is None:
             arrival = arrival_of(card, card.effects)
         self.built.append(card)
-        self._note_card(card)
+        self._note_card(card, arrival)
         self._arrive(card, arrival, arrival.produces and card.colour in self.sale_colours)
 
     def _arrive(self, source: object, arrival: Arrival, sellable: bool) -> None:
         """Take in a new effect source (already added to its list): drop the caches it
-        changes, add its production to the kept sum, and count it."""
+        changes, add its production to the kept sum, and count it.  The production is
+        replaced rather than dropped (``arrival.others``: the caches but the production):
+        a city of this class keeps its production from the start (unless ``changed`` left
+        it to be worked out in full; then there is none to replace)."""
         cache = self._cache
-        if arrival.produces:
-            production = cache.get("production")
-        else:
-            production = None
-        for key in arrival.forget:  # ``in`` and ``del``: see City._forget
+        for key in arrival.others:  # ``in`` and ``del``: see City._forget
             if key in cache:
                 del cache[key]
         self.version += arrival.steps
-        if production is not None:  # (dropped just now: the source produces)
-            cache["production"] = plus_added(
-                production, arrival.sold if sellable else arrival.kept)  # type: ignore[arg-type]
-        self._count(source, arrival)
+        if arrival.produces:
+            production = cache.get("production")
+            if production is not None:
+                cache["production"] = plus_added(
+                    production,  # type: ignore[arg-type]
+                    arrival.sold if sellable else arrival.kept)
+        if arrival.counts:
+            self._count(source, arrival)
 
     def _count(self, source: object, arrival: Arrival) -> None:
         """Count a source's resources, science symbols and abilities, and note its
@@ -118,27 +121,41 @@ class DraftedCity(City):
             for clause in arrival.triggers:
                 self.triggers.append((source, clause))
 
-    def _note_card(self, card: Card) -> None:
-        """Count a built card in the name, chain and colour tallies."""
-        name = card.name
+    def _note_card(self, card: Card, arrival: Arrival) -> None:
+        """Count a built card in the name, chain and colour tallies (what it adds to the
+        chain sets is worked out once per card and chain table: its :class:`_Marks`, kept
+        on its ``arrival``)."""
+        marks = arrival.marks
+        if not isinstance(marks, _Marks) or marks.unlocks is not self.unlocks:
+            marks = _Marks(card, self.unlocks)
+            arrival.marks = marks
+        self._names.add(card.name)
         marked = self._marked
-        self._names.add(name)
-        marked.add(name)
-        if card.makes_free:  # (one by one: compiled, ``set.update`` is a generic call)
-            for other in card.makes_free:
-                self._chain_names.add(other)
-                marked.add(other)
-        freed = self.unlocks.get(name)
-        if freed:
-            for unlocked in freed:
-                self._chain_cards.add(unlocked)
-                marked.add(unlocked.name)
+        for name in marks.marked:  # (one by one: compiled, ``set.update`` is a generic call)
+            marked.add(name)
+        if marks.made_free:
+            chain_names = self._chain_names
+            for other in marks.made_free:
+                chain_names.add(other)
+        if marks.unlocked:
+            chain_cards = self._chain_cards
+            for unlocked in marks.unlocked:
+                chain_cards.add(unlocked)
         tally = self._tally
         colour = card.colour
         tally[colour] = tally.get(colour, 0) + 1
 
-    def add_wonder(self, wonder: Wonder, card: Card) -> None:
-        self.wonders.remove(wonder)
+    def add_wonder(self, wonder: Wonder, card: Card) -> fx.Effects:
+        """Build ``wonder`` with ``card`` tucked under it; its stage's effects are returned
+        (what arrived, for the caller to act on: found with what it changes, at no
+        further lookup)."""
+        wonders = self.wonders
+        for index in range(len(wonders)):  # (wonders compare by identity: no ``==`` calls)
+            if wonders[index] is wonder:
+                wonders.pop(index)  # (compiled, ``del`` of an item is a generic call)
+                break
+        else:
+            raise ValueError(f"{wonder.name} is not an unbuilt wonder of this city")
         self.built_wonders.append(wonder)
         self.stages += 1
         self.stage_cards.append(card)
@@ -146,6 +163,7 @@ class DraftedCity(City):
         if arrival is None:
             arrival = arrival_of(wonder, stage_effects(wonder))
         self._arrive(wonder, arrival, False)
+        return arrival.effects
 
     def add_token(self, token: Token) -> None:
         self.owned_tokens.append(token)
@@ -154,8 +172,10 @@ class DraftedCity(City):
 
     def has_ability(self, name: str) -> bool:
         """Whether a source of the city has the ongoing ability ``name`` (kept up to
-        date as sources arrive: asked on every trade)."""
-        return name in self._abilities
+        date as sources arrive: asked on every trade; most cities have none, and an
+        empty set is told at once)."""
+        abilities = self._abilities
+        return bool(abilities) and name in abilities
 
     @property
     def names(self) -> set[str]:
@@ -199,10 +219,28 @@ class DraftedCity(City):
         self._symbols = {}
         self._units = 0
         self._abilities = set()
+        # the sources listed directly, each Arrival found once (``sources`` is a generator:
+        # compiled, each item costs a generic call; a destroyed card comes here).  The
+        # production is summed again as additions sum it (shared sums of each source's
+        # part) rather than left to ``production``, which lists and sums every clause:
+        # but where a source produces relative to the others (``produce any produced``)
+        production: tuple[Production, Production] | None = (EMPTY, EMPTY)
+        sale_colours = self.sale_colours
         for card in self.built:
-            self._note_card(card)
-        for _, what, effects in self.sources():
-            self._count(what, arrival_of(what, effects))
+            arrival = arrival_of(card, card.effects)
+            self._note_card(card, arrival)
+            self._count(card, arrival)
+            production = _plus(production, arrival, card.colour in sale_colours)
+        for wonder in self.built_wonders:
+            arrival = arrival_of(wonder, stage_effects(wonder))
+            self._count(wonder, arrival)
+            production = _plus(production, arrival, False)
+        for token in self.owned_tokens:
+            arrival = arrival_of(token, token.effects)
+            self._count(token, arrival)
+            production = _plus(production, arrival, False)
+        if production is not None:
+            self._cache["production"] = production
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
         for card in self.built:
@@ -242,8 +280,10 @@ class DraftedCity(City):
         if colours is None:
             return len(self.built)
         tally = self._tally
+        last = _LAST_LISTED  # (_listed's own first test, without the call)
+        listed = last.listed if colours is last.colours else _listed(colours)
         found = 0
-        for colour in _listed(colours):
+        for colour in listed:
             found += tally.get(colour, 0)
         return found
 
@@ -278,6 +318,31 @@ class DraftedCity(City):
         return data
 
 
+def _plus(production: tuple[Production, Production] | None, arrival: Arrival,
+          sellable: bool) -> tuple[Production, Production] | None:
+    """A city's production with a source's added (None: to be worked out in full, as a
+    source produces relative to the others; see ``DraftedCity.changed``)."""
+    if production is None or arrival.relative:
+        return None
+    if not arrival.produces:
+        return production
+    return plus_added(production, arrival.sold if sellable else arrival.kept)
+
+
+class _Marks:
+    """What building one card adds to a drafted city's chain sets (``DraftedCity.marked``
+    and the two it sums up), for one chain table (``unlocks``): the same for every city
+    and game of a rule set, so worked out once rather than looked up on every build."""
+
+    def __init__(self, card: Card, unlocks: dict[str, tuple[Card, ...]]) -> None:
+        self.unlocks = unlocks
+        self.made_free = card.makes_free  # names it makes free (``makes_free``)
+        self.unlocked = unlocks.get(card.name, ())  # cards whose ``free_if_built`` names it
+        # its name, then those names: the order the sets were filled in before
+        self.marked = ((card.name,) + card.makes_free
+                       + tuple(unlocked.name for unlocked in self.unlocked))
+
+
 def stage_effects(wonder: Wonder) -> fx.Effects:
     """The effects of a one-stage wonder (its first side's only stage)."""
     found = _STAGE_EFFECTS.get(wonder)
@@ -306,11 +371,33 @@ _STAGE_COSTS: Final[dict[Wonder, fx.Cost]] = memo.table("drafted_city.stage_cost
 
 def _listed(colours: frozenset[str]) -> tuple[str, ...]:
     """A set of colours as a tuple (kept per set): compiled, walking a tuple is a few
-    instructions an item, walking a frozenset a generic iterator."""
+    instructions an item, walking a frozenset a generic iterator.  The last set asked for
+    is kept apart and recognised by identity (the sets come from the effects, and most
+    questions are a sale's, always the same set): no hashing, no lookup."""
+    last = _LAST_LISTED
+    if colours is last.colours:
+        return last.listed
     found = _LISTED.get(colours)
     if found is None:
         found = memo.remember(_LISTED, colours, tuple(colours))
+    last.colours = colours
+    last.listed = found
     return found
 
 
+class _LastListed:
+    """The last set of colours :func:`_listed` gave a tuple for, and that tuple (it holds
+    the set, so identity cannot be mistaken; cleared with the memo tables)."""
+
+    def __init__(self) -> None:
+        self.colours: frozenset[str] | None = None
+        self.listed: tuple[str, ...] = ()
+
+    def clear(self) -> None:
+        self.colours = None
+        self.listed = ()
+
+
 _LISTED: Final[dict[frozenset[str], tuple[str, ...]]] = memo.table("drafted_city.colours", 500)
+_LAST_LISTED: Final = _LastListed()
+memo.register_clearable(_LAST_LISTED)

@@ -361,6 +361,9 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
         owed = effect.amount.fixed
         most = min(owed, cities[seat].coins)
         return [PayOrTake(paid, owed - paid, effect.debt) for paid in range(most, -1, -1)]
+    # Copies of one card are told apart by identity (a card compares and hashes by
+    # identity), so the sets below hold the cards themselves: compiled, ``id(card)`` boxes
+    # a new int at every test and every addition.
     if kind == DESTROY:
         assert isinstance(effect, fx.Destroy)
         found: list[Action] = []
@@ -370,10 +373,10 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
                 if target in seen:
                     continue
                 seen.add(target)
-                shown: set[int] = set()
+                shown: set[Card] = set()
                 for card in cities[target].built:
-                    if card.colour in effect.colours and id(card) not in shown:
-                        shown.add(id(card))
+                    if card.colour in effect.colours and card not in shown:
+                        shown.add(card)
                         found.append(DestroyCard(card, target))
         return found
     if kind == COPY:  # a card of the colours in those cities, not one the city has
@@ -382,11 +385,11 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
         had = {card.name for card in own.copied}
         copies: list[Action] = []
         for target in _targets(seat, effect.places, len(cities)):
-            shown_copies: set[int] = set()
+            shown_copies: set[Card] = set()
             for card in cities[target].built:
-                if (card.colour in effect.colours and id(card) not in shown_copies
+                if (card.colour in effect.colours and card not in shown_copies
                         and card.name not in own.names and card.name not in had):
-                    shown_copies.add(id(card))
+                    shown_copies.add(card)
                     copies.append(CopyCard(card, target))
         return copies
     if kind == RESERVE_BUILD:
@@ -399,11 +402,11 @@ def options(table: Table, kind: str, seat: int, effect: fx.Effect | None) -> lis
             candidates = sample(table.generator(), candidates, min(effect.draw, len(candidates)))
         return [take_token(t) for t in candidates]
     names = cities[seat].names
-    seen_cards: set[int] = set()
+    seen_cards: set[Card] = set()
     chosen: list[Action] = []
     for card in table.discard:
-        if id(card) not in seen_cards and card.name not in names:
-            seen_cards.add(id(card))
+        if card not in seen_cards and card.name not in names:
+            seen_cards.add(card)
             chosen.append(discard_build(card))
     return chosen
 

@@ -10,7 +10,7 @@ per complete set, wildcards chosen for the best score), and copied cards
 from __future__ import annotations
 
 from itertools import product
-from typing import Final, Sequence
+from typing import Final, Sequence, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
@@ -32,12 +32,28 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
     for term in value.terms:
         places = term.places
         # the common case, without building a list of cities (not ``places == _SELF``:
-        # compiled, a Final tuple is built anew at each use)
+        # compiled, a Final tuple is built anew at each use).  Every loop hands a list:
+        # compiled, indexing it as one is a few instructions, a Sequence's a generic call.
         if len(places) == 1 and places[0] == _SELF_NAME:
-            total += term.value * (cities[seat].count(term.counted) // term.divisor)
+            city: City
+            if isinstance(cities, list):  # (a list of Any once narrowed: typed again here)
+                city = cast("list[City]", cities)[seat]
+            else:
+                city = cities[seat]
+            what = term.counted
+            if isinstance(what, fx.CountCards):  # the commonest count, asked directly
+                found = city.cards_of(what.colours)
+            else:
+                found = city.count(what)
+            total += term.value * (found // term.divisor)
             continue
-        if MOST in places:  # the city with the most of the counted thing
-            counted = max(city.count(term.counted) for city in cities)
+        if MOST in places:  # the city with the most of the counted thing (a plain loop:
+            # compiled, max() of a generator is a generic call)
+            counted = cities[0].count(term.counted)
+            for other in range(1, len(cities)):
+                found = cities[other].count(term.counted)
+                if found > counted:
+                    counted = found
         else:
             counted = sum(city.count(term.counted) for city in at(cities, seat, term.places))
         total += term.value * (counted // term.divisor)

@@ -824,8 +824,7 @@ class StructureGame(Table):
         assert isinstance(action, BuildWonder)
         wonder = action.wonder
         self._pay(seat, action.payment.total, stage_cost(wonder).coins)
-        city.add_wonder(wonder, card)
-        self._built(seat, wonder, stage_effects(wonder), WONDER_EVENT, None)
+        self._built(seat, wonder, city.add_wonder(wonder, card), WONDER_EVENT, None)
         limit = self.setup.wonder_limit
         if limit and self.wonders_built() >= limit:
             for other in self.cities:
