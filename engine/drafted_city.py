@@ -47,7 +47,7 @@ class DraftedCity(City):
             self._chain_names: set[str] = set(source._chain_names)
             self._chain_cards: set[Card] = set(source._chain_cards)
             self._marked: set[str] = set(source._marked)
-            self._tally: dict[str, int] = dict(source._tally)
+            self._tally: list[int] = list(source._tally)
             self._symbols: dict[str, int] = dict(source._symbols)
             self._units: int = source._units
             self._abilities: set[str] = set(source._abilities)
@@ -64,7 +64,7 @@ class DraftedCity(City):
         self._chain_names = set()  # made free by built cards' ``makes_free``
         self._chain_cards = set()  # whose ``free_if_built`` names a built card
         self._marked = set()  # every name of the three: see ``marked``
-        self._tally = {}  # built cards per colour
+        self._tally = []  # built cards per colour, by colour number (_colour_number)
         self._symbols = {}  # science symbols held
         self._units = 0  # resources produced each turn, a choice counting as its amount
         self._abilities = set()  # names of the ongoing abilities of every source
@@ -142,8 +142,10 @@ class DraftedCity(City):
             for unlocked in marks.unlocked:
                 chain_cards.add(unlocked)
         tally = self._tally
-        colour = card.colour
-        tally[colour] = tally.get(colour, 0) + 1
+        colour = marks.colour
+        while len(tally) <= colour:
+            tally.append(0)
+        tally[colour] += 1
 
     def add_wonder(self, wonder: Wonder, card: Card) -> fx.Effects:
         """Build ``wonder`` with ``card`` tucked under it; its stage's effects are returned
@@ -215,7 +217,7 @@ class DraftedCity(City):
         self._chain_names = set()
         self._chain_cards = set()
         self._marked = set()
-        self._tally = {}
+        self._tally = []
         self._symbols = {}
         self._units = 0
         self._abilities = set()
@@ -283,8 +285,10 @@ class DraftedCity(City):
         last = _LAST_LISTED  # (_listed's own first test, without the call)
         listed = last.listed if colours is last.colours else _listed(colours)
         found = 0
+        held = len(tally)
         for colour in listed:
-            found += tally.get(colour, 0)
+            if colour < held:
+                found += tally[colour]
         return found
 
     def produced_units(self) -> int:
@@ -336,6 +340,7 @@ class _Marks:
 
     def __init__(self, card: Card, unlocks: dict[str, tuple[Card, ...]]) -> None:
         self.unlocks = unlocks
+        self.colour = _colour_number(card.colour)
         self.made_free = card.makes_free  # names it makes free (``makes_free``)
         self.unlocked = unlocks.get(card.name, ())  # cards whose ``free_if_built`` names it
         # its name, then those names: the order the sets were filled in before
@@ -369,7 +374,7 @@ def stage_cost(wonder: Wonder) -> fx.Cost:
 _STAGE_COSTS: Final[dict[Wonder, fx.Cost]] = memo.table("drafted_city.stage_costs", 1_000)
 
 
-def _listed(colours: frozenset[str]) -> tuple[str, ...]:
+def _listed(colours: frozenset[str]) -> tuple[int, ...]:
     """A set of colours as a tuple (kept per set): compiled, walking a tuple is a few
     instructions an item, walking a frozenset a generic iterator.  The last set asked for
     is kept apart and recognised by identity (the sets come from the effects, and most
@@ -379,7 +384,7 @@ def _listed(colours: frozenset[str]) -> tuple[str, ...]:
         return last.listed
     found = _LISTED.get(colours)
     if found is None:
-        found = memo.remember(_LISTED, colours, tuple(colours))
+        found = memo.remember(_LISTED, colours, tuple(_colour_number(c) for c in colours))
     last.colours = colours
     last.listed = found
     return found
@@ -391,13 +396,26 @@ class _LastListed:
 
     def __init__(self) -> None:
         self.colours: frozenset[str] | None = None
-        self.listed: tuple[str, ...] = ()
+        self.listed: tuple[int, ...] = ()
 
     def clear(self) -> None:
         self.colours = None
         self.listed = ()
 
 
-_LISTED: Final[dict[frozenset[str], tuple[str, ...]]] = memo.table("drafted_city.colours", 500)
+_LISTED: Final[dict[frozenset[str], tuple[int, ...]]] = memo.table("drafted_city.colours", 500)
+
+
+def _colour_number(colour: str) -> int:
+    """A small number standing for a colour, the same for the whole process (tallies
+    are lists indexed by it).  Not a memo table: never cleared, as live cities' tallies
+    depend on the numbers; bounded by the colour names of the data sets loaded."""
+    found = _COLOURS.get(colour)
+    if found is None:
+        found = _COLOURS[colour] = len(_COLOURS)
+    return found
+
+
+_COLOURS: Final[dict[str, int]] = {}
 _LAST_LISTED: Final = _LastListed()
 memo.register_clearable(_LAST_LISTED)

@@ -37,7 +37,7 @@ from .actions import (CHAIN, Action, Build, BuildWonder, ChooseStarter, ChooseWo
 from .bank_terms import TradeTerms, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .contract import Decision
-from .drafted_city import DraftedCity, stage_cost, stage_effects
+from .drafted_city import DraftedCity, stage_cost
 from .errors import IllegalActionError, RuleError
 from .interning import intern
 from .payment import FREE, shared_payment
@@ -52,8 +52,12 @@ from .track import entered, push
 
 DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 TRADE_INCOME_ABILITY: Final = "trade_income"
-MILITARY, SCIENCE, CIVILIAN = "military", "science", "civilian"
-CARD_EVENT, WONDER_EVENT, CHAIN_EVENT = "card", "wonder", "chain"
+MILITARY: Final = "military"
+SCIENCE: Final = "science"
+CIVILIAN: Final = "civilian"
+CARD_EVENT: Final = "card"
+WONDER_EVENT: Final = "wonder"
+CHAIN_EVENT: Final = "chain"
 WEAKER_MILITARY: Final = "weaker_military"  # a value of ``turns.next_age``
 
 
@@ -792,38 +796,49 @@ class StructureGame(Table):
         else:
             self._start_age(1, starter=order[0])
 
-    def _resolve_turn(self, seat: int, action: Action) -> None:
+    def _resolve_turn(self, seat: int, action: Any) -> None:
+        """Take the card and build it, sell it or tuck it under a wonder.  ``action`` is one
+        of the offered objects (typed Any: see :meth:`_checked`): its class is tested once,
+        and each branch reads it as that class (compiled, a union is checked class by class
+        at every read)."""
         structure = self.structure
         assert structure is not None
         city = self.cities[seat]
         kind = type(action)
-        assert isinstance(action, (Build, Sell, BuildWonder))
-        card = action.card
+        built: Build | None = None
+        tucked: BuildWonder | None = None
+        if kind is Sell:
+            card = cast(Sell, action).card
+        elif kind is Build:
+            built = cast(Build, action)
+            card = built.card
+        elif kind is BuildWonder:
+            tucked = cast(BuildWonder, action)
+            card = tucked.card
+        else:  # (play checked it is one of the offers, all of these three kinds)
+            raise RuleError(f"{action} is not a turn's action")
         for slot in structure.accessible:
             if structure.cards[slot] is card:
                 structure.take(slot)
                 break
         else:
             raise RuleError(f"{card.name} is not an accessible card of the structure")
-        if kind is Sell:
+        if built is not None:
+            # a chain build pays nothing, so nothing of it is trade
+            self._pay(seat, built.payment.total, 0 if built.method == CHAIN else card.cost.coins)
+            city.add_card(card)
+            self._built(seat, card, card.effects, CARD_EVENT, card.colour)
+            if built.method == CHAIN and city.triggers:
+                trigger(self, seat, CHAIN_EVENT, None, card)
+            return
+        if tucked is None:  # sold
             self.discard.append(card)
             sell = self.params.sell
             if sell is not None:
                 act(self, seat, sell, True)
             return
-        if kind is Build:
-            assert isinstance(action, Build)
-            # a chain build pays nothing, so nothing of it is trade
-            self._pay(seat, action.payment.total,
-                      0 if action.method == CHAIN else card.cost.coins)
-            city.add_card(card)
-            self._built(seat, card, card.effects, CARD_EVENT, card.colour)
-            if action.method == CHAIN and city.triggers:
-                trigger(self, seat, CHAIN_EVENT, None, card)
-            return
-        assert isinstance(action, BuildWonder)
-        wonder = action.wonder
-        self._pay(seat, action.payment.total, stage_cost(wonder).coins)
+        wonder = tucked.wonder
+        self._pay(seat, tucked.payment.total, stage_cost(wonder).coins)
         self._built(seat, wonder, city.add_wonder(wonder, card), WONDER_EVENT, None)
         limit = self.setup.wonder_limit
         if limit and self.wonders_built() >= limit:
