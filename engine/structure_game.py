@@ -98,15 +98,16 @@ class _Tuck:
 # card -> its offers by what building it costs: index ``paid - _CHAINED`` (so 0 is free
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
 _OFFERS: Final[dict[Card, list[_Priced | None]]] = memo.table("structure_game.offers", 2_000)
-_PRICES: Final[dict[tuple[int, int, int], tuple[dict[str, int], int, dict[str, int] | None]]] = (
+# (the rival's production for sale id, own terms id) -> the prices, their id and their rates
+_PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int, dict[str, int] | None]]] = (
     memo.table("structure_game.prices", 10_000))
 # wonder -> by price (list index) -> its tucks at that price
 _TUCKS: Final[dict[Wonder, list[_Tuck | None]]] = memo.table("structure_game.tucks", 1_000)
-# (own production id, the rival's production for sale id, own terms id, the data set's bank
-# price and resources) -> the shared terms:
+# (own production id, the rival's production for sale id, own terms id) -> the shared terms:
 # one lookup when a city's context changed (the prices and terms tables behind it share
-# the terms between rival productions selling the same)
-_CONTEXTS: Final[dict[tuple[int, int, int, int], TradeTerms]] = memo.table(
+# the terms between rival productions selling the same).  The own terms id names the data
+# set's bank price and resources too (a process may hold two rule sets).
+_CONTEXTS: Final[dict[tuple[int, int, int], TradeTerms]] = memo.table(
     "structure_game.contexts", 20_000)
 
 
@@ -173,7 +174,8 @@ def _offered(legal: list[Any], action: object) -> bool:
 
 class _OwnTerms:
     """A city's own trading terms (kept in its cache until its effects change): fixed
-    prices, discounts per colour and on wonders, and an interned id of all three.  A native
+    prices, discounts per colour and on wonders, and an interned id of all three and the
+    game's bank price and resources (the shared tables' keys need them all).  A native
     class rather than a tuple: compiled, a tuple read from the cache is checked item by item
     and unpacked."""
 
@@ -514,7 +516,7 @@ class StructureGame(Table):
         own = city.production(params)[0]
         sale = rival.production(params)[1]
         own_terms = self._terms(city)
-        key = (own.ident, sale.ident, own_terms.ident, self.bank_key)
+        key = (own.ident, sale.ident, own_terms.ident)
         found = _CONTEXTS.get(key)
         if found is None:
             found = memo.remember(_CONTEXTS, key, self._priced(own, sale, own_terms))
@@ -531,7 +533,7 @@ class StructureGame(Table):
         production)."""
         fixed_prices = own_terms.fixed
         terms_id = own_terms.ident
-        key = (sale.ident, terms_id, self.bank_key)
+        key = (sale.ident, terms_id)
         priced = _PRICES.get(key)
         if priced is None:
             units = sale.units()
@@ -550,7 +552,7 @@ class StructureGame(Table):
 
     def _terms(self, city: DraftedCity) -> "_OwnTerms":
         """The city's own trading terms: fixed prices, discounts per colour, on wonders,
-        and an interned id of all three."""
+        and an interned id of all three and the game's bank price and resources."""
         cached = city._cache.get(BANK_TERMS)
         if cached is not None:
             return cast(_OwnTerms, cached)
@@ -568,7 +570,8 @@ class StructureGame(Table):
                     for colour in effect.colours or self.data.rules.vocabulary.colours:
                         discounts[colour] = discounts.get(colour, 0) + effect.count
         found = _OwnTerms(fixed, discounts, wonder_discount,
-                          intern((_items(fixed), _items(discounts), wonder_discount)))
+                          intern((_items(fixed), _items(discounts), wonder_discount,
+                                  self.bank_key)))
         city._cache[BANK_TERMS] = found
         return found
 
