@@ -25,25 +25,37 @@ from .production import Production
 # quarter fewer costs again, for 17 MB more resident memory
 _TERMS: Final[dict[tuple[int, int, int], "TradeTerms"]] = memo.table("bank_terms.terms", 20_000)
 # own production id -> what the terms read of it (:func:`_own`), the same for every price list
-_OWN: Final[dict[int, tuple[dict[str, int], dict[str, int] | None, int,
-                            tuple[int, ...] | None]]] = memo.table("bank_terms.own", 5_000)
+_OWN: Final[dict[int, tuple[dict[str, int], dict[str, int] | None, int, tuple[int, ...] | None,
+                            dict[str, int] | None]]] = memo.table("bank_terms.own", 5_000)
+
+# A resource's rate packs what :meth:`TradeTerms.cost` reads of it into one small int, so a
+# cost line is one dict lookup (not three: units produced, price, offering group): bits
+# 0-9 its group of equal choices plus one (0: no choice offers it), 10-19 the units
+# produced, 20-29 its price.  Values that do not fit leave the terms without rates (the
+# general search then answers); below 2**30 an int is one CPython digit, cheap to unbox.
+_MASK: Final = 1023
+_FIXED: Final = 10
+_PRICE: Final = 20
 
 
 class TradeTerms:
     """Prices, own production and discounts of one city; the cards and wonders priced so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "fixed", "offer", "groups", "copies", "tucks", "offers")
+                 "fixed", "offer", "groups", "copies", "rates", "tucks", "offers")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
-                 discounts: dict[str, int], wonder_discount: int) -> None:
+                 discounts: dict[str, int], wonder_discount: int,
+                 priced: dict[str, int] | None = None) -> None:
+        """``priced`` is :func:`price_rates` of ``prices`` when the caller keeps it."""
         self.own = own
         self.own_id = own_id
         self.prices = prices
         self.prices_id = prices_id
         self.discounts = discounts
         self.wonder_discount = wonder_discount
-        self.fixed, self.offer, self.groups, self.copies = _own(own, own_id)
+        self.fixed, self.offer, self.groups, self.copies, bits = _own(own, own_id)
+        self.rates = _rates(bits, priced if priced is not None else price_rates(prices))
         # card -> what the card-structure loop offers for it on these terms (its shared
         # record of the card at its price): one lookup per card and turn
         self.offers: dict[Any, Any] = {}
@@ -54,7 +66,7 @@ class TradeTerms:
         """Coins for ``cost``: its coins plus the cheapest purchase of what is missing.
 
         Without a discount, when the choices fall into groups of equal choices that
-        share no resource (``offer`` is set), each group covers as many units as it has
+        share no resource (``rates`` is set), each group covers as many units as it has
         choices, the dearest missing ones it offers, whatever the others do: one pass
         over the cost.  Otherwise the general search
         (:func:`~wonders.engine.bank.shortfall`) answers.
@@ -63,30 +75,31 @@ class TradeTerms:
         resources = cost.resources
         if not resources:
             return paid
-        fixed = self.fixed
-        prices = self.prices
-        offer = self.offer
-        if discount or offer is None:
-            return paid + shortfall(resources, fixed, self.own.choices, prices, discount)
+        rates = self.rates
+        if discount or rates is None:
+            return paid + shortfall(resources, self.fixed, self.own.choices, self.prices,
+                                    discount)
         copies = self.copies
         if copies is None and self.groups <= 1:  # at most one choice: the dearest it offers
             saved = 0
             for resource, units in resources:
-                short = units - fixed.get(resource, 0)
+                rate = rates[resource]
+                short = units - ((rate >> _FIXED) & _MASK)
                 if short > 0:
-                    price = prices[resource]
+                    price = rate >> _PRICE
                     paid += short * price
-                    if price > saved and resource in offer:
+                    if price > saved and rate & _MASK:
                         saved = price
             return paid - saved
         if copies is None:  # one choice per group: the dearest missing resource it offers
             best = [0] * self.groups
             for resource, units in resources:
-                short = units - fixed.get(resource, 0)
+                rate = rates[resource]
+                short = units - ((rate >> _FIXED) & _MASK)
                 if short > 0:
-                    price = prices[resource]
+                    price = rate >> _PRICE
                     paid += short * price
-                    which = offer.get(resource, -1)
+                    which = (rate & _MASK) - 1
                     if which >= 0 and price > best[which]:
                         best[which] = price
             for saved in best:
@@ -95,17 +108,47 @@ class TradeTerms:
         # per group, the prices of the dearest missing units it offers, dearest first
         dearest = [[0] * count for count in copies]
         for resource, units in resources:
-            short = units - fixed.get(resource, 0)
+            rate = rates[resource]
+            short = units - ((rate >> _FIXED) & _MASK)
             if short > 0:
-                price = prices[resource]
+                price = rate >> _PRICE
                 paid += short * price
-                which = offer.get(resource, -1)
+                which = (rate & _MASK) - 1
                 if which >= 0:
                     _keep(dearest[which], price, short)
         for kept in dearest:
             for saved in kept:
                 paid -= saved
         return paid
+
+
+def price_rates(prices: dict[str, int]) -> dict[str, int] | None:
+    """The price part of each resource's rate (see ``_PRICE``), ``None`` if one does not
+    fit: kept with the prices, so new terms only add their own production's bits."""
+    rates: dict[str, int] = {}
+    for resource, price in prices.items():
+        if not 0 <= price <= _MASK:
+            return None
+        rates[resource] = price << _PRICE
+    return rates
+
+
+def _rates(bits: dict[str, int] | None, priced: dict[str, int] | None
+           ) -> dict[str, int] | None:
+    """Each priced resource's rate: its price part (``priced``) and its ``bits`` (units
+    produced and group, :func:`_own`); ``None`` when the one-pass costs do not apply
+    (``bits`` is ``None``) or a value does not fit.  A resource produced but not priced
+    also leaves ``None``: the general search then treats it as it always did.  A copy of
+    the price parts with the few produced resources changed: cheaper than a new dict."""
+    if bits is None or priced is None:
+        return None
+    rates = priced.copy()
+    for resource, own in bits.items():
+        rate = rates.get(resource, -1)
+        if rate < 0:
+            return None
+        rates[resource] = rate | own
+    return rates
 
 
 def _keep(kept: list[int], price: int, units: int) -> None:
@@ -123,12 +166,15 @@ def _keep(kept: list[int], price: int, units: int) -> None:
 
 
 def _own(own: Production, own_id: int
-         ) -> tuple[dict[str, int], dict[str, int] | None, int, tuple[int, ...] | None]:
+         ) -> tuple[dict[str, int], dict[str, int] | None, int, tuple[int, ...] | None,
+                    dict[str, int] | None]:
     """(units produced by resource, the group of equal choices offering each resource, how
-    many groups, how many choices each group has) of ``own``, kept per production (read
-    only).  The offers are ``None`` when two different choices offer one resource, as
-    covering one unit can then block another and only the general search is exact; the
-    counts are ``None`` when each group is one choice."""
+    many groups, how many choices each group has, the rate bits of each resource produced
+    or offered) of ``own``, kept per production (read only).  The offers are ``None`` when
+    two different choices offer one resource, as covering one unit can then block another
+    and only the general search is exact; the counts are ``None`` when each group is one
+    choice; the bits (units produced, group plus one: see ``_PRICE``) are ``None`` with the
+    offers or when a value does not fit."""
     found = _OWN.get(own_id)
     if found is not None:
         return found
@@ -146,17 +192,31 @@ def _own(own: Production, own_id: int
                 offer[resource] = len(groups) - 1
             else:
                 offer = None
-    found = (dict(own.fixed), offer, len(groups),
-             tuple(copies) if len(groups) < len(own.choices) else None)
+    fixed = dict(own.fixed)
+    bits: dict[str, int] | None = None
+    if offer is not None and len(groups) < _MASK:
+        bits = {}
+        for resource, group in offer.items():
+            bits[resource] = group + 1
+        for resource, units in fixed.items():
+            if not 0 <= units <= _MASK:
+                bits = None
+                break
+            if units:
+                bits[resource] = bits.get(resource, 0) | (units << _FIXED)
+    found = (fixed, offer, len(groups),
+             tuple(copies) if len(groups) < len(own.choices) else None, bits)
     return memo.remember(_OWN, own_id, found)  # type: ignore[no-any-return]
 
 
 def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,
-          discounts: dict[str, int], wonder_discount: int, discounts_id: int) -> TradeTerms:
-    """The shared terms for this combination (``discounts_id`` interns the discounts)."""
+          discounts: dict[str, int], wonder_discount: int, discounts_id: int,
+          priced: dict[str, int] | None) -> TradeTerms:
+    """The shared terms for this combination (``discounts_id`` interns the discounts;
+    ``priced`` is :func:`price_rates` of ``prices``)."""
     key = (own_id, prices_id, discounts_id)
     found = _TERMS.get(key)
     if found is None:
         found = memo.remember(_TERMS, key, TradeTerms(own, own_id, prices, prices_id,
-                                                      discounts, wonder_discount))
+                                                      discounts, wonder_discount, priced))
     return found

@@ -34,7 +34,7 @@ from wonders.dsl.model import Card, Game as GameData, Token, Wonder
 from . import memo
 from .actions import (CHAIN, Action, Build, BuildWonder, ChooseStarter, ChooseWonder, Sell,
                       build, build_wonder, choose_starter, choose_wonder, history_records, sell)
-from .bank_terms import TradeTerms, terms
+from .bank_terms import TradeTerms, price_rates, terms
 from .city import TERMS_CACHE as BANK_TERMS, TOKEN
 from .contract import Decision
 from .drafted_city import DraftedCity, stage_cost
@@ -98,15 +98,16 @@ class _Tuck:
 # card -> its offers by what building it costs: index ``paid - _CHAINED`` (so 0 is free
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
 _OFFERS: Final[dict[Card, list[_Priced | None]]] = memo.table("structure_game.offers", 2_000)
-_PRICES: Final[dict[tuple[int, int, int], tuple[dict[str, int], int]]] = memo.table(
-    "structure_game.prices", 10_000)
+# (the rival's production for sale id, own terms id) -> the prices, their id and their rates
+_PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int, dict[str, int] | None]]] = (
+    memo.table("structure_game.prices", 10_000))
 # wonder -> by price (list index) -> its tucks at that price
 _TUCKS: Final[dict[Wonder, list[_Tuck | None]]] = memo.table("structure_game.tucks", 1_000)
-# (own production id, the rival's production for sale id, own terms id, the data set's bank
-# price and resources) -> the shared terms:
+# (own production id, the rival's production for sale id, own terms id) -> the shared terms:
 # one lookup when a city's context changed (the prices and terms tables behind it share
-# the terms between rival productions selling the same)
-_CONTEXTS: Final[dict[tuple[int, int, int, int], TradeTerms]] = memo.table(
+# the terms between rival productions selling the same).  The own terms id names the data
+# set's bank price and resources too (a process may hold two rule sets).
+_CONTEXTS: Final[dict[tuple[int, int, int], TradeTerms]] = memo.table(
     "structure_game.contexts", 20_000)
 
 
@@ -169,6 +170,23 @@ def _offered(legal: list[Any], action: object) -> bool:
         if offered is action:
             return True
     return False
+
+
+class _OwnTerms:
+    """A city's own trading terms (kept in its cache until its effects change): fixed
+    prices, discounts per colour and on wonders, and an interned id of all three and the
+    game's bank price and resources (the shared tables' keys need them all).  A native
+    class rather than a tuple: compiled, a tuple read from the cache is checked item by item
+    and unpacked."""
+
+    __slots__ = ("fixed", "discounts", "wonder_discount", "ident")
+
+    def __init__(self, fixed: dict[str, int], discounts: dict[str, int], wonder_discount: int,
+                 ident: int) -> None:
+        self.fixed = fixed
+        self.discounts = discounts
+        self.wonder_discount = wonder_discount
+        self.ident = ident
 
 
 _NO_TUCKS: Final[list[_Tuck]] = []  # (never changed)
@@ -498,7 +516,7 @@ class StructureGame(Table):
         own = city.production(params)[0]
         sale = rival.production(params)[1]
         own_terms = self._terms(city)
-        key = (own.ident, sale.ident, own_terms[3], self.bank_key)
+        key = (own.ident, sale.ident, own_terms.ident)
         found = _CONTEXTS.get(key)
         if found is None:
             found = memo.remember(_CONTEXTS, key, self._priced(own, sale, own_terms))
@@ -509,12 +527,13 @@ class StructureGame(Table):
         return found
 
     def _priced(self, own: Production, sale: Production,
-                own_terms: tuple[dict[str, int], dict[str, int], int, int]) -> TradeTerms:
+                own_terms: "_OwnTerms") -> TradeTerms:
         """The shared terms of a city producing ``own``, whose rival sells ``sale``
         (its prices kept per rival production and own terms, shared by every own
         production)."""
-        fixed_prices, discounts, wonder_discount, terms_id = own_terms
-        key = (sale.ident, terms_id, self.bank_key)
+        fixed_prices = own_terms.fixed
+        terms_id = own_terms.ident
+        key = (sale.ident, terms_id)
         priced = _PRICES.get(key)
         if priced is None:
             units = sale.units()
@@ -525,16 +544,18 @@ class StructureGame(Table):
                 if price < prices[resource]:
                     prices[resource] = price
             # the id names the resources too: shared terms are found by it, across rule sets
-            priced = (prices, intern((resources, tuple(prices[r] for r in resources))))
+            priced = (prices, intern((resources, tuple(prices[r] for r in resources))),
+                      price_rates(prices))
             memo.remember(_PRICES, key, priced)
-        return terms(own, own.ident, priced[0], priced[1], discounts, wonder_discount, terms_id)
+        return terms(own, own.ident, priced[0], priced[1], own_terms.discounts,
+                     own_terms.wonder_discount, terms_id, priced[2])
 
-    def _terms(self, city: DraftedCity) -> tuple[dict[str, int], dict[str, int], int, int]:
+    def _terms(self, city: DraftedCity) -> "_OwnTerms":
         """The city's own trading terms: fixed prices, discounts per colour, on wonders,
-        and an interned id of all three."""
+        and an interned id of all three and the game's bank price and resources."""
         cached = city._cache.get(BANK_TERMS)
         if cached is not None:
-            return cached  # type: ignore[return-value]
+            return cast(_OwnTerms, cached)
         fixed: dict[str, int] = {}
         discounts: dict[str, int] = {}
         wonder_discount = 0
@@ -548,8 +569,9 @@ class StructureGame(Table):
                 else:
                     for colour in effect.colours or self.data.rules.vocabulary.colours:
                         discounts[colour] = discounts.get(colour, 0) + effect.count
-        found = (fixed, discounts, wonder_discount,
-                 intern((_items(fixed), _items(discounts), wonder_discount)))
+        found = _OwnTerms(fixed, discounts, wonder_discount,
+                          intern((_items(fixed), _items(discounts), wonder_discount,
+                                  self.bank_key)))
         city._cache[BANK_TERMS] = found
         return found
 
@@ -640,8 +662,10 @@ class StructureGame(Table):
             else:
                 found = offers.get(card)
                 if found is None:
+                    # (most terms have no discounts: a length test is cheaper than a lookup)
+                    discounts = terms.discounts
                     priced = offers[card] = _priced(card, terms.cost(
-                        card.cost, terms.discounts.get(card.colour, 0)))
+                        card.cost, discounts.get(card.colour, 0) if discounts else 0))
                 else:
                     priced = found
             for offered in priced.offers if priced.paid <= coins else priced.refused:
@@ -664,8 +688,9 @@ class StructureGame(Table):
             return _priced(card, _CHAINED)
         found = terms.offers.get(card)
         if found is None:
+            discounts = terms.discounts
             found = terms.offers[card] = _priced(card, terms.cost(
-                card.cost, terms.discounts.get(card.colour, 0)))
+                card.cost, discounts.get(card.colour, 0) if discounts else 0))
         return found
 
     # --- checking --------------------------------------------------------------------
