@@ -8,7 +8,7 @@ ordinary :class:`City`'s, which reads effects only through ``sources()``.
 
 from __future__ import annotations
 
-from typing import Final, Iterator
+from typing import Final, Iterator, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
@@ -111,9 +111,7 @@ class DraftedCity(City):
         if arrival.produces:
             production = cache.get("production")
             if production is not None:
-                cache["production"] = plus_added(
-                    production,  # type: ignore[arg-type]
-                    arrival.sold if sellable else arrival.kept)
+                cache["production"] = _sum_with(production, arrival, sellable)
         if arrival.counts:
             self._count(source, arrival)
 
@@ -347,6 +345,36 @@ def _plus(production: tuple[Production, Production] | None, arrival: Arrival,
     if not arrival.produces:
         return production
     return plus_added(production, arrival.sold if sellable else arrival.kept)
+
+
+# A production's two parts' ids in one key: own << 24 | sale, for a sale id below 2 ** 24
+# (compiled, a shift of small ints is native; a multiplication by a constant above 32 bits
+# took the generic path)
+_SALE_BITS: Final = 24
+_SALE_IDS: Final = 16_777_216
+_SUMS_KEPT: Final = 256  # sums one source keeps (a bound, as a memo table has)
+
+
+def _sum_with(production: object, arrival: Arrival, sellable: bool) -> object:
+    """``plus_added`` for a city's kept production (``production``: (own, for sale)) and
+    an arriving source's part, looked up on the source's Arrival by one int made of the
+    two parts' ids (interned ids are never reused, so the key names the value; a source
+    meets few productions, nearly always one met before): compiled, ``plus_added``'s key
+    of four boxed ids hashed as a tuple costs several times as much, and its pair typed
+    as a tuple is unpacked and boxed again as it is returned."""
+    pair = cast("tuple[Production, Production]", production)
+    sale = pair[1].ident
+    if sale >= _SALE_IDS:  # (not met in practice: ids count up from 0, one per value)
+        return plus_added(pair, arrival.sold if sellable else arrival.kept)
+    sums = arrival.sold_sums if sellable else arrival.kept_sums
+    key = (pair[0].ident << _SALE_BITS) | sale
+    found = sums.get(key)
+    if found is None:
+        found = plus_added(pair, arrival.sold if sellable else arrival.kept)
+        if len(sums) >= _SUMS_KEPT:
+            sums.clear()
+        sums[key] = found
+    return found
 
 
 class _Marks:
