@@ -526,6 +526,11 @@ class Arrival:
         # what a drafted city derives from a card's names once (DraftedCity._note_card):
         # filled there on first use, with the chain table it was worked out from
         self.marks: object = None
+        # a drafted city's production after this source arrives, by the production before
+        # (DraftedCity._sum_with: the ids of its two parts in one int), one table each for
+        # ``kept`` and ``sold``; bounded there
+        self.kept_sums: dict[int, object] = {}
+        self.sold_sums: dict[int, object] = {}
 
 
 def arrival_of(source: object, effects: fx.Effects) -> Arrival:

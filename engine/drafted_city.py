@@ -8,7 +8,7 @@ ordinary :class:`City`'s, which reads effects only through ``sources()``.
 
 from __future__ import annotations
 
-from typing import Final, Iterator
+from typing import Final, Iterator, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
@@ -20,6 +20,14 @@ from .production import EMPTY, Production, plus_added
 NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
 NO_SIDE: Final = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD: Final = Wonder("", {})
+# The abilities of a city that has none yet, shared by all of them (most Duel cities never
+# get one, and making and freeing a set per city costs ~1 K instructions a game): never
+# added to; _count gives a city its own set at its first ability.
+_NO_ABILITIES: Final[set[str]] = set()
+# The once-per-age power's ages, shared by every drafted city: no loop of drafted cities
+# has that power (the base loop's, which writes the set, plays boards), and a set made and
+# freed per city costs ~1 K instructions a game.  Never added to.
+_NO_AGES: Final[set[int]] = set()
 BUILT: Final = "built"          # a drafted wonder's state in statistics (its "side")
 NOT_BUILT: Final = "not built"
 
@@ -35,7 +43,9 @@ class DraftedCity(City):
         an empty city filled afterwards would make every container twice)."""
         if source is not None:
             super().__init__(seat, source.wonder, source.side, coins, list(source.built),
-                             source.stages, list(source.tokens), set(source.free_build_ages),
+                             source.stages, list(source.tokens),
+                             (_NO_AGES if source.free_build_ages is _NO_AGES
+                              else set(source.free_build_ages)),
                              list(source.stage_cards), dict(source._cache), source.version,
                              source.bonus_shields, list(source.owned_tokens))
             self.sale_colours: frozenset[str] = source.sale_colours
@@ -50,9 +60,11 @@ class DraftedCity(City):
             self._tally: list[int] = list(source._tally)
             self._symbols: dict[str, int] = dict(source._symbols)
             self._units: int = source._units
-            self._abilities: set[str] = set(source._abilities)
+            # (the shared empty set stays shared: see _NO_ABILITIES)
+            self._abilities: set[str] = (set(source._abilities) if source._abilities
+                                         else _NO_ABILITIES)
             return
-        super().__init__(seat, NO_BOARD, NO_SIDE, coins)
+        super().__init__(seat, NO_BOARD, NO_SIDE, coins, free_build_ages=_NO_AGES)
         self.sale_colours = sale_colours  # cards whose production counts for the rival
         self.unlocks = unlocks  # a card's name -> the cards it makes free (``free_if_built``)
         self.wonders = []        # drafted, not built yet
@@ -67,7 +79,7 @@ class DraftedCity(City):
         self._tally = []  # built cards per colour, by colour number (_colour_number)
         self._symbols = {}  # science symbols held
         self._units = 0  # resources produced each turn, a choice counting as its amount
-        self._abilities = set()  # names of the ongoing abilities of every source
+        self._abilities = _NO_ABILITIES  # names of the ongoing abilities of every source
         # Nothing built yet: nothing produced (additions then update this incrementally)
         self._cache["production"] = (EMPTY, EMPTY)
 
@@ -99,9 +111,7 @@ class DraftedCity(City):
         if arrival.produces:
             production = cache.get("production")
             if production is not None:
-                cache["production"] = plus_added(
-                    production,  # type: ignore[arg-type]
-                    arrival.sold if sellable else arrival.kept)
+                cache["production"] = _sum_with(production, arrival, sellable)
         if arrival.counts:
             self._count(source, arrival)
 
@@ -115,8 +125,11 @@ class DraftedCity(City):
             for symbol in arrival.symbols:
                 symbols[symbol] = symbols.get(symbol, 0) + 1
         if arrival.abilities:
+            abilities = self._abilities
+            if abilities is _NO_ABILITIES:  # the city's first ability: its own set now
+                abilities = self._abilities = set()
             for name in arrival.abilities:
-                self._abilities.add(name)
+                abilities.add(name)
         if arrival.triggers:
             for clause in arrival.triggers:
                 self.triggers.append((source, clause))
@@ -145,7 +158,8 @@ class DraftedCity(City):
         colour = marks.colour
         while len(tally) <= colour:
             tally.append(0)
-        tally[colour] += 1
+        # (not ``+=``: compiled, an augmented item assignment is a generic number addition)
+        tally[colour] = tally[colour] + 1
 
     def add_wonder(self, wonder: Wonder, card: Card) -> fx.Effects:
         """Build ``wonder`` with ``card`` tucked under it; its stage's effects are returned
@@ -220,7 +234,7 @@ class DraftedCity(City):
         self._tally = []
         self._symbols = {}
         self._units = 0
-        self._abilities = set()
+        self._abilities = _NO_ABILITIES
         # the sources listed directly, each Arrival found once (``sources`` is a generator:
         # compiled, each item costs a generic call; a destroyed card comes here).  The
         # production is summed again as additions sum it (shared sums of each source's
@@ -331,6 +345,36 @@ def _plus(production: tuple[Production, Production] | None, arrival: Arrival,
     if not arrival.produces:
         return production
     return plus_added(production, arrival.sold if sellable else arrival.kept)
+
+
+# A production's two parts' ids in one key: own << 24 | sale, for a sale id below 2 ** 24
+# (compiled, a shift of small ints is native; a multiplication by a constant above 32 bits
+# took the generic path)
+_SALE_BITS: Final = 24
+_SALE_IDS: Final = 16_777_216
+_SUMS_KEPT: Final = 256  # sums one source keeps (a bound, as a memo table has)
+
+
+def _sum_with(production: object, arrival: Arrival, sellable: bool) -> object:
+    """``plus_added`` for a city's kept production (``production``: (own, for sale)) and
+    an arriving source's part, looked up on the source's Arrival by one int made of the
+    two parts' ids (interned ids are never reused, so the key names the value; a source
+    meets few productions, nearly always one met before): compiled, ``plus_added``'s key
+    of four boxed ids hashed as a tuple costs several times as much, and its pair typed
+    as a tuple is unpacked and boxed again as it is returned."""
+    pair = cast("tuple[Production, Production]", production)
+    sale = pair[1].ident
+    if sale >= _SALE_IDS:  # (not met in practice: ids count up from 0, one per value)
+        return plus_added(pair, arrival.sold if sellable else arrival.kept)
+    sums = arrival.sold_sums if sellable else arrival.kept_sums
+    key = (pair[0].ident << _SALE_BITS) | sale
+    found = sums.get(key)
+    if found is None:
+        found = plus_added(pair, arrival.sold if sellable else arrival.kept)
+        if len(sums) >= _SUMS_KEPT:
+            sums.clear()
+        sums[key] = found
+    return found
 
 
 class _Marks:

@@ -771,11 +771,13 @@ class StructureGame(Table):
         returned is checked against each class of the union, and the identity test with
         the offered objects is the check that matters."""
         action: Any
-        if isinstance(actions, dict):  # the usual case; compiled, a native dict lookup
+        if isinstance(actions, dict):  # the usual case; compiled, a native lookup and size
             action = actions.get(seat)
+            count = len(actions)
         else:
             action = actions.get(seat)
-        if action is None or len(actions) != 1:
+            count = len(actions)
+        if action is None or count != 1:
             raise RuleError(f"expected one action from seat {seat}, got seats {sorted(actions)}")
         legal = self._legal if seat == self._legal_seat else self.legal_actions(seat)
         if not _offered(legal, action):
@@ -812,7 +814,13 @@ class StructureGame(Table):
 
     def _pick_wonder(self, seat: int, wonder: Wonder) -> None:
         size = self.setup.draft.size
-        self.wonder_pools[self.picks // size].remove(wonder)
+        pool = self.wonder_pools[self.picks // size]
+        for index in range(len(pool)):  # by identity (``remove`` calls ``==`` on each)
+            if pool[index] is wonder:
+                pool.pop(index)
+                break
+        else:
+            raise RuleError(f"{wonder.name} is not in the wonders to pick from")
         self.cities[seat].wonders.append(wonder)
         self.picks += 1
         order = self.setup.draft.order
