@@ -88,3 +88,34 @@ def test_trade_terms_cost_with_equal_choices(need: dict[str, int], units: dict[s
     terms = TradeTerms(own, own.ident, prices, 0, {}, 0)
     cost = Cost(0, tuple(sorted(need.items())))
     assert terms.cost(cost, 0) == brute_force(need, own, prices, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(needs, st.dictionaries(st.sampled_from(RESOURCES), st.integers(1, 2_000), max_size=3),
+       repeated, st.lists(st.integers(1, 3_000), min_size=len(RESOURCES),
+                          max_size=len(RESOURCES)))
+def test_trade_terms_cost_beyond_the_packed_rates(need: dict[str, int], units: dict[str, int],
+                                                  options: list[tuple[str, ...]],
+                                                  price: list[int]) -> None:
+    """Prices or units too large for a packed rate (10 bits each) leave the terms to the
+    general search, which still answers the brute force's minimum."""
+    own = Production.build(Counter(units), options)
+    prices = dict(zip(RESOURCES, price))
+    terms = TradeTerms(own, own.ident, prices, 0, {}, 0)
+    if max(price) > 1_023 or max(units.values(), default=0) > 1_023:
+        assert terms.rates is None
+    cost = Cost(0, tuple(sorted(need.items())))
+    assert terms.cost(cost, 0) == brute_force(need, own, prices, 0)
+
+
+def test_trade_terms_rates_pack_price_units_and_group() -> None:
+    """One dict lookup a cost line: a resource's rate holds its price, the units produced
+    and its group of equal choices (plus one), and one just below the bound still packs."""
+    own = Production.build(Counter({"wood": 1_023}), [("clay", "stone")])
+    prices = dict(zip(RESOURCES, (1_023, 2, 3, 4, 5)))
+    terms = TradeTerms(own, own.ident, prices, 0, {}, 0)
+    assert terms.rates is not None
+    assert terms.rates["wood"] == (1_023 << 20) | (1_023 << 10)
+    assert terms.rates["clay"] == (3 << 20) | 1 and terms.rates["stone"] == (2 << 20) | 1
+    # 1,024 wood needed, 1,023 produced: one bought at 1,023; one clay, the choice covers it
+    assert terms.cost(Cost(1, (("clay", 1), ("wood", 1_024))), 0) == 1 + 1_023
