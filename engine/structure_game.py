@@ -44,20 +44,17 @@ from .payment import FREE, shared_payment
 from .production import Production
 from .pools import deal as deal_pools, hidden as hidden_pools
 from .randomness import below, sample, seeded, shuffle
-from .runtime import Pending, Table, act, now, options as pending_options, resolve, trigger
+from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act, now,
+                      options as pending_options, resolve, trigger)
 from .scoring import ScoreSheet, score
 from .structure import Structure
 from .structure_rules import StructureRules, structure_rules
 from .track import entered, push
 
-DISCARD_BUILD_ABILITY: Final = "build_from_discard"
 TRADE_INCOME_ABILITY: Final = "trade_income"
 MILITARY: Final = "military"
 SCIENCE: Final = "science"
 CIVILIAN: Final = "civilian"
-CARD_EVENT: Final = "card"
-WONDER_EVENT: Final = "wonder"
-CHAIN_EVENT: Final = "chain"
 WEAKER_MILITARY: Final = "weaker_military"  # a value of ``turns.next_age``
 
 
