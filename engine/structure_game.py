@@ -186,6 +186,9 @@ class _OwnTerms:
         self.ident = ident
 
 
+# the data set's bank price and resources (bank_key) -> a city's own terms when it has no
+# trading effects (read only: shared by every new city)
+_NO_TERMS: Final[dict[int, _OwnTerms]] = memo.table("structure_game.no_terms", 100)
 _NO_TUCKS: Final[list[_Tuck]] = []  # (never changed)
 _TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
 
@@ -267,6 +270,14 @@ class StructureGame(Table):
         self.cities = [DraftedCity(s, self.params.start_coins, self.params.buyable,
                                    self.setup.unlocks)
                        for s in range(players)]
+        # a new city has no trading effects: its own terms are the data set's empty ones
+        # (kept per bank price and resources), not worked out again for each city and game
+        empty = _NO_TERMS.get(self.bank_key)
+        if empty is None:
+            empty = memo.remember(_NO_TERMS, self.bank_key,
+                                  _OwnTerms({}, {}, 0, intern(((), (), 0, self.bank_key))))
+        for city in self.cities:
+            city._cache[BANK_TERMS] = empty
         self.discard: list[Card] = []
         self.removed: list[Card] = []          # removed unseen from the current age
         self.removed_before: list[Card] = []   # ... and from the ages before
