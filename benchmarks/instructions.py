@@ -63,15 +63,14 @@ def counted(python: str, game: str, games: int, players: int | None,
 
 
 def full_passes(game: str, games: int, players: int | None) -> list[int]:
-    """The games (0-based) during which a full pass of the collector started."""
-    import random
+    """The games (0-based) during which a full pass of the collector started, playing the
+    very games ``random_games.py`` plays (uncounted, in this interpreter)."""
+    from random_games import play  # type: ignore[import-not-found]  # (its neighbour)
 
     from wonders.dsl.loader import load_game
-    from wonders.engine.flows import default_players, new_game
-    from wonders.engine.randomness import below
+    from wonders.engine.flows import default_players
 
     data = load_game(game=game)
-    seats = players or default_players(data)
     started: list[int] = []
     current = [0]
 
@@ -79,18 +78,12 @@ def full_passes(game: str, games: int, players: int | None) -> list[int]:
         if phase == "start" and info["generation"] == 2:
             started.append(current[0])
 
+    def starting(seed: int) -> None:
+        current[0] = seed
+
     gc.callbacks.append(note)
     try:
-        for seed in range(games):  # the very games random_games.py plays
-            current[0] = seed
-            match = new_game(data, seats, seed)
-            rng = random.Random(seed)
-            while not match.over:
-                moves = {}
-                for seat in match.to_move():
-                    actions = match.legal_actions(seat)
-                    moves[seat] = actions[below(rng, len(actions))]
-                match.play(moves)
+        play(data, players or default_players(data), games, {}, starting)
     finally:
         gc.callbacks.remove(note)
     return started

@@ -17,10 +17,29 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import Any, Callable
 
 from wonders.dsl.loader import load_game
 from wonders.engine.flows import default_players, new_game
 from wonders.engine.randomness import below
+
+
+def play(data: Any, players: int, count: int, options: dict[str, str],
+         starting: Callable[[int], None] | None = None) -> None:
+    """Play ``count`` random games on loaded ``data`` (seeds 0 … count − 1): the counted
+    workload.  ``starting(seed)`` is called before each game (``instructions.py
+    --passes`` notes where the collector's full passes fall)."""
+    for seed in range(count):
+        if starting is not None:
+            starting(seed)
+        match = new_game(data, players, seed, **options)
+        rng = random.Random(seed)
+        while not match.over:
+            moves = {}
+            for seat in match.to_move():
+                actions = match.legal_actions(seat)
+                moves[seat] = actions[below(rng, len(actions))]  # rng.randrange, compiled
+            match.play(moves)
 
 
 def main() -> None:
@@ -33,16 +52,7 @@ def main() -> None:
     game, count = args[0], int(args[1])
     data = load_game(game=game)
     players = int(args[2]) if len(args) > 2 else default_players(data)
-    for seed in range(count):
-        match = new_game(data, players, seed, **options)
-        rng = random.Random(seed)
-        while not match.over:
-            moves = {}
-            for seat in match.to_move():
-                actions = match.legal_actions(seat)
-                moves[seat] = actions[below(rng, len(actions))]  # rng.randrange, compiled
-            match.play(moves)
-
+    play(data, players, count, options)
 
 if __name__ == "__main__":
     main()
