@@ -132,7 +132,7 @@ def _by_price(table: dict[K, list[V | None]], key: K, index: int) -> list[V | No
     return found
 
 
-def _priced(card: Card, paid: int) -> _Priced:
+def _card_record(card: Card, paid: int) -> _Priced:
     """The shared record of ``card`` at ``paid`` (``_CHAINED``: free by chain;
     ``_CANNOT``: it cannot be built, only sold)."""
     by_price = _OFFERS.get(card)
@@ -148,6 +148,15 @@ def _priced(card: Card, paid: int) -> _Priced:
     else:
         found = _Priced(0, sold, sold)
     _by_price(_OFFERS, card, index)[index] = found
+    return found
+
+
+def _first_offer(terms: TradeTerms, card: Card) -> _Priced:
+    """Price ``card`` on ``terms`` the first time they are asked about it, and keep its
+    record in them."""
+    discounts = terms.discounts  # (most terms have none: a length test, not a lookup)
+    found = terms.offers[card] = _card_record(card, terms.cost(
+        card.cost, discounts.get(card.colour, 0) if discounts else 0))
     return found
 
 
@@ -669,13 +678,7 @@ class StructureGame(Table):
                 priced = self._marked_offers(city, card, terms)
             else:
                 found = offers.get(card)
-                if found is None:
-                    # (most terms have no discounts: a length test is cheaper than a lookup)
-                    discounts = terms.discounts
-                    priced = offers[card] = _priced(card, terms.cost(
-                        card.cost, discounts.get(card.colour, 0) if discounts else 0))
-                else:
-                    priced = found
+                priced = found if found is not None else _first_offer(terms, card)
             for offered in priced.offers if priced.paid <= coins else priced.refused:
                 actions.append(offered)  # one or two: cheaper than extend
             for tuck in tucks:
@@ -691,15 +694,11 @@ class StructureGame(Table):
         offered): built already, free by chain, or neither (another card's chain name)."""
         name = card.name
         if name in city.names:
-            return _priced(card, _CANNOT)
+            return _card_record(card, _CANNOT)
         if name in city.made_free or card in city.unlocked:
-            return _priced(card, _CHAINED)
+            return _card_record(card, _CHAINED)
         found = terms.offers.get(card)
-        if found is None:
-            discounts = terms.discounts
-            found = terms.offers[card] = _priced(card, terms.cost(
-                card.cost, discounts.get(card.colour, 0) if discounts else 0))
-        return found
+        return found if found is not None else _first_offer(terms, card)
 
     # --- checking --------------------------------------------------------------------
 
