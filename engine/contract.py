@@ -84,7 +84,8 @@ class GameState(Protocol):
         """The pending decision: its kind, who decides it at once, its wording."""
 
     def to_move(self) -> list[int]:
-        """The seats that decide now (``decision().seats`` as a list)."""
+        """The seats that decide now (``decision().seats`` as a list); read it only: a
+        loop may hand the same list every time (the structure loop does)."""
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now ([] when it is not deciding); a shared list."""

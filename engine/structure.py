@@ -32,6 +32,9 @@ class Layout:
     covers: tuple[tuple[int, ...], ...]      # slot -> slots it lies on (previous row, col ± 1)
     start_face_up: tuple[bool, ...] = ()
     start_accessible: tuple[int, ...] = ()
+    # slot -> the bits (1 << slot) of the slots lying on it: it is uncovered once all of
+    # them are among a structure's taken bits (``Structure._gone``)
+    cover_bits: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -72,17 +75,22 @@ class Layout:
                    tuple(covers),
                    tuple(slot_rows[s] not in face_down or not covered_by[s]
                          for s in range(len(slot_rows))),
-                   tuple(s for s in range(len(slot_rows)) if not covered_by[s]))
+                   tuple(s for s in range(len(slot_rows)) if not covered_by[s]),
+                   tuple(sum(1 << above for above in covered_by[s])
+                         for s in range(len(slot_rows))))
 
 
 class Structure:
     """One age's cards in a layout: which are still there, face up, and takeable.
 
     A card becomes takeable when the last of the (at most two) cards lying on it is
-    taken: :meth:`take` looks at those cards, so no count per slot is kept.
+    taken: :meth:`take` looks at those cards, so no count per slot is kept.  The taken
+    slots are kept twice: ``taken``, the list every reader uses, and ``_gone``, the same
+    as bits (1 << slot) that :meth:`take_at` tests a card's covering cards against at
+    once (compiled, native int operations instead of a list read per covering card).
     """
 
-    __slots__ = ("layout", "cards", "taken", "face_up", "accessible", "left")
+    __slots__ = ("layout", "cards", "taken", "face_up", "accessible", "left", "_gone")
 
     def __init__(self, layout: Layout, cards: Sequence[Card]) -> None:
         size = len(layout.slot_rows)
@@ -94,6 +102,7 @@ class Structure:
         self.face_up = list(layout.start_face_up)
         self.accessible: list[int] = list(layout.start_accessible)
         self.left = size
+        self._gone = 0  # the taken slots' bits
 
     def clone(self) -> "Structure":
         other = Structure(self.layout, self.cards)  # copies the card list
@@ -101,6 +110,7 @@ class Structure:
         other.face_up = list(self.face_up)
         other.accessible = list(self.accessible)
         other.left = self.left
+        other._gone = self._gone
         return other
 
     def slot_of(self, card: Card) -> int | None:
@@ -111,38 +121,45 @@ class Structure:
         return None
 
     def take(self, slot: int) -> None:
-        """Remove the card at an accessible slot; the cards this uncovers become accessible
-        and face up.
+        """Remove the card at an accessible slot (see :meth:`take_at`)."""
+        accessible = self.accessible
+        for index in range(len(accessible)):
+            if accessible[index] == slot:
+                self.take_at(index)
+                return
+        raise ValueError(f"slot {slot} is not accessible")
+
+    def take_at(self, index: int) -> None:
+        """Remove the card at ``accessible[index]``; the cards this uncovers become
+        accessible and face up.  (By place in ``accessible``: a turn finds its card's place
+        there anyway, so the slot is not looked for a second time.)
 
         The slot leaves ``accessible`` by shifting the later slots down one place, and the
         slots it uncovers are appended: the order of ``accessible`` (which orders the legal
         actions) is that of ``list.remove`` and ``append``.  Compiled, the shift of the few
-        slots of a row is cheaper than ``list.index`` and ``list.pop(i)``; it moves the
-        items through a ``list[Any]`` alias, so they are not unboxed and boxed again.  The
-        first slot uncovered takes the place the shift freed at the end, so the list keeps
-        its length on most turns (a pop and an append cost more, and now and then resize it).
+        slots of a row is cheaper than ``list.pop(i)``; it moves the items through a
+        ``list[Any]`` alias, so they are not unboxed and boxed again.  The first slot
+        uncovered takes the place the shift freed at the end, so the list keeps its length
+        on most turns (a pop and an append cost more, and now and then resize it).
         """
         accessible = self.accessible
         last = len(accessible) - 1
-        i = 0
-        while i <= last and accessible[i] != slot:
-            i += 1
-        if i > last:
-            raise ValueError(f"slot {slot} is not accessible")
+        slot = accessible[index]
         moved: list[Any] = accessible
+        i = index
         while i < last:
             moved[i] = moved[i + 1]
             i += 1
-        taken = self.taken
-        taken[slot] = True
+        self.taken[slot] = True
+        gone = self._gone | (1 << slot)
+        self._gone = gone
         self.left -= 1
         layout = self.layout
+        cover_bits = layout.cover_bits
         free = True  # whether the last place is the one the shift freed
         for below in layout.covers[slot]:
-            for above in layout.covered_by[below]:
-                if not taken[above]:
-                    break
-            else:  # nothing lies on it any more
+            lying = cover_bits[below]
+            if gone & lying == lying:  # nothing lies on it any more
                 if free:
                     accessible[last] = below
                     free = False

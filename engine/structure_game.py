@@ -243,6 +243,11 @@ class StructurePhase(str, Enum):
     OVER = "over"
 
 
+# What ``to_move`` answers, shared by every game (two seats: see ``__init__``); read-only.
+# Lists typed Final are module statics when compiled (a Final tuple would be rebuilt).
+_SEATS: Final[list[list[int]]] = [[0], [1]]
+_NOBODY: Final[list[int]] = []
+
 # Each phase's name, for the decision records (an Enum's ``.value`` runs Python code).
 _PHASE_NAMES: Final[dict[StructurePhase, str]] = {phase: phase.value for phase in StructurePhase}
 
@@ -454,11 +459,14 @@ class StructureGame(Table):
                                 in self.decisions])
 
     def to_move(self) -> list[int]:
+        """The one seat that decides now, or none: a shared list (read it only), as
+        ``legal_actions``' is (a harness asks before every decision; a new list each time
+        cost ~240 instructions)."""
         if self.phase is StructurePhase.OVER:
-            return []
+            return _NOBODY
         if self.pending:
-            return [self.pending[0].seat]
-        return [self.current]
+            return _SEATS[self.pending[0].seat]
+        return _SEATS[self.current]
 
     def decision(self) -> Decision:
         """The pending decision: its kind, the one seat that decides it, in words."""
@@ -857,9 +865,11 @@ class StructureGame(Table):
             card = tucked.card
         else:  # (play checked it is one of the offers, all of these three kinds)
             raise RuleError(f"{action} is not a turn's action")
-        for slot in structure.accessible:
-            if structure.cards[slot] is card:
-                structure.take(slot)
+        accessible = structure.accessible
+        cards = structure.cards
+        for index in range(len(accessible)):
+            if cards[accessible[index]] is card:
+                structure.take_at(index)  # (by place: take would look for the slot again)
                 break
         else:
             raise RuleError(f"{card.name} is not an accessible card of the structure")
