@@ -1073,7 +1073,7 @@ class StructureGame(Table):
             "age": self.age,
             "turn": self.turn,
             "phase": self.decision().kind,
-            "to_move": self.to_move(),
+            "to_move": list(self.to_move()),  # (a copy: the shared list stays unchanged)
             "structure": self.structure.to_json() if self.structure is not None else [],
             "conflict": self.position,
             "military_tokens": sorted(self.track_tokens),
