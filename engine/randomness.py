@@ -70,7 +70,8 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
 
     The draws of :func:`below`, inline: ``random.Random.getrandbits`` once bound (a bound
     C method is called with fewer checks than the method descriptor), and the bit count
-    boxed once per power of two rather than on every draw.  A game shuffles about a
+    boxed once per power of two rather than on every draw (the next power of two down is
+    kept, not shifted again on every item).  A game shuffles about a
     hundred cards, wonders and tokens.
     """
     if type(rng) is not _RANDOM:  # a subclass may draw its bits another way
@@ -78,22 +79,25 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
             drawn = below(rng, i + 1)
             items[i], items[drawn] = items[drawn], items[i]
         return
-    i = len(items) - 1
-    if i < 1:
+    size = len(items)  # the items still to place: the next draw is below this
+    if size < 2:
         return
     draw: Any = rng.getrandbits
-    k = len(items).bit_length()  # bits of ``i + 1``, the size drawn from
+    k = size.bit_length()  # bits of ``size``, the size drawn from
+    half = 1 << (k - 1)  # the sizes down to ``half`` have ``k`` bits
     bits: object = k
-    while i:
-        size = i + 1
+    while size > 1:
         j: int = draw(bits)
         while j >= size:
             j = draw(bits)
-        items[i], items[j] = items[j], items[i]
-        if size == 1 << (k - 1):  # the next size has one bit fewer
+        size -= 1  # the last of the items still to place, swapped with the one drawn
+        item = items[size]
+        items[size] = items[j]
+        items[j] = item
+        if size < half:  # drawn from ``half`` items: the next sizes have a bit fewer
+            half >>= 1
             k -= 1
             bits = k
-        i -= 1
 
 
 def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
