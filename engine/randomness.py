@@ -65,8 +65,9 @@ def below(rng: random.Random, n: int) -> int:
     return drawn
 
 
-def shuffle(rng: random.Random, items: list[T]) -> None:
-    """Shuffle ``items`` in place: the order ``rng.shuffle(items)`` gives.
+def shuffle(rng: random.Random, items: list[T], draw: Any = None) -> None:
+    """Shuffle ``items`` in place: the order ``rng.shuffle(items)`` gives.  ``draw``, if
+    given, is ``rng.getrandbits`` already bound (:meth:`SharedGenerator.drawer`).
 
     The draws of :func:`below`, inline: ``random.Random.getrandbits`` once bound (a bound
     C method is called with fewer checks than the method descriptor), and the bit count
@@ -82,7 +83,8 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
     size = len(items)  # the items still to place: the next draw is below this
     if size < 2:
         return
-    draw: Any = rng.getrandbits
+    if draw is None:
+        draw = rng.getrandbits
     k = size.bit_length()  # bits of ``size``, the size drawn from
     half = 1 << (k - 1)  # the sizes down to ``half`` have ``k`` bits
     bits: object = k
@@ -156,6 +158,9 @@ class SharedGenerator:
 
     _rng: random.Random
     _rng_shared: bool
+    # ``getrandbits`` bound to the generator ``_draws_of`` (see drawer)
+    _draws: Any = None
+    _draws_of: random.Random | None = None
 
     def set_generator(self, rng: random.Random) -> None:
         """Draw from ``rng`` from now on (the game's own: set-up, a determinized clone)."""
@@ -168,6 +173,20 @@ class SharedGenerator:
             self._rng = copy_of(self._rng)
             self._rng_shared = False
         return self._rng
+
+    def drawer(self) -> Any:
+        """``getrandbits`` of :meth:`generator`'s generator, bound, for :func:`shuffle`.
+
+        Looking a method up on a ``random.Random`` instance and binding it costs several
+        draws; a game shuffles several decks, so it binds once per generator.  The
+        generator it was bound to is kept with it, so a generator set or copied since is
+        bound afresh (nothing else needs to know).
+        """
+        rng = self.generator()
+        if self._draws_of is not rng:
+            self._draws = rng.getrandbits
+            self._draws_of = rng
+        return self._draws
 
     def share_generator(self, clone: SharedGenerator) -> None:
         """Give ``clone`` this game's generator, shared by both until either draws."""
