@@ -20,7 +20,7 @@ validate`` refuses such data (and a pool nothing fills): see
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 from wonders.dsl.model import Game as GameData, Token
 
@@ -53,13 +53,15 @@ def _plan(data: GameData) -> tuple[_Plan, frozenset[str]]:
     return found
 
 
-def deal(data: GameData, rng: random.Random) -> dict[str, list[Token]]:
-    """Fill every declared pool for a new game (a pool nothing deals into stays empty)."""
+def deal(data: GameData, rng: random.Random, draw: Any = None) -> dict[str, list[Token]]:
+    """Fill every declared pool for a new game (a pool nothing deals into stays empty).
+    ``draw``: ``rng.getrandbits`` already bound, if the caller has it (see
+    :func:`~wonders.engine.randomness.shuffle`)."""
     steps, _ = _plan(data)
     pools: dict[str, list[Token]] = {pool: [] for pool in data.rules.vocabulary.pools}
     for tokens, dealt, reserve in steps:
         shuffled = list(tokens)
-        shuffle(rng, shuffled)
+        shuffle(rng, shuffled, draw)
         start = 0
         for pool, count in dealt:
             found = pools.get(pool)

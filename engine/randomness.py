@@ -65,12 +65,14 @@ def below(rng: random.Random, n: int) -> int:
     return drawn
 
 
-def shuffle(rng: random.Random, items: list[T]) -> None:
-    """Shuffle ``items`` in place: the order ``rng.shuffle(items)`` gives.
+def shuffle(rng: random.Random, items: list[T], draw: Any = None) -> None:
+    """Shuffle ``items`` in place: the order ``rng.shuffle(items)`` gives.  ``draw``, if
+    given, is ``rng.getrandbits`` already bound (:meth:`SharedGenerator.drawer`).
 
     The draws of :func:`below`, inline: ``random.Random.getrandbits`` once bound (a bound
     C method is called with fewer checks than the method descriptor), and the bit count
-    boxed once per power of two rather than on every draw.  A game shuffles about a
+    boxed once per power of two rather than on every draw (the next power of two down is
+    kept, not shifted again on every item).  A game shuffles about a
     hundred cards, wonders and tokens.
     """
     if type(rng) is not _RANDOM:  # a subclass may draw its bits another way
@@ -78,22 +80,26 @@ def shuffle(rng: random.Random, items: list[T]) -> None:
             drawn = below(rng, i + 1)
             items[i], items[drawn] = items[drawn], items[i]
         return
-    i = len(items) - 1
-    if i < 1:
+    size = len(items)  # the items still to place: the next draw is below this
+    if size < 2:
         return
-    draw: Any = rng.getrandbits
-    k = len(items).bit_length()  # bits of ``i + 1``, the size drawn from
+    if draw is None:
+        draw = rng.getrandbits
+    k = size.bit_length()  # bits of ``size``, the size drawn from
+    half = 1 << (k - 1)  # the sizes down to ``half`` have ``k`` bits
     bits: object = k
-    while i:
-        size = i + 1
+    while size > 1:
         j: int = draw(bits)
         while j >= size:
             j = draw(bits)
-        items[i], items[j] = items[j], items[i]
-        if size == 1 << (k - 1):  # the next size has one bit fewer
+        size -= 1  # the last of the items still to place, swapped with the one drawn
+        item = items[size]
+        items[size] = items[j]
+        items[j] = item
+        if size < half:  # drawn from ``half`` items: the next sizes have a bit fewer
+            half >>= 1
             k -= 1
             bits = k
-        i -= 1
 
 
 def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
@@ -152,6 +158,9 @@ class SharedGenerator:
 
     _rng: random.Random
     _rng_shared: bool
+    # ``getrandbits`` bound to the generator ``_draws_of`` (see drawer)
+    _draws: Any = None
+    _draws_of: random.Random | None = None
 
     def set_generator(self, rng: random.Random) -> None:
         """Draw from ``rng`` from now on (the game's own: set-up, a determinized clone)."""
@@ -164,6 +173,20 @@ class SharedGenerator:
             self._rng = copy_of(self._rng)
             self._rng_shared = False
         return self._rng
+
+    def drawer(self) -> Any:
+        """``getrandbits`` of :meth:`generator`'s generator, bound, for :func:`shuffle`.
+
+        Looking a method up on a ``random.Random`` instance and binding it costs several
+        draws; a game shuffles several decks, so it binds once per generator.  The
+        generator it was bound to is kept with it, so a generator set or copied since is
+        bound afresh (nothing else needs to know).
+        """
+        rng = self.generator()
+        if self._draws_of is not rng:
+            self._draws = rng.getrandbits
+            self._draws_of = rng
+        return self._draws
 
     def share_generator(self, clone: SharedGenerator) -> None:
         """Give ``clone`` this game's generator, shared by both until either draws."""

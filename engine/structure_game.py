@@ -337,7 +337,7 @@ class StructureGame(Table):
     # --- setup -----------------------------------------------------------------------
 
     def _deal_tokens(self) -> None:
-        self.pools = deal_pools(self.data, self.generator())
+        self.pools = deal_pools(self.data, self.generator(), self.drawer())
 
     def _deal_wonders(self, names: Sequence[Sequence[str]] | None) -> None:
         if names is not None:
@@ -360,7 +360,7 @@ class StructureGame(Table):
             self._start_age(1, starter=0)
             return
         chosen = list(boards)
-        shuffle(self.generator(), chosen)
+        shuffle(self.generator(), chosen, self.drawer())
         del chosen[wanted:]
         self.wonder_pools = [chosen[i * draft.size:(i + 1) * draft.size]
                              for i in range(draft.pools)]
@@ -375,7 +375,7 @@ class StructureGame(Table):
         """
         deck = list(self.setup.decks.get(age, ()))
         rng = self.generator()
-        shuffle(rng, deck)
+        shuffle(rng, deck, self.drawer())
         remove = self.setup.remove
         self.removed_before += self.removed
         self.removed = deck[:remove]
