@@ -123,16 +123,21 @@ def new_game(data: GameData, players: int | None = None, seed: int = 0,
              **options: Any) -> GameState:
     """Set up a game of the loaded data with the loop its rule set selects.
 
-    The game class is found once per data set and kept in its ``derived`` dict: this
+    The game class is found once per data set (and loop) and kept in its ``derived`` dict: this
     module is interpreted, and finding the loop, loading its class and watching the data
     on every game cost about a tenth of a random Duel game's set-up.
     """
     derived = data.derived
-    factory: Callable[..., GameState] | None = derived.get(_FACTORY)  # type: ignore[assignment]
-    if factory is None:
-        factory = cast(Callable[..., "GameState"], loop_for(data).load("game"))
+    # (the offer, its loop and the loop's class): used while that loop is still the one
+    # registered for the offer (a later registration may replace it)
+    kept = cast("tuple[str, Loop, Callable[..., GameState]] | None", derived.get(_FACTORY))
+    if kept is not None and LOOPS.get(kept[0]) is kept[1]:
+        factory = kept[2]
+    else:
+        loop = loop_for(data)
+        factory = cast(Callable[..., "GameState"], loop.load("game"))
         memo.watch(data)  # any loop: the memo tables are emptied when the data is dropped
-        derived[_FACTORY] = factory
+        derived[_FACTORY] = (loop.offer, loop, factory)
     return factory(data, default_players(data) if players is None else players, seed, **options)
 
 

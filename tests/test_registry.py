@@ -32,6 +32,7 @@ from wonders.engine.scenario import DraftRunner, Outcome, check_file
 from wonders.engine.simulate import play_game
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SHIPPED_DRAFT_LOOP = LOOPS["draft"]  # (before the fixture below replaces it)
 CALLS: collections.Counter[str] = collections.Counter()
 
 
@@ -109,6 +110,16 @@ def test_the_registry_sets_up_the_new_loop(data: GameData, new_loop: Loop) -> No
     assert type(game) is SideAGame and isinstance(game, GameState)
     assert [city.side.side for city in game.cities] == ["A"] * 3
     assert CALLS["game"] == 1
+
+
+def test_a_loop_registered_after_games_were_set_up_takes_over(
+        data: GameData, new_loop: Loop, monkeypatch: pytest.MonkeyPatch) -> None:
+    """new_game keeps the data's game class, but only while its loop is the registered one."""
+    assert type(new_game(data, 3, 1)) is SideAGame
+    monkeypatch.setitem(LOOPS, "draft", SHIPPED_DRAFT_LOOP)
+    assert type(new_game(data, 3, 1)) is Game
+    monkeypatch.setitem(LOOPS, "draft", new_loop)
+    assert type(new_game(data, 3, 1)) is SideAGame
 
 
 def test_bots_play_it_with_its_own_greedy_policy(data: GameData) -> None:
