@@ -174,7 +174,13 @@ def _first_offer(setup: StructureRules, terms: TradeTerms, card: Card) -> _Price
     discounts = terms.discounts  # (most terms have none: a length test, not a lookup)
     found = _card_record(setup, card, terms.cost(
         card.cost, discounts.get(card.colour, 0) if discounts else 0))
-    terms.offers_from = place(terms.offers, terms.offers_from, card_number(card), found)
+    number = card_number(card)
+    offers = terms.offers
+    index = number - terms.offers_from
+    if 0 <= index < len(offers):  # (its age has slots already: most cards)
+        offers[index] = found
+    else:
+        terms.offers_from = place(offers, terms.offers_from, number, found)
     return found
 
 
