@@ -31,6 +31,16 @@ class Card:
     makes_free: tuple[str, ...] = ()
     set: str = ""
     location: Location = field(default=Location(""), compare=False)
+    # The engine's number for this card object (-1 until it has one): small, dense and
+    # unique in the process, so the card-structure loop's shared tables find a card's
+    # records by list index instead of hashing the card (see
+    # :func:`wonders.engine.structure_rules.card_number`, which hands them out).
+    # Not an ``__init__`` argument, so dataclasses.replace() makes a card without one.
+    number: int = field(default=-1, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # (compiled, the generated ``__init__`` leaves a field without ``init`` unset)
+        object.__setattr__(self, "number", -1)
 
     @property
     def drawn(self) -> bool:

@@ -42,7 +42,7 @@ class TradeTerms:
     """Prices, own production and discounts of one city; the cards and wonders priced so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "fixed", "offer", "groups", "copies", "rates", "tucks", "offers")
+                 "fixed", "offer", "groups", "copies", "rates", "tucks", "offers", "offers_from")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int,
@@ -56,9 +56,13 @@ class TradeTerms:
         self.wonder_discount = wonder_discount
         self.fixed, self.offer, self.groups, self.copies, bits = _own(own, own_id)
         self.rates = _rates(bits, priced if priced is not None else price_rates(prices))
-        # card -> what the card-structure loop offers for it on these terms (its shared
-        # record of the card at its price): one lookup per card and turn
-        self.offers: dict[Any, Any] = {}
+        # what the card-structure loop offers for a card on these terms (its shared record
+        # of the card at its price; ``None`` until asked), at the card's number
+        # (structure_rules.card_number) minus ``offers_from``: one list index per card and
+        # turn.  Only the ages asked about have slots (structure_rules.place): the
+        # collector visits every slot of the thousands of terms kept on each full pass.
+        self.offers: list[Any] = []
+        self.offers_from = 0
         # wonder -> the loop's shared record of the wonder at its price on these terms
         self.tucks: dict[Any, Any] = {}
 

@@ -48,7 +48,7 @@ from .runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act
                       options as pending_options, resolve, trigger)
 from .scoring import ScoreSheet, score
 from .structure import Structure
-from .structure_rules import StructureRules, structure_rules
+from .structure_rules import StructureRules, card_number, place, structure_rules
 from .track import entered, push
 
 TRADE_INCOME_ABILITY: Final = "trade_income"
@@ -67,9 +67,10 @@ class _Priced:
     city has the coins, sell alone when it has not.
 
     One per card and price, shared by every game and terms (in :data:`_OFFERS`), and what
-    a terms' ``offers`` dict holds per card: a turn then finds a card's actions with one
-    lookup and one comparison with the city's coins.  A native class rather than a tuple:
-    compiled, its fields are read without unpacking or type checks.
+    a terms' ``offers`` list holds at the card's number (:func:`card_number`): a turn then
+    finds a card's actions with one list index and one comparison with the city's coins.
+    A native class rather than a tuple: compiled, its fields are read without unpacking
+    or type checks.
     """
 
     __slots__ = ("paid", "offers", "refused")
@@ -84,16 +85,21 @@ class _Tuck:
     """One wonder at one price, and the action tucking each card under it at that price
     (made as a card is first offered): shared by every game, in :data:`_TUCKS`."""
 
-    __slots__ = ("wonder", "paid", "by_card")
+    __slots__ = ("wonder", "paid", "by_card", "by_card_from")
 
     def __init__(self, wonder: Wonder, paid: int) -> None:
         self.wonder = wonder
         self.paid = paid
-        self.by_card: dict[Card, Any] = {}
+        # the action tucking a card, at the card's number (:func:`card_number`) minus
+        # ``by_card_from`` (``None`` until first offered; see structure_rules.place)
+        self.by_card: list[Any] = []
+        self.by_card_from = 0
 
 
 # card -> its offers by what building it costs: index ``paid - _CHAINED`` (so 0 is free
-# by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints
+# by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints.
+# Only for a card its data set did not number: the others' lists are in the data set's
+# StructureRules.records (a list index rather than a lookup, ~8 K instructions a Duel game).
 _OFFERS: Final[dict[Card, list[_Priced | None]]] = memo.table("structure_game.offers", 2_000)
 # (the rival's production for sale id, own terms id) -> the prices, their id and their rates
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int, dict[str, int] | None]]] = (
@@ -132,12 +138,21 @@ def _by_price(table: dict[K, list[V | None]], key: K, index: int) -> list[V | No
     return found
 
 
-def _card_record(card: Card, paid: int) -> _Priced:
+def _card_record(setup: StructureRules, card: Card, paid: int) -> _Priced:
     """The shared record of ``card`` at ``paid`` (``_CHAINED``: free by chain;
     ``_CANNOT``: it cannot be built, only sold)."""
-    by_price = _OFFERS.get(card)
+    records = setup.records
+    at = card.number - setup.first_number
+    by_price: list[_Priced | None]
+    if 0 <= at < len(records):
+        kept = records[at]  # (Any: None until the card's first record)
+        if kept is None:
+            kept = records[at] = []
+        by_price = kept
+    else:  # (a card its data set did not number)
+        by_price = _by_price(_OFFERS, card, 0)
     index = paid - _CHAINED
-    found = by_price[index] if by_price is not None and index < len(by_price) else None
+    found = by_price[index] if index < len(by_price) else None
     if found is not None:
         return found
     sold: tuple[Action, ...] = (sell(card),)
@@ -147,16 +162,25 @@ def _card_record(card: Card, paid: int) -> _Priced:
         found = _Priced(paid, (build(card, shared_payment(0, 0, paid)), sell(card)), sold)
     else:
         found = _Priced(0, sold, sold)
-    _by_price(_OFFERS, card, index)[index] = found
+    while len(by_price) <= index:
+        by_price.append(None)
+    by_price[index] = found
     return found
 
 
-def _first_offer(terms: TradeTerms, card: Card) -> _Priced:
+def _first_offer(setup: StructureRules, terms: TradeTerms, card: Card) -> _Priced:
     """Price ``card`` on ``terms`` the first time they are asked about it, and keep its
-    record in them."""
+    record in them (at its number, which it gets here if it has none yet)."""
     discounts = terms.discounts  # (most terms have none: a length test, not a lookup)
-    found = terms.offers[card] = _card_record(card, terms.cost(
+    found = _card_record(setup, card, terms.cost(
         card.cost, discounts.get(card.colour, 0) if discounts else 0))
+    number = card_number(card)
+    offers = terms.offers
+    index = number - terms.offers_from
+    if 0 <= index < len(offers):  # (its age has slots already: most cards)
+        offers[index] = found
+    else:
+        terms.offers_from = place(offers, terms.offers_from, number, found)
     return found
 
 
@@ -166,6 +190,19 @@ def _tuck(wonder: Wonder, paid: int) -> _Tuck:
     found = by_price[paid] if by_price is not None and paid < len(by_price) else None
     if found is None:
         found = _by_price(_TUCKS, wonder, paid)[paid] = _Tuck(wonder, paid)
+    return found
+
+
+def _tuck_card(tuck: _Tuck, card: Card) -> Any:
+    """The action tucking ``card`` under ``tuck``'s wonder at its price, made the first
+    time it is offered (typed Any: see :meth:`StructureGame._turn_options`)."""
+    number = card_number(card)
+    by_card = tuck.by_card
+    index = number - tuck.by_card_from
+    found = by_card[index] if 0 <= index < len(by_card) else None
+    if found is None:
+        found = build_wonder(card, tuck.wonder, tuck.paid)
+        tuck.by_card_from = place(by_card, tuck.by_card_from, number, found)
     return found
 
 
@@ -674,7 +711,7 @@ class StructureGame(Table):
             first, second = self.cities
             if not limit or first.stages + second.stages < limit:
                 tucks = self._tucks(seat, terms)
-        offers = terms.offers
+        offers = terms.offers  # (grown in place by _first_offer, from either end)
         # Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
         # is checked against each class of the union; these are the engine's own objects.
         actions: list[Any] = []
@@ -682,19 +719,23 @@ class StructureGame(Table):
         cards = structure.cards
         for slot in structure.accessible:
             card = cards[slot]
+            # (-1 for a card the data set did not number: the lists miss and the slow paths
+            # number it)
+            number = card.number
             if card.name in marked:
                 priced = self._marked_offers(city, card, terms)
             else:
-                found = offers.get(card)
-                priced = found if found is not None else _first_offer(terms, card)
+                index = number - terms.offers_from  # (read again: _first_offer may move it)
+                found = offers[index] if 0 <= index < len(offers) else None
+                priced = found if found is not None else _first_offer(self.setup, terms, card)
             for offered in priced.offers if priced.paid <= coins else priced.refused:
                 actions.append(offered)  # one or two: cheaper than extend
             for tuck in tucks:
                 if tuck.paid <= coins:
-                    action = tuck.by_card.get(card)
-                    if action is None:
-                        action = tuck.by_card[card] = build_wonder(card, tuck.wonder, tuck.paid)
-                    actions.append(action)
+                    by_card = tuck.by_card
+                    index = number - tuck.by_card_from
+                    action = by_card[index] if 0 <= index < len(by_card) else None
+                    actions.append(action if action is not None else _tuck_card(tuck, card))
         return actions
 
     def _marked_offers(self, city: DraftedCity, card: Card, terms: TradeTerms) -> _Priced:
@@ -702,11 +743,14 @@ class StructureGame(Table):
         offered): built already, free by chain, or neither (another card's chain name)."""
         name = card.name
         if name in city.names:
-            return _card_record(card, _CANNOT)
+            return _card_record(self.setup, card, _CANNOT)
         if name in city.made_free or card in city.unlocked:
-            return _card_record(card, _CHAINED)
-        found = terms.offers.get(card)
-        return found if found is not None else _first_offer(terms, card)
+            return _card_record(self.setup, card, _CHAINED)
+        number = card.number
+        offers = terms.offers
+        index = number - terms.offers_from
+        found = offers[index] if 0 <= index < len(offers) else None
+        return found if found is not None else _first_offer(self.setup, terms, card)
 
     # --- checking --------------------------------------------------------------------
 

@@ -11,8 +11,9 @@ companion mechanism the flow does not run is refused (a :class:`RuleError`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from wonders.dsl import effects as fx
 from wonders.dsl.mechanisms import LOOPS
@@ -60,9 +61,82 @@ class StructureRules:
     wonders: tuple[Wonder, ...]                              # by name
     track_tokens: frozenset[tuple[int, int]]                 # (zone, side) with a coin token
     unlocks: dict[str, tuple[Card, ...]]  # a card's name -> the cards it makes free by chain
+    # The loop's shared records of each card this data set numbered, by price
+    # (structure_game._card_record), at the card's number minus ``first_number``: a list
+    # index where a memo table keyed by the card costs a lookup, and gone with the data.
+    first_number: int
+    records: list[Any]
 
 
 _DERIVED_KEY: Final = "structure_rules"  # this module's entry in GameData.derived
+
+# the card numbers handed out so far (next() on it is atomic: no two cards share one)
+_NUMBERS: Final = itertools.count()
+# card number -> the first number of the card's age in the data set that numbered it, and
+# one past the last (a card numbered alone: its own number and the next).  A terms' list
+# of offers is made a whole age at a time (:func:`place`): one list made per terms and
+# age rather than one grown card by card.
+AGE_FROM: Final[list[int]] = []
+AGE_TO: Final[list[int]] = []
+
+
+def card_number(card: Card) -> int:
+    """``card``'s number: small, dense and unique among the process's cards.
+
+    The card-structure loop's shared tables (a terms' offers, a tuck's actions, the
+    records by price) are lists indexed by it rather than dicts keyed by the card:
+    compiled, a list index is a few instructions, a dict lookup on the card's address
+    hash 100-150.  The numbers are process-wide, not per data set: trading terms are
+    shared by every rule set with the same bank price and resources, and a card object
+    may sit in several data sets, so only a number no other card of the process has can
+    index those shared lists.  They are handed out when a data set is compiled
+    (:func:`structure_rules`: its cards age by age, so the cards a terms is asked about,
+    mostly of one or two ages, have near numbers and its list is short) or, for a card
+    reaching the loop some other way, when it is first priced.  So one data set uses about
+    as many numbers as it has cards (Duel: 73); a process that reloads its data gives the
+    new cards new numbers (the tables holding the old ones are emptied when the old data
+    is dropped: :func:`wonders.engine.memo.watch`), and a list by number holds only the
+    ages stored in it (:func:`place`), so old numbers leave no long runs of empty slots.
+    """
+    number = card.number
+    if number < 0:
+        number = next(_NUMBERS)
+        _age(number, number, number + 1)
+        object.__setattr__(card, "number", number)  # (frozen: a field the engine owns)
+    return number
+
+
+def _age(number: int, first: int, end: int) -> None:
+    """Note that card ``number``'s age has the numbers ``first`` to ``end`` - 1."""
+    if number >= len(AGE_FROM):
+        AGE_FROM.extend([0] * (number + 1 - len(AGE_FROM)))
+        AGE_TO.extend([0] * (number + 1 - len(AGE_TO)))
+    AGE_FROM[number] = first
+    AGE_TO[number] = end
+
+
+def place(values: list[Any], first: int, number: int, value: Any) -> int:
+    """Store ``value`` at card ``number`` in ``values`` (a list by card number holding
+    number ``first`` at index 0) and return the number then at index 0.
+
+    The list covers the whole age of ``number`` (:data:`AGE_FROM`) as soon as one card of
+    it is stored: grown once per age (in place: a turn holds it), not card by card, and
+    only over the ages stored (the collector visits every slot of the thousands of lists
+    the shared terms keep).  Here, not in the loop's module: compiled, a module-level name
+    read from another module is a dict lookup each time."""
+    low = AGE_FROM[number]
+    end = AGE_TO[number]
+    if not values:
+        first = low
+        values.extend([None] * (end - low))
+    else:
+        if low < first:  # (an earlier age: rare)
+            values[0:0] = [None] * (first - low)
+            first = low
+        if end - first > len(values):
+            values.extend([None] * (end - first - len(values)))
+    values[number - first] = value
+    return first
 
 
 def structure_rules(data: GameData) -> StructureRules:
@@ -89,6 +163,15 @@ def structure_rules(data: GameData) -> StructureRules:
     by_age: dict[int, list[Card]] = {}
     for card in data.deck_cards():
         by_age.setdefault(card.age, []).append(card)
+    numbered: list[int] = []
+    for age in sorted(by_age):  # (see card_number)
+        numbers = [card_number(card) for card in by_age[age] if card.number < 0]
+        if numbers:
+            first, end = min(numbers), max(numbers) + 1
+            for number in numbers:
+                _age(number, first, end)
+        numbered += numbers
+    first_number = min(numbered) if numbered else 0
     track = TrackRules.from_model(model.military.track)
     found = StructureRules(
         base=parameters(rules),
@@ -119,6 +202,8 @@ def structure_rules(data: GameData) -> StructureRules:
         track_tokens=frozenset((i, side) for i, zone in enumerate(track.zones) if zone.lose
                                for side in (0, 1)),
         unlocks=_unlocks(data.cards),
+        first_number=first_number,
+        records=[None] * (max(numbered) + 1 - first_number if numbered else 0),
     )
     data.derived[_DERIVED_KEY] = found
     return found
