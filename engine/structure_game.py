@@ -921,11 +921,12 @@ class StructureGame(Table):
         else:
             raise RuleError(f"{card.name} is not an accessible card of the structure")
         if built is not None:
+            chained = built.method == CHAIN  # (compared once: a string comparison)
             # a chain build pays nothing, so nothing of it is trade
-            self._pay(seat, built.payment.total, 0 if built.method == CHAIN else card.cost.coins)
+            self._pay(seat, built.payment.total, 0 if chained else card.cost.coins)
             city.add_card(card)
             self._built(seat, card, card.effects, CARD_EVENT, card.colour)
-            if built.method == CHAIN and city.triggers:
+            if chained and city.triggers:
                 trigger(self, seat, CHAIN_EVENT, None, card)
             return
         if tucked is None:  # sold
