@@ -84,17 +84,23 @@ class TradeTerms:
             return paid + shortfall(resources, self.fixed, self.own.choices, self.prices,
                                     discount)
         copies = self.copies
-        if copies is None and self.groups <= 1:  # at most one choice: the dearest it offers
-            saved = 0
+        if copies is None and self.groups <= 2:
+            # at most two choices: the dearest each offers, kept in two locals (no list to
+            # make and free, as for more groups below)
+            first = second = 0
             for resource, units in resources:
                 rate = rates[resource]
                 short = units - ((rate >> _FIXED) & _MASK)
                 if short > 0:
                     price = rate >> _PRICE
                     paid += short * price
-                    if price > saved and rate & _MASK:
-                        saved = price
-            return paid - saved
+                    which = rate & _MASK
+                    if which == 1:
+                        if price > first:
+                            first = price
+                    elif which == 2 and price > second:
+                        second = price
+            return paid - first - second
         if copies is None:  # one choice per group: the dearest missing resource it offers
             best = [0] * self.groups
             for resource, units in resources:

@@ -109,9 +109,22 @@ _TUCKS: Final[dict[Wonder, list[_Tuck | None]]] = memo.table("structure_game.tuc
 # (own production id, the rival's production for sale id, own terms id) -> the shared terms:
 # one lookup when a city's context changed (the prices and terms tables behind it share
 # the terms between rival productions selling the same).  The own terms id names the data
-# set's bank price and resources too (a process may hold two rule sets).
-_CONTEXTS: Final[dict[tuple[int, int, int], TradeTerms]] = memo.table(
-    "structure_game.contexts", 20_000)
+# set's bank price and resources too (a process may hold two rule sets).  While the three
+# ids are below 2**20 the key is one int packing them (:func:`_context_key`), else the tuple.
+_CONTEXTS: Final[dict[object, TradeTerms]] = memo.table("structure_game.contexts", 20_000)
+_ID_BITS: Final = 20
+_ID_BOUND: Final = 1 << _ID_BITS
+
+
+def _context_key(own_id: int, sale_id: int, terms_id: int) -> object:
+    """The :data:`_CONTEXTS` key of these ids: one int packing them while they fit (ids
+    come from one process-wide counter, so small for a long while), else their tuple.
+    Compiled, the tuple costs three boxed ints, a tuple, its hash and an item-by-item
+    comparison on a hit; the packed int one boxed int hashed and compared as a number.
+    An int never equals a tuple, so the two kinds of key cannot collide."""
+    if own_id < _ID_BOUND and sale_id < _ID_BOUND and terms_id < _ID_BOUND:
+        return (own_id << (2 * _ID_BITS)) | (sale_id << _ID_BITS) | terms_id
+    return (own_id, sale_id, terms_id)
 
 
 def _items(values: dict[str, int]) -> tuple[tuple[str, int], ...]:
@@ -578,7 +591,7 @@ class StructureGame(Table):
         own = city.production(params)[0]
         sale = rival.production(params)[1]
         own_terms = self._terms(city)
-        key = (own.ident, sale.ident, own_terms.ident)
+        key = _context_key(own.ident, sale.ident, own_terms.ident)
         found = _CONTEXTS.get(key)
         if found is None:
             found = memo.remember(_CONTEXTS, key, self._priced(own, sale, own_terms))
