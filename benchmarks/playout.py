@@ -75,14 +75,17 @@ def main() -> None:
         game, _, count = table.partition(":")
         data = loaded.get(game) or loaded.setdefault(game, load_game(game=game))
         players = int(count)
-        for policy in args.policy:
+        for number, policy in enumerate(args.policy):
             games = args.games or GAMES[policy]
             # a whole run to warm up, as throughput.py does: the shared caches fill over the
             # first thousands of games, and a shorter warm-up left the first policy measured
             # (Duel random: 2,976 games/s against 6,838 when measured second) paying for it
             bench(data, players, policy, games, first_seed=10**6)
-            rates = sorted(bench(data, players, policy, games, first_seed=(run + 1) * games)
-                           for run in range(args.repeat))
+            # each policy on seeds of its own: in a loop without a sampler ``quick`` plays
+            # as ``random`` does, and the same seeds would find every answer cached
+            runs = range(number * args.repeat + 1, (number + 1) * args.repeat + 1)
+            rates = sorted(bench(data, players, policy, games, first_seed=run * games)
+                           for run in runs)
             print(f"{game} {players} players, {policy}: {rates[-1]:.1f} games/s best, "
                   f"{rates[len(rates) // 2]:.1f} median of {args.repeat} runs ({games} games "
                   "each; CPU time)")
