@@ -92,8 +92,13 @@ def main() -> None:
         if together:
             running = {name: _start(builds[name], passthrough, cores[at])
                        for at, name in enumerate(order)}
-            for name in order:
-                results[name].append(_rates(running[name], builds[name]))
+            try:
+                for name in order:
+                    results[name].append(_rates(running[name], builds[name]))
+            finally:  # one build failed: do not leave the other running
+                for process in running.values():
+                    if process.poll() is None:
+                        process.kill()
         else:
             for name in order:
                 results[name].append(_rates(_start(builds[name], passthrough, None),
