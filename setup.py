@@ -109,8 +109,8 @@ def _extensions() -> list[object]:
     # functions across them; with a library per module (``separate=True``) each call
     # from one module into another goes through a table of pointers.  Measured on
     # random games (callgrind, benchmarks/instructions.py): Duel -2.0 % instructions,
-    # base 3 players -1.3 %, Duel +4 % games/s (benchmarks/side_by_side.py); the one
-    # file compiles in about as long on two cores.
+    # base 3 players -1.3 %, Duel +4 % games/s (benchmarks/side_by_side.py).  The one
+    # file compiles on one core, in about two minutes (docs/engine.md).
     return list(mypycify([*options, *paths], opt_level="3", separate=False))
 
 
