@@ -30,47 +30,47 @@ from setuptools import setup
 # classes are among them: compiled, the engine reads a card's or an effect's
 # fields directly instead of through Python attribute lookups.
 HOT_PATH = [
-    "dsl/effects",
-    "dsl/model",
-    "engine/actions",
-    "engine/bank",
-    "engine/bank_terms",
-    "engine/city",
-    "engine/drafted_city",
-    "engine/game",
-    "engine/interning",
-    "engine/memo",      # every cache miss stores through memo.remember
-    "engine/mechanisms/battles",
-    "engine/payment",
-    "engine/playout",   # whole-game playouts: simulate's and the search bot's games
-    "engine/production",
-    "engine/pools",
-    "engine/randomness",
-    "engine/rules",
-    "engine/runtime",
-    "engine/scoring",
-    "engine/sides",
-    "engine/structure",
-    "engine/structure_game",
-    "engine/structure_rules",
-    "engine/table",
-    "engine/track",
+    "wonders/dsl/effects",
+    "wonders/dsl/model",
+    "wonders/engine/actions",
+    "wonders/engine/bank",
+    "wonders/engine/bank_terms",
+    "wonders/engine/city",
+    "wonders/engine/drafted_city",
+    "wonders/engine/game",
+    "wonders/engine/interning",
+    "wonders/engine/memo",      # every cache miss stores through memo.remember
+    "wonders/engine/mechanisms/battles",
+    "wonders/engine/payment",
+    "wonders/engine/playout",   # whole-game playouts: simulate's and the search bot's games
+    "wonders/engine/production",
+    "wonders/engine/pools",
+    "wonders/engine/randomness",
+    "wonders/engine/rules",
+    "wonders/engine/runtime",
+    "wonders/engine/scoring",
+    "wonders/engine/sides",
+    "wonders/engine/structure",
+    "wonders/engine/structure_game",
+    "wonders/engine/structure_rules",
+    "wonders/engine/table",
+    "wonders/engine/track",
     # the dice-forum loop (7 Wonders Dice) and its mechanisms
-    "dsl/sheets_model",
-    "engine/dice_actions",
-    "engine/dice_game",
-    "engine/mechanisms/attacks",
-    "engine/mechanisms/end_trigger",
-    "engine/mechanisms/forum",
-    "engine/mechanisms/gates",
-    "engine/mechanisms/reserve",
-    "engine/mechanisms/sheet",
+    "wonders/dsl/sheets_model",
+    "wonders/engine/dice_actions",
+    "wonders/engine/dice_game",
+    "wonders/engine/mechanisms/attacks",
+    "wonders/engine/mechanisms/end_trigger",
+    "wonders/engine/mechanisms/forum",
+    "wonders/engine/mechanisms/gates",
+    "wonders/engine/mechanisms/reserve",
+    "wonders/engine/mechanisms/sheet",
     # the loops' greedy policies and the choice they share: simulations and the search
     # bot's playouts
-    "engine/bots/greedy",
-    "engine/bots/greedy_dice",
-    "engine/bots/greedy_structure",
-    "engine/bots/policy",
+    "wonders/bots/greedy",
+    "wonders/bots/greedy_dice",
+    "wonders/bots/greedy_structure",
+    "wonders/bots/policy",
 ]
 
 
@@ -91,19 +91,10 @@ def _wanted() -> bool:
 def _extensions() -> list[object]:
     if not _wanted():
         return []
-    linked = all(os.path.isdir(f"typecheck/wonders/{package}") for package in ("dsl", "engine"))
-    if not linked:  # e.g. a source archive without the links
-        if os.environ.get("WONDERS_COMPILE", "").strip() == "1":
-            raise SystemExit("WONDERS_COMPILE=1, but typecheck/wonders/ is missing")
-        print("wonders: typecheck/wonders/ is missing; installing pure Python", file=sys.stderr)
-        return []
     from mypyc.build import mypycify
 
-    # typecheck/wonders/ links dsl/ and engine/ under their installed package names,
-    # so mypyc names the modules wonders.dsl.* and wonders.engine.* (as mypy does for
-    # the whole project).
-    paths = [f"typecheck/wonders/{name}.py" for name in HOT_PATH]
-    options = ["--config-file", "typecheck/mypyc.ini"]
+    paths = [f"{name}.py" for name in HOT_PATH]
+    options = ["--config-file", "mypyc.ini"]
     # One group (``separate=False``): every module's code in one C file and one shared
     # library, so the C compiler calls across modules directly and inlines small
     # functions across them; with a library per module (``separate=True``) each call

@@ -31,8 +31,8 @@ from functools import partial
 
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
-from wonders.engine.bots import BOTS, Bot
-from wonders.engine.bots.mcts import MCTSBot
+from wonders.bots import BOTS, Bot
+from wonders.bots.mcts import MCTSBot
 from wonders.engine.registry import default_players, new_game
 
 _DATA: dict[str, GameData] = {}

@@ -14,7 +14,7 @@ a hang.  It is the campaign issue 16 asks to run for 30 minutes before closing.
 Families (cycled round-robin, an equal slice of time each):
 
 * ``effects``: effect, cost and formula strings derived at random from the grammar
-  (``dsl/effects.lark``, with the base or Duel vocabulary's names) or mutated from
+  (``wonders/dsl/effects.lark``, with the base or Duel vocabulary's names) or mutated from
   the shipped ones (characters deleted or inserted, huge and Unicode numbers, a
   piece repeated up to 4,000 times), compiled three ways against both vocabularies:
   every problem must carry a documented CODE and a span inside the text.  An effect
@@ -30,7 +30,7 @@ Families (cycled round-robin, an equal slice of time each):
   diagnostic must carry a documented CODE and a file; a set that loads is played;
   some are also given to ``validate``, ``cards``, ``graph`` or ``play``.
 * ``scenarios``: the rule scenarios of ``tests/scenarios/`` mutated the same way,
-  run with ``wonders.engine.scenario.check_file`` (never raises) and some with
+  run with ``wonders.scenarios.draft.check_file`` (never raises) and some with
   ``wonders check``.
 * ``cli``: command lines of play, simulate, replay, validate, check, graph, cards,
   effects, schema and games with hostile values (the file-system root, FIFOs,
@@ -88,7 +88,7 @@ long runs, validation speed beyond the per-input bound.
 
 The 30-minute run of issue 16 (2026-11-30, 22:25-22:55 UTC, on the shared 2-core
 machine, while other work ran), on the tree of commit ddf85f4 (plus colleagues'
-uncommitted edits to engine/bots/greedy.py, game.py, runtime.py, structure_game.py;
+uncommitted edits to wonders/bots/greedy.py, game.py, runtime.py, structure_game.py;
 modules imported once at the start, the workers forked from that)::
 
     nice -n 19 python benchmarks/fuzz.py --minutes 30 --seed 1 --out /tmp/fuzz30.json
@@ -117,7 +117,7 @@ the input), 143 exit 2; games: 46,639 random games, 2,132,093 decisions.
 
 One failure: ``cli`` #2047, ``play --side Day --seed 123456 --log <a FIFO> -b random``,
 a time-out (blocked; again with 3x the bound), in ``open_output``
-(engine/cli/options.py:108): ``open(path, "w")`` on a pipe nobody reads waits forever
+(wonders/cli/options.py:108): ``open(path, "w")`` on a pipe nobody reads waits forever
 (``graph -o`` and ``simulate --plot`` share the helper).  Fixed after the run found
 it, by a colleague, in 31b14fc (a pipe is opened without waiting: exit 1, "no
 process reads that pipe"); ``--seed 1 --case cli:2047`` passes there.  No
@@ -420,7 +420,7 @@ def build_context(families: Sequence[str]) -> None:
     from typer.testing import CliRunner
 
     from wonders.dsl.loader import load_game, shipped_games
-    from wonders.engine.cli import app
+    from wonders.cli import app
     from wonders.engine.sources import variant_expansions
 
     CTX.grammar = Grammar()
@@ -491,7 +491,7 @@ def build_context(families: Sequence[str]) -> None:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     found = shutil.which("wonders")
-    CTX.wonders_command = [found] if found else [sys.executable, "-m", "wonders.engine.cli"]
+    CTX.wonders_command = [found] if found else [sys.executable, "-m", "wonders.cli"]
 
 
 # --- text and tree mutations ---------------------------------------------------------------
@@ -792,7 +792,7 @@ def run_command(args: list[str], input: str | None, in_subprocess: bool,
     else:
         from typer.testing import CliRunner
 
-        from wonders.engine.cli import app
+        from wonders.cli import app
 
         result = CliRunner().invoke(app, args, input=input)
         output, code, exception = result.output, result.exit_code, result.exception
@@ -1024,7 +1024,7 @@ def gen_scenarios(rng: random.Random) -> Case:
 
 
 def run_scenarios(case: Case, work: Path) -> None:
-    from wonders.engine.scenario import check_file
+    from wonders.scenarios.draft import check_file
 
     path = work / case["file"]
     path.write_bytes(case["data"])

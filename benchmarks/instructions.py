@@ -68,7 +68,7 @@ def full_passes(game: str, games: int, players: int | None) -> list[int]:
     from random_games import play  # type: ignore[import-not-found]  # (its neighbour)
 
     from wonders.dsl.loader import load_game
-    from wonders.engine.flows import default_players
+    from wonders.engine.registry import default_players
 
     data = load_game(game=game)
     started: list[int] = []

@@ -20,7 +20,7 @@ import sys
 from typing import Any, Callable
 
 from wonders.dsl.loader import load_game
-from wonders.engine.flows import default_players, new_game
+from wonders.engine.registry import default_players, new_game
 from wonders.engine.randomness import below
 
 

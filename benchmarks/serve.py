@@ -154,7 +154,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen(
-            [sys.executable, "-m", "wonders.engine.cli", "serve", "--port", str(port),
+            [sys.executable, "-m", "wonders.cli", "serve", "--port", str(port),
              "--data", data, "--game", args.game],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -26,7 +26,7 @@ from typing import Any
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game
 from wonders.engine import COMPILED
-from wonders.engine.flows import default_players, new_game
+from wonders.engine.registry import default_players, new_game
 from wonders.engine.randomness import below
 
 

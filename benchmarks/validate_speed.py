@@ -27,7 +27,7 @@ node (lists and maps too) with one look-up.
 What changed: a string's character positions are aligned with its source once and
 kept (locating each diagnostic walked the string from its start: quadratic); valid
 documents skip jsonschema through a quick check compiled from the same schema
-(dsl/schema.py: 1.96 s -> 0.24 s on the card file); YAML implicit tags are
+(wonders/dsl/schema.py: 1.96 s -> 0.24 s on the card file); YAML implicit tags are
 cached by text; the depth pre-pass runs only when brackets and line prefixes
 could nest beyond the limit.  Most of what remains is PyYAML composing 90,000
 nodes.

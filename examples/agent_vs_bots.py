@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 import wonders
-from wonders.engine.simulate import wilson
+from wonders.simulate import wilson
 from wonders.env import EnvError, WondersEnv, env
 
 

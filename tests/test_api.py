@@ -12,6 +12,7 @@ import importlib.metadata
 import subprocess
 import sys
 import typing
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -119,13 +120,14 @@ def test_unknown_games_and_bad_data_raise_the_documented_errors(tmp_path: Path) 
         wonders.new_game("base", players=9)
 
 
-def test_the_package_is_installed_from_api_with_its_type_marker() -> None:
-    """pyproject maps the top-level package to api/ and mypy sees it through typecheck/."""
-    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"wonders" = "api"' in text
-    assert (ROOT / "api" / "py.typed").is_file()
-    assert (ROOT / "typecheck" / "wonders" / "__init__.py").resolve() \
-        == (ROOT / "api" / "__init__.py").resolve()
+def test_the_source_folder_is_the_package_with_its_type_marker() -> None:
+    """wonders/ is the import package as it is (no mapping, no links for the type checker);
+    only the shipped data is mapped into it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert set(config["tool"]["setuptools"]["package-dir"]) == {"wonders.cards",
+                                                                "wonders.expansions"}
+    assert (ROOT / "wonders" / "py.typed").is_file()
+    assert not (ROOT / "typecheck").exists() and not (ROOT / "api").exists()
     # the shipped data are packages too, so an editable install finds them under `wonders`
     for data in ("cards", "expansions"):
         assert (ROOT / data / "__init__.py").is_file()

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 import wonders
-from wonders.engine.cli import app
-from wonders.engine.simulate import (SelectionError, compare, difference_interval, filtered,
+from wonders.cli import app
+from wonders.simulate import (SelectionError, compare, difference_interval, filtered,
                                      mean_interval, plot_heading, select, statistics,
                                      two_proportion_p, welch_p, wilson)
 

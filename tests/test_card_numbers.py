@@ -1,4 +1,4 @@
-"""Card numbers (engine/structure_rules.card_number): the card-structure loop's shared lists
+"""Card numbers (wonders/engine/structure_rules.card_number): the card-structure loop's shared lists
 are indexed by them, so they must be unique in the process, also across data sets whose
 games share trading terms."""
 

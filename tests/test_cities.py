@@ -23,8 +23,8 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import runtime
 from wonders.engine.actions import PayOrTake
 from wonders.engine.game import Game
-from wonders.engine.log import replay, write
-from wonders.engine.scenario import check_file
+from wonders.scenarios.log import replay, write
+from wonders.scenarios.draft import check_file
 
 from conftest import Workspace
 

@@ -20,8 +20,8 @@ import yaml
 from typer.testing import CliRunner
 
 from wonders.dsl.loader import expansions_dir, games_dir, shipped_games, yaml_files
-from wonders.engine import cli
-from wonders.engine.cli import app
+from wonders import cli
+from wonders.cli import app
 
 from conftest import Workspace, card, card_file
 
@@ -209,7 +209,7 @@ def test_schema_prints_draft7_json(kind: str) -> None:
     assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
     assert schema["properties"]["kind"]["enum"] == [kind]
     assert schema["description"]
-    shipped = Path(cli.__file__).parents[2] / "dsl" / "schemas" / f"{kind}.schema.json"
+    shipped = Path(cli.__file__).parents[1] / "dsl" / "schemas" / f"{kind}.schema.json"
     if shipped.is_file():  # running from the repository
         assert schema == json.loads(shipped.read_text(encoding="utf-8"))
 
@@ -436,7 +436,7 @@ def test_effects_of_an_unknown_game_is_a_usage_error() -> None:
 
 def _wonders(*args: str | Path) -> subprocess.CompletedProcess[str]:
     exe = shutil.which("wonders")
-    command = [exe] if exe else [sys.executable, "-m", "wonders.engine.cli"]
+    command = [exe] if exe else [sys.executable, "-m", "wonders.cli"]
     return subprocess.run(command + [str(a) for a in args], capture_output=True, text=True,
                           timeout=60)
 
@@ -459,7 +459,7 @@ def test_console_script_on_hostile_input(ws: Workspace) -> None:
 
 def test_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from wonders.engine.cli import data_commands
+    from wonders.cli import data_commands
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")

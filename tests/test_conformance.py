@@ -43,7 +43,7 @@ from wonders.dsl.model import Card, Game as GameData
 from wonders.engine.actions import Action
 from wonders.engine.contract import GameState
 from wonders.engine.errors import IllegalActionError, RuleError
-from wonders.engine.log import replay, write
+from wonders.scenarios.log import replay, write
 from wonders.engine.registry import new_game
 
 MAX_DECISIONS = 2000  # far above any real game (base 7 players: about 70)

@@ -15,12 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from wonders.dsl.loader import load, load_game, shipped_games
-from wonders.engine.bots import make_bot
-from wonders.engine.cli import app
-from wonders.engine.cli.dice_human import play_dice_human
+from wonders.bots import make_bot
+from wonders.cli import app
+from wonders.cli.dice_human import play_dice_human
 from wonders.engine.dice_game import DiceGame
 from wonders.engine.registry import new_game
-from wonders.engine.scenario import check_file
+from wonders.scenarios.draft import check_file
 
 DICE = shipped_games()["dice"]
 SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "dice-rules.yaml"
@@ -260,7 +260,7 @@ def test_greedy_beats_random(data) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_the_search_bot_plays_dice(data) -> None:  # type: ignore[no-untyped-def]
-    from wonders.engine.bots.mcts import MCTSBot
+    from wonders.bots.mcts import MCTSBot
 
     game = new_game(data, 3, 5)
     bots = [MCTSBot(1, playouts=6, candidates=3), make_bot("random", 2), make_bot("greedy", 3)]

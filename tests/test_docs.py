@@ -49,8 +49,8 @@ from wonders.dsl.mechanisms import LOOPS
 from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.loader import games_dir, load
 from wonders.dsl.vocabulary import Vocabulary
-from wonders.engine.cli import app
-from wonders.engine.cli import render
+from wonders.cli import app
+from wonders.cli import render
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -306,7 +306,8 @@ def test_tutorial_expansion_validates() -> None:
     for path in TUTORIAL.glob("*.yaml"):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         kind = yaml.safe_load(path.read_text(encoding="utf-8"))["kind"]
-        assert first == f"# yaml-language-server: $schema=../../dsl/schemas/{kind}.schema.json"
+        schema = f"../../wonders/dsl/schemas/{kind}.schema.json"
+        assert first == f"# yaml-language-server: $schema={schema}"
 
 
 def _sections(markdown: str) -> dict[str, str]:

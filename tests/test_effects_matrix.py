@@ -16,9 +16,9 @@ import random
 
 from rich.console import Console
 
-from wonders.engine.bots import make_bot
-from wonders.engine.cli.human import HumanGame
-from wonders.engine.log import replay, write
+from wonders.bots import make_bot
+from wonders.cli.human import HumanGame
+from wonders.scenarios.log import replay, write
 
 from pathlib import Path
 

@@ -3,7 +3,7 @@
 Each case builds a small broken input, loads it, and checks that the code is
 reported once at the expected place, with the offending text and, where a
 known name is close, the expected "did you mean".  The last test makes sure
-every code in ``dsl/codes.py`` has a case here, so a new code cannot ship
+every code in ``wonders/dsl/codes.py`` has a case here, so a new code cannot ship
 untested.
 """
 

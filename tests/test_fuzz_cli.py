@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from wonders.engine.cli import app
-from wonders.engine.cli.terminal import as_number
+from wonders.cli import app
+from wonders.cli.terminal import as_number
 
 runner = CliRunner()
 BASE = Path(__file__).resolve().parents[1] / "cards" / "base"

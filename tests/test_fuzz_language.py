@@ -133,7 +133,7 @@ def test_mutated_shipped_files(tmp_path_factory: object, case: tuple[Path, str])
         assert diagnostic.code in CODES, diagnostic.render()
         assert diagnostic.location.file, diagnostic.render()
     assert elapsed < TIME_BOUND, f"{elapsed:.1f} s"
-    # the quick schema check (dsl/schema.py) never accepts what jsonschema refuses
+    # the quick schema check (wonders/dsl/schema.py) never accepts what jsonschema refuses
     doc, _ = load_text(original.name, text)
     kind = doc.data.get("kind") if doc is not None and isinstance(doc.data, dict) else None
     if kind in schema_module.ALL_SCHEMAS:

@@ -5,8 +5,8 @@ a file in tests/scenarios/ and mutates it: values replaced (seats out of range,
 huge and negative numbers, names that do not exist or name another kind of thing,
 wrong types), keys renamed to other keys of the scenario schema, keys added or
 removed, list items dropped or repeated.  ``check_file`` must then never raise;
-every diagnostic must carry a documented code (dsl/codes.py, or a scenario code
-of engine/scenario.py, documented in docs/errors.md) and a location in the file;
+every diagnostic must carry a documented code (wonders/dsl/codes.py, or a scenario code
+of wonders/scenarios/draft.py, documented in docs/errors.md) and a location in the file;
 no scenario may end in an internal error (X903: bad input must be refused before it
 runs); and each input must answer within a time bound.  Before the scenario checks
 of issue 16 it found a player without 'wonder' (KeyError), a single Duel wonder
@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wonders.dsl.codes import CODES
-from wonders.engine.scenario import INTERNAL, SCENARIO_CODES, check_file
+from wonders.scenarios.draft import INTERNAL, SCENARIO_CODES, check_file
 
 from document_paths import value_paths
 
@@ -57,7 +57,7 @@ def _keys(schema: Any) -> dict[str, str]:
     return found
 
 
-KEYS = _keys(json.loads((ROOT / "dsl" / "schemas" / "scenario.schema.json").read_text()))
+KEYS = _keys(json.loads((ROOT / "wonders" / "dsl" / "schemas" / "scenario.schema.json").read_text()))
 KEY_NAMES = sorted(KEYS)
 NAMES = ["Gizah", "Gizha", "Rhodos", "Lumber Yard", "Loom (2)", "Loom (9)", "Loom (x)",
          "Baths", "The Pyramids", "The Sphinx", "Law", "Economy", "victory", "defeat",

@@ -24,7 +24,7 @@ import pytest
 
 from wonders.dsl.loader import load_game, shipped_expansions, shipped_games
 from wonders.dsl.model import Game as GameData
-from wonders.engine.bots import make_bot
+from wonders.bots import make_bot
 from wonders.engine.registry import new_game
 
 GOLDEN = Path(__file__).with_name("golden_digests.json")

@@ -10,7 +10,7 @@ import pytest
 from wonders.dsl.model import Card, Game as GameData
 from wonders.engine import registry
 from wonders.engine.actions import Build, DestroyCard, Sell
-from wonders.engine.bots.greedy import COIN_VALUE, DraftGreedy, Evaluator, GreedyBot
+from wonders.bots.greedy import COIN_VALUE, DraftGreedy, Evaluator, GreedyBot
 from wonders.engine.game import Game
 from wonders.engine.payment import FREE
 

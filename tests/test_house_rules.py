@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import wonders
-from wonders.engine.scenario import check_file
+from wonders.scenarios.draft import check_file
 
 from conftest import Workspace
 

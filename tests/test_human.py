@@ -18,9 +18,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from wonders.engine import Build, BuildStage, Game, Phase
-from wonders.engine.bots import make_bot
-from wonders.engine.cli import app
-from wonders.engine.cli.human import HumanGame
+from wonders.bots import make_bot
+from wonders.cli import app
+from wonders.cli.human import HumanGame
 
 runner = CliRunner()
 
@@ -176,7 +176,7 @@ def test_eof_exits_cleanly_with_a_message() -> None:
 
 
 def test_eof_in_a_real_process_has_no_traceback() -> None:
-    done = subprocess.run([sys.executable, "-m", "wonders.engine.cli", "play", "--human",
+    done = subprocess.run([sys.executable, "-m", "wonders.cli", "play", "--human",
                            "--seed", "3"], input="2\n", capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr

@@ -24,11 +24,11 @@ from wonders.dsl.loader import load_game, shipped_games
 from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import (Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
                                     ChooseWonder, DestroyCard, Sell, Skip, TakeToken)
-from wonders.engine.bots import make_bot
-from wonders.engine.cli import app
-from wonders.engine.cli.structure_human import StructureHumanGame
+from wonders.bots import make_bot
+from wonders.cli import app
+from wonders.cli.structure_human import StructureHumanGame
 from wonders.engine.drafted_city import stage_effects
-from wonders.engine.flows import new_game
+from wonders.engine.registry import new_game
 from wonders.engine.structure_game import StructureGame
 
 pytestmark = pytest.mark.skipif("duel" not in shipped_games(), reason="cards/duel not shipped")
@@ -372,7 +372,7 @@ def test_eof_exits_cleanly() -> None:
 
 
 def test_eof_in_a_real_process_has_no_traceback() -> None:
-    done = subprocess.run([sys.executable, "-m", "wonders.engine.cli", "play", "--game", "duel",
+    done = subprocess.run([sys.executable, "-m", "wonders.cli", "play", "--game", "duel",
                            "--human", "--seed", "3"], input="1\n2\n", capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from wonders.dsl import loader
 from wonders.dsl.loader import load, walk_yaml
-from wonders.engine.cli import app
-from wonders.engine.simulate import Run, run_games, statistics
+from wonders.cli import app
+from wonders.simulate import Run, run_games, statistics
 from wonders.engine.sources import SourceError, resolve
 
 runner = CliRunner()

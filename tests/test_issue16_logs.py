@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from wonders.engine.cli import app
-from wonders.engine.log import LogError, read, replay
+from wonders.cli import app
+from wonders.scenarios.log import LogError, read, replay
 
 runner = CliRunner()
 

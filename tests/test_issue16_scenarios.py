@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from wonders.engine import scenario as scenario_module
-from wonders.engine.cli import app
-from wonders.engine.scenario import SCENARIO_CODES, check_file
+from wonders.scenarios import draft as scenario_module
+from wonders.cli import app
+from wonders.scenarios.draft import SCENARIO_CODES, check_file
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BASE_PLAYERS = "      players: [{wonder: Gizah}, {wonder: Rhodos}, {wonder: Olympia}]\n"

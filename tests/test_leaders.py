@@ -18,10 +18,10 @@ from wonders.dsl import describe, rules_model
 from wonders.dsl.loader import load, load_game
 from wonders.engine import city as city_module
 from wonders.engine import game as draft_game
-from wonders.engine.bots import make_bot
+from wonders.bots import make_bot
 from wonders.engine.game import Game, Phase
-from wonders.engine.log import replay, write
-from wonders.engine.scenario import check_file
+from wonders.scenarios.log import replay, write
+from wonders.scenarios.draft import check_file
 
 from conftest import Workspace
 
@@ -451,7 +451,7 @@ def test_a_whole_leaders_game_at_the_terminal() -> None:
     asked again), each recruitment turn plays like a turn, and the game ends."""
     from typer.testing import CliRunner
 
-    from wonders.engine.cli import app
+    from wonders.cli import app
 
     script = "nobody\n1\n" + "1\n" * 2 + "build 1\n\nsell 1\n" * 80
     result = CliRunner().invoke(app, ["play", "--human", "--game", str(LEADERS), "--side",
@@ -483,7 +483,7 @@ def test_leaders_by_name_from_any_folder(tmp_path: Path, monkeypatch: pytest.Mon
 @pytest.mark.parametrize("policy", ["random", "quick", "greedy"])
 @pytest.mark.parametrize("players", [3, 7])
 def test_whole_game_playouts_with_leaders(policy: str, players: int) -> None:
-    """The playouts ``simulate`` and the search bot play through (engine/playout.py) reach
+    """The playouts ``simulate`` and the search bot play through (wonders/engine/playout.py) reach
     a legal end with the reserve draft and recruitment turns, every action checked."""
     from wonders.engine.playout import playout
 

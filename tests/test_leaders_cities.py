@@ -19,12 +19,12 @@ from typer.testing import CliRunner
 from wonders.dsl.diff import diff
 from wonders.dsl.loader import load, load_game
 from wonders.engine import game as draft_game
-from wonders.engine.bots import make_bot
-from wonders.engine.cli import app
+from wonders.bots import make_bot
+from wonders.cli import app
 from wonders.engine.game import Game
-from wonders.engine.log import replay, write
+from wonders.scenarios.log import replay, write
 from wonders.engine.mechanisms import battles
-from wonders.engine.scenario import check_file
+from wonders.scenarios.draft import check_file
 from wonders.engine.sources import resolve
 
 from conftest import Workspace

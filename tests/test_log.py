@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from wonders.dsl.loader import games_dir
 from wonders.engine import Game
-from wonders.engine.cli import app
-from wonders.engine.log import LogError, lines, read, replay, write
+from wonders.cli import app
+from wonders.scenarios.log import LogError, lines, read, replay, write
 
 
 def _play(game: Game, seed: int) -> Game:

@@ -21,13 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_code_package_is_listed() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     listed = set(config["tool"]["setuptools"]["packages"])
-    mapping = config["tool"]["setuptools"]["package-dir"]
-    for package, folder in (("wonders.dsl", "dsl"), ("wonders.engine", "engine")):
-        assert mapping[package] == folder
-        for init in (ROOT / folder).rglob("__init__.py"):
-            relative = init.parent.relative_to(ROOT / folder)
-            name = ".".join((package, *relative.parts)) if relative.parts else package
-            assert name in listed, f"{name} is missing from [tool.setuptools] packages"
+    for init in (ROOT / "wonders").rglob("__init__.py"):
+        name = ".".join(init.parent.relative_to(ROOT).parts)
+        assert name in listed, f"{name} is missing from [tool.setuptools] packages"
 
 
 def test_shipped_data_is_package_data() -> None:

@@ -8,12 +8,12 @@ from typing import Any, Callable
 
 import pytest
 
-from wonders.engine import simulate
+from wonders import simulate
 from wonders.engine.actions import Action
-from wonders.engine.bots import QuickRandomBot, RandomBot
-from wonders.engine.bots.greedy import GreedyBot
-from wonders.engine.bots import mcts as mcts_module
-from wonders.engine.bots.mcts import MCTSBot
+from wonders.bots import QuickRandomBot, RandomBot
+from wonders.bots.greedy import GreedyBot
+from wonders.bots import mcts as mcts_module
+from wonders.bots.mcts import MCTSBot
 from wonders.engine.contract import GameState
 from wonders.engine.playout import GREEDY, POLICIES, QUICK, RANDOM, playout, seat_seed
 from wonders.engine.registry import new_game

@@ -33,10 +33,10 @@ from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Token
 from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import CHAIN, Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
-from wonders.engine.bots.greedy_structure import StructureGreedyBot
+from wonders.bots.greedy_structure import StructureGreedyBot
 from wonders.engine.drafted_city import stage_cost, stage_effects
 from wonders.engine.errors import RuleError
-from wonders.engine.flows import new_game
+from wonders.engine.registry import new_game
 from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_game import StructureGame, StructurePhase
 

@@ -20,16 +20,16 @@ from typer.testing import CliRunner
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import Action
-from wonders.engine.bots import Bot, make_bot
-from wonders.engine.bots.greedy import DraftGreedy
-from wonders.engine.bots.mcts import MCTSBot
-from wonders.engine.cli import app
+from wonders.bots import Bot, make_bot
+from wonders.bots.greedy import DraftGreedy
+from wonders.bots.mcts import MCTSBot
+from wonders.cli import app
 from wonders.engine.contract import Decision, GameState
 from wonders.engine.game import Game
-from wonders.engine.log import replay, write
+from wonders.scenarios.log import replay, write
 from wonders.engine.registry import LOOPS, Loop, loop_for, new_game
-from wonders.engine.scenario import DraftRunner, Outcome, check_file
-from wonders.engine.simulate import play_game
+from wonders.scenarios.draft import DraftRunner, Outcome, check_file
+from wonders.simulate import play_game
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 SHIPPED_DRAFT_LOOP = LOOPS["draft"]  # (before the fixture below replaces it)

@@ -25,7 +25,7 @@ from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.errors import Diagnostic
 from wonders.dsl.source import MAX_BYTES
 from wonders.dsl.vocabulary import Vocabulary
-from wonders.engine.cli import app
+from wonders.cli import app
 
 from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file, only
 

@@ -20,7 +20,7 @@ import pytest
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
-from wonders.engine.flows import new_game
+from wonders.engine.registry import new_game
 from wonders.engine.randomness import below
 
 VARIANTS = {

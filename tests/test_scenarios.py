@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wonders.engine.scenario import check_file
+from wonders.scenarios.draft import check_file
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
 

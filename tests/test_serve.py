@@ -16,10 +16,10 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
 
 from wonders.dsl import describe  # noqa: E402
-from wonders.engine.serve import present  # noqa: E402
-from wonders.engine.serve.app import create_app, static_dir  # noqa: E402
-from wonders.engine.serve.protocol import MAX_MESSAGE_BYTES, RateLimit  # noqa: E402
-from wonders.engine.serve.tables import Table, TableError, Tables, load_source  # noqa: E402
+from wonders.serve import present  # noqa: E402
+from wonders.serve.app import create_app, static_dir  # noqa: E402
+from wonders.serve.protocol import MAX_MESSAGE_BYTES, RateLimit  # noqa: E402
+from wonders.serve.tables import Table, TableError, Tables, load_source  # noqa: E402
 
 SOURCES: dict[str, Any] = {}
 
@@ -671,7 +671,7 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
         if game == "base":   # neighbour battles end each age: the last ones are shown
             assert any("battles at the end of age 3" in e for e in final["events"])
     # the log is the engine's own: it replays identically
-    from wonders.engine.log import replay
+    from wonders.scenarios.log import replay
 
     outcome = replay(tmp_path / f"{table.id}.jsonl")
     assert outcome.identical and not outcome.unfinished
@@ -682,7 +682,7 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
 def test_serve_refuses_a_bad_game_or_data_folder_with_a_usage_error(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from wonders.engine.cli import app
+    from wonders.cli import app
 
     import re
 
@@ -704,8 +704,8 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     """The command sets up the tables and hands them to uvicorn (not started here)."""
     from typer.testing import CliRunner
 
-    from wonders.engine.cli import app
-    from wonders.engine.serve import app as serve_app
+    from wonders.cli import app
+    from wonders.serve import app as serve_app
 
     started: list[tuple[Tables, str, int]] = []
     monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers:
@@ -726,8 +726,8 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert started[-1][0].finished_keep_seconds == 120.0
     # a shipped game that does not load is left out (and said so); the others are served
-    from wonders.engine.serve import command
-    from wonders.engine.serve.tables import TableError
+    from wonders.serve import command
+    from wonders.serve.tables import TableError
 
     real = command.load_source
 
@@ -766,7 +766,7 @@ def test_hints_rank_the_seats_actions_and_a_search_bot_moves_in_time() -> None:
 
 
 def test_a_table_bounds_the_pages_open_on_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    from wonders.engine.serve import app as serve_app
+    from wonders.serve import app as serve_app
 
     monkeypatch.setattr(serve_app, "MAX_CONNECTIONS_PER_TABLE", 1)
     client, tables = make_client(None)
@@ -788,7 +788,7 @@ def test_the_terminal_colours_costs_as_the_web_table_marks_them() -> None:
 
     import wonders
     from wonders.engine.actions import Build
-    from wonders.engine.cli.human import HumanGame, cost_style
+    from wonders.cli.human import HumanGame, cost_style
 
     colours: set[str] = set()
     for seed in range(6):
@@ -814,7 +814,7 @@ def test_the_terminal_colours_costs_as_the_web_table_marks_them() -> None:
     session = HumanGame(game, 0, {}, console, lambda prompt: "")  # type: ignore[arg-type]
     session.show_hand()
     shown = console.export_text(styles=True)
-    from wonders.engine.cli.human import build_reason
+    from wonders.cli.human import build_reason
 
     traded = 0
     for name in game.view(0)["hand"]:
@@ -862,7 +862,7 @@ def test_follow_up_choices_are_described_for_the_page() -> None:
 def test_a_socket_that_never_joins_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    from wonders.engine.serve import app as serve_app
+    from wonders.serve import app as serve_app
 
     monkeypatch.setattr(serve_app, "JOIN_SECONDS", 0.2)
     client, tables = make_client(None)
@@ -879,7 +879,7 @@ def test_random_messages_are_refused_and_change_nothing(tmp_path: Path,
     answer (refused, or pong), the connection stays up and the table does not change."""
     import random
 
-    from wonders.engine.serve import app as serve_app
+    from wonders.serve import app as serve_app
 
     monkeypatch.setattr(serve_app, "RateLimit",
                         lambda **_: RateLimit(per_second=1e6, burst=1e6))
@@ -942,6 +942,6 @@ def test_two_people_and_two_bots_play_a_whole_4_player_game(tmp_path: Path) -> N
                     time.sleep(0.005)
         sheet = table.game.score_sheet()
         assert len(sheet.to_json()["players"]) == 4 and sheet.winners
-    from wonders.engine.log import replay
+    from wonders.scenarios.log import replay
 
     assert replay(tmp_path / f"{table.id}.jsonl").identical

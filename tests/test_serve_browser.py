@@ -38,8 +38,8 @@ if not Path(CHROMIUM).exists():
                 "(apt-get install chromium)", allow_module_level=True)
 
 from wonders.engine.actions import Build  # noqa: E402
-from wonders.engine.serve.app import create_app  # noqa: E402
-from wonders.engine.serve.tables import Table, Tables, load_source  # noqa: E402
+from wonders.serve.app import create_app  # noqa: E402
+from wonders.serve.tables import Table, Tables, load_source  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -434,8 +434,8 @@ def decision_samples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     import random
 
     from wonders.engine.registry import new_game
-    from wonders.engine.serve.present import catalogue
-    from wonders.engine.serve.tables import Seat
+    from wonders.serve.present import catalogue
+    from wonders.serve.tables import Seat
 
     found: dict[tuple[str, str], tuple[str, dict[str, Any], dict[str, Any]]] = {}
     expansions = [load_source(name) for name in ("leaders", "cities")]

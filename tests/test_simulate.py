@@ -1,4 +1,4 @@
-"""``wonders simulate`` and ``wonders.engine.simulate``: statistics, workers, JSON, plot."""
+"""``wonders simulate`` and ``wonders.simulate``: statistics, workers, JSON, plot."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from wonders.engine.bots import make_bot
-from wonders.engine.cli import app
+from wonders.bots import make_bot
+from wonders.cli import app
 from wonders.engine.game import Game
-from wonders.engine.simulate import Run, game_data, play_game, run_games, statistics
+from wonders.simulate import Run, game_data, play_game, run_games, statistics
 
 runner = CliRunner()
 

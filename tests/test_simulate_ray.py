@@ -12,7 +12,7 @@ ray = pytest.importorskip("ray", reason="simulate --ray needs Ray: pip install '
 
 from typer.testing import CliRunner  # noqa: E402
 
-from wonders.engine.simulate import (RayUnavailable, Run, _check_reachable,  # noqa: E402
+from wonders.simulate import (RayUnavailable, Run, _check_reachable,  # noqa: E402
                                      ray_chunk_size, run_games)
 
 
@@ -43,7 +43,7 @@ def test_ray_gives_the_statistics_of_worker_processes(local_ray: None, game: str
 
 
 def test_the_command_line_runs_on_ray(local_ray: None) -> None:
-    from wonders.engine.cli import app
+    from wonders.cli import app
 
     runner = CliRunner()
     args = ["simulate", "--game", "duel", "--games", "30", "--seed", "3", "--json"]

@@ -17,7 +17,7 @@ import pytest
 from wonders.dsl import describe
 from wonders.dsl.loader import load, load_game
 from wonders.engine import runtime
-from wonders.engine.scenario import check_file
+from wonders.scenarios.draft import check_file
 
 from conftest import Workspace
 
@@ -178,7 +178,7 @@ def test_a_game_with_both_constructs_replays_from_its_log(tmp_path: Path) -> Non
     import random
 
     from wonders.engine import registry
-    from wonders.engine.log import replay, write
+    from wonders.scenarios.log import replay, write
 
     variant = HERE / "variants" / "starts"
     data = load_game([variant])

@@ -17,7 +17,7 @@ import wonders
 from wonders.dsl import describe
 from wonders.dsl.diff import diff
 from wonders.dsl.loader import load
-from wonders.engine.cli import app
+from wonders.cli import app
 from wonders.engine.registry import load_new_game
 
 from conftest import Workspace

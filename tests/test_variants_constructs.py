@@ -16,7 +16,7 @@ import pytest
 from wonders.dsl import describe
 from wonders.dsl.loader import load
 from wonders.engine import runtime, scoring
-from wonders.engine.scenario import check_file
+from wonders.scenarios.draft import check_file
 
 from conftest import Workspace
 

@@ -1,0 +1,90 @@
+"""The greedy bot for two-player card-structure games: one ply, on a simple estimate.
+
+Each legal action is tried on a copy of the game and the resulting position is
+valued for the bot against its rival: points on the score sheet (which already
+include the conflict track and coins), progress towards military and science
+supremacy, and production worth more early than late.  A finished game is worth a win or a loss outright.  Nothing here names a card,
+wonder or token; it reads effects and the rule set's parameters only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from wonders.engine.actions import Action
+from wonders.engine.structure_game import StructureGame
+from wonders.bots.policy import best_of
+
+WIN = 1000.0
+PRODUCTION_VALUE = (2.0, 1.2, 0.2)   # per unit produced, by age
+SUPREMACY_WEIGHT = 1.5               # per shield of lead
+SYMBOL_VALUE = (2.5, 2.5, 3.0)       # per different science symbol
+
+
+def _by_age(table: tuple[float, ...], age: int) -> float:
+    return table[min(max(age, 1), len(table)) - 1]
+
+
+def value(game: StructureGame, seat: int) -> float:
+    """How good ``game`` is for ``seat`` (higher is better)."""
+    if game.over:
+        sheet = game.score_sheet()
+        winners = sheet.winners
+        if seat in winners:
+            return WIN if len(winners) == 1 else 0.0
+        return -WIN
+    sheet = game.score_sheet()
+    lead = float(sheet.total(seat) - sheet.total(1 - seat))
+    track = game.setup.track
+    position = game.position if seat == 0 else -game.position
+    lead += SUPREMACY_WEIGHT * position * (abs(position) / max(track.supremacy, 1) + 0.5)
+    production = _by_age(PRODUCTION_VALUE, game.age)
+    symbols = _by_age(SYMBOL_VALUE, game.age)
+    for s, sign in ((seat, 1.0), (1 - seat, -1.0)):
+        city = game.cities[s]
+        lead += sign * (production * city.produced_units() + symbols * len(city.symbols()))
+    return lead
+
+
+class StructureGreedy:
+    """The card-structure loop's greedy policy: the action whose resulting position values
+    best, ties by its own generator (registered as the ``structure`` loop's ``greedy``).
+
+    ``noise`` adds a normal error of that spread to each value (search playouts);
+    ``fast`` is accepted for the policy interface and changes nothing: a position is
+    valued the same way either way.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, noise: float = 0.0, fast: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.noise = noise
+        self.fast = fast
+
+    def choose(self, game: StructureGame, seat: int) -> Action:
+        actions = game.legal_actions(seat)
+        if len(actions) == 1:
+            return actions[0]
+        return best_of(actions, lambda action: _after(game, seat, action), self.rng,
+                       self.noise)
+
+    def rank(self, game: StructureGame, seat: int,
+             actions: Sequence[Action]) -> list[tuple[float, Action]]:
+        """Every action valued by the position it leads to, best first (each one is a
+        distinct choice: a card is paid for in one way only)."""
+        valued = [(_after(game, seat, action), index, action)
+                  for index, action in enumerate(actions)]
+        valued.sort(key=lambda t: (-t[0], t[1]))
+        return [(found, action) for found, _, action in valued]
+
+
+def _after(game: StructureGame, seat: int, action: Action) -> float:
+    """The value for ``seat`` of the position ``action`` leads to."""
+    trial = game.clone()
+    trial.play({seat: action})
+    return value(trial, seat)
+
+
+StructureGreedyBot = StructureGreedy  # its former name

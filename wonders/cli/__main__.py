@@ -1,0 +1,3 @@
+from wonders.cli import main
+
+main()

@@ -1,0 +1,170 @@
+"""A human at the terminal in a dice-forum game, against bots.
+
+Each decision shows the forum (every die: the building and symbol it shows, its
+quadrant's price and what it costs you), your sheet (each building's spaces: crossed,
+or the resource types they need), your Wonder, coins, resources and bonuses, and your
+neighbours' progress; then it lists what you may do, each with its cost in coins and
+why (the die's price plus one coin per resource type you lack), and reads a number.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from rich.console import Console
+from rich.table import Table
+
+from wonders.bots import Bot
+from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pass, TakeBonus
+from wonders.engine.dice_game import DiceGame
+from wonders.cli.terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession, as_number
+
+HELP = """Type the number of an option (or 'show' to see the table again, 'quit' to leave).
+A space costs the die's price (its quadrant, less your discounts) plus one coin for each
+resource type it needs that you lack; resources are never used up. Passing gives coins.
+Completing a building lets you take a bonus; the game ends one turn after a player
+takes their last bonus."""
+
+
+class DiceHuman(TerminalSession[DiceGame]):
+    help_text = HELP
+
+    def run(self) -> bool:
+        game = self.game
+        try:
+            while not game.over:
+                moves: dict[int, DiceAction] = {}
+                for seat in game.to_move():
+                    if seat == self.seat:
+                        moves[seat] = self.choose()
+                    else:
+                        moves[seat] = cast(DiceAction, self.bots[seat].choose(
+                            game, seat))  # type: ignore[arg-type]
+                game.play(moves)
+                for seat, action in sorted(moves.items()):
+                    if seat != self.seat:
+                        self.say(f"{game.sheets[seat].label()}: {action}", "dim")
+        except Quit:
+            self.say("You left the game.")
+            return False
+        self.scores()
+        return True
+
+    # --- showing the table ------------------------------------------------------------
+
+    def show(self) -> None:
+        game = self.game
+        dice = game.dice
+        city = game.sheets[self.seat]
+        self.say(f"Turn {game.turn} — {game.decision().wording}", "bold")
+        forum = Table(title="The forum")
+        for column in ("#", "die", "shows", "price", "your price"):
+            forum.add_column(column)
+        for k, index in enumerate(game.forum.slots):
+            die = dice.dice[index]
+            face = die.faces[game.forum.faces[k]]
+            shows = dice.buildings[face.building].name + (f" ({face.symbol})" if face.symbol
+                                                          else " (any)")
+            if face.compare is not None:
+                shows += f", if ahead in {dice.buildings[face.compare].name}"
+            usable = die.start or die.colour in city.unlocked
+            price = game.forum.price(k, city.discount)
+            forum.add_row(str(k + 1), die.name, shows,
+                          str(dice.quadrants[game.forum.quadrants[k]]),
+                          str(price) if usable else "locked")
+        self.console.print(forum)
+        sheet = Table(title=f"Your sheet: {city.board.name} — {city.coins} coins "
+                      f"(reserve {dice.reserve}), resources: "
+                      f"{', '.join(city.resources) or 'none'}")
+        sheet.add_column("building")
+        sheet.add_column("spaces ([x] crossed, else symbol:types needed)")
+        for b, building in enumerate(dice.buildings):
+            cells = ["[x]" if city.crossed[b][i] else
+                     f"{s.symbol + ':' if s.symbol else ''}{s.cost}"
+                     for i, s in enumerate(building.spaces)]
+            sheet.add_row(building.name, " ".join(cells))
+        stages = " ".join("[x]" if i < city.stages else str(stage.cost)
+                          for i, stage in enumerate(city.board.stages))
+        sheet.add_row("Wonder", stages)
+        taken = [dice.bonuses[i].name for i, x in enumerate(city.bonuses) if x]
+        sheet.add_row("bonuses", ", ".join(taken) or "none")
+        self.console.print(sheet)
+        others = Table(title="Everyone's progress (spaces crossed)")
+        others.add_column("seat")
+        for building in dice.buildings:
+            others.add_column(building.name, justify="right")
+        for column in ("wonder", "bonuses", "coins", "points"):
+            others.add_column(column, justify="right")
+        for other in game.sheets:
+            others.add_row(other.label() + (" (you)" if other.seat == self.seat else ""),
+                           *[str(n) for n in other.counts], str(other.stages),
+                           str(sum(other.bonuses)), str(other.coins),
+                           str(game.points(other.seat)))
+        self.console.print(others)
+
+    def describe(self, action: DiceAction) -> str:
+        if isinstance(action, CrossSpace):
+            why = []
+            if action.die:
+                why.append(f"die {action.die_price}")
+            why.append(f"types lacking {action.shortfall}")
+            return f"{action} = {action.pay} coins ({', '.join(why)})"
+        if isinstance(action, BuildWonderStage):
+            return f"{action} (types lacking: {action.shortfall} coins)"
+        if isinstance(action, TakeBonus) and action.cross is not None:
+            return (f"take bonus {action.bonus}: cross {action.cross.building} space "
+                    f"{action.cross.space + 1} (types lacking: {action.cross.pay} coins)")
+        return str(action)
+
+    # --- asking --------------------------------------------------------------------------
+
+    def choose(self) -> DiceAction:
+        game = self.game
+        options = game.legal_actions(self.seat)
+        self.show()
+        while True:
+            for i, action in enumerate(options, 1):
+                self.say(f"  {i}. {self.describe(action)}")
+            answer = self.read("Your choice: ")
+            if answer.lower() in HELP_WORDS:
+                self.console.print(HELP)
+                continue
+            if answer.lower() in SHOW_WORDS:
+                self.show()
+                continue
+            number = as_number(answer)
+            if number is not None and 1 <= number <= len(options):
+                return options[number - 1]
+            if answer.lower() == "pass":
+                found = [a for a in options if isinstance(a, (Pass, Decline))]
+                if found:
+                    return found[0]
+            self.error(f"Choose a number from 1 to {len(options)} (or help, show, quit).")
+
+    def scores(self) -> None:
+        game = self.game
+        sheet = game.score_sheet()
+        table = Table(title="Final scores")
+        table.add_column("")
+        for city in game.sheets:
+            table.add_column(city.label(), justify="right")
+        for line in sheet.order:
+            table.add_row(line, *[str(row[line]) for row in sheet.lines])
+        table.add_row("total", *[str(t) for t in sheet.totals])
+        table.add_row("coins", *[str(c.coins) for c in game.sheets])
+        self.console.print(table)
+        winners = ", ".join(game.sheets[s].label() for s in sheet.winners)
+        self.say(f"winner: {winners}", "bold")
+
+
+def play_dice_human(game: DiceGame, seat: int, bots: dict[int, Bot],
+                    console: Console | None = None, ask: Ask | None = None) -> bool:
+    """Play a dice-forum ``game`` with a human at ``seat``; True when played to the end."""
+    if console is None:
+        import sys
+
+        console = Console(width=None if sys.stdout.isatty() else 120)
+    return DiceHuman(game, seat, bots, console, ask or input).run()
+
+
+__all__ = ["DiceHuman", "play_dice_human"]

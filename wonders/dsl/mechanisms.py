@@ -1,0 +1,365 @@
+"""What each game loop runs: the catalogue ``wonders validate`` checks data against.
+
+"Valid means it plays as written": an effect, a timing, an ability, a trade form,
+a slot mechanism or a rule-set key that the game loop a rule set selects (by
+``offer: mechanism``) does not run is a located validation error, never a silent
+no-op in play.  This module is that declaration, one :class:`Capabilities` per
+loop; it lives in the language package because the loader needs it and the
+language never imports the engine.  The engine's side keeps it honest: each loop
+reads its abilities and accepted mechanisms from here, and the effect × game test
+(``tests/test_effects_matrix.py``) plays every accepted effect kind and timing in
+every shipped game and checks that everything else is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final, Mapping
+
+from wonders.dsl import effects as fx
+
+NOW, ON, END, ONGOING = fx.Timing.NOW, fx.Timing.ON, fx.Timing.END, fx.Timing.ONGOING
+
+# The word that starts each effect in the language (for messages and the tables).
+EFFECT_WORDS: Final[Mapping[type, str]] = {
+    fx.Produce: "produce", fx.Points: "points", fx.Coins: "coins", fx.Shields: "shields",
+    fx.Science: "science", fx.TradePrice: "buy", fx.Ability: "ability", fx.CopyCard: "copy",
+    fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
+    fx.Discount: "discount", fx.GainCoins: "gains", fx.DrawReserve: "draw",
+    fx.BuildReserve: "build", fx.GiveCoins: "gives",
+}
+
+# The trigger event of the end of a period: "age_end" for ``on age end:``.
+PERIOD_END: Final = "_end"
+# The trigger event of the start of a period: "age_start" for ``on age start:``.
+PERIOD_START: Final = "_start"
+# The trigger event of a token's arrival: "victory_token" for ``on victory token:``.
+TOKEN_EVENT: Final = "_token"
+# The trigger event of buying from a neighbour (``on buy:``).
+BUY_EVENT: Final = "buy"
+# The trigger event of taking coins from the bank (``on bank coins:``), at most once per
+# city and turn (an age's end, after its last turn, counts as a turn of its own).
+BANK_EVENT: Final = "bank_coins"
+
+# Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
+NEXT_AGE: Final = ("weaker_military",)
+
+_EVERYWHERE: Final = frozenset({
+    ("produce", ONGOING), ("science", ONGOING), ("points", END), ("copy", END),
+    ("coins", NOW), ("coins", ON), ("shields", ONGOING), ("shields", NOW), ("shields", ON),
+    ("buy", ONGOING), ("ability", ONGOING), ("loses", NOW), ("loses", ON),
+    ("destroy", NOW), ("take", NOW), ("gains", NOW), ("gains", ON),
+    ("gives", NOW), ("gives", ON),
+})
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What one game loop runs.
+
+    ``effects``: the (effect word, timing) pairs its effect runtime executes;
+    ``refused``: why an effect word it does not run has no meaning there;
+    ``abilities``: the abilities it implements; ``buy_places``: the places a
+    ``buy … from PLACES`` may name (empty: none), ``buy_anyone``: whether a
+    ``buy … at N`` without places works; ``slots``: per rule-set slot, the
+    mechanisms it plays with (the first is the default); ``next_age``: the values
+    of ``turns.next_age`` it reads (empty: it never reads the key);
+    ``boards``: whether it deals one wonder board to each player;
+    ``conditions``: the kinds of clause condition (``if …``) its runtime checks
+    (``wonder``: the owner's board complete; ``at_least``: a count reached);
+    ``period_ends``: per period whose end the loop announces (``on age end:``), the
+    effect words it runs then (empty: no such trigger fires); ``period_starts``: the
+    same for the start of a period (``on age start:``); ``coin_discounts``:
+    whether it takes ``discount N coins on …`` off the coins of a cost;
+    ``scoped_abilities``: the abilities it limits to cards of some colours
+    (``ability free_build on purple cards``); ``reserve``: whether it plays the rule
+    set's ``reserve`` (a draft of the reserve's cards before Age I, a reserve turn at the
+    start of each age); ``token_events``: the token kinds whose arrival it announces
+    (``on victory token: coins 2``), with the effect words it runs then;
+    ``trade_events``: whether it announces each neighbour a player buys from
+    (``on buy: coins 1``); ``paid_discounts``: whether it offers a resource discount
+    that costs coins (``discount 1 resource on cards for 1 coin``); ``set_counts``:
+    whether its cities count sets (``points 3 per set of blue, red, green cards``);
+    ``debt_choice``: whether it asks each city of a ``loses … or KIND tokens`` how many
+    coins it pays (a follow-up decision); ``counter_tokens``: whether it runs ``take N
+    KIND tokens`` (counters from the supply); ``relative_production``: whether its
+    cities work out ``produce any produced`` / ``any unproduced``; ``whole_discounts``:
+    whether it runs ``discount every resource on …``; ``trade_discounts``: whether it
+    takes ``discount N coins on trade from PLACES`` off the coins paid to neighbours;
+    ``shared_discounts``: whether it takes ``discount N coins on … in PLACES`` off the
+    costs of the cities at those places (not the owner's).  The reserve's effects (``draw
+    N reserve cards``, ``build N reserve cards``) and ``now: copy …`` (a card chosen, its
+    whole effect the owner's) are (word, timing) pairs of ``effects``.
+    """
+
+    offer: str
+    turns: str
+    effects: frozenset[tuple[str, fx.Timing]]
+    refused: Mapping[str, str]
+    abilities: frozenset[str]
+    buy_places: frozenset[str]
+    buy_anyone: bool
+    slots: Mapping[str, tuple[str, ...]]
+    next_age: tuple[str, ...]
+    boards: bool
+    conditions: frozenset[str] = frozenset()
+    period_ends: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    period_starts: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    coin_discounts: bool = False
+    scoped_abilities: frozenset[str] = frozenset()
+    reserve: bool = False
+    token_events: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    trade_events: bool = False
+    paid_discounts: bool = False
+    set_counts: bool = False
+    debt_choice: bool = False
+    counter_tokens: bool = False
+    # the effect words it runs when a city takes coins from the bank (``on bank coins:``,
+    # announced once per city and turn; empty: never announced)
+    bank_events: frozenset[str] = frozenset()
+    # whether it counts shields with an amount (``shields 1 per defeat token``) at battles
+    counted_shields: bool = False
+    relative_production: bool = False
+    whole_discounts: bool = False
+    trade_discounts: bool = False
+    shared_discounts: bool = False
+
+    def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
+        return (EFFECT_WORDS[type(effect)], timing) in self.effects
+
+
+LOOPS: Final[Mapping[str, Capabilities]] = {
+    "draft": Capabilities(
+        offer="draft",
+        turns="simultaneous",
+        # the reserve's draw and build and the chosen copy of a whole card: follow-up
+        # choices and the reserve hand are the draft loop's (wonders/engine/game.py)
+        effects=_EVERYWHERE | {("discount", ONGOING), ("copy", NOW), ("draw", NOW),
+                               ("build", NOW)},
+        refused={
+            "replay": "replay needs sequential turns; this rule set offers cards by draft "
+                      "(everyone plays at once)",
+        },
+        abilities=frozenset({"free_build", "build_from_discard", "play_last_card",
+                             "free_first_of_colour", "free_first_of_age", "free_last_of_age",
+                             "defeats_to_victor"}),
+        buy_places=frozenset({"left", "right", "neighbours"}),
+        buy_anyone=True,
+        slots={"turns": ("simultaneous",), "trade": ("neighbours",),
+               "military": ("battles",), "science": ("sets",)},
+        next_age=(),
+        boards=True,
+        conditions=frozenset({"wonder", "at_least"}),
+        # after the age's battles, before the next age is dealt: nothing that asks a
+        # choice (destroy, take, build from discard) can wait for an answer there
+        period_ends={"age": frozenset({"coins", "shields", "loses", "gains", "gives"})},
+        # once the age's hands are dealt, before its first turn (a reserve turn, turn 0,
+        # included): the same effects as at an age's end, nothing that asks a choice
+        period_starts={"age": frozenset({"coins", "shields", "loses", "gains", "gives"})},
+        coin_discounts=True,
+        scoped_abilities=frozenset({"free_build"}),
+        debt_choice=True,
+        counter_tokens=True,
+        relative_production=True,
+        whole_discounts=True,
+        trade_discounts=True,
+        shared_discounts=True,
+        reserve=True,
+        # the battles' tokens, given after the age's battles (as "on age end:")
+        token_events={"victory": frozenset({"coins", "shields", "loses", "gives"}),
+                      "defeat": frozenset({"coins", "shields", "loses", "gives"})},
+        trade_events=True,
+        paid_discounts=True,
+        set_counts=True,
+        bank_events=frozenset({"coins"}),
+        counted_shields=True,
+    ),
+    "structure": Capabilities(
+        offer="structure",
+        turns="sequential",
+        effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING)},
+        refused={
+            "draw": "the structure game loop has no reserve to draw from",
+            "build": "the structure game loop has no reserve hand to build from",
+        },
+        abilities=frozenset({"build_from_discard", "trade_income"}),
+        buy_places=frozenset(),
+        buy_anyone=True,
+        slots={"turns": ("sequential",), "trade": ("bank",), "military": ("track",),
+               "science": ("pairs",)},
+        next_age=NEXT_AGE,
+        boards=False,
+        conditions=frozenset({"at_least"}),
+        set_counts=True,
+    ),
+    # A dice forum (wonders/engine/dice_game.py): spaces of a player sheet crossed with dice; a
+    # crossed space counts as a card of its building's colour.  Effects act when the
+    # space is crossed (now:), for the game (produce: one resource type), at the end
+    # (points); an ability acts once, when its space or stage is crossed.
+    "dice": Capabilities(
+        offer="dice",
+        turns="simultaneous",
+        effects=frozenset({("produce", ONGOING), ("points", END), ("coins", NOW),
+                           ("ability", ONGOING)}),
+        refused={
+            "shields": "a dice sheet scores attacks with 'attack:' and 'defence:' spaces "
+                       "(sheets schema), not shields",
+            "science": "this rule set has no science: a dice sheet scores spaces",
+            "buy": "a dice sheet buys nothing: each resource type lacking costs 1 coin",
+            "draw": "the dice game loop has no reserve to draw from",
+            "build": "the dice game loop has no reserve hand to build from",
+        },
+        abilities=frozenset({"extra_action", "free_die"}),
+        buy_places=frozenset(),
+        buy_anyone=False,
+        slots={"turns": ("simultaneous",)},
+        next_age=(),
+        boards=False,
+    ),
+}
+
+
+def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
+    """Why the loop does not run a set count, a token or buy trigger, or a paid discount
+    in ``clause`` (None: it runs them, or the clause has none)."""
+    if not caps.set_counts and _counts_sets(clause):
+        return f"'per set of …' is not counted by the {caps.offer} game loop"
+    effect, trigger = clause.effect, clause.trigger
+    word = EFFECT_WORDS[type(effect)]
+    if trigger is not None and trigger.event.endswith(TOKEN_EVENT):
+        kind = trigger.event[:-len(TOKEN_EVENT)]
+        words = caps.token_events.get(kind)
+        if not words:
+            return (f"'on {kind} token:' is not announced by the {caps.offer} game loop "
+                    + ("(no token arrives there)" if not caps.token_events else
+                       f"(it announces {', '.join(sorted(caps.token_events))} tokens)"))
+        if word not in words:
+            return (f"'{word}' cannot act when a {kind} token arrives in the {caps.offer} game "
+                    f"loop (it runs {', '.join(sorted(words))} then)")
+    if trigger is not None and trigger.event == BUY_EVENT and not caps.trade_events:
+        return f"'on buy:' is not announced by the {caps.offer} game loop"
+    if trigger is not None and trigger.event == BANK_EVENT:
+        if not caps.bank_events:
+            return f"'on bank coins:' is not announced by the {caps.offer} game loop"
+        if word not in caps.bank_events:
+            return (f"'{word}' cannot act when coins come from the bank in the {caps.offer} "
+                    f"game loop (it runs {', '.join(sorted(caps.bank_events))} then)")
+    if isinstance(effect, fx.Shields) and effect.each is not None and not caps.counted_shields:
+        return (f"'shields … per …' (shields counted at each battle) is not run by the "
+                f"{caps.offer} game loop")
+    if (isinstance(effect, fx.Discount) and effect.unit == "resources" and effect.price
+            and not caps.paid_discounts):
+        return f"a discount 'for N coins' is not offered by the {caps.offer} game loop"
+    return None
+
+
+def _counts_sets(clause: fx.Clause) -> bool:
+    """Whether the clause counts ``set of … cards`` (in its amount or its condition)."""
+    amounts: list[object] = [getattr(clause.effect, "amount", None),
+                             getattr(clause.effect, "each", None)]
+    if clause.condition is not None:
+        amounts.append(clause.condition.amount)
+    return any(isinstance(term.counted, (fx.CountSets, fx.CountScienceSets))
+               for amount in amounts if isinstance(amount, fx.Amount) for term in amount.terms)
+
+
+def capabilities(offer: str) -> Capabilities | None:
+    """The catalogue entry of the loop that plays ``offer`` (None: no such loop)."""
+    return LOOPS.get(offer)
+
+
+def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
+    """Why ``clause`` does not play in the loop (None: it plays as written)."""
+    effect = clause.effect
+    word = EFFECT_WORDS[type(effect)]
+    condition = clause.condition
+    if condition is not None and condition.kind not in caps.conditions:
+        written = "if wonder complete" if condition.kind == "wonder" else "if at least …"
+        reason = (" (its cities have no single board to complete)"
+                  if condition.kind == "wonder" and not caps.boards else "")
+        return (f"the condition '{written}' is not checked by the {caps.offer} game loop"
+                f"{reason}")
+    trigger = clause.trigger
+    why = _leader_constructs(caps, clause)
+    if why is not None:
+        return why
+    if trigger is not None and trigger.event.endswith(TOKEN_EVENT):
+        return None
+    if isinstance(effect, fx.LoseCoins) and effect.debt is not None:
+        if not caps.debt_choice:
+            return (f"'loses … or {effect.debt} tokens' asks each losing city a choice, which "
+                    f"the {caps.offer} game loop does not ask")
+        if trigger is not None and trigger.event.endswith(PERIOD_END):
+            return (f"'loses … or {effect.debt} tokens' asks a choice, which cannot wait at "
+                    "the end of a period")
+        if trigger is not None and trigger.event.endswith(PERIOD_START):
+            return (f"'loses … or {effect.debt} tokens' asks a choice, which cannot wait at "
+                    "the start of a period")
+    for suffix, moment, announced in ((PERIOD_END, "end", caps.period_ends),
+                                      (PERIOD_START, "start", caps.period_starts)):
+        if trigger is None or not trigger.event.endswith(suffix):
+            continue
+        period = trigger.event[:-len(suffix)]
+        words = announced.get(period)
+        if not words:
+            return (f"'on {period} {moment}:' is not announced by the {caps.offer} game loop "
+                    "(no trigger fires then)")
+        if word not in words:
+            return (f"'{word}' cannot act at the {moment} of an {period} in the {caps.offer} "
+                    f"game loop (it runs {', '.join(sorted(words))} then)")
+        return None
+    if isinstance(effect, fx.TakeToken) and not effect.pool and not caps.counter_tokens:
+        return (f"'take N {effect.kind} tokens' (without a pool) is not run by the "
+                f"{caps.offer} game loop")
+    if isinstance(effect, fx.Produce) and effect.relative and not caps.relative_production:
+        return (f"'produce any {effect.relative}' is not worked out by the {caps.offer} game "
+                "loop")
+    if isinstance(effect, fx.Discount) and effect.cities and not caps.shared_discounts:
+        return (f"'discount … in {', '.join(effect.cities)}' is not taken off other cities' "
+                f"costs by the {caps.offer} game loop")
+    if isinstance(effect, fx.Discount) and effect.target == "trade":
+        return None if caps.trade_discounts else (
+            f"'discount … on trade' is not taken off the price of neighbours by the "
+            f"{caps.offer} game loop")
+    if isinstance(effect, fx.Discount) and effect.every:
+        return None if caps.whole_discounts else (
+            f"'discount every resource' is not run by the {caps.offer} game loop")
+    if isinstance(effect, fx.Discount) and effect.unit == "coins":  # (always ongoing)
+        return None if caps.coin_discounts else (
+            f"'discount … coins' is not taken off costs by the {caps.offer} game loop")
+    if isinstance(effect, fx.TradePrice):
+        if effect.places:
+            wrong = [p for p in effect.places if p not in caps.buy_places]
+            if wrong:
+                if not caps.buy_places:
+                    return (f"'buy … from {', '.join(effect.places)}' needs neighbours to buy "
+                            f"from; this rule set offers cards by {caps.offer} and trades with "
+                            "the bank (write 'buy … at N', the price whoever sells)")
+                return (f"'buy … from {', '.join(wrong)}': resources are bought from "
+                        f"{', '.join(sorted(caps.buy_places))} in this game")
+        elif not caps.buy_anyone:
+            return "'buy … at N' without 'from PLACES' has no seller in this game"
+        return None
+    if isinstance(effect, fx.Ability):
+        if effect.name not in caps.abilities:
+            return (f"ability '{effect.name}' is not implemented by the {caps.offer} game loop "
+                    f"(it implements {', '.join(sorted(caps.abilities))})")
+        if effect.colours is not None and effect.name not in caps.scoped_abilities:
+            return (f"ability '{effect.name}' cannot be limited to cards of some colours in "
+                    f"the {caps.offer} game loop"
+                    + (f" (only {', '.join(sorted(caps.scoped_abilities))} can)"
+                       if caps.scoped_abilities else ""))
+        return None
+    if (word, clause.timing) in caps.effects:
+        return None
+    why = caps.refused.get(word)
+    if why is not None:
+        return why
+    timing = {NOW: "now:", ON: "on …:", END: "end:", ONGOING: "ongoing"}[clause.timing]
+    return (f"'{word}' with timing {timing} is not run by the {caps.offer} game loop "
+            "(this rule set offers cards by " + caps.offer + ")")
+
+
+__all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END", "PERIOD_START",
+           "capabilities",
+           "refusal"]

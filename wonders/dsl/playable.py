@@ -1,0 +1,294 @@
+"""Check loaded data against what its game loop runs (:mod:`.mechanisms`): "valid means
+it plays as written".
+
+The loader calls :func:`check_playable` once the cards, wonders and tokens are
+built.  Every finding is an error located at the exact text: the clause inside an
+``effect:`` string, the key or list item of the rules file.  The codes (M901–M905)
+are documented in ``docs/errors.md``:
+
+* M901: an effect or timing the loop does not run (``replay`` in a drafting game, a
+  ``discount`` with neighbour trading, ``buy … from left`` with bank trading), and
+  rule effects it does not run (``sell`` gives or takes coins; ``treasury`` scores
+  points);
+* M902: an ability the loop does not implement (in ``vocabulary: abilities`` or in
+  an effect);
+* M903: a token pool nothing fills, a ``take`` from a pool that never holds that
+  kind, tokens of a kind ``setup: tokens`` does not deal (see
+  :mod:`wonders.engine.pools` for how pools are dealt);
+* M904: fewer wonder boards than players at the rule set's maximum player count,
+  where the loop deals one board to each player;
+* M905: a slot mechanism the loop does not play with, or a rule-set key it never
+  reads (``turns: next_age`` in a drafting game; ``science: pair`` without science
+  pairs).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Sequence
+
+from wonders.dsl import effects as fx
+from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report
+from wonders.dsl.mechanisms import EFFECT_WORDS, Capabilities, capabilities, refusal
+from wonders.dsl.model import Game
+from wonders.dsl.parser import parse_effects
+from wonders.dsl.source import Document, PathKey
+
+Compiled = Callable[[str], "fx.Effects | None"]
+
+
+def _map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _mechanism(data: dict[str, Any], slot: str) -> tuple[str | None, PathKey]:
+    """The mechanism a rule set names for a slot (None: the default) and where."""
+    value = data.get(slot)
+    if isinstance(value, dict) and isinstance(value.get("mechanism"), str):
+        return value["mechanism"], (slot, "mechanism")
+    if isinstance(value, str):
+        return value, (slot,)
+    return None, (slot,)
+
+
+def offer_of(data: dict[str, Any]) -> str:
+    chosen, _ = _mechanism(data, "offer")
+    return chosen or "draft"
+
+
+def playable(caps: Capabilities, data: dict[str, Any]) -> bool:
+    """Whether the rule set is a game its loop can set up, rather than a vocabulary to
+    check cards against: a drafting rule set deals hands (``ages: hand``), a structure
+    rule set lays out cards (``offer: layouts``).  Only a playable rule set is checked
+    against what its loop runs (the others cannot be played at all)."""
+    if caps.boards:
+        return "hand" in _map(data.get("ages"))
+    return "layouts" in _map(data.get("offer"))
+
+
+def effect_paths(doc: Document, kind: str) -> Iterator[PathKey]:
+    """Every ``effect:``-like string of a card, wonder or token file."""
+    data = doc.data
+    if kind == "cards":
+        for i, _ in enumerate(_list(data.get("cards"))):
+            yield ("cards", i, "effect")
+    elif kind == "tokens":
+        for i, _ in enumerate(_list(data.get("tokens"))):
+            yield ("tokens", i, "effect")
+    elif kind == "wonders":
+        for i, item in enumerate(_list(data.get("wonders"))):
+            item = _map(item)
+            if "sides" not in item:
+                yield ("wonders", i, "effect")
+                continue
+            for side, side_data in _map(item.get("sides")).items():
+                yield ("wonders", i, "sides", side, "start")
+                for j, _ in enumerate(_list(_map(side_data).get("stages"))):
+                    yield ("wonders", i, "sides", side, "stages", j, "effect")
+
+
+class _Checker:
+    def __init__(self, game: Game, rules: Document, caps: Capabilities, compiled: Compiled,
+                 report: Report) -> None:
+        self.game = game
+        self.rules = rules
+        self.caps = caps
+        self.compiled = compiled
+        self.report = report
+        self.filled: dict[str, set[str]] = {}  # pool -> the token kinds it ever holds
+        self.dealt_kinds: set[str] = set()
+
+    def clauses(self, doc: Document, path: PathKey,
+                refuse: Callable[[fx.Clause], tuple[str, str] | None]) -> None:
+        """Report each clause of the effect string at ``path`` that ``refuse`` refuses
+        (with a code and a message), located at the clause."""
+        text = doc.get(path)
+        if not isinstance(text, str):
+            return
+        effects = self.compiled(text)
+        if effects is None:
+            return
+        found = [(i, refuse(clause)) for i, clause in enumerate(effects.clauses)]
+        found = [(i, why) for i, why in found if why is not None]
+        if not found:
+            return
+        try:
+            spans = [c.span for c in parse_effects(text).clauses]
+        except EffectSyntaxError:  # compiled before, so it parses
+            return
+        for i, why in found:
+            assert why is not None
+            span = spans[i]
+            self.report.add(Diagnostic(why[0], why[1], doc.string_location(path, span.start),
+                                       text=text[span.start:span.end]))
+
+    def in_play(self, clause: fx.Clause) -> tuple[str, str] | None:
+        why = refusal(self.caps, clause)
+        if why is not None:
+            return ("M902" if isinstance(clause.effect, fx.Ability) else "M901", why)
+        effect = clause.effect
+        if (isinstance(effect, (fx.DrawReserve, fx.BuildReserve))
+                and self.game.rules.model.reserve.colour is None):
+            word = EFFECT_WORDS[type(effect)]
+            return ("M901", f"'{word} N reserve cards' needs the rule set's reserve "
+                    "('reserve: {colour: …}'): this rule set has none")
+        if isinstance(effect, fx.TakeToken) and effect.pool and effect.kind not in self.filled.get(
+                effect.pool, set()):
+            return ("M903", f"no {effect.kind} token is ever in pool '{effect.pool}': "
+                    f"{self.pool_reason(effect.pool)}")
+        return None
+
+    def sale(self, clause: fx.Clause) -> tuple[str, str] | None:
+        word = EFFECT_WORDS[type(clause.effect)]
+        if clause.timing is fx.Timing.NOW and word in ("coins", "loses"):
+            return None
+        return ("M901", f"a sale gives or takes coins: '{word}' in 'sell' is not run "
+                "(write 'coins …' or 'PLACES loses … coins')")
+
+    def treasury(self, clause: fx.Clause) -> tuple[str, str] | None:
+        if isinstance(clause.effect, fx.Points):
+            return None
+        word = EFFECT_WORDS[type(clause.effect)]
+        return ("M901", f"the treasury scores points: '{word}' in 'treasury' is not run "
+                "(write 'points 1 per 3 coins')")
+
+    # --- token pools -------------------------------------------------------------
+
+    def deal_pools(self) -> None:
+        """Which token kinds each pool ever holds, dealt as the engine deals them."""
+        vocabulary = self.game.rules.vocabulary
+        setup = _map(self.rules.data.get("setup"))
+        kinds = _map(setup.get("tokens"))
+        self.filled = {}
+        self.dealt_kinds = set(kinds)
+        for kind, counts in kinds.items():
+            counts = _map(counts)
+            for pool, count in counts.items():
+                if isinstance(count, int) and count > 0:
+                    self.filled.setdefault(pool, set()).add(kind)
+            reserve = next((p for p in vocabulary.pools if p not in counts), None)
+            if reserve is not None:  # where the rest of the kind goes, however many
+                self.filled.setdefault(reserve, set()).add(kind)
+
+    def pool_reason(self, pool: str) -> str:
+        held = sorted(self.filled.get(pool, ()))
+        if held:
+            return f"setup.tokens deals only {', '.join(held)} tokens there"
+        return ("setup.tokens deals no tokens into it (each kind fills the pools it names, "
+                "the rest go to the first declared pool it does not name)")
+
+    def check_pools(self) -> None:
+        vocabulary = self.game.rules.vocabulary
+        doc = self.rules
+        for i, pool in enumerate(vocabulary.pools):
+            if pool not in self.filled:
+                self.report.add(Diagnostic(
+                    "M903", f"token pool '{pool}' is never filled: {self.pool_reason(pool)}",
+                    doc.location(("vocabulary", "pools", i)), text=pool))
+        for token in self.game.tokens:
+            if token.kind not in self.dealt_kinds:
+                self.report.add(Diagnostic(
+                    "M903", f"token '{token.name}' never comes into play: setup.tokens does not "
+                    f"deal {token.kind} tokens into a pool", token.location, text=token.name))
+
+    # --- the rules file ----------------------------------------------------------
+
+    def check_rules(self) -> None:
+        caps, doc, data = self.caps, self.rules, self.rules.data
+        for slot, allowed in caps.slots.items():
+            chosen, path = _mechanism(data, slot)
+            if chosen is not None and chosen not in allowed:
+                self.report.add(Diagnostic(
+                    "M905", f"{slot} mechanism '{chosen}' does not play with offer "
+                    f"'{caps.offer}': that game loop plays {slot} by "
+                    f"{' or '.join(allowed)}", doc.location(path), text=chosen))
+        turns = _map(data.get("turns"))
+        if "next_age" in turns:
+            value = turns["next_age"]
+            if not caps.next_age:
+                self.report.add(Diagnostic(
+                    "M905", f"turns.next_age is never read: with offer '{caps.offer}' every "
+                    "age starts with everyone at once, nobody chooses a first player",
+                    doc.location(("turns", "next_age"), key=True), text="next_age"))
+            elif value not in caps.next_age:
+                self.report.add(Diagnostic(
+                    "M905", f"turns.next_age '{value}' is not a way the {caps.offer} loop "
+                    f"chooses who starts an age ({', '.join(caps.next_age)})",
+                    doc.location(("turns", "next_age")), text=str(value)))
+        military = _map(data.get("military"))
+        chosen, _ = _mechanism(data, "military")
+        if "sit_out" in military and (chosen or caps.slots["military"][0]) != "battles":
+            self.report.add(Diagnostic(
+                "M905", "military.sit_out is never read: only neighbour battles "
+                "(military: {mechanism: battles}) let a token's holder sit one out",
+                doc.location(("military", "sit_out"), key=True), text="sit_out"))
+        if "ages" in military and (chosen or caps.slots["military"][0]) != "battles":
+            self.report.add(Diagnostic(
+                "M905", "military.ages is never read: only neighbour battles "
+                "(military: {mechanism: battles}) happen at the end of chosen ages",
+                doc.location(("military", "ages"), key=True), text="ages"))
+        if "reserve" in data and not caps.reserve:
+            self.report.add(Diagnostic(
+                "M905", f"reserve is never read: the {caps.offer} game loop has no reserve "
+                "draft before Age I and no reserve turns", doc.location(("reserve",), key=True),
+                text="reserve"))
+        science = _map(data.get("science"))
+        chosen, _ = _mechanism(data, "science")
+        if "pair" in science and (chosen or caps.slots["science"][0]) != "pairs":
+            self.report.add(Diagnostic(
+                "M905", "science.pair is never read: only science by pairs "
+                "(science: {mechanism: pairs}) gives something for a pair",
+                doc.location(("science", "pair"), key=True), text="pair"))
+        vocabulary = self.game.rules.vocabulary
+        for i, ability in enumerate(vocabulary.abilities):
+            if ability not in caps.abilities:
+                self.report.add(Diagnostic(
+                    "M902", f"ability '{ability}' is not implemented by the {caps.offer} game "
+                    f"loop (it implements {', '.join(sorted(caps.abilities))})",
+                    doc.location(("vocabulary", "abilities", i)), text=ability))
+        rules = self.game.rules
+        # (a load without any board checks cards only: there is no game to set up)
+        if caps.boards and 0 < len(self.game.wonders) < rules.max_players:
+            self.report.add(Diagnostic(
+                "M904", f"{len(self.game.wonders)} wonder boards are loaded, but each of up to "
+                f"{rules.max_players} players needs one (players.max): load more boards or "
+                "lower players.max", doc.location(("players", "max")),
+                text=str(rules.max_players)))
+        self.clauses(doc, ("sell",), self.sale)
+        self.clauses(doc, ("treasury",), self.treasury)
+        self.clauses(doc, ("science", "pair"), self.in_play)
+
+
+def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, str]],
+                   compiled: Compiled, report: Report) -> None:
+    """Report everything in ``game`` that its game loop does not run (see the module)."""
+    caps = capabilities(offer_of(rules.data))
+    if caps is None:
+        return
+    if not playable(caps, rules.data):
+        if caps.boards and game.wonders:
+            # boards are loaded, so a game is meant to be set up (as for M904), but a
+            # drafting rule set without ``ages.hand`` is only a vocabulary: no age can be
+            # dealt, and ``play`` would stop at once
+            named = "mechanism" in _map(rules.data.get("offer"))
+            report.add(Diagnostic(
+                "D601", f"the {caps.offer} loop deals each player a hand every age, but "
+                f"ages.hand is missing (offer.mechanism is {caps.offer}"
+                f"{'' if named else ', the default'}): add 'hand: N' under ages, or name "
+                "the offer mechanism the rule set is for",
+                rules.location(("ages",), key=True) if "ages" in rules.data
+                else rules.location(())))
+        return
+    checker = _Checker(game, rules, caps, compiled, report)
+    checker.deal_pools()
+    checker.check_rules()
+    checker.check_pools()
+    for doc, kind in docs:
+        for path in effect_paths(doc, kind):
+            checker.clauses(doc, path, checker.in_play)
+
+
+__all__ = ["check_playable", "effect_paths", "offer_of"]

@@ -1,0 +1,267 @@
+"""Build and check a dice-forum game's forum and sheets files (:mod:`.sheets_model`).
+
+Called by the loader once the rule set is built.  Every problem is a located
+diagnostic: a face, a bonus or an unlock naming a building, symbol or die that is
+not defined (D615, with "did you mean"), a colour the vocabulary lacks (N302),
+fewer boards than players (M904), an effect the dice loop does not run (M901, the
+catalogue of :mod:`.mechanisms`), a forum or sheets file with a rule set that does
+not offer by dice, or a dice rule set without them (M905).  Effects are compiled by
+the loader's compiler (so they are checked against the rule set's vocabulary).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from wonders.dsl import effects as fx
+from wonders.dsl.errors import Diagnostic, Location, Report, closest
+from wonders.dsl.mechanisms import capabilities, refusal
+from wonders.dsl.model import RuleSet
+from wonders.dsl.sheets_model import (ANY, LISTED, Board, Bonus, Building, DiceSet, Die, Face, Space,
+                           Stage)
+from wonders.dsl.source import Document, PathKey
+
+Compile = Callable[[Document, PathKey], "fx.Effects | None"]
+OFFER = "dice"
+
+
+def _map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _str(value: Any, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+class _Builder:
+    def __init__(self, rules: RuleSet, compile_effects: Compile, report: Report) -> None:
+        self.rules = rules
+        self.compile = compile_effects
+        self.report = report
+        caps = capabilities(OFFER)
+        assert caps is not None
+        self.caps = caps
+
+    def problem(self, code: str, message: str, where: Location, text: str | None = None,
+                suggestion: str | None = None) -> None:
+        self.report.add(Diagnostic(code, message, where, text=text, suggestion=suggestion))
+
+    def effects(self, doc: Document, path: PathKey) -> fx.Effects:
+        """Compile an effect string and refuse, located, what the dice loop does not run."""
+        if not isinstance(doc.get(path), str):
+            return fx.NO_EFFECTS
+        compiled = self.compile(doc, path)
+        if compiled is None:
+            return fx.NO_EFFECTS
+        for clause in compiled.clauses:
+            why = refusal(self.caps, clause)
+            if why is None and getattr(clause, "condition", None) is not None:
+                why = "a condition ('if …') is not run by the dice loop"
+            effect = clause.effect
+            if why is None and isinstance(effect, fx.Produce) and (
+                    len(effect.resources) != 1 or effect.amount != 1):
+                why = ("a dice sheet counts the different resource types a player has: "
+                       "a space produces one resource ('produce wood')")
+            if why is not None:
+                self.problem("M901", why, doc.location(path), text=str(doc.get(path)))
+        return compiled
+
+    def building_index(self, doc: Document, path: PathKey, name: Any,
+                       buildings: Sequence[Building], keys: Sequence[str]) -> int | None:
+        if not isinstance(name, str):
+            return None
+        if name in keys:
+            return keys.index(name)
+        self.problem("D615", f"unknown building '{name}'; the sheets define: "
+                     f"{', '.join(keys) or 'none'}", doc.location(path), text=name,
+                     suggestion=closest(name, keys))
+        return None
+
+    # --- sheets ----------------------------------------------------------------------
+
+    def buildings(self, doc: Document) -> list[Building]:
+        found: list[Building] = []
+        colours = self.rules.vocabulary.colours
+        for i, item in enumerate(_list(doc.data.get("buildings"))):
+            item = _map(item)
+            path: PathKey = ("buildings", i)
+            colour = _str(item.get("colour"))
+            if colour and colour not in colours:
+                self.problem("N302", f"unknown colour '{colour}'; the rule set declares: "
+                             f"{', '.join(colours)}", doc.location(path + ("colour",)),
+                             text=colour, suggestion=closest(colour, colours))
+            spaces: list[Space] = []
+            for j, raw in enumerate(_list(item.get("spaces"))):
+                raw = _map(raw)
+                where = path + ("spaces", j)
+                spaces.append(Space(
+                    index=j, symbol=_str(raw.get("symbol")), cost=_int(raw.get("cost"), 0),
+                    effects=self.effects(doc, where + ("effect",)),
+                    attack=_int(raw.get("attack"), 0), defence=raw.get("defence") is True,
+                    unlock=raw.get("unlock") if isinstance(raw.get("unlock"), str) else None,
+                    die_discount=_int(raw.get("die_discount"), 0),
+                    confidence=_str(raw.get("confidence"))))
+            side = item.get("side")
+            if any(s.attack or s.defence for s in spaces) and side not in ("left", "right"):
+                self.problem("D615", "a building with attack or defence spaces needs "
+                             "'side: left' or 'side: right' (the neighbour they face)",
+                             doc.location(path))
+            symbols = tuple(dict.fromkeys(s.symbol for s in spaces))
+            key = _str(item.get("key"))
+            if key in [b.key for b in found]:
+                self.problem("D615", f"building '{key}' is defined twice",
+                             doc.location(path + ("key",)), text=key)
+            found.append(Building(key, _str(item.get("name"), key), colour,
+                                  ANY if item.get("order") == ANY else LISTED,
+                                  side if isinstance(side, str) else None, tuple(spaces),
+                                  symbols, _str(item.get("confidence")),
+                                  _int(item.get("first"), 0)))
+        return found
+
+    def boards(self, doc: Document) -> list[Board]:
+        boards: list[Board] = []
+        for i, item in enumerate(_list(doc.data.get("boards"))):
+            item = _map(item)
+            stages = tuple(
+                Stage(_int(_map(s).get("cost"), 0),
+                      self.effects(doc, ("boards", i, "stages", j, "effect")),
+                      _str(_map(s).get("confidence")))
+                for j, s in enumerate(_list(item.get("stages"))))
+            name = _str(item.get("name"))
+            if name in [b.name for b in boards]:
+                self.problem("D615", f"board '{name}' is defined twice",
+                             doc.location(("boards", i, "name")), text=name)
+            boards.append(Board(name, stages, _str(item.get("confidence"))))
+        if 0 < len(boards) < self.rules.max_players:
+            self.problem("M904", f"{len(boards)} boards are loaded, but each of up to "
+                         f"{self.rules.max_players} players is dealt one (players.max)",
+                         doc.location(("boards",)))
+        return boards
+
+    def bonuses(self, doc: Document, buildings: Sequence[Building]) -> list[Bonus]:
+        keys = [b.key for b in buildings]
+        found = []
+        for i, item in enumerate(_list(doc.data.get("bonuses"))):
+            item = _map(item)
+            cross = []
+            for j, name in enumerate(_list(item.get("cross"))):
+                index = self.building_index(doc, ("bonuses", i, "cross", j), name, buildings, keys)
+                if index is not None:
+                    cross.append(index)
+            found.append(Bonus(_str(item.get("name")),
+                               self.effects(doc, ("bonuses", i, "effect")), tuple(cross),
+                               _str(item.get("confidence"))))
+        return found
+
+    # --- the forum -------------------------------------------------------------------
+
+    def dice(self, doc: Document, buildings: Sequence[Building]) -> list[Die]:
+        keys = [b.key for b in buildings]
+        found: list[Die] = []
+        for i, item in enumerate(_list(doc.data.get("dice"))):
+            item = _map(item)
+            faces = []
+            for j, raw in enumerate(_list(item.get("faces"))):
+                raw = _map(raw)
+                where: PathKey = ("dice", i, "faces", j)
+                index = self.building_index(doc, where + ("building",), raw.get("building"),
+                                            buildings, keys)
+                symbol = raw.get("symbol") if isinstance(raw.get("symbol"), str) else None
+                if index is not None and symbol is not None and \
+                        symbol not in buildings[index].symbols:
+                    known = [s for s in buildings[index].symbols if s]
+                    self.problem("D615", f"no space of '{keys[index]}' has the symbol "
+                                 f"'{symbol}' (its symbols: {', '.join(known) or 'none'})",
+                                 doc.location(where + ("symbol",)), text=symbol,
+                                 suggestion=closest(symbol, known))
+                compare = None
+                if "compare" in raw:
+                    compare = self.building_index(doc, where + ("compare",), raw.get("compare"),
+                                                  buildings, keys)
+                if index is not None:
+                    faces.append(Face(index, symbol, compare))
+            name = _str(item.get("name"))
+            if name in [d.name for d in found]:
+                self.problem("D615", f"die '{name}' is defined twice",
+                             doc.location(("dice", i, "name")), text=name)
+            found.append(Die(name, _str(item.get("colour")), tuple(faces),
+                             item.get("start") is not False,
+                             item.get("replaces") if isinstance(item.get("replaces"), str)
+                             else None, _str(item.get("confidence"))))
+        starting = {d.colour for d in found if d.start}
+        for i, die in enumerate(found):
+            if not die.start and die.replaces not in starting:
+                self.problem("D615", f"die '{die.name}' waits to be unlocked, so it needs "
+                             "'replaces:' naming the colour of a starting die "
+                             f"({', '.join(sorted(starting))})",
+                             doc.location(("dice", i, "replaces") if die.replaces is not None
+                                          else ("dice", i)), text=die.replaces,
+                             suggestion=closest(die.replaces or "", starting))
+        return found
+
+
+def build_dice(rules: RuleSet, docs: Sequence[tuple[Document, str]], compile_effects: Compile,
+               report: Report, rules_doc: Document) -> DiceSet | None:
+    """The rule set's dice set (None when the rule set does not offer by dice, or on errors).
+
+    ``docs`` are the loaded documents with their kinds; only ``forum`` and ``sheets``
+    are read."""
+    forums = [doc for doc, kind in docs if kind == "forum"]
+    sheets = [doc for doc, kind in docs if kind == "sheets"]
+    offer = rules.model.offer.mechanism
+    if offer != OFFER:
+        for doc in forums + sheets:
+            if doc.data.get("game") not in (rules.name, *getattr(rules, "lineage", ())):
+                continue  # written for another game: L704 says so
+            report.add(Diagnostic("M905", f"a {doc.data.get('kind')} file is read only by a "
+                                  f"dice-forum game (offer: dice); this rule set offers by "
+                                  f"{offer}", doc.location(("kind",))))
+        return None
+    if len(forums) != 1 or len(sheets) != 1:
+        what = "forum" if len(forums) != 1 else "sheets"
+        count = len(forums) if what == "forum" else len(sheets)
+        report.add(Diagnostic("M905", f"a dice-forum game needs exactly one '{what}' file "
+                              f"(kind: {what}); {count} loaded", rules_doc.location(("offer",))))
+        return None
+    builder = _Builder(rules, compile_effects, report)
+    sheet, forum = sheets[0], forums[0]
+    buildings = builder.buildings(sheet)
+    boards = builder.boards(sheet)
+    bonuses = builder.bonuses(sheet, buildings)
+    dice = builder.dice(forum, buildings)
+    waiting = {d.colour for d in dice if not d.start}
+    for i, building in enumerate(buildings):
+        for space in building.spaces:
+            if space.unlock is not None and space.unlock not in waiting:
+                builder.problem("D615", f"'unlock: {space.unlock}' names no die waiting to be "
+                                f"unlocked ({', '.join(sorted(waiting)) or 'none'})",
+                                sheet.location(("buildings", i, "spaces", space.index,
+                                                "unlock")), text=space.unlock,
+                                suggestion=closest(space.unlock, waiting))
+    data = sheet.data
+    reserve = _map(data.get("reserve"))
+    end = _map(data.get("end"))
+    compare = _map(forum.data.get("compare"))
+    pass_effects = builder.effects(sheet, ("pass",))
+    return DiceSet(
+        quadrants=tuple(_int(q, 0) for q in _list(forum.data.get("quadrants"))),
+        dice=tuple(dice),
+        compare_neighbours=_str(compare.get("neighbours"), "at_least"),
+        compare_two_players=_str(compare.get("two_players"), "more"),
+        reserve=_int(reserve.get("size"), 999), reserve_confidence=_str(reserve.get("confidence")),
+        pass_effects=pass_effects,
+        end_bonuses=_int(end.get("bonuses"), len(bonuses) or 1),
+        extra_turns=_int(end.get("extra_turns"), 1),
+        max_turns=_int(end.get("turns"), 200),
+        bonuses=tuple(bonuses), buildings=tuple(buildings), boards=tuple(boards))
+
+
+__all__ = ["build_dice"]

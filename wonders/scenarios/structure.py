@@ -1,0 +1,395 @@
+"""Scenarios for card-structure games: positions with an offer of cards, a conflict
+pawn and tokens; expectations about bank prices, wonders, tokens and supremacy.
+
+The file format is the one of :mod:`wonders.scenarios.draft` (docs/scenarios.md)
+with the keys a two-player structure game needs.  The cards that may be taken
+are written as ``offer:`` and laid out in one row, so every one of them is
+accessible; how a real layout uncovers cards is tested on the structure itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wonders.dsl.errors import closest
+from wonders.dsl.model import Token
+
+from wonders.engine.actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
+                      ChooseWonder, DestroyCard, Sell, TakeToken)
+from wonders.engine.drafted_city import DraftedCity, stage_cost
+from wonders.engine.errors import RuleError
+from wonders.engine.payment import Payment
+from wonders.scenarios.draft import DraftRunner, Outcome, _ScenarioDataError, _sheet
+from wonders.engine.structure import Layout, Structure
+from wonders.engine.structure_game import StructureGame, StructurePhase
+from wonders.engine.structure_rules import structure_rules
+
+PathKey = tuple[Any, ...]
+
+
+class StructureRunner(DraftRunner):
+    """Builds structure-game positions and checks their expectations."""
+
+    LOOP = "card-structure"
+    POSITION = frozenset({"age", "players", "discard", "offer", "conflict", "looted", "board",
+                          "box", "to_move", "wonder_pools", "picks"})
+    PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens"})
+    CHECKS = frozenset({"score", "winners", "payments", "legal", "illegal", "state",
+                        "discard", "to_move", "phase", "age", "turn", "prices", "conflict",
+                        "victory", "pools", "options", "not_discarded", "structure"})
+    VERBS = ("build", "sell", "wonder", "take", "destroy", "discard_build", "starter",
+             "choose_wonder")
+    ACTION = frozenset(VERBS) | {"with"}
+    STATE = frozenset({"player", "coins", "built", "not_built", "built_wonders", "wonders",
+                       "owned_tokens"})
+    PAYMENTS = frozenset({"player", "build", "wonder", "cheapest", "free", "impossible"})
+    PHASES = ("turn", "wonder_draft", "token", "destroy", "discard_build", "starter", "over")
+    VICTORIES = ("military", "science", "civilian")
+
+    # --- checking a scenario before it runs -------------------------------------------
+
+    def check_position(self, spec: dict[str, Any], path: PathKey) -> int:
+        seats = super().check_position(spec, path)
+        setup = structure_rules(self.data)
+        self.check_names(self.card, spec.get("offer"), path + ("offer",))
+        for key in ("board", "box"):
+            self.check_names(self.token_named, spec.get(key), path + (key,))
+        if "to_move" in spec:
+            self.check_seat(spec["to_move"], seats, path + ("to_move",))
+        if "conflict" in spec:
+            self.check_conflict(spec["conflict"], path + ("conflict",))
+        starts = [zone.start for zone in setup.track.zones if zone.lose]
+        for i, gone in enumerate(spec.get("looted") or []):
+            self.check_seat(gone["player"], seats, path + ("looted", i, "player"))
+            if gone["zone"] not in starts:
+                self.problem(path + ("looted", i, "zone"), f"no conflict zone with coins to "
+                             f"lose starts at {gone['zone']} (zones: "
+                             f"{', '.join(map(str, starts)) or 'none'})")
+        draft = setup.draft
+        if "wonder_pools" in spec:
+            pools = spec["wonder_pools"]
+            if len(pools) != draft.pools:
+                self.problem(path + ("wonder_pools",), f"the wonder draft has {draft.pools} "
+                             f"pools (of {draft.size} wonders), not {len(pools)}: give every "
+                             "pool, an empty list for one already picked")
+            for i, pool in enumerate(pools):
+                if len(pool) > draft.size:
+                    self.problem(path + ("wonder_pools", i), f"a pool of the wonder draft "
+                                 f"holds {draft.size} wonders, not {len(pool)}")
+                self.check_names(self.wonder, pool, path + ("wonder_pools", i))
+            if spec.get("picks", 0) >= len(draft.order):
+                self.problem(path + ("picks",), f"the draft has {len(draft.order)} picks "
+                             f"(0 to {len(draft.order) - 1} made)")
+        elif "picks" in spec:
+            self.problem(path + ("picks",), "'picks' needs 'wonder_pools' (a position in the "
+                         "wonder draft)", key=True)
+        return seats
+
+    def check_conflict(self, value: int, path: PathKey) -> None:
+        supremacy = structure_rules(self.data).track.supremacy
+        if not -supremacy <= value <= supremacy:
+            self.problem(path, f"the conflict pawn stands from {-supremacy} to {supremacy}, "
+                         f"not at {value}")
+
+    def check_player(self, player: dict[str, Any], path: PathKey) -> None:
+        self.check_names(self.card, player.get("cards"), path + ("cards",))
+        for key in ("wonders", "built_wonders"):
+            self.check_names(self.wonder, player.get(key), path + (key,))
+        self.check_names(self.token_named, player.get("owned_tokens"), path + ("owned_tokens",))
+
+    def check_expectation(self, kind: str, spec: Any, path: PathKey, seats: int) -> None:
+        if kind == "payments" and "wonder" in spec:
+            self._try(self.wonder, spec["wonder"], path + ("wonder",))
+        if kind == "state":
+            for key in ("wonders", "built_wonders"):
+                self.check_names(self.wonder, spec.get(key), path + (key,))
+            self.check_names(self.token_named, spec.get("owned_tokens"),
+                             path + ("owned_tokens",))
+        elif kind == "conflict":
+            self.check_conflict(spec, path)
+        elif kind == "victory" and spec not in self.VICTORIES:
+            self.problem(path, f"a game is won by {', '.join(self.VICTORIES)}, not '{spec}'",
+                         closest(spec, list(self.VICTORIES)))
+        elif kind == "pools":
+            pools = list(self.data.rules.vocabulary.pools)
+            for pool, names in spec.items():
+                if pool not in pools:
+                    self.problem(path + (pool,), f"no token pool '{pool}' (pools: "
+                                 f"{', '.join(pools)})", closest(pool, pools), key=True)
+                self.check_names(self.token_named, names, path + (pool,))
+        super().check_expectation(kind, spec, path, seats)
+
+    def check_action(self, spec: dict[str, Any], path: PathKey, seats: int, what: str) -> None:
+        super().check_action(spec, path, seats, what)
+        if "wonder" in spec:
+            self._try(self.wonder, spec["wonder"], path + ("wonder",))
+            if "with" not in spec:
+                self.problem(path, "name the card to tuck under the wonder with 'with'")
+        if "choose_wonder" in spec:
+            self._try(self.wonder, spec["choose_wonder"], path + ("choose_wonder",))
+        if "take" in spec:
+            self._try(self.token_named, spec["take"], path + ("take",))
+        if "starter" in spec:
+            self.check_seat(spec["starter"], seats, path + ("starter",))
+
+    # --- names -----------------------------------------------------------------------
+
+    def token_named(self, name: Any, path: PathKey) -> Token:
+        for token in self.data.tokens:
+            if token.name == name:
+                return token
+        raise _ScenarioDataError(f"no token named '{name}'", path,
+                                 closest(str(name), [t.name for t in self.data.tokens]))
+
+    # --- position --------------------------------------------------------------------
+
+    def position(self, spec: dict[str, Any], path: PathKey) -> StructureGame:  # type: ignore[override]
+        players = spec["players"]
+        try:
+            game = StructureGame(self.data, len(players), 0, wonders=[[]] * len(players))
+        except RuleError as exc:
+            raise _ScenarioDataError(str(exc), path + ("players",)) from None
+        game.age = int(spec.get("age", 1))
+        game.turn = 1
+        offer = self.cards(spec.get("offer"), path + ("offer",))
+        layout = Layout.from_data({"rows": [[2 * i + 1 for i in range(len(offer))]]})
+        game.structure = Structure(layout, offer)
+        game.discard = self.cards(spec.get("discard"), path + ("discard",))
+        game.removed = []
+        board = [self.token_named(n, path + ("board", i))
+                 for i, n in enumerate(spec.get("board") or [])]
+        taken = {t for p in players for t in p.get("owned_tokens") or []}
+        if "box" in spec:
+            box = [self.token_named(n, path + ("box", i)) for i, n in enumerate(spec["box"])]
+        else:
+            box = [t for t in self.data.tokens if t not in board and t.name not in taken]
+        game.pools = {"board": board, "box": box}
+        game.position = int(spec.get("conflict", 0))
+        for i, gone in enumerate(spec.get("looted") or []):
+            zones = [z for z, zone in enumerate(game.setup.track.zones) if zone.start == gone["zone"]]
+            if not zones:
+                raise _ScenarioDataError(f"no conflict zone starts at {gone['zone']}",
+                                         path + ("looted", i, "zone"))
+            game.track_tokens.discard((zones[0], gone["player"]))
+        for i, player in enumerate(players):
+            ppath = path + ("players", i)
+            if "wonder" in player or "stages" in player or "hand" in player:
+                raise _ScenarioDataError("a card-structure game has 'wonders', 'built_wonders' "
+                                         "and the position's 'offer' instead of 'wonder', "
+                                         "'stages' and 'hand'", ppath)
+            city = game.cities[i]
+            assert isinstance(city, DraftedCity)
+            city.built = self.cards(player.get("cards"), ppath + ("cards",))
+            city.wonders = [self.wonder(n, ppath + ("wonders", j))
+                            for j, n in enumerate(player.get("wonders") or [])]
+            city.built_wonders = [self.wonder(n, ppath + ("built_wonders", j))
+                                  for j, n in enumerate(player.get("built_wonders") or [])]
+            city.stages = len(city.built_wonders)
+            city.owned_tokens = [self.token_named(n, ppath + ("owned_tokens", j))
+                                 for j, n in enumerate(player.get("owned_tokens") or [])]
+            city.coins = int(player.get("coins", game.params.start_coins))
+        game.current = int(spec.get("to_move", 0))
+        game.phase = StructurePhase.TURN
+        game.pending = []
+        if "wonder_pools" in spec:
+            game.wonder_pools = [[self.wonder(n, path + ("wonder_pools", i, j))
+                                  for j, n in enumerate(pool)]
+                                 for i, pool in enumerate(spec["wonder_pools"])]
+            picked = sum(len(c.wonders) for c in game.cities)
+            game.picks = int(spec.get("picks", picked))
+            order = game.setup.draft.order
+            if game.picks >= len(order):
+                raise _ScenarioDataError(f"the draft has {len(order)} picks",
+                                         path + ("picks",))
+            game.phase = StructurePhase.WONDERS
+            game.current = order[game.picks]
+        game.invalidate()
+        return game
+
+    # --- actions ---------------------------------------------------------------------
+
+    def action(self, game: Any, seat: int, spec: dict[str, Any], path: PathKey) -> Action:
+        legal = game.legal_actions(seat)
+        if "take" in spec:
+            token = self.token_named(spec["take"], path + ("take",))
+            return _match(legal, TakeToken, lambda a: a.token is token) or TakeToken(token)
+        if "destroy" in spec:
+            card = self.card(spec["destroy"], path + ("destroy",))
+            return _match(legal, DestroyCard, lambda a: a.card.name == card.name) \
+                or DestroyCard(card)
+        if "discard_build" in spec:
+            card = self.card(spec["discard_build"], path + ("discard_build",))
+            return _match(legal, BuildFromDiscard, lambda a: a.card.name == card.name) \
+                or BuildFromDiscard(card)
+        if "starter" in spec:
+            return ChooseStarter(int(spec["starter"]))
+        if "choose_wonder" in spec:
+            wonder = self.wonder(spec["choose_wonder"], path + ("choose_wonder",))
+            return _match(legal, ChooseWonder, lambda a: a.wonder is wonder) or ChooseWonder(wonder)
+        offered = game.structure.accessible_cards() if game.structure is not None else []
+        if "wonder" in spec:
+            wonder = self.wonder(spec["wonder"], path + ("wonder",))
+            if "with" not in spec:
+                raise _ScenarioDataError("name the card to tuck under the wonder with 'with'",
+                                         path)
+            card = self._offered(spec["with"], offered, path + ("with",))
+            return _match(legal, BuildWonder, lambda a: a.card is card and a.wonder is wonder) \
+                or BuildWonder(card, wonder, Payment(0, 0, stage_cost(wonder).coins))
+        for verb in ("build", "sell"):
+            if verb in spec:
+                card = self._offered(spec[verb], offered, path + (verb,))
+                if verb == "sell":
+                    return _match(legal, Sell, lambda a: a.card is card) or Sell(card)
+                return _match(legal, Build, lambda a: a.card is card) \
+                    or Build(card, Payment(0, 0, card.cost.coins))
+        raise _ScenarioDataError("an action needs build, sell, wonder (with), take, destroy, "
+                                 "discard_build, starter or choose_wonder", path)
+
+    def _offered(self, name: Any, offered: list[Any], path: PathKey) -> Any:
+        card = self.card(name, path)
+        return next((c for c in offered if c.name == card.name), card)
+
+    # --- expectations ----------------------------------------------------------------
+
+    def _expect_payments(self, game: Any, spec: dict[str, Any], path: PathKey,
+                         outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        city = game.cities[seat]
+        context = game._context(seat)
+        how: str | None
+        if "build" in spec:
+            card = self.card(spec["build"], path + ("build",))
+            what = card.name
+            if game.chained(seat, card):
+                cheapest, how = 0, CHAIN
+            else:
+                cheapest = game.cost_of(seat, card.cost, context.discounts.get(card.colour, 0))
+                how = "cost" if card.cost.is_free else None
+        elif "wonder" in spec:
+            wonder = self.wonder(spec["wonder"], path + ("wonder",))
+            what = wonder.name
+            cheapest, how = game.cost_of(seat, stage_cost(wonder), context.wonder_discount), None
+        else:
+            raise _ScenarioDataError("payments needs 'build: CARD' or 'wonder: WONDER'", path)
+        possible = cheapest <= city.coins
+        if spec.get("impossible") and possible:
+            self.fail(outcome, path + ("impossible",), f"player {seat} can pay for {what}: "
+                      f"{cheapest} coins")
+        if spec.get("impossible") is False and not possible:
+            self.fail(outcome, path + ("impossible",), f"player {seat} cannot pay {cheapest} "
+                      f"coins for {what} with {city.coins}")
+        if "cheapest" in spec and cheapest != spec["cheapest"]:
+            self.fail(outcome, path + ("cheapest",), f"{what} costs player {seat} {cheapest} "
+                      f"coins, expected {spec['cheapest']}")
+        if "free" in spec and how != spec["free"]:
+            self.fail(outcome, path + ("free",), f"{what} is "
+                      f"{'free by ' + how if how else 'not free'} for player {seat}, expected "
+                      f"free by {spec['free']}")
+        if "options" in spec:
+            raise _ScenarioDataError("bank trading has one cheapest price: use 'cheapest'",
+                                     path + ("options",))
+
+    def _expect_prices(self, game: Any, spec: dict[str, Any], path: PathKey,
+                       outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        prices = game.prices(seat)
+        for resource, wanted in spec.items():
+            if resource == "player":
+                continue
+            if resource not in prices:
+                raise _ScenarioDataError(f"no resource '{resource}'", path + (resource,),
+                                         closest(resource, list(prices)))
+            if prices[resource] != wanted:
+                self.fail(outcome, path + (resource,), f"{resource} costs player {seat} "
+                          f"{prices[resource]} at the bank, expected {wanted} (prices: "
+                          f"{_sheet(prices)})")
+
+    def _expect_conflict(self, game: Any, spec: int, path: PathKey, outcome: Outcome) -> None:
+        if game.position != spec:
+            self.fail(outcome, path, f"the conflict pawn is at {game.position}, expected {spec}")
+
+    def _expect_victory(self, game: Any, spec: str, path: PathKey, outcome: Outcome) -> None:
+        if not game.over:
+            self.fail(outcome, path, f"the game is not over (expected a {spec} victory)")
+        elif game.victory != spec:
+            self.fail(outcome, path, f"the game ended by {game.victory}, expected {spec}")
+
+    def _expect_military(self, game: Any, spec: Any, path: PathKey, outcome: Outcome) -> None:
+        raise _ScenarioDataError("a conflict-track game has no battles: check 'conflict' and "
+                                 "'score' instead", path)
+
+    def _expect_state(self, game: Any, spec: dict[str, Any], path: PathKey,
+                      outcome: Outcome) -> None:
+        if "hand" in spec or "stages" in spec:
+            raise _ScenarioDataError("a card-structure game has no hands or stages: use "
+                                     "'built_wonders'", path)
+        super()._expect_state(game, spec, path, outcome)
+        seat = spec["player"]
+        city = game.cities[seat]
+        for key, held in (("built_wonders", [w.name for w in city.built_wonders]),
+                          ("wonders", [w.name for w in city.wonders]),
+                          ("owned_tokens", [t.name for t in city.owned_tokens])):
+            if key in spec and sorted(spec[key]) != sorted(held):
+                self.fail(outcome, path + (key,), f"player {seat} has {key.replace('_', ' ')} "
+                          f"{held or 'none'}, expected {spec[key]}")
+
+    def _expect_pools(self, game: Any, spec: dict[str, list[str]], path: PathKey,
+                      outcome: Outcome) -> None:
+        for pool, wanted in spec.items():
+            if pool not in game.pools:
+                raise _ScenarioDataError(f"no token pool '{pool}'", path + (pool,),
+                                         closest(pool, list(game.pools)))
+            held = sorted(t.name for t in game.pools[pool])
+            if held != sorted(wanted):
+                self.fail(outcome, path + (pool,), f"the {pool} holds {held or 'nothing'}, "
+                          f"expected {sorted(wanted)}")
+
+    def _expect_options(self, game: Any, spec: dict[str, Any], path: PathKey,
+                        outcome: Outcome) -> None:
+        seat = self.seat(game, spec["player"], path + ("player",))
+        offered = []
+        for action in game.legal_actions(seat):
+            for field in ("token", "wonder", "card"):
+                thing = getattr(action, field, None)
+                if thing is not None:
+                    offered.append(thing.name)
+                    break
+        if sorted(offered) != sorted(spec.get("names") or []):
+            self.fail(outcome, path + ("names",), f"player {seat} is offered "
+                      f"{sorted(offered) or 'nothing'} ({game.phase_name()}), expected "
+                      f"{sorted(spec.get('names') or [])}")
+
+    def _expect_not_discarded(self, game: Any, spec: list[str], path: PathKey,
+                              outcome: Outcome) -> None:
+        names = [c.name for c in game.discard]
+        for i, name in enumerate(spec):
+            card = self.card(name, path + (i,))
+            if card.name in names:
+                self.fail(outcome, path + (i,), f"{card.name} is in the discard pile")
+
+    def _expect_structure(self, game: Any, spec: dict[str, int], path: PathKey,
+                          outcome: Outcome) -> None:
+        """The cards lying in the current age's structure: in all, face down, accessible."""
+        structure = game.structure
+        counts = {"cards": 0, "face_down": 0, "accessible": 0}
+        if structure is not None:
+            counts = {"cards": structure.left, "face_down": len(structure.hidden_slots()),
+                      "accessible": len(structure.accessible)}
+        for key, wanted in spec.items():
+            if counts[key] != wanted:
+                self.fail(outcome, path + (key,), f"the structure of age {game.age} has "
+                          f"{counts[key]} {key.replace('_', ' ')} card(s), expected {wanted} "
+                          f"({counts['cards']} cards, {counts['face_down']} face down, "
+                          f"{counts['accessible']} accessible)")
+
+    def _expect_phase(self, game: Any, spec: str, path: PathKey, outcome: Outcome) -> None:
+        phase = game.decision().kind
+        if phase != spec:
+            self.fail(outcome, path, f"the phase is {phase}, expected {spec}")
+
+
+def _match(legal: list[Action], kind: type, test: Any) -> Action | None:
+    for action in legal:
+        if isinstance(action, kind) and test(action):
+            return action
+    return None

@@ -1,0 +1,280 @@
+"""What a page is sent: the contract's view, described generically for people.
+
+Nothing here names a game, a card or a loop.  A page gets:
+
+* a **catalogue** of the game's data, once (every card's colour, cost, chains and
+  effect in words; every wonder's sides and stages; every token), so a card name
+  in a view can be drawn as a card;
+* the seat's **view** (``view(seat)``), or for a spectator the *public view*: the
+  parts of the view that are the same for every seat (anything one seat sees and
+  another does not is left out);
+* a description of every **legal action** of the seat: its ``to_json()`` (what the
+  page sends back), a sentence, and what it costs — coins to the bank for the
+  thing itself and coins paid for trade (to neighbours, or to the bank for
+  resources) — and per card, wonder stage or wonder the **indicator** of the
+  cheapest way to build it: ``cannot`` (red cross), ``trade`` (yellow check with
+  the coins), ``own`` (green check: own production) or ``chain`` (green, with the
+  card that gives the chain), ``free`` (a free-build power).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from wonders.dsl import describe
+from wonders.dsl import effects as fx
+from wonders.dsl.model import Card, Game as GameData, Wonder
+from wonders.dsl.sheets_model import DiceSet
+
+from wonders.engine.actions import CHAIN, FREE_BUILD, Action, Build, BuildStage, BuildWonder, DestroyCard
+from wonders.engine.contract import GameState
+
+# indicator kinds, cheapest first (what a card shows is the best of its builds)
+CHAIN_MARK = "chain"
+FREE_MARK = "free"
+OWN_MARK = "own"
+TRADE_MARK = "trade"
+CANNOT_MARK = "cannot"
+_RANK = {CHAIN_MARK: 0, FREE_MARK: 1, OWN_MARK: 2, TRADE_MARK: 3}
+
+
+def catalogue(data: GameData) -> dict[str, Any]:
+    """Every card, wonder and token of the game, described for people (JSON-ready).
+
+    Cards are keyed by ``name`` and, where a name recurs in another age, by
+    ``name (age)`` too; the page looks a card up by name and age.
+    """
+    cards: dict[str, Any] = {}
+    for card in data.cards:
+        entry = {
+            "name": card.name, "age": card.age, "colour": card.colour,
+            "cost": describe.cost(card.cost), "coins": card.cost.coins,
+            "resources": [list(r) for r in card.cost.resources],
+            "chains_from": list(card.free_if_built), "chains_to": list(card.makes_free),
+            "effect": describe.effects(card.effects),
+        }
+        cards.setdefault(card.name, entry)
+        cards[card.key] = entry
+    wonders: dict[str, Any] = {}
+    for wonder in data.wonders:
+        wonders[wonder.name] = {side: {
+            "start": describe.effects(board.start) if board.start.clauses else "",
+            "stages": [{"cost": describe.cost(stage.cost),
+                        "effect": describe.effects(stage.effects)} for stage in board.stages],
+        } for side, board in wonder.sides.items()}
+    tokens = {token.name: {"kind": token.kind, "effect": describe.effects(token.effects)}
+              for token in data.tokens}
+    rules = data.rules
+    model = rules.model.military
+    # the conflict track's parameters (the page draws a track when a view has a pawn)
+    military: dict[str, Any] = {
+        "mechanism": model.mechanism, "supremacy": model.track.supremacy,
+        "zones": [{"from": z.start, "points": z.points, "lose": z.lose}
+                  for z in model.track.zones]}
+    found: dict[str, Any] = {
+        "title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
+        "tokens": tokens, "military": military, "passes": list(rules.model.ages.passes),
+        "min_players": rules.min_players, "max_players": rules.max_players}
+    if data.dice is not None:
+        found["sheets"] = sheets(data.dice)
+    return found
+
+
+def _words(effects: fx.Effects) -> str:
+    return describe.effects(effects) if effects.clauses else ""
+
+
+def sheets(dice: DiceSet) -> dict[str, Any]:
+    """A dice-forum game's components for people: the quadrants' prices, the dice, every
+    building with its spaces (symbol, cost, effect in words, attack, defence, what it
+    unlocks), the bonuses, the boards' stages and the coin reserve.  A view names
+    buildings by key and spaces by index; the page draws a sheet from this."""
+    buildings = [{
+        "key": b.key, "name": b.name, "colour": b.colour, "side": b.side, "first": b.first,
+        "spaces": [{"symbol": sp.symbol, "cost": sp.cost, "effect": _words(sp.effects),
+                    "attack": sp.attack, "defence": sp.defence, "unlock": sp.unlock,
+                    "die_discount": sp.die_discount} for sp in b.spaces],
+    } for b in dice.buildings]
+    return {
+        "quadrants": list(dice.quadrants), "reserve": dice.reserve,
+        "pass": _words(dice.pass_effects), "end_bonuses": dice.end_bonuses,
+        "dice": [{"name": d.name, "colour": d.colour, "start": d.start,
+                  "replaces": d.replaces} for d in dice.dice],
+        "buildings": buildings,
+        "bonuses": [{"name": b.name, "effect": _words(b.effects),
+                     "cross": [dice.buildings[i].key for i in b.cross]} for b in dice.bonuses],
+        "boards": {b.name: [{"cost": st.cost, "effect": _words(st.effects)} for st in b.stages]
+                   for b in dice.boards},
+    }
+
+
+def public_view(game: GameState) -> dict[str, Any]:
+    """What every seat sees alike: the keys of ``view(seat)`` equal for all seats (dicts
+    compared key by key), the rest left out.  Generic: whatever a loop hides from some
+    seat is hidden from spectators."""
+    views = [game.view(seat) for seat in range(game.players)]
+    common: dict[str, Any] = _common(views)
+    return common
+
+
+def _common(values: Sequence[Any]) -> Any:
+    first = values[0]
+    if all(isinstance(v, dict) for v in values):
+        keys = [k for k in first if all(k in v for v in values)]
+        found = {}
+        for key in keys:
+            common = _common([v[key] for v in values])
+            if common is not _HIDDEN:
+                found[key] = common
+        return found
+    if all(v == first for v in values[1:]):
+        return first
+    return _HIDDEN
+
+
+_HIDDEN: Any = object()
+
+
+def _own_coins(game: GameState, seat: int, action: Action) -> int:
+    """Coins the thing itself costs (what anyone pays to the bank for it), without trade."""
+    if isinstance(action, Build):
+        return 0 if action.method in (CHAIN, FREE_BUILD) else action.card.cost.coins
+    if isinstance(action, BuildStage):
+        stage = _next_stage(game, seat)
+        return stage.cost.coins if stage is not None else 0
+    if isinstance(action, BuildWonder):
+        return _wonder_cost(action.wonder).coins
+    return 0
+
+
+def _next_stage(game: GameState, seat: int) -> Any:
+    city = game.cities[seat]
+    side = getattr(city, "side", None)
+    stages = getattr(side, "stages", ())
+    return stages[city.stages] if city.stages < len(stages) else None
+
+
+def _wonder_cost(wonder: Wonder) -> fx.Cost:
+    for board in wonder.sides.values():
+        if board.stages:
+            return board.stages[0].cost
+    return fx.FREE
+
+
+def _chain_source(game: GameState, seat: int, card: Card) -> str | None:
+    built = {c.name for c in game.cities[seat].built}
+    for name in card.free_if_built:
+        if name in built:
+            return name
+    return None
+
+
+def describe_action(game: GameState, seat: int, index: int, action: Action) -> dict[str, Any]:
+    """One legal action for the page: what to send back, words, costs and its indicator."""
+    record = action.to_json()
+    payment = record.get("payment")
+    paid = sum(int(v) for v in payment.values()) if isinstance(payment, dict) else 0
+    pay = record.get("pay")   # an action that names the coins it pays (a dice loop's)
+    if not paid and isinstance(pay, int) and not isinstance(pay, bool):
+        paid = pay
+    own = _own_coins(game, seat, action)
+    trade = max(0, paid - own)
+    text = str(action)
+    if isinstance(action, DestroyCard) and action.seat >= 0:   # the same card may stand twice
+        text += f" from seat {action.seat}'s city"
+    entry: dict[str, Any] = {"index": index, "json": record, "kind": record.get("action"),
+                             "text": text, "paid": paid, "trade": trade}
+    if isinstance(payment, dict):
+        entry["payment"] = payment
+    method = record.get("method")
+    if isinstance(action, (Build, BuildStage, BuildWonder)):
+        if method == CHAIN:
+            entry["mark"] = CHAIN_MARK
+            if isinstance(action, Build):
+                entry["chain"] = _chain_source(game, seat, action.card)
+        elif method == FREE_BUILD:
+            entry["mark"] = FREE_MARK
+        else:
+            entry["mark"] = OWN_MARK if trade == 0 else TRADE_MARK
+    return entry
+
+
+def _best(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The indicator of the cheapest of some builds (chain, free, own, trade; cannot)."""
+    best: dict[str, Any] | None = None
+    for entry in entries:
+        key = (_RANK[entry["mark"]], entry["trade"], entry["paid"])
+        if best is None or key < best["_key"]:
+            best = {"_key": key, **entry}
+    if best is None:
+        return {"mark": CANNOT_MARK}
+    found = {"mark": best["mark"], "trade": best["trade"], "paid": best["paid"]}
+    if best.get("chain"):
+        found["chain"] = best["chain"]
+    return found
+
+
+def indicator(game: GameState, seat: int, builds: Sequence[Action]) -> dict[str, Any]:
+    """The indicator of the cheapest of ``builds`` (builds of one card, or of the next wonder
+    stage): ``mark`` (chain, free, own, trade; cannot when there are none) and the coins
+    paid for trade.  The web table and the terminal show the same one."""
+    return _best(describe_action(game, seat, i, a) for i, a in enumerate(builds))
+
+
+def actions_for(game: GameState, seat: int) -> dict[str, Any]:
+    """Every legal action of ``seat``, described, with the indicators of what it may build:
+    ``cards`` (per card name offered: its indicator and its actions), ``stage`` (the
+    next wonder stage), ``wonders`` (per wonder that can be built with a card), and
+    ``other`` (actions with no card: a side, a token, a starter …)."""
+    actions = game.legal_actions(seat)
+    described = [describe_action(game, seat, i, a) for i, a in enumerate(actions)]
+    cards: dict[str, dict[str, Any]] = {}
+    stage_builds: list[dict[str, Any]] = []
+    wonder_builds: dict[str, list[dict[str, Any]]] = {}
+    other: list[dict[str, Any]] = []
+    for action, entry in zip(actions, described):
+        card = getattr(action, "card", None)
+        if isinstance(action, BuildStage):
+            stage_builds.append(entry)
+        if isinstance(action, BuildWonder):
+            wonder_builds.setdefault(action.wonder.name, []).append(entry)
+        if isinstance(card, Card):
+            slot = cards.setdefault(card.name, {"card": card.name, "age": card.age,
+                                                "actions": []})
+            slot["actions"].append(entry["index"])
+        else:
+            other.append(entry)
+    for name, slot in cards.items():
+        slot["indicator"] = _best(described[i] for i in slot["actions"]
+                                  if described[i]["kind"] == "build")
+        slot["stage"] = _best(described[i] for i in slot["actions"]
+                              if described[i]["kind"] == "stage")
+    found: dict[str, Any] = {"actions": described, "cards": cards,
+                             "other": [e["index"] for e in other]}
+    if stage_builds or _next_stage(game, seat) is not None:
+        found["stage"] = _best(stage_builds)
+        nxt = _next_stage(game, seat)
+        if nxt is not None:
+            found["stage"]["cost"] = describe.cost(nxt.cost)
+            found["stage"]["effect"] = describe.effects(nxt.effects)
+    if wonder_builds:
+        found["wonders"] = {name: _best(entries) for name, entries in wonder_builds.items()}
+    return found
+
+
+def production(game: GameState, seat: int) -> list[str]:
+    """What the city produces, in words: each ongoing ``produce`` clause of its sources."""
+    city = game.cities[seat]
+    found: list[str] = []
+    sources = getattr(city, "sources", None)   # a loop's cities may keep effects otherwise
+    if sources is None:
+        return found
+    for _kind, _what, effects in sources():
+        for clause in effects.clauses:
+            if clause.timing is fx.Timing.ONGOING and isinstance(clause.effect, fx.Produce):
+                found.append(describe.effect(clause.effect))
+    return found
+
+
+__all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "actions_for",
+           "catalogue", "describe_action", "indicator", "production", "public_view", "sheets"]

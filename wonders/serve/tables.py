@@ -1,0 +1,721 @@
+"""Tables: one game each, its seats (humans with secret tokens, bots), kept on disk.
+
+A table is saved as two files in the data folder: ``<id>.jsonl``, the engine's
+own game log (:mod:`wonders.scenarios.log`), rewritten after every decision, and
+``<id>.table.json``, what the log does not hold: which seat is a bot of which
+kind, each human seat's token, the options, and the actions already chosen for
+a simultaneous decision still open, and whether the game is over.  Restoring
+replays the log on the loaded data (every logged action found again among the
+legal actions, the coins checked after each decision), so a restarted server
+has every unfinished table where it was.
+
+A finished game leaves memory (is *retired*) some time after it ended, and only
+the most recent ones are kept at all: otherwise a public server would hold every
+game it ever hosted, replay each of them on every restart and, once it had
+hosted :data:`MAX_TABLES` games, refuse new ones for ever.  Its files stay, so
+its link still works: a table asked for that is not in memory is restored from
+its files on demand (finished games only; the id checked first, so no request
+names a file outside the data folder).  Start-up restores only unfinished
+tables, read from the ``over`` field of their record without replaying them.
+
+Everything that changes a table runs in the server's event loop; bots choose
+on a clone in a worker thread and their choice is found again among the live
+game's legal actions, so a slow bot never blocks a table and never touches it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from wonders.dsl.model import Game as GameData
+
+from wonders.scenarios import log as game_log
+from wonders.engine.actions import Action
+from wonders.bots import Bot
+from wonders.bots.mcts import MCTSBot
+from wonders.bots.policy import greedy_policy
+from wonders.bots.random_bot import RandomBot
+from wonders.engine.contract import GameState
+from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.registry import new_game
+from wonders.engine.sources import Source, SourceError, resolve
+from wonders.serve import present
+
+HUMAN = "human"
+BOT_KINDS = ("random", "greedy", "search")
+SEAT_KINDS = (HUMAN, *BOT_KINDS)
+SIDE_MODES = ("choose", "random")
+MAX_TABLES = 1000   # live (unfinished) tables; finished ones are retired instead
+FINISHED_KEEP_SECONDS = 3600.0
+FINISHED_KEEP_MAX = 100
+TABLE_ID_BYTES = 9
+# What secrets.token_urlsafe makes (12 characters for TABLE_ID_BYTES), with room for
+# other lengths: an id matching it names no other folder and no other kind of file.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+META_SUFFIX = ".table.json"
+LOG_SUFFIX = ".jsonl"
+
+
+class TableError(RuleError):
+    """A request the table refuses (a bad option, an unknown table, a forged seat …): the
+    message says why, and nothing changed."""
+
+
+@dataclass
+class Seat:
+    """One seat: a human (with the secret token of its join link) or a bot kind."""
+
+    kind: str
+    token: str | None = None
+
+
+@dataclass
+class GameSource:
+    """A game the server offers: its label on the page, what a log records, its data."""
+
+    label: str
+    spec: str
+    paths: tuple[str, ...]
+    data: GameData
+
+
+def load_source(game: str) -> GameSource:
+    """Resolve and load a shipped game's name or a variant's path (TableError if it does
+    not load)."""
+    try:
+        source: Source = resolve(game)
+        result = source.load()
+    except SourceError as exc:
+        raise TableError(str(exc)) from None
+    if result.game is None:
+        problems = "; ".join(d.render() for d in result.report.errors[:3])
+        raise TableError(f"{game}: the game does not load: {problems}")
+    return GameSource(game if source.name is None else source.name, source.spec, (), result.game)
+
+
+def bot_for(kind: str, seed: int, search_seconds: float) -> Bot:
+    """A bot of a seat kind, seeded for one decision (so a restored table plays on alike)."""
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "greedy":
+        return _Greedy(seed)
+    if kind == "search":
+        return MCTSBot(seed, time_limit=search_seconds)
+    raise TableError(f"'{kind}' is not a bot kind: {', '.join(BOT_KINDS)}")
+
+
+class _Greedy:
+    """The greedy policy of the game's loop as a bot."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, game: GameState, seat: int) -> Action:
+        action: Action = greedy_policy(game.data)(self.seed).choose(game, seat)
+        return action
+
+
+def find_action(game: GameState, seat: int, wanted: Any) -> Action | None:
+    """The legal action of ``seat`` whose ``to_json()`` is ``wanted`` (None if none is)."""
+    for action in game.legal_actions(seat):
+        if action.to_json() == wanted:
+            return action
+    return None
+
+
+class Writer:
+    """Writes files in one background thread, in order, each replaced atomically and
+    synced: the event loop hands over the text and goes on (a sync costs ~10 ms here).
+    Writes of the same file still queued are merged: only the latest text is written."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latest: dict[Path, str] = {}
+        self.writing: set[Path] = set()
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wonders-log")
+
+    def write(self, path: Path, text: str) -> None:
+        with self.lock:
+            queued = path in self.latest
+            self.latest[path] = text
+        if not queued:
+            self.executor.submit(self._flush, path)
+
+    def _flush(self, path: Path) -> None:
+        with self.lock:
+            text = self.latest.pop(path)
+            self.writing.add(path)
+        try:
+            _write_atomic(path, text)
+        finally:
+            with self.lock:
+                self.writing.discard(path)
+
+    def busy(self, path: Path) -> bool:
+        """Whether a text for ``path`` is queued or being written: reading the file now
+        could find an older text than the one handed over."""
+        with self.lock:
+            return path in self.latest or path in self.writing
+
+    def drain(self) -> None:
+        """Wait until everything handed over is on disk."""
+        self.executor.submit(lambda: None).result()
+
+
+@dataclass
+class Table:
+    """One game being played: the state, its seats and who has chosen this decision."""
+
+    id: str
+    source: GameSource
+    game: GameState
+    seats: list[Seat]
+    sides: str | None   # the sides option (None: the game's wonders have one side)
+    hints: bool
+    created: float
+    data_dir: Path | None
+    writer: Writer | None = None
+    pending: dict[int, Action] = field(default_factory=dict)
+    listeners: list[Callable[[], None]] = field(default_factory=list)
+    bots_busy: set[int] = field(default_factory=set)
+    events: list[str] = field(default_factory=list)
+    # called once when a decision ends the game: how Tables learns when to retire it
+    # without looking at every table
+    on_over: Callable[[Table], None] | None = field(default=None, repr=False)
+
+    # --- reading --------------------------------------------------------------------
+
+    @property
+    def decision_number(self) -> int:
+        """How many decisions were played: what a message names to act on the open one."""
+        return len(self.game.history)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token plays (compared in constant time), or None."""
+        given = token.encode("utf-8", "replace")   # bytes: any text compares, never raises
+        found = None
+        for seat, entry in enumerate(self.seats):
+            if entry.token is not None and secrets.compare_digest(entry.token.encode(), given):
+                found = seat
+        return found
+
+    def waiting_for(self) -> list[int]:
+        """Seats that still have to choose for the open decision."""
+        return [s for s in self.game.to_move() if s not in self.pending]
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table (for the lobby and every page)."""
+        return {"id": self.id, "game": self.source.label, "title": self.source.data.rules.title,
+                "players": self.game.players, "seats": [s.kind for s in self.seats],
+                "sides": self.sides, "hints": self.hints, "over": self.game.over,
+                "decision": self.decision_number}   # never the seed: it deals every hand
+
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        """What a page at ``seat`` (None: a spectator) is sent after every change."""
+        game = self.game
+        view = present.public_view(game) if seat is None else game.view(seat)
+        decision = game.decision()
+        message: dict[str, Any] = {
+            "type": "state", "table": self.summary(), "decision": self.decision_number,
+            "seat": seat, "view": view,
+            "pending": {"kind": decision.kind, "wording": decision.wording,
+                        "seats": list(decision.seats), "chosen": sorted(self.pending)},
+            "production": [present.production(game, s) for s in range(game.players)],
+            "events": self.events[-12:], "over": game.over,
+            "score_sheet": game.score_sheet().to_json(),
+        }
+        if seat is not None and seat in decision.seats and seat not in self.pending:
+            message["actions"] = present.actions_for(game, seat)
+        if seat is not None and seat in self.pending:
+            message["chosen"] = str(self.pending[seat])
+        return message
+
+    # --- changing -------------------------------------------------------------------
+
+    def submit(self, seat: int, decision: Any, wanted: Any) -> Action:
+        """Take ``seat``'s action for the open decision; the decision resolves once every
+        deciding seat has chosen.  Raises TableError (nothing changed) when the game is
+        over, the decision is not the open one (a repeated or stale message), the seat
+        does not decide now or has already chosen, or the action is not legal."""
+        game = self.game
+        if game.over:
+            raise TableError("the game is over")
+        if not isinstance(decision, int) or isinstance(decision, bool):
+            raise TableError("'decision' must be the number of the open decision")
+        if decision != self.decision_number:
+            raise TableError(f"decision {decision} is not the open one (it is decision "
+                             f"{self.decision_number}): a repeated or stale message")
+        if seat not in game.to_move():
+            raise TableError(f"seat {seat} does not decide now (waiting for "
+                             f"{', '.join(map(str, self.waiting_for())) or 'nobody'})")
+        if seat in self.pending:
+            raise TableError(f"seat {seat} has already chosen for this decision")
+        action = find_action(game, seat, wanted)
+        if action is None:
+            raise TableError(f"that is not a legal action of seat {seat} now: "
+                             f"{_short(wanted)}")
+        try:
+            game.check(seat, action)
+        except IllegalActionError as exc:
+            raise TableError(str(exc)) from None
+        self.pending[seat] = action
+        if not self.waiting_for():
+            try:
+                self._resolve()
+            except TableError:
+                del self.pending[seat]
+                raise
+        else:
+            self.save_meta()
+        return action
+
+    def _resolve(self) -> None:
+        before = present.public_view(self.game)
+        actions = dict(self.pending)
+        self.pending.clear()
+        try:
+            self.game.play(actions)
+        except RuleError as exc:  # the contract: an illegal action changes nothing
+            self.pending.update(actions)
+            raise TableError(f"the decision could not be played: {exc}") from None
+        self.events.extend(_events(before, present.public_view(self.game), self.game))
+        del self.events[:-50]
+        self.save()
+        if self.game.over and self.on_over is not None:
+            self.on_over(self)
+
+    def notify(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    # --- disk -----------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        """The table's own record: what the log does not hold, and ``over``, so that a
+        restart can leave a finished game on disk without replaying it to find out."""
+        return {"id": self.id, "game": self.source.label, "spec": self.source.spec,
+                "paths": list(self.source.paths), "players": self.game.players,
+                "seed": self.game.seed, "sides": self.sides, "hints": self.hints,
+                "created": self.created,
+                "seats": [{"kind": s.kind, "token": s.token} for s in self.seats],
+                "decision": self.decision_number, "over": self.game.over,
+                "pending": {str(s): a.to_json() for s, a in sorted(self.pending.items())},
+                "events": self.events}
+
+    def _write(self, path: Path, text: str) -> None:
+        if self.writer is not None:
+            self.writer.write(path, text)
+        else:
+            _write_atomic(path, text)
+
+    def save_meta(self) -> None:
+        if self.data_dir is not None:
+            self._write(self.data_dir / f"{self.id}{META_SUFFIX}",
+                        json.dumps(self.meta(), separators=(",", ":")))
+
+    def save(self) -> None:
+        """Write the game log and the table's own record (each replaced atomically)."""
+        if self.data_dir is None:
+            return
+        lines = game_log.lines(self.game, self.source.spec, self.source.paths, self.sides)
+        self._write(self.data_dir / f"{self.id}{LOG_SUFFIX}",
+                    "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in lines))
+        self.save_meta()
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def _read_meta(path: Path) -> dict[str, Any]:
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(meta, dict):
+        raise TableError("not a table record")
+    return meta
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)[:80] if _jsonable(value) else repr(value)[:80]
+    return text
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> list[str]:
+    """What a decision changed that everyone sees, in words: cards built, wonder stages,
+    military and other tokens received, the age that began, the end of the game."""
+    found: list[str] = []
+    age = before.get("age")
+    age_ended = after.get("age") != age or game.over
+    old_cities = before.get("cities") or []
+    for index, city in enumerate(after.get("cities") or []):
+        old = old_cities[index] if index < len(old_cities) else {}
+        who = f"seat {city.get('seat', index)}"
+        for name in city.get("built", [])[len(old.get("built", [])):]:
+            found.append(f"{who} built {name}")
+        if city.get("stages", 0) > old.get("stages", 0):
+            found.append(f"{who} built a wonder stage")
+        for key in ("built_wonders", "owned_tokens", "bonuses"):
+            for name in (city.get(key) or [])[len(old.get(key) or []):]:
+                found.append(f"{who} took {name}")
+        crossed, was = city.get("crossed"), old.get("crossed") or {}
+        if isinstance(crossed, dict):   # a sheet's spaces by building: the new crosses
+            for building, spaces in crossed.items():
+                for space in sorted(set(spaces) - set(was.get(building) or [])):
+                    found.append(f"{who} crossed {building} space {space + 1}")
+        for token in (city.get("tokens") or [])[len(old.get("tokens") or []):]:
+            when = f"battles at the end of age {age}: " if age_ended else ""
+            found.append(f"{when}{who} received {' '.join(map(str, token))}")
+    if after.get("age") != before.get("age") and not game.over:
+        found.append(f"age {after.get('age')} begins")
+    if game.over:
+        sheet = game.score_sheet()
+        found.append("game over: " + ", ".join(f"seat {s}" for s in sheet.winners) + " won")
+    return found
+
+
+class Tables:
+    """The tables of a server in memory, the games it offers, and the folder they are
+    kept in.
+
+    ``tables`` holds every live table and the finished ones not yet retired; a finished
+    table is retired ``finished_keep_seconds`` after it ended or was last opened
+    (``get``), the oldest first once more than ``finished_keep_max`` are kept, but never
+    while a page watches it.  Retiring happens on ``create``, ``get`` and ``listing``
+    (no thread: ``finished`` keeps the finished tables in the order they are due, so a
+    pass looks only at the due ones).  ``clock`` is injectable for tests."""
+
+    def __init__(self, data_dir: Path | None, games: Sequence[GameSource],
+                 search_seconds: float = 2.0, *,
+                 finished_keep_seconds: float = FINISHED_KEEP_SECONDS,
+                 finished_keep_max: int = FINISHED_KEEP_MAX,
+                 max_tables: int = MAX_TABLES,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.data_dir = data_dir
+        self.games = {g.label: g for g in games}
+        self.tables: dict[str, Table] = {}
+        # the finished tables in memory, by when they ended or were last opened
+        self.finished: OrderedDict[str, float] = OrderedDict()
+        # ids whose record failed to restore on demand: not replayed again on each request
+        self.unrestorable: set[str] = set()
+        self.finished_keep_seconds = finished_keep_seconds
+        self.finished_keep_max = finished_keep_max
+        self.max_tables = max_tables
+        self.clock = clock
+        self.search_seconds = search_seconds
+        self.restore_problems: list[str] = []
+        self.catalogues: dict[str, dict[str, Any]] = {}
+        self.hints: dict[tuple[str, int, int], dict[str, Any]] = {}
+        self.writer = Writer() if data_dir is not None else None
+        if data_dir is not None:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            self.restore()
+
+    def catalogue(self, source: GameSource) -> dict[str, Any]:
+        """The game's catalogue for pages (made once per game)."""
+        found = self.catalogues.get(source.spec)
+        if found is None:
+            found = self.catalogues[source.spec] = present.catalogue(source.data)
+        return found
+
+    def drain(self) -> None:
+        """Wait until every table's files are written."""
+        if self.writer is not None:
+            self.writer.drain()
+
+    def get(self, table_id: Any) -> Table:
+        """The table of an id: in memory, or a retired game restored from its files."""
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            table = self._load(table_id)
+        if table.id in self.finished:   # opened again: kept for another while
+            self.finished[table.id] = self.clock()
+            self.finished.move_to_end(table.id)
+        self.retire(sparing=table.id)
+        return table
+
+    def listing(self) -> list[Table]:
+        """The tables in memory, newest first: the live ones and the recently finished."""
+        self.retire()
+        return sorted(self.tables.values(), key=lambda t: -t.created)
+
+    @property
+    def live(self) -> int:
+        """How many tables in memory are unfinished (what ``max_tables`` bounds)."""
+        return len(self.tables) - len(self.finished)
+
+    def _add(self, table: Table) -> None:
+        table.on_over = self._ended
+        self.tables[table.id] = table
+        if table.game.over:
+            self._ended(table)
+
+    def _ended(self, table: Table) -> None:
+        if self.tables.get(table.id) is table:
+            self.finished[table.id] = self.clock()
+            self.finished.move_to_end(table.id)
+
+    def retire(self, sparing: str | None = None) -> None:
+        """Drop from memory the finished tables that are due: kept longer than
+        ``finished_keep_seconds``, or beyond the ``finished_keep_max`` most recent.  A
+        table a page watches stays (and is looked at again on the next pass); its files
+        stay on disk either way."""
+        now = self.clock()
+        excess = len(self.finished) - self.finished_keep_max
+        due: list[str] = []
+        for table_id, since in self.finished.items():
+            if len(due) >= excess and now - since < self.finished_keep_seconds:
+                break   # the rest ended later
+            table = self.tables.get(table_id)
+            if table_id == sparing or (table is not None and table.listeners):
+                continue
+            due.append(table_id)
+        for table_id in due:
+            del self.finished[table_id]
+            self.tables.pop(table_id, None)
+
+    def create(self, request: Any) -> Table:
+        """A new table from the page's request: ``game``, ``players``, ``seats`` (one kind
+        per seat), ``sides`` (choose or random), ``hints``, optional ``seed``."""
+        if not isinstance(request, dict):
+            raise TableError("a table request is a JSON object")
+        unknown = set(request) - {"game", "players", "seats", "sides", "hints", "seed"}
+        if unknown:
+            raise TableError(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
+        self.retire()
+        if self.live >= self.max_tables:
+            raise TableError(f"this server holds {self.max_tables} unfinished tables "
+                             "already (finished games do not count); try again when one "
+                             "ends")
+        label = request.get("game")
+        source = self.games.get(label) if isinstance(label, str) else None
+        if source is None:
+            raise TableError(f"game {_short(label)} is not offered here: "
+                             f"{', '.join(self.games)}")
+        rules = source.data.rules
+        players = request.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or not (
+                rules.min_players <= players <= rules.max_players):
+            raise TableError(f"players: {_short(players)}; {rules.title} is played by "
+                             f"{rules.min_players} to {rules.max_players}")
+        kinds = request.get("seats")
+        if not isinstance(kinds, list) or len(kinds) != players:
+            raise TableError(f"seats: one kind per seat ({players}), each one of "
+                             f"{', '.join(SEAT_KINDS)}")
+        for kind in kinds:
+            if kind not in SEAT_KINDS:
+                raise TableError(f"seats: {_short(kind)} is not one of {', '.join(SEAT_KINDS)}")
+        sides = request.get("sides", "choose")
+        if sides not in SIDE_MODES:
+            raise TableError(f"sides: {_short(sides)} is not one of {', '.join(SIDE_MODES)}")
+        hints = request.get("hints", False)
+        if not isinstance(hints, bool):
+            raise TableError("hints: true or false")
+        seed = request.get("seed", secrets.randbelow(2 ** 31))
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+            raise TableError("seed: a whole number from 0")
+        two_sided = any(len(wonder.sides) > 1 for wonder in source.data.wonders)
+        try:
+            game = (new_game(source.data, players, seed, sides=sides) if two_sided
+                    else new_game(source.data, players, seed))
+        except (TypeError, RuleError) as exc:
+            raise TableError(f"cannot set up the game: {exc}") from None
+        seats = [Seat(kind, secrets.token_urlsafe(18) if kind == HUMAN else None)
+                 for kind in kinds]
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        table = Table(table_id, source, game, seats, str(sides) if two_sided else None, hints,
+                      time.time(), self.data_dir, self.writer)
+        self._add(table)
+        table.save()
+        return table
+
+    # --- restoring ------------------------------------------------------------------
+
+    def restore(self) -> None:
+        """Every unfinished table of the data folder, replayed to where it was; a table
+        that does not replay is left on disk and reported in ``restore_problems``.  A
+        record saying its game is over is not replayed (``get`` restores it when its
+        link is opened); a record written before records said so is replayed, and
+        rewritten with the field, so the next start skips it if it is over."""
+        assert self.data_dir is not None
+        restored: list[Table] = []
+        for path in sorted(self.data_dir.glob(f"*{META_SUFFIX}")):
+            try:
+                meta = _read_meta(path)
+                if meta.get("over") is True:
+                    continue
+                table = self._restore(path, meta)
+            except (TableError, RuleError, OSError) as exc:
+                self.restore_problems.append(f"{path.name}: {exc}")
+                continue
+            except Exception as exc:  # a damaged record: one table must not stop the server
+                self.restore_problems.append(f"{path.name}: not a table record "
+                                             f"({type(exc).__name__}: {exc})")
+                continue
+            if "over" not in meta:
+                table.save_meta()
+            restored.append(table)
+        for table in sorted(restored, key=lambda t: t.created):   # the oldest due first
+            self._add(table)
+        self.retire()
+
+    def _load(self, table_id: Any) -> Table:
+        """A retired table restored from its files, or the usual TableError.  The id is
+        checked before it names a file: only the characters of the ids this server makes
+        (so never a path), a bounded length; an unfinished or damaged record is
+        refused (a live table is in memory, or did not restore at start-up)."""
+        missing = TableError(f"no table {_short(table_id)} on this server")
+        if (self.data_dir is None or not isinstance(table_id, str)
+                or TABLE_ID.fullmatch(table_id) is None or table_id in self.unrestorable):
+            raise missing
+        path = self.data_dir / f"{table_id}{META_SUFFIX}"
+        log_path = self.data_dir / f"{table_id}{LOG_SUFFIX}"
+        if self.writer is not None and (self.writer.busy(path) or self.writer.busy(log_path)):
+            self.writer.drain()   # retired just after its last move: read what was written
+        try:
+            meta = _read_meta(path)
+        except FileNotFoundError:
+            raise missing from None
+        except Exception:   # unreadable, not JSON, not a record
+            self._unrestorable(table_id)
+            raise missing from None
+        if meta.get("over") is False or meta.get("id") != table_id:
+            raise missing
+        try:
+            table = self._restore(path, meta)
+        except Exception:   # a record that no longer replays: reported at start-up too
+            self._unrestorable(table_id)
+            raise missing from None
+        if not table.game.over:   # not retired, so not restored here either
+            self._unrestorable(table_id)
+            raise missing
+        self._add(table)
+        return table
+
+    def _unrestorable(self, table_id: str) -> None:
+        if len(self.unrestorable) >= 10_000:
+            self.unrestorable.clear()
+        self.unrestorable.add(table_id)
+
+    def _source(self, meta: dict[str, Any]) -> GameSource:
+        label = meta.get("game")
+        for source in self.games.values():
+            if source.spec == meta.get("spec"):
+                return source
+        if not isinstance(label, str):
+            raise TableError("the table's game is missing")
+        source = load_source(str(meta.get("spec")))
+        self.games.setdefault(source.label, source)
+        return source
+
+    def _restore(self, path: Path, meta: dict[str, Any] | None = None) -> Table:
+        """The table of a record (``meta``, when already read), its log replayed."""
+        if meta is None:
+            meta = _read_meta(path)
+        table_id = str(meta["id"])
+        if table_id + META_SUFFIX != path.name or TABLE_ID.fullmatch(table_id) is None:
+            # the id names the table's other files: one that is not the record's own name
+            # could make the server read or write a file it did not write
+            raise TableError(f"the record's id {_short(table_id)} is not its file's name")
+        source = self._source(meta)
+        log_path = path.with_name(f"{table_id}{LOG_SUFFIX}")
+        records = game_log.read(log_path)
+        head = records[0]
+        sides = meta.get("sides")
+        game = new_game(source.data, int(head["players"]), int(head["seed"]),
+                        **({} if game_log.sides_option(head) is None
+                           else {"sides": game_log.sides_option(head)}))
+        for record in records[1:]:
+            if record.get("type") != "decision":
+                continue
+            actions: dict[int, Action] = {}
+            for seat_text, wanted in (record.get("actions") or {}).items():
+                action = find_action(game, int(seat_text), wanted)
+                if action is None:
+                    raise TableError(f"line {record['_line']}: seat {seat_text}'s action "
+                                     "is no longer legal")
+                actions[int(seat_text)] = action
+            game.play(actions)
+            if "coins" in record and record["coins"] != [c.coins for c in game.cities]:
+                raise TableError(f"line {record['_line']}: the coins differ on replay")
+        seats = [Seat(str(s["kind"]), s.get("token")) for s in meta["seats"]]
+        if len(seats) != game.players or any(
+                s.kind not in SEAT_KINDS or not isinstance(s.token, (str, type(None)))
+                or (s.token is None) != (s.kind != HUMAN) for s in seats):
+            raise TableError("the seats do not match the game")
+        table = Table(table_id, source, game, seats, None if sides is None else str(sides),
+                      bool(meta.get("hints")),
+                      float(meta.get("created", 0.0)), self.data_dir, self.writer,
+                      events=[str(e) for e in meta.get("events") or []])
+        if meta.get("decision") == table.decision_number:
+            for seat_text, wanted in (meta.get("pending") or {}).items():
+                action = find_action(game, int(seat_text), wanted)
+                if action is not None:
+                    table.pending[int(seat_text)] = action
+        return table
+
+    # --- bots -----------------------------------------------------------------------
+
+    def bot_jobs(self, table: Table) -> list[tuple[int, int, GameState, Bot]]:
+        """The bot moves the open decision needs and are not under way: (seat, decision,
+        a clone to choose on, the bot)."""
+        jobs: list[tuple[int, int, GameState, Bot]] = []
+        if table.game.over:
+            return jobs
+        for seat in table.waiting_for():
+            kind = table.seats[seat].kind
+            if kind == HUMAN or seat in table.bots_busy:
+                continue
+            seed = random.Random(f"{table.game.seed}:{seat}:{table.decision_number}")
+            bot = bot_for(kind, seed.getrandbits(63), self.search_seconds)
+            table.bots_busy.add(seat)
+            jobs.append((seat, table.decision_number, table.game.clone(), bot))
+        return jobs
+
+    def hint(self, table: Table, seat: int) -> dict[str, Any]:
+        """What the greedy policy would play for ``seat`` now, and its ranking (why)."""
+        if not table.hints:
+            raise TableError("this table was created without hints")
+        game = table.game
+        if seat not in table.waiting_for():
+            raise TableError(f"seat {seat} has nothing to choose now")
+        key = (table.id, table.decision_number, seat)
+        found = self.hints.get(key)
+        if found is None:   # worked out once per decision and seat, however often asked
+            ranked = greedy_policy(game.data)(0).rank(game, seat, game.legal_actions(seat))
+            found = {"type": "hint", "decision": table.decision_number,
+                     "best": ranked[0][1].to_json() if ranked else None,
+                     "ranking": [{"value": round(value, 2), "text": str(action),
+                                  "json": action.to_json()} for value, action in ranked[:5]]}
+            if len(self.hints) > 10_000:
+                self.hints.clear()
+            self.hints[key] = found
+        return found
+
+
+__all__ = ["BOT_KINDS", "GameSource", "HUMAN", "SEAT_KINDS", "Seat", "Table", "TableError",
+           "Tables", "bot_for", "find_action", "load_source"]
