@@ -163,9 +163,6 @@ class Game:
     # gone with it.  A field, not attributes set later: compiled classes have no __dict__.
     derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
-    def rules_name(self) -> str:
-        return self.rules.name
-
     def deck_cards(self) -> tuple[Card, ...]:
         """The cards that go into the age decks (those named by a ``remove:`` list are out,
         and so are the reserve's: ``reserve.colour``)."""

@@ -196,12 +196,6 @@ def _escape(text: str, pos: int) -> tuple[str | None, int]:
     return None, 2 if code else 1
 
 
-def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
-    """Source index of ``value[offset]`` (see :func:`_align_all`)."""
-    table = _align_all(text, scalar, value)
-    return table[max(0, min(offset, len(value)))]
-
-
 def _align_all(text: str, scalar: _Scalar, value: str) -> list[int]:
     """Source index of every ``value[i]`` (and, last, of the value's end), found in one
     walk of the scalar's source: a string with thousands of diagnostics is walked
