@@ -30,7 +30,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Sequence,
+from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Mapping, Sequence,
                     TypeVar)
 
 from wonders.dsl.errors import DataError
@@ -39,7 +39,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import Action, ChooseWonder
 from wonders.bots import make_bot
 from wonders.engine.city import City
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.drafted_city import BUILT, NOT_BUILT
 from wonders.engine.playout import POLICIES, playout, seat_seed
 from wonders.engine.registry import new_game
@@ -95,7 +95,7 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
     def deal(game: GameState) -> None:  # a new age was dealt: every card in it is in the game
         dealt.update(card.name for card in game.offer_cards())
 
-    def chosen(moves: dict[int, Action]) -> None:
+    def chosen(moves: Mapping[int, AnyAction]) -> None:
         for seat, action in moves.items():
             if isinstance(action, ChooseWonder):
                 drafted[seat].append(action.wonder.name)
@@ -114,9 +114,9 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
             if match.age != age:
                 age = match.age
                 deal(match)
-            moves = {seat: seated[seat].choose(match, seat) for seat in match.to_move()}
-            chosen(moves)
-            match.play(moves)
+            choices = {seat: seated[seat].choose(match, seat) for seat in match.to_move()}
+            chosen(choices)
+            match.play(choices)
     sheet = match.score_sheet()
     winners = sheet.winners
     return {
