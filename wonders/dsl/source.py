@@ -19,9 +19,11 @@ import bisect
 import math
 import re
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Iterator, Mapping, Union
 
 import yaml
 
@@ -443,9 +445,30 @@ def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
     return builder.doc, builder.problems
 
 
+# Files open in an editor with changes not yet saved: their text by resolved path.  The
+# language server sets it around one load (``unsaved``), so a buffer is checked as typed
+# with the saved files beside it; every other load reads the disk.
+_UNSAVED: ContextVar[Mapping[Path, str]] = ContextVar("unsaved", default={})
+
+
+@contextmanager
+def unsaved(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Load ``texts`` (resolved path -> text) instead of those files' saved contents."""
+    token = _UNSAVED.set({path.resolve(): text for path, text in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
 def load_file(path: Path, display: str | None = None) -> tuple[Document | None, list[Diagnostic]]:
     """Read and load one YAML file, refusing oversized, binary or non-UTF-8 input."""
     name = display or str(path)
+    edited = _UNSAVED.get()
+    if edited:
+        text = edited.get(path.resolve())
+        if text is not None:
+            return load_text(name, text)
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
@@ -472,4 +495,4 @@ def load_file(path: Path, display: str | None = None) -> tuple[Document | None, 
     return load_text(name, text)
 
 
-__all__ = ["Document", "SourceText", "load_file", "load_text", "Severity"]
+__all__ = ["Document", "SourceText", "Severity", "load_file", "load_text", "unsaved"]
