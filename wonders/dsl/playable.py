@@ -333,8 +333,9 @@ def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, s
     checker.check_pools()
     for doc, kind in docs:
         for path in effect_paths(doc, kind):
-            age = _map(_list(doc.data.get("cards"))[path[1]]).get("age") if kind == "cards" \
-                else None
+            index = path[1]
+            age = (_map(_list(doc.data.get("cards"))[index]).get("age")
+                   if kind == "cards" and isinstance(index, int) else None)
             checker.age = age if isinstance(age, int) and not isinstance(age, bool) else None
             checker.clauses(doc, path, checker.in_play)
         checker.age = None
