@@ -48,7 +48,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 SKIPPED_KINDS = ("scenarios",)
 
 # The longest chain of rule sets extending one another (a longer one is surely a mistake).
-MAX_EXTENDS = 16
+MAX_EXTENDS = 64
 
 
 def _package_dir(package: str) -> Path | None:
@@ -390,6 +390,11 @@ class _Load:
         self.hashes: dict[str, str] = {}
         self.extending: list[Path] = []  # the rule-set files being extended (cycles)
         self.broken_extends = False      # an 'extends:' failed (already reported)
+        # each parent rule set read so far (its resolved file): its merged document (None:
+        # refused, and reported) and how many 'extends:' levels lie beneath it, so a parent
+        # several rule sets extend is read and merged once (a lattice of n files: n reads)
+        self.parents: dict[Path, tuple[Document | None, int]] = {}
+        self.reach = 0  # the longest chain of rule sets being extended met so far
 
     # --- files -------------------------------------------------------------------
 
@@ -512,6 +517,16 @@ class _Load:
             return True
         read.add(rules_file.resolve())
         chain = [*self.extending, resolved]
+        known = self.parents.get(rules_file.resolve())
+        if known is not None:  # read and merged before, on another path of the graph
+            merged, height = known
+            self.reach = max(self.reach, len(chain) + height)
+            if merged is not None and len(chain) + height > MAX_EXTENDS:
+                self.report.add(Diagnostic(
+                    "L707", f"'extends: {target}' makes a chain of more than {MAX_EXTENDS} "
+                    "rule sets", where, text=target))
+                return None
+            return merged
         if rules_file.resolve() in chain:
             names = " -> ".join(display_name(p) for p in
                                 chain[chain.index(rules_file.resolve()):] + [rules_file])
@@ -525,19 +540,24 @@ class _Load:
                 "sets", where, text=target))
             return None
         self.extending.append(resolved)
+        outer, self.reach = self.reach, len(chain)
         try:
             self.seen.discard(rules_file.resolve())  # read it here even if listed too
             parent = self.read(rules_file, depth + 1)
         finally:
             self.extending.pop()
+            height = self.reach - len(chain)
+            self.reach = max(outer, self.reach)
         if parent is None or parent.kind != "rules":
             if parent is not None or not self.broken_extends:
                 self.report.add(Diagnostic(
                     "L706", f"'extends: {target}' names {display_name(rules_file)}, which is "
                     "not a rule set (kind: rules)", where, text=target))
+            self.parents[rules_file.resolve()] = (None, height)
             return None
         for other in others:
             self.add_file(other, depth + 1)
+        self.parents[rules_file.resolve()] = (parent.doc, height)
         return parent.doc
 
     # --- the rule set --------------------------------------------------------------
