@@ -575,7 +575,16 @@ EXTRA_CASES: list[Case] = [
     base_extra_case("token-shields-in-the-last-age", "M908", "on victory token: shields 1",
                     age=3, severity=Severity.WARNING,
                     message=("with a token (given after an age's battles)",)),
+    # issue 28: the dice loop's rule set is checked as the others' are
+    shipped_case("dice-unknown-ability", "M902", "dice", "rules.yaml", "free_die]",
+                 "free_die, fre_die]", "fre_die]", text="fre_die", suggestion="free_die",
+                 message=("ability 'fre_die' is not implemented by the dice game loop",)),
+    shipped_case("dice-empty-score-order", "R803", "dice", "rules.yaml",
+                 "order: [buildings, barracks, wonder, bonuses]", "order: []", "order: []",
+                 text="[]", message=("score.order is empty",
+                                     "score.colours and score.tokens name barracks, buildings")),
 ]
+EXTRA_CASES[-1].column += len("order: ")
 
 
 def _check(case: Case, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,7 +93,7 @@ CODES: dict[str, str] = {
     # R: rule sets
     "R801": "the minimum player count is above the maximum",
     "R802": "a per-age list whose length differs from the number of ages",
-    "R803": "a score line that is not in the score sheet's order",
+    "R803": "a score line that is not in the score sheet's order, or an empty order",
     "R804": "a wonder draft whose pick order does not fit its pools or the player count",
     "R805": "conflict track zones out of order, or beyond supremacy",
     # M: what the rule set's game loop runs (wonders/dsl/mechanisms.py)

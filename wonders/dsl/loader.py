@@ -677,6 +677,15 @@ class _Load:
                     suggestion=closest(str(name), known)))
         score = _map(data.get("score"))
         order = _list(score.get("order"))
+        if "order" in score and not order and isinstance(score.get("order"), list):
+            # (an empty list would fall back to the base game's lines: points scored under
+            # names the rule set never meant)
+            lines = sorted({str(v) for v in (*_map(score.get("colours")).values(),
+                                             *_map(score.get("tokens")).values())})
+            self.report.add(Diagnostic(
+                "R803", "score.order is empty: the score sheet needs its lines, in order"
+                + (f" (score.colours and score.tokens name {', '.join(lines)})"
+                   if lines else ""), doc.location(("score", "order")), text="[]"))
         for colour, line in _map(score.get("colours")).items():
             if colour not in vocabulary.colours:
                 self.report.add(Diagnostic(

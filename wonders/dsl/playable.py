@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence
 
 from wonders.dsl import effects as fx
-from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity
+from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
 from wonders.dsl.mechanisms import (EFFECT_WORDS, PERIOD_END, PERIOD_START, TOKEN_EVENT,
                                     Capabilities, capabilities, refusal_code)
 from wonders.dsl.model import Game
@@ -287,13 +287,6 @@ class _Checker:
                 "M905", "science.pair is never read: only science by pairs "
                 "(science: {mechanism: pairs}) gives something for a pair",
                 doc.location(("science", "pair"), key=True), text="pair"))
-        vocabulary = self.game.rules.vocabulary
-        for i, ability in enumerate(vocabulary.abilities):
-            if ability not in caps.abilities:
-                self.report.add(Diagnostic(
-                    "M902", f"ability '{ability}' is not implemented by the {caps.offer} game "
-                    f"loop (it implements {', '.join(sorted(caps.abilities))})",
-                    doc.location(("vocabulary", "abilities", i)), text=ability))
         rules = self.game.rules
         # (a load without any board checks cards only: there is no game to set up)
         if caps.boards and 0 < len(self.game.wonders) < rules.max_players:
@@ -307,12 +300,26 @@ class _Checker:
         self.clauses(doc, ("science", "pair"), self.in_play)
 
 
+def _check_abilities(game: Game, rules: Document, caps: Capabilities, report: Report) -> None:
+    """M902 for each ability of ``vocabulary: abilities`` the loop does not implement (in
+    every rule set of the loop, a vocabulary-only one included: a card may name it)."""
+    for i, ability in enumerate(game.rules.vocabulary.abilities):
+        if ability not in caps.abilities:
+            report.add(Diagnostic(
+                "M902", f"ability '{ability}' is not implemented by the {caps.offer} game "
+                f"loop (it implements {', '.join(sorted(caps.abilities))})",
+                rules.location(("vocabulary", "abilities", i)), text=ability,
+                suggestion=closest(ability, caps.abilities)))
+
+
 def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, str]],
                    compiled: Compiled, report: Report) -> None:
     """Report everything in ``game`` that its game loop does not run (see the module)."""
     caps = capabilities(offer_of(rules.data))
     if caps is None:
         return
+    if playable(caps, rules.data) or not caps.boards:  # (a rule set without boards: always)
+        _check_abilities(game, rules, caps, report)
     if not playable(caps, rules.data):
         if caps.boards and game.wonders:
             # boards are loaded, so a game is meant to be set up (as for M904), but a
