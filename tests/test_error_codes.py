@@ -9,6 +9,7 @@ untested.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -579,12 +580,19 @@ EXTRA_CASES: list[Case] = [
     shipped_case("dice-unknown-ability", "M902", "dice", "rules.yaml", "free_die]",
                  "free_die, fre_die]", "fre_die]", text="fre_die", suggestion="free_die",
                  message=("ability 'fre_die' is not implemented by the dice game loop",)),
+    shipped_case("dice-reads-no-cards", "M905", "dice", "rules.yaml", "kind:", "kind:",
+                 "kind:", extra={"extra.yaml": "kind: cards\nset: x\ngame: dice\ncards:\n"
+                                 "  - {name: Probe, age: 1, colour: grey, players: [8], "
+                                 "cost: free, effect: \"now: coins 2\"}\n"},
+                 others=frozenset({"D604"}), message=("a cards file is never read",)),
     shipped_case("dice-empty-score-order", "R803", "dice", "rules.yaml",
                  "order: [buildings, barracks, wonder, bonuses]", "order: []", "order: []",
                  text="[]", message=("score.order is empty",
                                      "score.colours and score.tokens name barracks, buildings")),
 ]
 EXTRA_CASES[-1].column += len("order: ")
+EXTRA_CASES[-2] = dataclasses.replace(EXTRA_CASES[-2], file="extra.yaml", line=1, column=7,
+                                      text="cards")
 
 
 def _check(case: Case, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:

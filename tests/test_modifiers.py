@@ -14,7 +14,7 @@ from pathlib import Path
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import registry
-from wonders.engine.actions import Action, Build, Sell
+from wonders.engine.actions import FREE_BUILD, Action, Build, Sell
 from wonders.engine.payment import FREE
 
 from extra_cards import card_named
@@ -64,3 +64,56 @@ def test_play_last_card_once_per_age_acts_in_every_age() -> None:
 
 def test_without_the_ability_nobody_plays_a_last_card() -> None:
     assert _last_card_ages([]) == []
+
+
+FREE_BUILDERS = """\
+kind: cards
+set: extra
+game: base
+cards:
+  - {name: Patron, age: 1, colour: blue, players: [8], cost: free, effect: ability free_build}
+  - {name: Patron Once, age: 1, colour: blue, players: [8], cost: free,
+     effect: ability free_build once}
+  - {name: Patron Yearly, age: 1, colour: blue, players: [8], cost: free,
+     effect: ability free_build once per age}
+"""
+
+
+def _free_builds(data: GameData, source: str) -> dict[int, int]:
+    """A 3-player game in which seat 0 builds ``source`` on its first turn, then builds
+    free whenever the free-build power lets it (a card that costs something), else sells,
+    as every other seat does: the free builds per age."""
+    game = registry.new_game(data, 3, 2, sides="A")
+    used: dict[int, int] = {1: 0, 2: 0, 3: 0}
+    first = True
+    while not game.over:
+        decision = game.decision()
+        actions: dict[int, Action] = {}
+        for seat in game.to_move():
+            hand = game.hands[seat]
+            if seat == 0 and first and decision.kind == "turn":
+                hand[0] = card_named(data, source)
+                game.invalidate()
+                actions[seat] = Build(hand[0], FREE)
+                first = False
+                continue
+            free = [a for a in game.legal_actions(seat) if isinstance(a, Build)
+                    and a.method == FREE_BUILD] if seat == 0 else []
+            if free:
+                used[game.age] += 1
+            actions[seat] = free[0] if free else Sell(hand[0])
+        game.play(actions)
+    return used
+
+
+def test_free_build_frequencies_over_a_game(tmp_path: Path) -> None:
+    """`ability free_build` every turn it is of use; `once` one card in the game; `once
+    per age` one card each age (the descriptions: "ability: free build", "(once)",
+    "(once per age)")."""
+    from extra_cards import load_extra
+
+    data = load_extra(tmp_path, FREE_BUILDERS)
+    unlimited = _free_builds(data, "Patron")
+    assert all(n >= 3 for n in unlimited.values()), unlimited  # most turns of every age
+    assert _free_builds(data, "Patron Once") == {1: 1, 2: 0, 3: 0}
+    assert _free_builds(data, "Patron Yearly") == {1: 1, 2: 1, 3: 1}

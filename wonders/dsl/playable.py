@@ -142,9 +142,6 @@ class _Checker:
                     f"so a price above it changes nothing (write 'at {trade.price - 1}' or "
                     "less to lower it)" if trade.price > 0 else
                     f"'buy … at {effect.price}' never acts: the rule set's trade price is 0")
-        never = self.never_acts(clause)
-        if never is not None:
-            return ("M908", never, Severity.WARNING)
         if (isinstance(effect, (fx.DrawReserve, fx.BuildReserve))
                 and self.game.rules.model.reserve.colour is None):
             word = EFFECT_WORDS[type(effect)]
@@ -154,6 +151,9 @@ class _Checker:
                 effect.pool, set()):
             return ("M903", f"no {effect.kind} token is ever in pool '{effect.pool}': "
                     f"{self.pool_reason(effect.pool)}")
+        never = self.never_acts(clause)  # (last: a warning never hides an error)
+        if never is not None:
+            return ("M908", never, Severity.WARNING)
         return None
 
     def never_acts(self, clause: fx.Clause) -> str | None:

@@ -226,6 +226,13 @@ def build_dice(rules: RuleSet, docs: Sequence[tuple[Document, str]], compile_eff
                                   f"dice-forum game (offer: dice); this rule set offers by "
                                   f"{offer}", doc.location(("kind",))))
         return None
+    for doc, kind in docs:  # a dice forum deals no cards, wonders or tokens: never in play
+        if kind in ("cards", "wonders", "tokens") and doc.data.get("game") in (
+                rules.name, *getattr(rules, "lineage", ())):
+            report.add(Diagnostic("M905", f"a {kind} file is never read by the dice-forum "
+                                  "loop (offer: dice), which plays a forum and sheets: "
+                                  f"nothing of it would come into play", doc.location(("kind",)),
+                                  text=kind))
     if len(forums) != 1 or len(sheets) != 1:
         what = "forum" if len(forums) != 1 else "sheets"
         count = len(forums) if what == "forum" else len(sheets)
