@@ -102,6 +102,9 @@ class _Checker:
         self.filled: dict[str, set[str]] = {}  # pool -> the token kinds it ever holds
         self.dealt_kinds: set[str] = set()
         self.age: int | None = None  # the age of the card whose clauses are checked (if any)
+        # whether the rest of the data is valid: what depends on all of it (pools, boards)
+        # is checked only then (a misspelt name would make a pool or a board look unused)
+        self.clean = True
 
     def clauses(self, doc: Document, path: PathKey,
                 refuse: Callable[[fx.Clause], tuple[str, str] | tuple[str, str, Severity]
@@ -147,8 +150,8 @@ class _Checker:
             word = EFFECT_WORDS[type(effect)]
             return ("M901", f"'{word} N reserve cards' needs the rule set's reserve "
                     "('reserve: {colour: …}'): this rule set has none")
-        if isinstance(effect, fx.TakeToken) and effect.pool and effect.kind not in self.filled.get(
-                effect.pool, set()):
+        if isinstance(effect, fx.TakeToken) and effect.pool and self.clean and \
+                effect.kind not in self.filled.get(effect.pool, set()):
             return ("M903", f"no {effect.kind} token is ever in pool '{effect.pool}': "
                     f"{self.pool_reason(effect.pool)}")
         never = self.never_acts(clause)  # (last: a warning never hides an error)
@@ -289,7 +292,7 @@ class _Checker:
                 doc.location(("science", "pair"), key=True), text="pair"))
         rules = self.game.rules
         # (a load without any board checks cards only: there is no game to set up)
-        if caps.boards and 0 < len(self.game.wonders) < rules.max_players:
+        if self.clean and caps.boards and 0 < len(self.game.wonders) < rules.max_players:
             self.report.add(Diagnostic(
                 "M904", f"{len(self.game.wonders)} wonder boards are loaded, but each of up to "
                 f"{rules.max_players} players needs one (players.max): load more boards or "
@@ -313,15 +316,17 @@ def _check_abilities(game: Game, rules: Document, caps: Capabilities, report: Re
 
 
 def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, str]],
-                   compiled: Compiled, report: Report) -> None:
-    """Report everything in ``game`` that its game loop does not run (see the module)."""
+                   compiled: Compiled, report: Report, clean: bool = True) -> None:
+    """Report everything in ``game`` that its game loop does not run (see the module);
+    ``clean`` False: the data has other errors, so only what does not depend on the rest
+    of it (each clause that compiled, the rules file's keys)."""
     caps = capabilities(offer_of(rules.data))
     if caps is None:
         return
     if playable(caps, rules.data) or not caps.boards:  # (a rule set without boards: always)
         _check_abilities(game, rules, caps, report)
     if not playable(caps, rules.data):
-        if caps.boards and game.wonders:
+        if clean and caps.boards and game.wonders:
             # boards are loaded, so a game is meant to be set up (as for M904), but a
             # drafting rule set without ``ages.hand`` is only a vocabulary: no age can be
             # dealt, and ``play`` would stop at once
@@ -335,9 +340,11 @@ def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, s
                 else rules.location(())))
         return
     checker = _Checker(game, rules, caps, compiled, report)
+    checker.clean = clean
     checker.deal_pools()
     checker.check_rules()
-    checker.check_pools()
+    if clean:
+        checker.check_pools()
     for doc, kind in docs:
         for path in effect_paths(doc, kind):
             index = path[1]
