@@ -58,3 +58,23 @@ def test_y002_tells_an_indentation_from_an_unquoted_colon() -> None:
     colon = "kind: cards\ncards:\n  - name: A\n    effect: now: coins 2\n"
     _, [problem] = load_text("colon.yaml", colon)
     assert problem.code == "Y002" and "must be quoted" in problem.message
+
+
+def test_a_scenario_shape_error_does_not_hide_another_scenarios_x902(tmp_path: Path) -> None:
+    from wonders.scenarios.draft import check_file
+
+    path = tmp_path / "two.yaml"
+    path.write_text(
+        "kind: scenarios\ngame: base\nscenarios:\n"
+        "  - name: shape error\n    position:\n      players:\n"
+        "        - {wonder: Gizah, coins: lots}\n        - {wonder: Olympia}\n"
+        "        - {wonder: Rhodos}\n    expect:\n      - state: {player: 0, coins: 3}\n"
+        "  - name: unknown card\n    position:\n      players:\n"
+        "        - {wonder: Gizah, cards: [Lumber Yrad]}\n        - {wonder: Olympia}\n"
+        "        - {wonder: Rhodos}\n    expect:\n      - state: {player: 0, coins: 3}\n",
+        encoding="utf-8")
+    result = check_file(path)
+    assert [(d.code, d.location.line) for d in result.report.diagnostics] == [("S101", 7)]
+    [outcome] = result.outcomes  # the well-formed scenario ran, in the same run
+    assert [(d.code, d.location.line, d.suggestion) for d in outcome.failures] == [
+        ("X902", 15, "Lumber Yard")]
