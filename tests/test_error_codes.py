@@ -9,6 +9,7 @@ untested.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -486,6 +487,32 @@ MECHANISM_CASES[3] = Case(
     *line_col(_BASE_RULES, "max: 7}"), file="rules.yaml",
     message=MECHANISM_CASES[3].message)
 MECHANISM_CASES[3].column += len("max: ")
+
+
+def base_extra_case(id: str, code: str, effect: str, age: int = 1, game: str = "base",
+                    **kw: object) -> Case:
+    """A case that loads the shipped ``game`` with one extra card (marked for 8 players, so
+    the decks stay whole) whose effect is ``effect``; the diagnostic stands at the effect."""
+    text = (f"kind: cards\nset: extra\ngame: {game}\ncards:\n  - name: Probe\n    age: {age}\n"
+            "    colour: yellow\n    players: [8]\n    cost: free\n"
+            f"    effect: \"{effect}\"\n")
+    run = shipped_case(id, code, game, "rules.yaml", "kind:", "kind:", "kind:",
+                       extra={"extra.yaml": text}).run
+    return Case(id, code, run, *line_col(text, effect), file="extra.yaml", text=effect,
+                others=frozenset({"D604"}), **kw)  # type: ignore[arg-type]
+
+
+MECHANISM_CASES += [
+    base_extra_case("discard-build-per-age", "M906", "ability build_from_discard once per age",
+                    message=("does not act 'once per age' in the draft game loop",
+                             "write 'ability build_from_discard' or "
+                             "'ability build_from_discard once'")),
+    base_extra_case("trade-price-above-the-rule", "M907", "buy raw from left at 3",
+                    message=("'buy … at 3' never acts: the rule set's trade price is 2",)),
+    base_extra_case("age-start-in-the-last-age", "M908", "on age start: coins 3", age=3,
+                    severity=Severity.WARNING,
+                    message=("'on age start:' never acts on a card of age 3",)),
+]
 CASES += MECHANISM_CASES
 
 # Further cases for codes with several distinct triggers.
@@ -538,7 +565,37 @@ EXTRA_CASES: list[Case] = [
     rules_case("victory-per-age", "R802",
                MINI_RULES + "military: {victory: [1, 3], defeat: -1}\n", 17, 21,
                message=("'victory' gives 2 values for 3 ages",)),
+    # issue 28: forms that validated and then did not act as described
+    base_extra_case("first-of-colour-once", "M906", "ability free_first_of_colour once",
+                    game="base2e",
+                    message=("does not act 'once'", "write 'ability free_first_of_colour'")),
+    base_extra_case("duel-discard-build-per-age", "M906",
+                    "ability build_from_discard once per age", game="duel",
+                    message=("in the structure game loop",)),
+    base_extra_case("age-end-shields-in-the-last-age", "M908", "on age end: shields 2", age=3,
+                    severity=Severity.WARNING,
+                    message=("shields that arrive at the end of an age (after its battles) on "
+                             "a card of age 3 count in no battle",)),
+    base_extra_case("token-shields-in-the-last-age", "M908", "on victory token: shields 1",
+                    age=3, severity=Severity.WARNING,
+                    message=("with a token (given after an age's battles)",)),
+    # issue 28: the dice loop's rule set is checked as the others' are
+    shipped_case("dice-unknown-ability", "M902", "dice", "rules.yaml", "free_die]",
+                 "free_die, fre_die]", "fre_die]", text="fre_die", suggestion="free_die",
+                 message=("ability 'fre_die' is not implemented by the dice game loop",)),
+    shipped_case("dice-reads-no-cards", "M905", "dice", "rules.yaml", "kind:", "kind:",
+                 "kind:", extra={"extra.yaml": "kind: cards\nset: x\ngame: dice\ncards:\n"
+                                 "  - {name: Probe, age: 1, colour: grey, players: [8], "
+                                 "cost: free, effect: \"now: coins 2\"}\n"},
+                 others=frozenset({"D604"}), message=("a cards file is never read",)),
+    shipped_case("dice-empty-score-order", "R803", "dice", "rules.yaml",
+                 "order: [buildings, barracks, wonder, bonuses]", "order: []", "order: []",
+                 text="[]", message=("score.order is empty",
+                                     "score.colours and score.tokens name barracks, buildings")),
 ]
+EXTRA_CASES[-1].column += len("order: ")
+EXTRA_CASES[-2] = dataclasses.replace(EXTRA_CASES[-2], file="extra.yaml", line=1, column=7,
+                                      text="cards")
 
 
 def _check(case: Case, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:

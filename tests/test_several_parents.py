@@ -8,7 +8,10 @@ it; every mistake of a list item (unknown parent, cycle) is located at that item
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+
+import pytest
 
 from wonders.dsl.loader import load
 
@@ -96,3 +99,42 @@ def test_the_shipped_pair_names_its_parents() -> None:
     assert game.rules.lineage == ("leaders", "cities", "base")
     order = game.rules.parameters["score"]["order"]
     assert order[-3:] == ["leaders", "city", "debt"]
+
+
+def _lattice(ws: Workspace, n: int) -> Path:
+    """n rule sets, each extending the next three (the last ones fewer, the last base):
+    every rule set is reached by a number of paths that grows exponentially with n."""
+    for i in range(n):
+        parents = [f"r{j}.yaml" for j in range(i + 1, min(n, i + 4))] or ["base"]
+        coins = f"setup: {{coins: {i}}}\n" if i == n - 1 else ""
+        ws.write(f"lattice/r{i}.yaml", f"kind: rules\nname: r{i}\n"
+                 f"extends: [{', '.join(parents)}]\n{coins}")
+    return ws.root / "lattice" / "r0.yaml"
+
+
+def test_a_lattice_of_parents_is_read_and_merged_once_each(
+        ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Validating an ``extends:`` graph takes time linear in its files: each parent is
+    read (and merged) once, however many paths reach it.  Before issue 28 each was read
+    again on every path (n = 13 took 8.6 s, n = 16 72 s) and a combined title repeated
+    every parent's on every path."""
+    import wonders.dsl.loader as loader
+
+    reads: dict[str, int] = {}
+    real = loader.load_file
+
+    def counted(path: Path, name: str) -> object:
+        reads[Path(path).name] = reads.get(Path(path).name, 0) + 1
+        return real(path, name)
+
+    monkeypatch.setattr(loader, "load_file", counted)
+    n = 30
+    start = time.process_time()
+    result = load([_lattice(ws, n)])
+    spent = time.process_time() - start
+    assert result.report.sorted() == [] and result.game is not None
+    assert {reads[f"r{i}.yaml"] for i in range(n)} == {1}
+    assert result.game.rules.parameters["setup"]["coins"] == n - 1   # the deepest parent's
+    assert result.game.rules.lineage[:3] == ("r1", "r2", "r3")
+    assert len(result.game.rules.title) < 100
+    assert spent < 5, f"{spent:.1f} s of CPU to load {n} rule sets"

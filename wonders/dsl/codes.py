@@ -94,7 +94,7 @@ CODES: dict[str, str] = {
     # R: rule sets
     "R801": "the minimum player count is above the maximum",
     "R802": "a per-age list whose length differs from the number of ages",
-    "R803": "a score line that is not in the score sheet's order",
+    "R803": "a score line that is not in the score sheet's order, or an empty order",
     "R804": "a wonder draft whose pick order does not fit its pools or the player count",
     "R805": "conflict track zones out of order, or beyond supremacy",
     # M: what the rule set's game loop runs (wonders/dsl/mechanisms.py)
@@ -106,6 +106,11 @@ CODES: dict[str, str] = {
     "M904": "fewer wonder boards than players, where each player is dealt a board",
     "M905": "a slot mechanism the game loop does not play with, or a rule-set key it never "
             "reads",
+    "M906": "an ability with a frequency ('once', 'once per age') the game loop does not "
+            "run for it",
+    "M907": "a trade price ('buy … at N') above the rule set's fixed price: it never acts",
+    "M908": "a clause that can never act where it is written ('on age start:' on a card of "
+            "the last age, shields after the last battle) (warning)",
 }
 
 # X: rule scenarios (``wonders check``, wonders/scenarios/draft.py).  Kept apart from CODES,

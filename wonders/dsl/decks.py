@@ -29,6 +29,10 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
         by_age[card.age].append(card)
 
     pools = {(pool.age, pool.colour) for pool in rules.draws}
+    colours = rules.vocabulary.colours
+    # a card in an age the rule set lacks, or of an unknown colour (D603, N302): the deck
+    # counts would only repeat that mistake (and advise wrongly), so they wait for its fix
+    misplaced = any(card.age > rules.ages or card.colour not in colours for card in deck)
     for card in deck:
         if card.age > rules.ages:
             found.append(Diagnostic("D603", f"'{card.name}' is in age {card.age}, but the rule "
@@ -41,7 +45,7 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                    "cards of a reserve, and this rule set has none (reserve: {colour: …})"),
                 card.location))
             continue
-        if card.drawn and (card.age, card.colour) not in pools:
+        if card.drawn and (card.age, card.colour) not in pools and card.colour in colours:
             found.append(Diagnostic(
                 "D602", f"'{card.name}' has no 'players' markers, but the rule set draws no "
                 f"{card.colour} cards into age {card.age}: add players: [3+] (or similar)",
@@ -58,7 +62,7 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
     found.extend(_check_reserve(game, rules_location))
     remove = rules.model.ages.remove
     layouts = _layouts(rules.model.offer)
-    if rules.hand is None and layouts is None:
+    if (rules.hand is None and layouts is None) or misplaced:
         return found
     for age in range(1, rules.ages + 1):
         cards = by_age.get(age, [])

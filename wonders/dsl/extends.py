@@ -154,10 +154,21 @@ def combine(parents: list[Document]) -> tuple[MergedDocument, list[Conflict]]:
         for name in (parent.lineage if isinstance(parent, MergedDocument) else ()):
             if name not in names:
                 names.append(name)
-    titles = [str(p.data.get("title", p.data.get("name", ""))) for p in parents
-              if isinstance(p.data, dict)]
-    data["title"] = " + ".join(titles)
+    titles = [_own_title(p) for p in parents if isinstance(p.data, dict)]
+    data["title"] = " + ".join(dict.fromkeys(titles))
     return MergedDocument(first, data, owners, tuple(names[1:])), conflicts
+
+
+def _own_title(doc: Document) -> str:
+    """The title a parent declares itself, else its name: a title made from the parents'
+    own (" + ", " — ") is not repeated, so a lattice of rule sets (each extending several
+    of the next) does not grow its titles with every path through it."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if isinstance(doc, MergedDocument):
+        owner = doc.owners.get(("title",))
+        if owner is None or owner[1] != ("title",):
+            return str(data.get("name", ""))
+    return str(data.get("title", data.get("name", "")))
 
 
 def _holder(owners: dict[PathKey, tuple[Document, PathKey]], path: PathKey) -> Document:

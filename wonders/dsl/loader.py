@@ -48,7 +48,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 SKIPPED_KINDS = ("scenarios",)
 
 # The longest chain of rule sets extending one another (a longer one is surely a mistake).
-MAX_EXTENDS = 16
+MAX_EXTENDS = 64
 
 
 def _package_dir(package: str) -> Path | None:
@@ -391,6 +391,11 @@ class _Load:
         self.extending: list[Path] = []  # the rule-set files being extended (cycles)
         self.broken_extends = False      # an 'extends:' failed (already reported)
         self.replacing: list[tuple[str, Location]] = []  # each card's 'replaces:' and its place
+        # each parent rule set read so far (its resolved file): its merged document (None:
+        # refused, and reported) and how many 'extends:' levels lie beneath it, so a parent
+        # several rule sets extend is read and merged once (a lattice of n files: n reads)
+        self.parents: dict[Path, tuple[Document | None, int]] = {}
+        self.reach = 0  # the longest chain of rule sets being extended met so far
 
     # --- files -------------------------------------------------------------------
 
@@ -513,6 +518,16 @@ class _Load:
             return True
         read.add(rules_file.resolve())
         chain = [*self.extending, resolved]
+        known = self.parents.get(rules_file.resolve())
+        if known is not None:  # read and merged before, on another path of the graph
+            merged, height = known
+            self.reach = max(self.reach, len(chain) + height)
+            if merged is not None and len(chain) + height > MAX_EXTENDS:
+                self.report.add(Diagnostic(
+                    "L707", f"'extends: {target}' makes a chain of more than {MAX_EXTENDS} "
+                    "rule sets", where, text=target))
+                return None
+            return merged
         if rules_file.resolve() in chain:
             names = " -> ".join(display_name(p) for p in
                                 chain[chain.index(rules_file.resolve()):] + [rules_file])
@@ -526,19 +541,24 @@ class _Load:
                 "sets", where, text=target))
             return None
         self.extending.append(resolved)
+        outer, self.reach = self.reach, len(chain)
         try:
             self.seen.discard(rules_file.resolve())  # read it here even if listed too
             parent = self.read(rules_file, depth + 1)
         finally:
             self.extending.pop()
+            height = self.reach - len(chain)
+            self.reach = max(outer, self.reach)
         if parent is None or parent.kind != "rules":
             if parent is not None or not self.broken_extends:
                 self.report.add(Diagnostic(
                     "L706", f"'extends: {target}' names {display_name(rules_file)}, which is "
                     "not a rule set (kind: rules)", where, text=target))
+            self.parents[rules_file.resolve()] = (None, height)
             return None
         for other in others:
             self.add_file(other, depth + 1)
+        self.parents[rules_file.resolve()] = (parent.doc, height)
         return parent.doc
 
     # --- the rule set --------------------------------------------------------------
@@ -658,6 +678,15 @@ class _Load:
                     suggestion=closest(str(name), known)))
         score = _map(data.get("score"))
         order = _list(score.get("order"))
+        if "order" in score and not order and isinstance(score.get("order"), list):
+            # (an empty list would fall back to the base game's lines: points scored under
+            # names the rule set never meant)
+            lines = sorted({str(v) for v in (*_map(score.get("colours")).values(),
+                                             *_map(score.get("tokens")).values())})
+            self.report.add(Diagnostic(
+                "R803", "score.order is empty: the score sheet needs its lines, in order"
+                + (f" (score.colours and score.tokens name {', '.join(lines)})"
+                   if lines else ""), doc.location(("score", "order")), text="[]"))
         for colour, line in _map(score.get("colours")).items():
             if colour not in vocabulary.colours:
                 self.report.add(Diagnostic(
@@ -1043,12 +1072,13 @@ class _Load:
     # --- what the game loop runs (the capability checks: wonders/dsl/playable.py) -------------------
 
     def check_playable(self, game: Game, rules: Document) -> None:
-        """Refuse, located, what the rule set's game loop does not run (once the data is
-        otherwise valid: a misspelt name would only make its pools or boards look unused)."""
+        """Refuse, located, what the rule set's game loop does not run: every clause that
+        compiled and the rules file's own keys always (so they come in the same run as the
+        other errors); what depends on the whole data (pools, boards) only once the data is
+        otherwise valid (a misspelt name would only make its pools or boards look unused)."""
         from wonders.dsl.playable import check_playable  # (this region's own import)
 
-        if not self.report.ok:
-            return
+        clean = self.report.ok
         cache = self.compiler._effects
 
         def compiled(text: str) -> fx.Effects | None:
@@ -1056,7 +1086,7 @@ class _Load:
             return found[0] if found is not None and not found[1] else None
 
         check_playable(game, rules, [(d.doc, d.kind) for d in self.docs], compiled,
-                       self.report)
+                       self.report, clean)
 
 
 def inherit(located: list[tuple[Card, Callable[[str, int], Location]]], wonders: list[Wonder],
@@ -1252,7 +1282,10 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
         return found[0] if found and found[0] not in loaded else None
 
     graph, chain_problems = check_chains(cards, links_of(located), unloaded_set)
-    state.report.extend(chain_problems)
+    # (a chain "to an earlier age" from a card in an age the rule set lacks is that D603)
+    misaged = [f"'{c.name}' (age {c.age})" for c in cards if c.age > rules.ages]
+    state.report.extend(d for d in chain_problems
+                        if not (d.code == "C502" and any(m in d.message for m in misaged)))
     digest = hashlib.sha256("".join(sorted(state.hashes.values())).encode()).hexdigest()
     dice = build_dice(rules, [(d.doc, d.kind) for d in state.docs], state.compiler.effects,
                       state.report, entry.doc)  # forum and sheets files (offer: dice)

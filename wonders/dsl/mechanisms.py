@@ -53,6 +53,17 @@ _EVERYWHERE: Final = frozenset({
 })
 
 
+# The frequencies of an ability (``Ability.once_per``): none, ``once``, ``once per age``.
+_UNLIMITED: Final[frozenset[str | None]] = frozenset({None})
+_ONCE: Final[frozenset[str | None]] = frozenset({None, "game"})
+_ANY_FREQUENCY: Final[frozenset[str | None]] = frozenset({None, "game", "age"})
+
+
+def frequency_text(once_per: str | None) -> str:
+    """How an ability's frequency is written: ``once``, ``once per age`` ('' for none)."""
+    return "" if once_per is None else "once" if once_per == "game" else f"once per {once_per}"
+
+
 @dataclass(frozen=True)
 class Capabilities:
     """What one game loop runs.
@@ -123,6 +134,12 @@ class Capabilities:
     whole_discounts: bool = False
     trade_discounts: bool = False
     shared_discounts: bool = False
+    # per ability, the frequencies it runs (``once_per``: None without one, "game" for
+    # ``once``, "age" for ``once per age``); an ability not listed runs without one only
+    frequencies: Mapping[str, frozenset[str | None]] = field(default_factory=dict)
+    # whether ``buy … at N`` lowers a fixed price of the rule set's (``trade.price``, the
+    # same for every unit): then a price above it never acts (a city pays the cheaper)
+    fixed_trade_price: bool = False
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -173,6 +190,12 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         set_counts=True,
         bank_events=frozenset({"coins"}),
         counted_shields=True,
+        # a free build is counted per period; the last card is played at most once an age
+        # anyway ("once per age" is every age), "once" only in the first age it can be;
+        # the discard build acts when its source is built, which is once
+        frequencies={"free_build": _ANY_FREQUENCY, "play_last_card": _ANY_FREQUENCY,
+                     "build_from_discard": _ONCE},
+        fixed_trade_price=True,
     ),
     "structure": Capabilities(
         offer="structure",
@@ -191,6 +214,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         boards=False,
         conditions=frozenset({"at_least"}),
         set_counts=True,
+        frequencies={"build_from_discard": _ONCE},  # (it acts when its source is built)
     ),
     # A dice forum (wonders/engine/dice_game.py): spaces of a player sheet crossed with dice; a
     # crossed space counts as a card of its building's colour.  Effects act when the
@@ -215,6 +239,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         slots={"turns": ("simultaneous",)},
         next_age=(),
         boards=False,
+        # an ability acts once, when its space or stage is crossed
+        frequencies={"extra_action": _ONCE, "free_die": _ONCE},
     ),
 }
 
@@ -261,6 +287,31 @@ def _counts_sets(clause: fx.Clause) -> bool:
         amounts.append(clause.condition.amount)
     return any(isinstance(term.counted, (fx.CountSets, fx.CountScienceSets))
                for amount in amounts if isinstance(amount, fx.Amount) for term in amount.terms)
+
+
+def _frequency_refusal(caps: Capabilities, effect: fx.Ability) -> str | None:
+    """Why the loop does not run the ability with its frequency (None: it does)."""
+    allowed = caps.frequencies.get(effect.name, _UNLIMITED)
+    if effect.once_per in allowed:
+        return None
+    forms = [" ".join(filter(None, ("ability", effect.name, frequency_text(once))))
+             for once in sorted(allowed, key=lambda f: ("", "game", "age").index(f or ""))]
+    moment = {_ONCE: " (it acts once, when its card, stage or space comes into play)",
+              _UNLIMITED: ""}.get(allowed, "")
+    return (f"ability '{effect.name}' does not act '{frequency_text(effect.once_per)}' in the "
+            f"{caps.offer} game loop{moment}: write {' or '.join(repr(f) for f in forms)}")
+
+
+def refusal_code(caps: Capabilities, clause: fx.Clause) -> tuple[str, str] | None:
+    """:func:`refusal` with its code: M906 for an ability's frequency, M902 for another
+    ability, M901 for the rest (None: the clause plays as written)."""
+    why = refusal(caps, clause)
+    if why is None:
+        return None
+    effect = clause.effect
+    if not isinstance(effect, fx.Ability):
+        return ("M901", why)
+    return ("M906" if why == _frequency_refusal(caps, effect) else "M902", why)
 
 
 def capabilities(offer: str) -> Capabilities | None:
@@ -349,7 +400,7 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
                     f"the {caps.offer} game loop"
                     + (f" (only {', '.join(sorted(caps.scoped_abilities))} can)"
                        if caps.scoped_abilities else ""))
-        return None
+        return _frequency_refusal(caps, effect)
     if (word, clause.timing) in caps.effects:
         return None
     why = caps.refused.get(word)
@@ -361,5 +412,4 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
 
 
 __all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END", "PERIOD_START",
-           "capabilities",
-           "refusal"]
+           "capabilities", "frequency_text", "refusal", "refusal_code"]

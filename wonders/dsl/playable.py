@@ -27,8 +27,9 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence
 
 from wonders.dsl import effects as fx
-from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report
-from wonders.dsl.mechanisms import EFFECT_WORDS, Capabilities, capabilities, refusal
+from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
+from wonders.dsl.mechanisms import (EFFECT_WORDS, PERIOD_END, PERIOD_START, TOKEN_EVENT,
+                                    Capabilities, capabilities, refusal_code)
 from wonders.dsl.model import Game
 from wonders.dsl.parser import parse_effects
 from wonders.dsl.source import Document, PathKey
@@ -100,9 +101,14 @@ class _Checker:
         self.report = report
         self.filled: dict[str, set[str]] = {}  # pool -> the token kinds it ever holds
         self.dealt_kinds: set[str] = set()
+        self.age: int | None = None  # the age of the card whose clauses are checked (if any)
+        # whether the rest of the data is valid: what depends on all of it (pools, boards)
+        # is checked only then (a misspelt name would make a pool or a board look unused)
+        self.clean = True
 
     def clauses(self, doc: Document, path: PathKey,
-                refuse: Callable[[fx.Clause], tuple[str, str] | None]) -> None:
+                refuse: Callable[[fx.Clause], tuple[str, str] | tuple[str, str, Severity]
+                                 | None]) -> None:
         """Report each clause of the effect string at ``path`` that ``refuse`` refuses
         (with a code and a message), located at the clause."""
         text = doc.get(path)
@@ -122,23 +128,65 @@ class _Checker:
         for i, why in found:
             assert why is not None
             span = spans[i]
+            severity = why[2] if len(why) == 3 else Severity.ERROR
             self.report.add(Diagnostic(why[0], why[1], doc.string_location(path, span.start),
-                                       text=text[span.start:span.end]))
+                                       severity=severity, text=text[span.start:span.end]))
 
-    def in_play(self, clause: fx.Clause) -> tuple[str, str] | None:
-        why = refusal(self.caps, clause)
-        if why is not None:
-            return ("M902" if isinstance(clause.effect, fx.Ability) else "M901", why)
+    def in_play(self, clause: fx.Clause) -> tuple[str, str] | tuple[str, str, Severity] | None:
+        found = refusal_code(self.caps, clause)
+        if found is not None:
+            return found
         effect = clause.effect
+        trade = self.game.rules.model.trade
+        if (isinstance(effect, fx.TradePrice) and self.caps.fixed_trade_price
+                and effect.price > trade.price):
+            return ("M907", f"'buy … at {effect.price}' never acts: the rule set's trade price "
+                    f"is {trade.price} (trade.price) and a city always pays the cheaper price, "
+                    f"so a price above it changes nothing (write 'at {trade.price - 1}' or "
+                    "less to lower it)" if trade.price > 0 else
+                    f"'buy … at {effect.price}' never acts: the rule set's trade price is 0")
         if (isinstance(effect, (fx.DrawReserve, fx.BuildReserve))
                 and self.game.rules.model.reserve.colour is None):
             word = EFFECT_WORDS[type(effect)]
             return ("M901", f"'{word} N reserve cards' needs the rule set's reserve "
                     "('reserve: {colour: …}'): this rule set has none")
-        if isinstance(effect, fx.TakeToken) and effect.pool and effect.kind not in self.filled.get(
-                effect.pool, set()):
+        if isinstance(effect, fx.TakeToken) and effect.pool and self.clean and \
+                effect.kind not in self.filled.get(effect.pool, set()):
             return ("M903", f"no {effect.kind} token is ever in pool '{effect.pool}': "
                     f"{self.pool_reason(effect.pool)}")
+        never = self.never_acts(clause)  # (last: a warning never hides an error)
+        if never is not None:
+            return ("M908", never, Severity.WARNING)
+        return None
+
+    def never_acts(self, clause: fx.Clause) -> str | None:
+        """Why a clause of a card of ``self.age`` can never act, in a loop that runs it
+        (None: it can): ``on age start:`` on a card of the last age (it is built after
+        that age has started), shields that arrive after the last battle they could
+        count in (``on age end: shields 2`` on a card of the last age)."""
+        age = self.age
+        if age is None or age < 1:  # (a wonder stage, a token, a leader: built in any age)
+            return None
+        model = self.game.rules.model
+        last = model.ages.count
+        event = clause.trigger.event if clause.trigger is not None else ""
+        if event.endswith(PERIOD_START) and event[:-len(PERIOD_START)] == "age" and age >= last:
+            return (f"'on age start:' never acts on a card of age {age}: the card is built "
+                    f"once its age has started, and no age follows the last ({last}); "
+                    "write 'now:' for an effect when it is built")
+        if isinstance(clause.effect, fx.Shields) and model.military.mechanism == "battles":
+            battles = model.military.battles
+            after = event.endswith(PERIOD_END) or event.endswith(TOKEN_EVENT)
+            first = age + 1 if after else age  # (an age's end and its tokens follow its battles)
+            fought = [a for a in range(1, last + 1) if battles.fought_in(a)]
+            if not any(a >= first for a in fought):
+                when = ("at the end of an age (after its battles)"
+                        if event.endswith(PERIOD_END) else
+                        "with a token (given after an age's battles)" if after else "")
+                held = f"that arrive {when} " if when else ""
+                final = (f"the last battles are fought at the end of age {fought[-1]}"
+                         if fought else "no age ends in battles (military.ages)")
+                return (f"shields {held}on a card of age {age} count in no battle: {final}")
         return None
 
     def sale(self, clause: fx.Clause) -> tuple[str, str] | None:
@@ -242,16 +290,9 @@ class _Checker:
                 "M905", "science.pair is never read: only science by pairs "
                 "(science: {mechanism: pairs}) gives something for a pair",
                 doc.location(("science", "pair"), key=True), text="pair"))
-        vocabulary = self.game.rules.vocabulary
-        for i, ability in enumerate(vocabulary.abilities):
-            if ability not in caps.abilities:
-                self.report.add(Diagnostic(
-                    "M902", f"ability '{ability}' is not implemented by the {caps.offer} game "
-                    f"loop (it implements {', '.join(sorted(caps.abilities))})",
-                    doc.location(("vocabulary", "abilities", i)), text=ability))
         rules = self.game.rules
         # (a load without any board checks cards only: there is no game to set up)
-        if caps.boards and 0 < len(self.game.wonders) < rules.max_players:
+        if self.clean and caps.boards and 0 < len(self.game.wonders) < rules.max_players:
             self.report.add(Diagnostic(
                 "M904", f"{len(self.game.wonders)} wonder boards are loaded, but each of up to "
                 f"{rules.max_players} players needs one (players.max): load more boards or "
@@ -262,14 +303,30 @@ class _Checker:
         self.clauses(doc, ("science", "pair"), self.in_play)
 
 
+def _check_abilities(game: Game, rules: Document, caps: Capabilities, report: Report) -> None:
+    """M902 for each ability of ``vocabulary: abilities`` the loop does not implement (in
+    every rule set of the loop, a vocabulary-only one included: a card may name it)."""
+    for i, ability in enumerate(game.rules.vocabulary.abilities):
+        if ability not in caps.abilities:
+            report.add(Diagnostic(
+                "M902", f"ability '{ability}' is not implemented by the {caps.offer} game "
+                f"loop (it implements {', '.join(sorted(caps.abilities))})",
+                rules.location(("vocabulary", "abilities", i)), text=ability,
+                suggestion=closest(ability, caps.abilities)))
+
+
 def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, str]],
-                   compiled: Compiled, report: Report) -> None:
-    """Report everything in ``game`` that its game loop does not run (see the module)."""
+                   compiled: Compiled, report: Report, clean: bool = True) -> None:
+    """Report everything in ``game`` that its game loop does not run (see the module);
+    ``clean`` False: the data has other errors, so only what does not depend on the rest
+    of it (each clause that compiled, the rules file's keys)."""
     caps = capabilities(offer_of(rules.data))
     if caps is None:
         return
+    if playable(caps, rules.data) or not caps.boards:  # (a rule set without boards: always)
+        _check_abilities(game, rules, caps, report)
     if not playable(caps, rules.data):
-        if caps.boards and game.wonders:
+        if clean and caps.boards and game.wonders:
             # boards are loaded, so a game is meant to be set up (as for M904), but a
             # drafting rule set without ``ages.hand`` is only a vocabulary: no age can be
             # dealt, and ``play`` would stop at once
@@ -283,12 +340,19 @@ def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, s
                 else rules.location(())))
         return
     checker = _Checker(game, rules, caps, compiled, report)
+    checker.clean = clean
     checker.deal_pools()
     checker.check_rules()
-    checker.check_pools()
+    if clean:
+        checker.check_pools()
     for doc, kind in docs:
         for path in effect_paths(doc, kind):
+            index = path[1]
+            age = (_map(_list(doc.data.get("cards"))[index]).get("age")
+                   if kind == "cards" and isinstance(index, int) else None)
+            checker.age = age if isinstance(age, int) and not isinstance(age, bool) else None
             checker.clauses(doc, path, checker.in_play)
+        checker.age = None
 
 
 __all__ = ["check_playable", "effect_paths", "offer_of"]

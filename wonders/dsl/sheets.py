@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
-from wonders.dsl.mechanisms import capabilities, refusal
+from wonders.dsl.mechanisms import capabilities, refusal_code
 from wonders.dsl.model import RuleSet
 from wonders.dsl.sheets_model import (ANY, LISTED, Board, Bonus, Building, DiceSet, Die, Face, Space,
                            Stage)
@@ -62,7 +62,8 @@ class _Builder:
         if compiled is None:
             return fx.NO_EFFECTS
         for clause in compiled.clauses:
-            why = refusal(self.caps, clause)
+            found = refusal_code(self.caps, clause)
+            code, why = found if found is not None else ("M901", None)
             if why is None and getattr(clause, "condition", None) is not None:
                 why = "a condition ('if …') is not run by the dice loop"
             effect = clause.effect
@@ -71,7 +72,7 @@ class _Builder:
                 why = ("a dice sheet counts the different resource types a player has: "
                        "a space produces one resource ('produce wood')")
             if why is not None:
-                self.problem("M901", why, doc.location(path), text=str(doc.get(path)))
+                self.problem(code, why, doc.location(path), text=str(doc.get(path)))
         return compiled
 
     def building_index(self, doc: Document, path: PathKey, name: Any,
@@ -225,6 +226,13 @@ def build_dice(rules: RuleSet, docs: Sequence[tuple[Document, str]], compile_eff
                                   f"dice-forum game (offer: dice); this rule set offers by "
                                   f"{offer}", doc.location(("kind",))))
         return None
+    for doc, kind in docs:  # a dice forum deals no cards, wonders or tokens: never in play
+        if kind in ("cards", "wonders", "tokens") and doc.data.get("game") in (
+                rules.name, *getattr(rules, "lineage", ())):
+            report.add(Diagnostic("M905", f"a {kind} file is never read by the dice-forum "
+                                  "loop (offer: dice), which plays a forum and sheets: "
+                                  f"nothing of it would come into play", doc.location(("kind",)),
+                                  text=kind))
     if len(forums) != 1 or len(sheets) != 1:
         what = "forum" if len(forums) != 1 else "sheets"
         count = len(forums) if what == "forum" else len(sheets)

@@ -393,6 +393,34 @@ def _may_be_deep(text: str) -> bool:
     return brackets + 2 * (prefix + 1) > MAX_DEPTH
 
 
+def _colon_hint(text: str, mark: Any) -> str:
+    """The hint for a ': ' YAML did not expect: after a key on the same line, a value that
+    needed quotes (``effect: now: coins 5``); alone on its line, a key indented deeper
+    than the one before it (YAML reads it as the continuation of that key's value)."""
+    quote = " (a value containing ': ' must be quoted, e.g. effect: \"now: coins 5\")"
+    if mark is None:
+        return quote
+    lines = text.splitlines()
+    if mark.line >= len(lines):
+        return quote
+    line = lines[mark.line]
+    if ": " in line[:mark.column] or line[:mark.column].rstrip().endswith(":"):
+        return quote
+    indent = len(line) - len(line.lstrip(" "))
+    before = next((b for b in reversed(lines[:mark.line]) if b.strip()
+                   and not b.lstrip().startswith("#")), None)
+    if before is None:
+        return quote
+    above = len(before) - len(before.lstrip(" "))
+    if before.lstrip().startswith("- "):
+        above += 2  # the keys of a list item stand after its "- "
+    if indent > above:
+        return (f" (this line is indented {indent} spaces, deeper than the key above it "
+                f"({above}): YAML reads it as part of that key's value; indent it as its "
+                "siblings)")
+    return quote
+
+
 def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
     """Load one YAML document from text; return it (or None) and the problems found."""
     source = SourceText(name, text)
@@ -420,7 +448,7 @@ def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
             return None, [Diagnostic(
                 "Y004", f"values are nested more than {MAX_DEPTH} levels deep", location)]
         if "mapping values are not allowed" in message:
-            message += " (a value containing ': ' must be quoted, e.g. effect: \"now: coins 5\")"
+            message += _colon_hint(text, mark)
         return None, [Diagnostic("Y002", f"YAML syntax error: {message}", location)]
     except yaml.YAMLError as exc:
         return None, [Diagnostic("Y002", f"YAML syntax error: {exc}", Location(name, 1, 1))]

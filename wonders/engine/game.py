@@ -50,6 +50,8 @@ DISCARD_BUILD_ABILITY = "build_from_discard"
 # the defeat tokens of the city's lost battles go to the neighbour that won them
 DEFEATS_TO_VICTOR_ABILITY = "defeats_to_victor"
 LAST_CARD_ABILITY = "play_last_card"
+# the token kinds neighbour battles give (their arrival is announced: ``on victory token:``)
+_BATTLE_TOKENS: Final = (battles.VICTORY, battles.DEFEAT)
 
 try:
     from mypy_extensions import mypyc_attr
@@ -134,6 +136,8 @@ class Game(Table):
         # (seat, period: an age, 0 for the game) -> the colours of the cards built with a
         # once-per-period free build then (several sources' free builds add up)
         self.free_uses: dict[tuple[int, int], list[str | None]] = {}
+        # per seat, the last cards it played by a ``play_last_card once`` (one use each)
+        self.last_card_uses: list[int] = [0] * players
         self.discard: list[Card] = []
         self.age = 0
         self.turn = 0
@@ -371,6 +375,7 @@ class Game(Table):
         other.unused = list(self.unused)
         other.waiting = [list(hand) for hand in self.waiting]
         other.free_uses = {key: list(used) for key, used in self.free_uses.items()}
+        other.last_card_uses = list(self.last_card_uses)
         other.discard = list(self.discard)
         other.age = self.age
         other.turn = self.turn
@@ -1073,9 +1078,22 @@ class Game(Table):
         return triggers_of(self.cities[seat])
 
     def take_tokens(self, seat: int, kind: str, count: int) -> None:
-        """Counter tokens from the supply, each worth its kind's ``score.worth``."""
-        worth = self.params.token_worth.get(kind, 0)
+        """Counter tokens from the supply, each worth its kind's ``score.worth``; a battle's
+        kind the rule set gives no worth is worth what a battle of this age gives (a
+        victory token this age's victory points, a defeat token the defeat's), and its
+        arrival is announced as a battle's is (``on victory token:``)."""
+        worth = self.params.token_worth.get(kind)
+        if worth is None:
+            if kind == battles.VICTORY:
+                worth = self.data.rules.model.military.battles.victory_in(max(1, self.age))
+            elif kind == battles.DEFEAT:
+                worth = self.params.defeat
+            else:
+                worth = 0
         self.cities[seat].tokens.extend([(kind, worth)] * count)
+        if self._has_triggers and kind in _BATTLE_TOKENS:
+            for _ in range(count):
+                trigger(self, seat, kind + TOKEN_EVENT, None, None)
 
     def city_list(self) -> list[City]:
         return self.cities
@@ -1165,8 +1183,7 @@ class Game(Table):
         if longest == 1 and not self._last_card_done:
             self._last_card_done = True
             holders = [s for s in range(self.players) if self.hands[s] and (
-                self.params.last_card == "play"
-                or self.cities[s].has_ability(LAST_CARD_ABILITY))]
+                self.params.last_card == "play" or self._plays_last_card(s))]
             if holders:
                 self.phase, self.movers = Phase.LAST_CARD, holders
                 return
@@ -1190,6 +1207,24 @@ class Game(Table):
         self._pass_hands()
         self.turn += 1
         self.phase, self.movers = Phase.TURN, list(range(self.players))
+
+    def _plays_last_card(self, seat: int) -> bool:
+        """Whether ``seat``'s abilities let it play its last card of this age: one without
+        a limit (``once per age`` is every age: there is one last card an age), else an
+        unused ``once`` (whose use this takes: the card must then be played)."""
+        city = self.cities[seat]
+        if not city.has_ability(LAST_CARD_ABILITY):
+            return False
+        once = 0
+        for ability in city.abilities():
+            if ability.name == LAST_CARD_ABILITY:
+                if ability.once_per != "game":
+                    return True
+                once += 1
+        if once > self.last_card_uses[seat]:
+            self.last_card_uses[seat] += 1
+            return True
+        return False
 
     def _ask_pending(self) -> bool:
         """Ask the first pending choice that has options (True), dropping those without."""

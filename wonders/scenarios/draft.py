@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.codes import SCENARIO_CODES  # noqa: F401 - re-exported (wonders check's codes)
-from wonders.dsl.errors import Diagnostic, Location, Report, closest
+from wonders.dsl.errors import Diagnostic, Location, Report, Severity, closest
 from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path, shipped_games
 from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.schema import validate
@@ -659,7 +659,8 @@ def _check_file(path: Path) -> CheckResult:
     if doc is None:
         return CheckResult(report, [])
     report.extend(validate(doc, "scenario"))
-    if not report.ok:
+    broken = _misshapen(doc, report)
+    if broken is None:
         return CheckResult(report, [])
     extra = [str((path.parent / p)) for p in doc.data.get("load") or []]
     loaded = _load_game(doc.data["game"], extra, path.parent)
@@ -678,7 +679,29 @@ def _check_file(path: Path) -> CheckResult:
         report.add(Diagnostic("L702", str(exc), doc.location(("game",))))
         return CheckResult(report, [])
     runner = runner_class(doc, loaded.game)
-    return CheckResult(report, [_run(runner, i, s) for i, s in enumerate(doc.data["scenarios"])])
+    # (a scenario with a shape error is reported as such and not run; the others run, so
+    # their X902 and X901 come in the same run)
+    return CheckResult(report, [_run(runner, i, s) for i, s in enumerate(doc.data["scenarios"])
+                                if i not in broken])
+
+
+def _misshapen(doc: Document, report: Report) -> set[int] | None:
+    """The scenarios that have a shape error (by where the error stands), or None when the
+    file's own keys do (nothing can run)."""
+    errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
+    if not errors:
+        return set()
+    scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
+    if not isinstance(scenarios, list) or not scenarios or not isinstance(
+            doc.data.get("game", ""), str):
+        return None
+    starts = [doc.location(("scenarios", i)).line for i in range(len(scenarios))]
+    broken: set[int] = set()
+    for error in errors:
+        if error.location.file != doc.name or error.location.line < starts[0]:
+            return None
+        broken.add(max(i for i, start in enumerate(starts) if start <= error.location.line))
+    return broken
 
 
 def _load_game(game: str, extra: list[str], folder: Path) -> LoadResult:
