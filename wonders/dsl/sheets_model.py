@@ -184,7 +184,7 @@ class DiceSet:
                 return self.key_of(i)
             return self.buildings[i].name if i < len(self.buildings) else "the Wonder"
         text = " or ".join(name(b) for b in face.buildings)
-        text += f" ({face.symbol})" if face.symbol else " (any)"
+        text += f" ({face.symbol})" if face.symbol else " (any next space)"
         if face.compare:
             text += f", if ahead in {' + '.join(name(b) for b in face.compare)}"
         return text

@@ -301,8 +301,166 @@ class DiceGame(SharedGenerator):
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({_WORDING[self.phase]}: seats {list(self.seats)})")
         if action not in self.legal_actions(seat):
-            options = ", ".join(str(a) for a in self.legal_actions(seat)[:8])
-            raise IllegalActionError(seat, action, f"not one of the options ({options} …)")
+            raise IllegalActionError(seat, action, self._why(seat, action))
+
+    # --- why an action is refused -------------------------------------------------------
+
+    def _why(self, seat: int, action: object) -> str:
+        """The reason ``action`` is not one of ``seat``'s options (as the other loops say
+        theirs): the decision, the die, its gate, the space, the coins."""
+        options = self.legal_actions(seat)
+        listed = ", ".join(str(a) for a in options[:8]) + (" …" if len(options) > 8 else "")
+        fallback = f"not one of the options ({listed})"
+        follow = self.pending[seat][0] if self.phase != TURN and self.pending[seat] else None
+        if self.phase == BONUS:
+            if not isinstance(action, TakeBonus):
+                return f"a completed building's bonus is chosen now ({listed})"
+            return self._why_bonus(seat, action) or fallback
+        if isinstance(action, TakeBonus):
+            return "a bonus is taken only after completing a building"
+        if isinstance(action, Decline):
+            return "there is nothing to decline: " + _WORDING[self.phase]
+        if isinstance(follow, Crossing):
+            if not isinstance(action, CrossSpace) or action.slot is not None:
+                return (f"a space of {self._names(follow.buildings)} is crossed now, without "
+                        f"a die, or declined ({listed})")
+            b = self.tables.index.get(action.building)
+            if b is None or b not in follow.buildings:
+                return f"this crossing takes a space of {self._names(follow.buildings)}"
+            return self._why_space(seat, b, action, None) or fallback
+        if follow == FREE_DIE and not isinstance(action, CrossSpace):
+            return "a die of the forum is chosen now without paying its price, or declined"
+        if isinstance(action, BuildWonderStage):
+            return self._why_stage(seat, action) or fallback
+        if isinstance(action, CrossSpace):
+            return self._why_cross(seat, action, follow == FREE_DIE) or fallback
+        return fallback
+
+    def _names(self, buildings: Sequence[int]) -> str:
+        return " or ".join(self.dice.buildings[b].key for b in buildings)
+
+    def _why_stage(self, seat: int, action: BuildWonderStage) -> str | None:
+        city = self.sheets[seat]
+        stages = city.board.stages
+        if city.stages >= len(stages):
+            return f"every stage of {city.board.name}'s Wonder is built"
+        if action.stage != city.stages:
+            return (f"stages are built in order: the next is stage {city.stages + 1}, not "
+                    f"{action.stage + 1}")
+        return self._why_coins(seat, 0, stages[city.stages].cost, action.shortfall)
+
+    def _why_coins(self, seat: int, price: int, cost: int, claimed: int) -> str | None:
+        """Too few coins for a die's ``price`` and a cost of ``cost`` types, or a payment
+        that is not what it costs (``claimed``: the shortfall the action says it pays)."""
+        city = self.sheets[seat]
+        short = shortfall(cost, len(city.resources))
+        pay = price + short
+        parts = [f"the die's price {price}"] if price else []
+        parts.append(f"{short} resource type{'s' if short != 1 else ''} lacking of {cost}")
+        if pay > city.coins:
+            return (f"it costs {pay} coin{'s' if pay != 1 else ''} ({' + '.join(parts)}) and "
+                    f"player {seat} has {city.coins}")
+        if claimed != short:
+            return f"it costs {pay} coins ({' + '.join(parts)}), not {price + claimed}"
+        return None
+
+    def _why_space(self, seat: int, b: int, action: CrossSpace,
+                   spaces: tuple[tuple[int, ...], ...] | None,
+                   symbol: str | None = None) -> str | None:
+        """Why space ``action.space`` of building ``b`` cannot be crossed (by a face with
+        ``symbol`` whose groups are ``spaces``; None: the next space of any symbol)."""
+        building = self.dice.buildings[b]
+        city = self.sheets[seat]
+        i = action.space
+        if not 0 <= i < len(building.spaces):
+            return f"{building.key} has spaces 1 to {len(building.spaces)}"
+        if city.crossed[b][i]:
+            return f"{building.key} space {i + 1} is crossed already"
+        allowed = first_open(spaces if spaces is not None else self.tables.any_groups[b],
+                             city.crossed[b])
+        if i not in allowed:
+            taking = f"taking {symbol}" if symbol else "of each symbol"
+            if not allowed:
+                return f"no space of {building.key} {taking} is left to cross"
+            which = ", ".join(str(j + 1) for j in sorted(allowed))
+            order = f"any space {taking}" if building.order == "any" else \
+                f"the next space in order {taking}"
+            return (f"it may cross {building.key} space {which} ({order}), not space {i + 1}")
+        return None
+
+    def _why_cross(self, seat: int, action: CrossSpace, free: bool) -> str | None:
+        b = self.tables.index.get(action.building)
+        if b is None:
+            return f"there is no building '{action.building}'"
+        slot = action.slot
+        forum = self.forum
+        if slot is None or not 0 <= slot < len(forum.slots):
+            return "a space is crossed with a die of the forum (or a bonus, or a follow-up)"
+        lying = self.lying[slot]
+        die = self.dice.dice[lying[1]]
+        if die.name != action.die:
+            return f"the die in forum slot {slot + 1} is the {die.name} die, not {action.die}"
+        city = self.sheets[seat]
+        lock, compare = lying[2], lying[3]
+        if lock and lock not in city.unlocked:
+            return (f"the {die.name} die is locked: only a player who unlocked it may choose "
+                    "it")
+        if compare and not self._gate(seat, compare):
+            gated = self._names([t for t, _ in lying[6]])
+            return self._why_gate(seat, f"the {die.name} die's gate to {gated}", compare)
+        face = die.faces[forum.faces[slot]]
+        targets = dict(lying[6])
+        if b not in targets:
+            return (f"the {die.name} die shows {self.dice.face_words(face)}: it does not "
+                    f"cross {action.building}")
+        refused = self._why_space(seat, b, action, targets[b], face.symbol)
+        if refused is not None:
+            return refused
+        price = 0 if free else self.die_price(seat, lying[4], lying[5])
+        if action.die_price != price:
+            return (f"the {die.name} die costs player {seat} {price} coin"
+                    f"{'s' if price != 1 else ''}, not {action.die_price}")
+        return self._why_coins(seat, price, self.dice.buildings[b].spaces[action.space].cost,
+                               action.shortfall)
+
+    def _why_gate(self, seat: int, gate: str, compare: tuple[int, ...]) -> str:
+        what = " + ".join(self.dice.key_of(b) for b in compare)
+        counts = self.snap_counts
+        mine = sum(counts[seat][b] for b in compare)
+        n = self.players
+        if n == 2:
+            theirs = sum(counts[1 - seat][b] for b in compare)
+            rule = self.dice.compare_two_players
+            return (f"{gate}: {what} needs "
+                    f"{'strictly more than' if rule == 'more' else 'at least as many as'} the "
+                    f"opponent's at the start of the turn ({mine} against {theirs})")
+        left = sum(counts[(seat + 1) % n][b] for b in compare)
+        right = sum(counts[(seat - 1) % n][b] for b in compare)
+        rule = self.dice.compare_neighbours
+        return (f"{gate}: {what} needs "
+                f"{'strictly more than' if rule == 'more' else 'at least as many as'} each "
+                f"neighbour's at the start of the turn ({mine} against {left} on the left and "
+                f"{right} on the right)")
+
+    def _why_bonus(self, seat: int, action: TakeBonus) -> str | None:
+        dice = self.dice
+        names = [b.name for b in dice.bonuses]
+        if action.bonus not in names:
+            return f"there is no bonus '{action.bonus}' ({', '.join(names)})"
+        j = names.index(action.bonus)
+        city = self.sheets[seat]
+        if city.bonuses[j]:
+            return f"bonus {action.bonus} is crossed already (each is taken once)"
+        bonus = dice.bonuses[j]
+        if not bonus.cross:
+            return None
+        if action.cross is None:
+            return f"bonus {action.bonus} crosses a space of {self._names(bonus.cross)}"
+        b = self.tables.index.get(action.cross.building)
+        if b is None or b not in bonus.cross:
+            return f"bonus {action.bonus} crosses a space of {self._names(bonus.cross)}"
+        return self._why_space(seat, b, action.cross, None) or self._why_coins(
+            seat, 0, dice.buildings[b].spaces[action.cross.space].cost, action.cross.shortfall)
 
     def play(self, actions: Mapping[int, Any]) -> None:
         if self.phase == OVER:
