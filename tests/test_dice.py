@@ -342,3 +342,11 @@ def test_wonders_cards_lists_the_sheets_boards_and_dice() -> None:
     assert record["reserve"] == 20 and record["quadrants"] == [0, 1, 2, 3]
     table = runner.invoke(app, ["cards", "--game", "dice"])
     assert table.exit_code == 0 and "Confidence" in table.output and "forum" in table.output
+
+
+def test_wonder_is_not_a_building_key(tmp_path: Path) -> None:
+    """``compare: wonder`` counts the Wonder stages, so no building may be keyed so."""
+    folder = variant(tmp_path, "sheets.yaml", "key: guild_court", "key: wonder")
+    found = [d for d in load([folder]).report.sorted() if d.code == "D615"]
+    assert any("'wonder' is not a building key" in d.message and d.location.line > 0
+               for d in found), found
