@@ -63,17 +63,38 @@ def test_every_number_of_the_sheets_carries_its_provenance(data) -> None:  # typ
 
 
 @pytest.mark.parametrize(("file", "old", "new", "code", "words"), [
-    ("forum.yaml", "{building: agora, symbol: laurel}", "{building: agorra, symbol: laurel}",
+    ("forum.yaml", "{building: agora, symbol: mask}", "{building: agorra, symbol: mask}",
      "D615", "unknown building 'agorra'"),
-    ("forum.yaml", "{building: agora, symbol: laurel}", "{building: agora, symbol: laurl}",
-     "D615", "no space of 'agora' has the symbol 'laurl'"),
+    ("forum.yaml", "{building: agora, symbol: mask}", "{building: agora, symbol: maks}",
+     "D615", "no space of 'agora' has the symbol 'maks'"),
+    ("forum.yaml", "{building: [barracks_west, barracks_east], symbol: shield},\n",
+     "{building: [barracks_west, barracks_est], symbol: shield},\n", "D615",
+     "unknown building 'barracks_est'"),
+    ("forum.yaml", "{building: guild_court, compare: wonder}",
+     "{building: guild_court, compare: wondr}", "D615", "unknown building 'wondr'"),
+    ("forum.yaml", "compare: [barracks_west, barracks_east]",
+     "compare: [barracks_west, barracks_eats]", "D615", "unknown building 'barracks_eats'"),
+    ("sheets.yaml", "die_discount: {colour: yellow, less: 1}",
+     "die_discount: {colour: yelow, less: 1}", "D615", "no die has the colour 'yelow'"),
+    ("sheets.yaml", "on_die: {colour: red, coins: 2}", "on_die: {colour: rde, coins: 2}",
+     "D615", "no die has the colour 'rde'"),
+    ("sheets.yaml", "cross: [agora]", "cross: [agroa]", "D615", "unknown building 'agroa'"),
+    ("sheets.yaml", "cross: {buildings: [barracks_west], up_to: 2}",
+     "cross: {buildings: [barracks_wst], up_to: 2}", "D615",
+     "unknown building 'barracks_wst'"),
+    ("sheets.yaml", "cross: {buildings: [barracks_west], up_to: 2}",
+     "cross: {buildings: [barracks_west], up_to: 0}", "S105", "cross is a list of building"),
+    ("sheets.yaml", "die_discount: {colour: yellow, less: 1}", "die_discount: {colour: yellow}",
+     "S105", "die_discount is a number of coins"),
+    ("sheets.yaml", "{symbols: [mask, scales], cost: 0,", "{symbol: mask, symbols: [mask, scales], cost: 0,",
+     "D615", "not both"),
     ("forum.yaml", "{building: guild_court, compare: agora}",
      "{building: guild_court, compare: agoar}", "D615", "unknown building 'agoar'"),
     ("sheets.yaml", "cross: [warehouse, agora, market]", "cross: [warehouse, agora, markt]",
      "D615", "unknown building 'markt'"),
     ("sheets.yaml", "unlock: black}", "unlock: blak}", "D615", "names no die waiting"),
     ("sheets.yaml", "effect: points 5}", "effect: shields 5}", "M901", "attack"),
-    ("sheets.yaml", "effect: produce wood}", "effect: produce wood | stone}", "M901",
+    ("sheets.yaml", "effect: produce wood,", "effect: produce wood | stone,", "M901",
      "one resource"),
     ("sheets.yaml", "effect: ability extra_action}", "effect: ability free_build}", "N306",
      "free_build"),
@@ -210,6 +231,47 @@ def test_scenarios_fail_when_the_rule_changes(tmp_path: Path, file: str, old: st
     assert failing in failed, failed
 
 
+PRINTED = SCENARIOS.with_name("dice-printed.yaml")
+
+
+@pytest.mark.parametrize(("file", "old", "new", "failing"), [
+    ("sheets.yaml", "effect: produce loom", "effect: produce clay",
+     "C1: the grey die's loom face crosses the loom space, a fourth resource type"),
+    ("sheets.yaml", "{symbols: [owl, caduceus], cost: 1,", "{symbols: [fountain, caduceus], cost: 1,",
+     "C3: a blue face crosses the next Agora space taking its symbol"),
+    ("forum.yaml", "{building: [barracks_west, barracks_east], symbol: shield},\n",
+     "{building: barracks_west, symbol: shield},\n",
+     "C4: the red shield crosses a defence of either Barracks, the axe a West attack"),
+    ("forum.yaml", "compare: [barracks_west, barracks_east]", "compare: barracks_west",
+     "C7: the purple Barracks face counts both Barracks together"),
+    ("forum.yaml", "compare: wonder}", "compare: guild_court}",
+     "C7: the purple Wonder face compares the Wonder stages built"),
+    ("sheets.yaml", "die_discount: {colour: yellow, less: 1}", "die_discount: 1",
+     "C12: after the Market's discount space the yellow die costs 1 less, other dice not"),
+    ("sheets.yaml", "die_discount: {colour: green, at_most: 0}",
+     "die_discount: {colour: green, less: 1}",
+     "C13: after the compass lane's second space the green die costs nothing"),
+    ("sheets.yaml", "on_die: {colour: red, coins: 2}", "on_die: {colour: blue, coins: 2}",
+     "C13: after the tablet lane's first space choosing the red die gives 2 coins"),
+    ("sheets.yaml", "cross: [agora]", "cross: [market]",
+     "C13: the gear lane's second space crosses a space of the Agora (cross: [agora])"),
+    ("sheets.yaml", "up_to: 2", "up_to: 1",
+     "cross up to two spaces: two crossings one after the other, each paying its cost|"
+     "cross up to two spaces: the player may stop after one"),
+])
+def test_printed_scenarios_fail_when_the_data_changes(tmp_path: Path, file: str, old: str,
+                                                      new: str, failing: str) -> None:
+    """Each construct and correction is what makes its scenario pass."""
+    variant(tmp_path, file, old, new)
+    scenarios = tmp_path / "dice-printed.yaml"
+    scenarios.write_text(PRINTED.read_text(encoding="utf-8").replace(
+        "game: dice\n", "game: variant\n", 1), encoding="utf-8")
+    result = check_file(scenarios)
+    assert result.report.ok, result.report.sorted()
+    failed = [o.name for o in result.outcomes if not o.passed]
+    assert failed == failing.split("|"), failed
+
+
 def test_the_shipped_scenarios_pass() -> None:
     result = check_file(SCENARIOS)
     assert result.report.ok
@@ -280,3 +342,11 @@ def test_wonders_cards_lists_the_sheets_boards_and_dice() -> None:
     assert record["reserve"] == 20 and record["quadrants"] == [0, 1, 2, 3]
     table = runner.invoke(app, ["cards", "--game", "dice"])
     assert table.exit_code == 0 and "Confidence" in table.output and "forum" in table.output
+
+
+def test_wonder_is_not_a_building_key(tmp_path: Path) -> None:
+    """``compare: wonder`` counts the Wonder stages, so no building may be keyed so."""
+    folder = variant(tmp_path, "sheets.yaml", "key: guild_court", "key: wonder")
+    found = [d for d in load([folder]).report.sorted() if d.code == "D615"]
+    assert any("'wonder' is not a building key" in d.message and d.location.line > 0
+               for d in found), found

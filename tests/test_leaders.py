@@ -19,6 +19,7 @@ from wonders.dsl.loader import load, load_game
 from wonders.engine import city as city_module
 from wonders.engine import game as draft_game
 from wonders.bots import make_bot
+from wonders.engine.actions import Sell
 from wonders.engine.game import Game, Phase
 from wonders.scenarios.log import replay, write
 from wonders.scenarios.draft import check_file
@@ -48,7 +49,7 @@ def test_leaders_validate() -> None:
     assert data is not None
     assert len(data.reserve_cards()) == 36
     assert all(c.colour != "white" for c in data.deck_cards())
-    assert data.rules.model.reserve == rules_model.Reserve("white", 4, "right")
+    assert data.rules.model.reserve == rules_model.Reserve("white", 4, "right", "out")   # L7
 
 
 # --- each construct switched off fails its scenarios -----------------------------------
@@ -379,8 +380,9 @@ def test_games_with_leaders_play_to_the_end(players: int, tmp_path: Path) -> Non
                                                                         game.cities))
         assert sum(len(kept) for kept in game.reserve) + len(game.unused) + sum(
             1 for city in game.cities for c in city.built + city.stage_cards
-            if c.colour == "white") + sum(1 for c in game.discard if c.colour == "white") \
-            == 36
+            if c.colour == "white") + len(game.out) == 36
+        # L7: a leader sold leaves the game, never on the discard pile
+        assert not any(c.colour == "white" for c in game.discard)
         assert all(c.coins >= 0 for c in game.cities)
         path = tmp_path / f"{players}-{bot}.jsonl"
         write(game, path, str(LEADERS))
@@ -389,8 +391,9 @@ def test_games_with_leaders_play_to_the_end(players: int, tmp_path: Path) -> Non
 
 # Seeds whose game deals Roma (every board on side B) and reaches both new decisions, a
 # leader built at once (Roma B stage 2 or 3) and a leader copied (the Courtesans Guild).
-ROMA_B_SEEDS = {"random": {3: 0, 4: 19, 5: 13, 6: 31, 7: 4},
-                "greedy": {3: 0, 4: 2, 5: 5, 6: 2, 7: 0}}
+# (5 and 6 players re-found when sold leaders left the discard pile, L7)
+ROMA_B_SEEDS = {"random": {3: 0, 4: 19, 5: 5, 6: 13, 7: 4},
+                "greedy": {3: 0, 4: 2, 5: 8, 6: 2, 7: 0}}
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])
@@ -437,13 +440,22 @@ def test_a_determinization_keeps_the_own_reserve() -> None:
         game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
     other = game.determinize(0, random.Random(5))
     assert [c.name for c in other.reserve[0]] == [c.name for c in game.reserve[0]]
-    # the others' reserves and the unused leaders are dealt again from what nobody sees
+    # the others' reserves, the unused leaders and the leaders others sold out of the game
+    # (L7) are dealt again from what nobody sees; seat 0's own sales stay as they were
     assert [len(other.reserve[s]) for s in (1, 2, 3)] == [len(game.reserve[s]) for s in (1, 2, 3)]
     assert len(other.unused) == len(game.unused) == 36 - 4 * 4
+    assert len(other.out) == len(game.out)
+    # seat 3 sold Pericles in the recruitment turn: it knows, the others do not
+    assert [(s, a.card.name) for _, _, _, actions, _ in game.decisions
+            for s, a in actions.items() if isinstance(a, Sell)] == [(3, "Pericles")]
+    assert [c.name for c in game.out] == ["Pericles"] == \
+        [c.name for c in game.determinize(3, random.Random(5)).out]
+    assert any([c.name for c in game.determinize(0, random.Random(k)).out] != ["Pericles"]
+               for k in range(5))
     assert sorted([c.name for s in (1, 2, 3) for c in other.reserve[s]]
-                  + [c.name for c in other.unused]) == \
+                  + [c.name for c in other.unused + other.out]) == \
         sorted([c.name for s in (1, 2, 3) for c in game.reserve[s]]
-               + [c.name for c in game.unused])
+               + [c.name for c in game.unused + game.out])
 
 
 def test_a_whole_leaders_game_at_the_terminal() -> None:

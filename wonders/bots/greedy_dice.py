@@ -56,7 +56,9 @@ def quick(game: DiceGame, seat: int, action: Any) -> float:
         b = game.tables.index[action.building]
         building = game.dice.buildings[b]
         space = building.spaces[action.space]
-        found = space.attack + 2.0 * space.defence + 1.0 + 1.5 * space.die_discount
+        gains = space.gains
+        found = (space.attack + 2.0 * space.defence + 1.0 + 1.5 * len(gains.prices)
+                 + 1.5 * len(gains.die_gains) + FOLLOW_UP * (gains.cross is not None))
         for clause in space.effects.clauses:
             effect = clause.effect
             if isinstance(effect, fx.Points):

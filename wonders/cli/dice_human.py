@@ -62,12 +62,10 @@ class DiceHuman(TerminalSession[DiceGame]):
         for k, index in enumerate(game.forum.slots):
             die = dice.dice[index]
             face = die.faces[game.forum.faces[k]]
-            shows = dice.buildings[face.building].name + (f" ({face.symbol})" if face.symbol
-                                                          else " (any)")
-            if face.compare is not None:
-                shows += f", if ahead in {dice.buildings[face.compare].name}"
+            shows = dice.face_words(face, names=True)
             usable = die.start or die.colour in city.unlocked
-            price = game.forum.price(k, city.discount)
+            price = game.die_price(self.seat, dice.quadrants[game.forum.quadrants[k]],
+                                   die.colour)
             forum.add_row(str(k + 1), die.name, shows,
                           str(dice.quadrants[game.forum.quadrants[k]]),
                           str(price) if usable else "locked")

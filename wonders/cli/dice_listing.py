@@ -11,7 +11,7 @@ import sys
 
 from wonders.dsl import describe
 from wonders.dsl.model import Game
-from wonders.dsl.sheets_model import DiceSet
+from wonders.dsl.sheets_model import DiceSet, Gains
 
 
 def dice_record(dice: DiceSet) -> dict[str, object]:
@@ -21,26 +21,52 @@ def dice_record(dice: DiceSet) -> dict[str, object]:
         "end": {"bonuses": dice.end_bonuses, "extra_turns": dice.extra_turns},
         "buildings": [{"key": b.key, "name": b.name, "colour": b.colour, "order": b.order,
                        "side": b.side, "confidence": b.confidence,
-                       "spaces": [{"symbol": s.symbol, "cost": s.cost,
-                                   "effect": s.effects.text, "attack": s.attack,
-                                   "defence": s.defence, "unlock": s.unlock,
-                                   "die_discount": s.die_discount} for s in b.spaces]}
+                       "spaces": [{"symbol": s.symbol, "symbols": list(s.symbols),
+                                   "cost": s.cost, "effect": s.effects.text,
+                                   "attack": s.attack, "defence": s.defence,
+                                   "unlock": s.unlock, "die_discount": s.die_discount,
+                                   "gains": _gains(dice, s.gains),
+                                   "confidence": s.confidence} for s in b.spaces]}
                       for b in dice.buildings],
         "boards": [{"name": b.name, "confidence": b.confidence,
-                    "stages": [{"cost": s.cost, "effect": s.effects.text} for s in b.stages]}
+                    "stages": [{"cost": s.cost, "effect": s.effects.text,
+                                "gains": _gains(dice, s.gains)} for s in b.stages]}
                    for b in dice.boards],
         "dice": [{"name": d.name, "colour": d.colour, "start": d.start,
                   "confidence": d.confidence,
-                  "faces": [{"building": dice.buildings[f.building].key, "symbol": f.symbol,
-                             "compare": None if f.compare is None
-                             else dice.buildings[f.compare].key} for f in d.faces]}
+                  "faces": [{"building": [dice.buildings[b].key for b in f.buildings]
+                             if len(f.buildings) > 1 else dice.buildings[f.building].key,
+                             "symbol": f.symbol,
+                             "compare": [dice.key_of(b) for b in f.compare] or None}
+                            for f in d.faces]}
                  for d in dice.dice],
         "bonuses": [{"name": b.name, "effect": b.effects.text,
                      "cross": [dice.buildings[i].key for i in b.cross]} for b in dice.bonuses],
     }
 
 
-def _space(text: str, attack: int, defence: bool, unlock: str | None, discount: int) -> str:
+def _gains(dice: DiceSet, gains: Gains) -> list[str]:
+    """A space's or stage's sheet-only gains in words (die prices, coins on choosing a
+    colour, spaces crossed at once)."""
+    found = []
+    for price in gains.prices:
+        which = f"{price.colour} dice" if price.colour else "dice"
+        if price.less:
+            found.append(f"{which} cost {price.less} less")
+        if price.most is not None:
+            found.append(f"{which} cost at most {price.most}" if price.most else
+                         f"{which} cost nothing")
+    for gain in gains.die_gains:
+        found.append(f"{gain.coins} coins whenever a {gain.colour} die is chosen")
+    if gains.cross is not None:
+        count = "a space" if gains.cross.up_to == 1 else f"up to {gains.cross.up_to} spaces"
+        found.append(f"cross {count} of " + " or ".join(dice.buildings[b].key
+                                                          for b in gains.cross.buildings))
+    return found
+
+
+def _space(dice: DiceSet, text: str, attack: int, defence: bool, unlock: str | None,
+           gains: Gains) -> str:
     parts = [text] if text else []
     if attack:
         parts.append(f"attack {attack}")
@@ -48,8 +74,7 @@ def _space(text: str, attack: int, defence: bool, unlock: str | None, discount: 
         parts.append("defence")
     if unlock:
         parts.append(f"unlocks the {unlock} die")
-    if discount:
-        parts.append(f"dice cost {discount} less")
+    parts += _gains(dice, gains)
     return "; ".join(parts) or "—"
 
 
@@ -71,9 +96,10 @@ def print_dice(game: Game, as_json: bool) -> None:
     for b in dice.buildings:
         for s in b.spaces:
             sheet.add_row(f"{b.name} ({b.colour}{', any order' if b.order == 'any' else ''})"
-                          if s.index == 0 else "", str(s.index + 1), s.symbol or "—",
-                          str(s.cost), _space(s.effects.text, s.attack, s.defence, s.unlock,
-                                              s.die_discount),
+                          if s.index == 0 else "", str(s.index + 1),
+                          " / ".join(s.symbols) or "—",
+                          str(s.cost), _space(dice, s.effects.text, s.attack, s.defence,
+                                              s.unlock, s.gains),
                           describe.effects(s.effects) if s.effects.clauses else "",
                           s.confidence or (b.confidence if s.index == 0 else ""))
     console.print(sheet)
@@ -83,7 +109,9 @@ def print_dice(game: Game, as_json: bool) -> None:
     for board in dice.boards:
         for i, stage in enumerate(board.stages):
             boards.add_row(board.name if i == 0 else "", str(i + 1), str(stage.cost),
-                           stage.effects.text, board.confidence if i == 0 else "")
+                           "; ".join([stage.effects.text] * bool(stage.effects.text)
+                                     + _gains(dice, stage.gains)),
+                           stage.confidence or (board.confidence if i == 0 else ""))
     console.print(boards)
     forum = Table(title=f"The forum: quadrants cost {', '.join(map(str, dice.quadrants))}")
     for column in ("Die", "In the forum", "Faces", "Confidence"):
@@ -91,10 +119,7 @@ def print_dice(game: Game, as_json: bool) -> None:
     for die in dice.dice:
         faces = []
         for f in die.faces:
-            text = dice.buildings[f.building].key + (f" {f.symbol}" if f.symbol else "")
-            if f.compare is not None:
-                text += f" if ahead in {dice.buildings[f.compare].key}"
-            faces.append(text)
+            faces.append(dice.face_words(f))
         forum.add_row(die.name, "from the start" if die.start else
                       f"when unlocked (replaces a {die.replaces} die)", ", ".join(faces),
                       die.confidence)

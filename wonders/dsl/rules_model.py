@@ -30,6 +30,7 @@ key                           default
 ``ages.draw``                 none
 ``reserve``                   none (no reserve deck, no reserve draft or turns)
 ``reserve.hand`` / ``pass``   4 / ``right``
+``reserve.sold``              ``discard`` (a sold reserve card goes on the discard pile)
 ``offer.mechanism``           ``draft``; ``structure`` reads ``offer.layouts``
 ``turns.mechanism``,          the mechanism the offer's game loop plays by default
 ``trade.mechanism``,          (:mod:`.mechanisms`): with ``draft`` simultaneous,
@@ -144,6 +145,9 @@ class Ages:
         return self.hand
 
 
+SOLD_TO = ("discard", "out")   # where a sold reserve card goes (``reserve.sold``)
+
+
 @dataclass(frozen=True)
 class Reserve:
     """``reserve``: a second deck, of the cards of ``colour`` (never in an age's deck).
@@ -152,11 +156,14 @@ class Reserve:
     (``pass``), until each holds ``hand``; each age then starts with a reserve turn in
     which every player plays one kept card as a turn's card (build it at its cost, build
     a wonder stage with it, or sell it).  Cards still kept at the end do nothing.
+    ``sold``: where a reserve card sold goes, ``discard`` (the discard pile, where a
+    build-from-discard power may take it) or ``out`` (out of the game).
     ``colour`` None: the rule set has no reserve."""
 
     colour: str | None = None
     hand: int = 4
     pass_to: str = "right"
+    sold: str = "discard"
 
 
 @dataclass(frozen=True)
@@ -362,8 +369,10 @@ def _read_reserve(value: Any) -> Reserve:
     if not isinstance(value, dict) or not isinstance(value.get("colour"), str):
         return Reserve()
     passed = _str(value, "pass", Reserve.pass_to)
+    sold = _str(value, "sold", Reserve.sold)
     return Reserve(value["colour"], _int(value, "hand", Reserve.hand),
-                   passed if passed in DIRECTIONS else Reserve.pass_to)
+                   passed if passed in DIRECTIONS else Reserve.pass_to,
+                   sold if sold in SOLD_TO else Reserve.sold)
 
 
 def _ages(value: Any) -> tuple[int, ...] | None:

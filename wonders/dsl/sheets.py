@@ -17,12 +17,13 @@ from wonders.dsl import effects as fx
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
 from wonders.dsl.mechanisms import capabilities, refusal_code
 from wonders.dsl.model import RuleSet
-from wonders.dsl.sheets_model import (ANY, LISTED, Board, Bonus, Building, DiceSet, Die, Face, Space,
-                           Stage)
+from wonders.dsl.sheets_model import (ANY, LISTED, NO_GAINS, Board, Bonus, Building, Crossing,
+                                     DiceSet, Die, DieGain, DiePrice, Face, Gains, Space, Stage)
 from wonders.dsl.source import Document, PathKey
 
 Compile = Callable[[Document, PathKey], "fx.Effects | None"]
 OFFER = "dice"
+WONDER = "wonder"   # what a face's 'compare:' names for the Wonder stages built
 
 
 def _map(value: Any) -> dict[str, Any]:
@@ -49,6 +50,8 @@ class _Builder:
         caps = capabilities(OFFER)
         assert caps is not None
         self.caps = caps
+        self.colour_uses: list[tuple[Document, PathKey]] = []   # die colours named, checked
+        self.keys: list[str] = []   # the sheets' building keys (a space may cross a later one)
 
     def problem(self, code: str, message: str, where: Location, text: str | None = None,
                 suggestion: str | None = None) -> None:
@@ -76,7 +79,7 @@ class _Builder:
         return compiled
 
     def building_index(self, doc: Document, path: PathKey, name: Any,
-                       buildings: Sequence[Building], keys: Sequence[str]) -> int | None:
+                       keys: Sequence[str]) -> int | None:
         if not isinstance(name, str):
             return None
         if name in keys:
@@ -86,11 +89,47 @@ class _Builder:
                      suggestion=closest(name, keys))
         return None
 
+    def gains(self, doc: Document, path: PathKey) -> Gains:
+        """A space's or a stage's sheet-only gains: ``die_discount`` (N coins off every
+        die, or ``{colour: C, less: N}`` / ``{colour: C, at_most: N}`` for dice of one
+        colour), ``on_die: {colour: C, coins: N}`` (coins on choosing a die of C) and
+        ``cross`` (a list of buildings: cross the next space of one; ``{buildings: […],
+        up_to: N}``: up to N).  Building names are resolved later (:meth:`resolve`)."""
+        raw = _map(doc.get(path))
+        prices: list[DiePrice] = []
+        discount = raw.get("die_discount")
+        if isinstance(discount, int) and not isinstance(discount, bool):
+            prices.append(DiePrice(None, discount))
+        elif isinstance(discount, dict):
+            most = discount.get("at_most")
+            prices.append(DiePrice(_str(discount.get("colour")) or None,
+                                   _int(discount.get("less"), 0),
+                                   most if isinstance(most, int) else None))
+            self.colour_uses.append((doc, path + ("die_discount", "colour")))
+        gains: list[DieGain] = []
+        on_die = _map(raw.get("on_die"))
+        if on_die:
+            gains.append(DieGain(_str(on_die.get("colour")), _int(on_die.get("coins"), 0)))
+            self.colour_uses.append((doc, path + ("on_die", "colour")))
+        cross = None
+        if "cross" in raw:
+            spec = raw["cross"]
+            names = _list(spec.get("buildings") if isinstance(spec, dict) else spec)
+            up_to = _int(spec.get("up_to"), 1) if isinstance(spec, dict) else 1
+            where = path + (("cross", "buildings") if isinstance(spec, dict) else ("cross",))
+            found = [self.building_index(doc, where + (k,), name, self.keys)
+                     for k, name in enumerate(names)]
+            cross = Crossing(tuple(b for b in found if b is not None), up_to)
+        if not prices and not gains and cross is None:
+            return NO_GAINS
+        return Gains(tuple(prices), tuple(gains), cross)
+
     # --- sheets ----------------------------------------------------------------------
 
     def buildings(self, doc: Document) -> list[Building]:
         found: list[Building] = []
         colours = self.rules.vocabulary.colours
+        self.keys = [_str(_map(b).get("key")) for b in _list(doc.data.get("buildings"))]
         for i, item in enumerate(_list(doc.data.get("buildings"))):
             item = _map(item)
             path: PathKey = ("buildings", i)
@@ -103,20 +142,30 @@ class _Builder:
             for j, raw in enumerate(_list(item.get("spaces"))):
                 raw = _map(raw)
                 where = path + ("spaces", j)
+                given = [_str(x) for x in _list(raw.get("symbols"))]
+                if "symbol" in raw and "symbols" in raw:
+                    self.problem("D615", "a space has 'symbol' or 'symbols' (several: any of "
+                                 "them crosses it), not both", doc.location(where + ("symbols",)))
+                elif isinstance(raw.get("symbol"), str):
+                    given = [raw["symbol"]]
                 spaces.append(Space(
-                    index=j, symbol=_str(raw.get("symbol")), cost=_int(raw.get("cost"), 0),
+                    index=j, symbols=tuple(dict.fromkeys(given)),
+                    cost=_int(raw.get("cost"), 0),
                     effects=self.effects(doc, where + ("effect",)),
                     attack=_int(raw.get("attack"), 0), defence=raw.get("defence") is True,
                     unlock=raw.get("unlock") if isinstance(raw.get("unlock"), str) else None,
-                    die_discount=_int(raw.get("die_discount"), 0),
-                    confidence=_str(raw.get("confidence"))))
+                    gains=self.gains(doc, where), confidence=_str(raw.get("confidence"))))
             side = item.get("side")
             if any(s.attack or s.defence for s in spaces) and side not in ("left", "right"):
                 self.problem("D615", "a building with attack or defence spaces needs "
                              "'side: left' or 'side: right' (the neighbour they face)",
                              doc.location(path))
-            symbols = tuple(dict.fromkeys(s.symbol for s in spaces))
+            symbols = tuple(dict.fromkeys(x for s in spaces for x in (s.symbols or ("",))))
             key = _str(item.get("key"))
+            if key == WONDER:
+                self.problem("D615", f"'{WONDER}' is not a building key: a face's "
+                             f"'compare: {WONDER}' counts the Wonder stages built",
+                             doc.location(path + ("key",)), text=key)
             if key in [b.key for b in found]:
                 self.problem("D615", f"building '{key}' is defined twice",
                              doc.location(path + ("key",)), text=key)
@@ -134,7 +183,8 @@ class _Builder:
             stages = tuple(
                 Stage(_int(_map(s).get("cost"), 0),
                       self.effects(doc, ("boards", i, "stages", j, "effect")),
-                      _str(_map(s).get("confidence")))
+                      _str(_map(s).get("confidence")),
+                      self.gains(doc, ("boards", i, "stages", j)))
                 for j, s in enumerate(_list(item.get("stages"))))
             name = _str(item.get("name"))
             if name in [b.name for b in boards]:
@@ -154,7 +204,7 @@ class _Builder:
             item = _map(item)
             cross = []
             for j, name in enumerate(_list(item.get("cross"))):
-                index = self.building_index(doc, ("bonuses", i, "cross", j), name, buildings, keys)
+                index = self.building_index(doc, ("bonuses", i, "cross", j), name, keys)
                 if index is not None:
                     cross.append(index)
             found.append(Bonus(_str(item.get("name")),
@@ -173,22 +223,36 @@ class _Builder:
             for j, raw in enumerate(_list(item.get("faces"))):
                 raw = _map(raw)
                 where: PathKey = ("dice", i, "faces", j)
-                index = self.building_index(doc, where + ("building",), raw.get("building"),
-                                            buildings, keys)
+                # one building, or a choice of several (a face the player may put on either)
+                named = raw.get("building")
+                many = isinstance(named, list)
+                indices = [self.building_index(doc, where + (("building", k) if many
+                                                             else ("building",)), name, keys)
+                           for k, name in enumerate(_list(named) if many else [named])]
+                crossed = tuple(b for b in indices if b is not None)
                 symbol = raw.get("symbol") if isinstance(raw.get("symbol"), str) else None
-                if index is not None and symbol is not None and \
-                        symbol not in buildings[index].symbols:
-                    known = [s for s in buildings[index].symbols if s]
-                    self.problem("D615", f"no space of '{keys[index]}' has the symbol "
-                                 f"'{symbol}' (its symbols: {', '.join(known) or 'none'})",
+                if crossed and symbol is not None and \
+                        not any(symbol in buildings[b].symbols for b in crossed):
+                    known = list(dict.fromkeys(x for b in crossed for x in buildings[b].symbols
+                                               if x))
+                    self.problem("D615", f"no space of '{' or '.join(keys[b] for b in crossed)}'"
+                                 f" has the symbol '{symbol}' (its symbols: "
+                                 f"{', '.join(known) or 'none'})",
                                  doc.location(where + ("symbol",)), text=symbol,
                                  suggestion=closest(symbol, known))
-                compare = None
+                compare: list[int] = []
                 if "compare" in raw:
-                    compare = self.building_index(doc, where + ("compare",), raw.get("compare"),
-                                                  buildings, keys)
-                if index is not None:
-                    faces.append(Face(index, symbol, compare))
+                    # buildings counted together, or the Wonder stages built ('wonder')
+                    given = raw.get("compare")
+                    listed = isinstance(given, list)
+                    for k, name in enumerate(_list(given) if listed else [given]):
+                        at = where + (("compare", k) if listed else ("compare",))
+                        index = len(keys) if name == WONDER else \
+                            self.building_index(doc, at, name, keys)
+                        if index is not None:
+                            compare.append(index)
+                if len(crossed) == len(indices):
+                    faces.append(Face(crossed, symbol, tuple(compare)))
             name = _str(item.get("name"))
             if name in [d.name for d in found]:
                 self.problem("D615", f"die '{name}' is defined twice",
@@ -246,6 +310,13 @@ def build_dice(rules: RuleSet, docs: Sequence[tuple[Document, str]], compile_eff
     bonuses = builder.bonuses(sheet, buildings)
     dice = builder.dice(forum, buildings)
     waiting = {d.colour for d in dice if not d.start}
+    colours = sorted({d.colour for d in dice})
+    for doc, path in builder.colour_uses:
+        colour = doc.get(path)
+        if colour is not None and colour not in colours:
+            builder.problem("D615", f"no die has the colour '{colour}' (the dice's colours: "
+                            f"{', '.join(colours)})", doc.location(path), text=str(colour),
+                            suggestion=closest(str(colour), colours))
     for i, building in enumerate(buildings):
         for space in building.spaces:
             if space.unlock is not None and space.unlock not in waiting:

@@ -20,12 +20,19 @@ ANY = "any"         # a face crosses any uncrossed space with its symbol
 
 @dataclass(frozen=True)
 class Face:
-    """One face of a die: the building it crosses a space of, the symbol it matches
-    (None: any next space), and the building compared with the neighbours (None: no gate)."""
+    """One face of a die: the buildings it may cross a space of (one, or a choice of
+    several), the symbol it matches (None: any next space), and the buildings whose
+    crossed spaces, counted together, are compared with the neighbours' (empty: no gate;
+    the index ``len(DiceSet.buildings)`` counts the Wonder stages built)."""
 
-    building: int
+    buildings: tuple[int, ...]
     symbol: str | None
-    compare: int | None = None
+    compare: tuple[int, ...] = ()
+
+    @property
+    def building(self) -> int:
+        """The first building it crosses (the only one but for a choice face)."""
+        return self.buildings[0]
 
 
 @dataclass(frozen=True)
@@ -39,19 +46,72 @@ class Die:
 
 
 @dataclass(frozen=True)
+class DiePrice:
+    """A lasting change to what one player pays to choose dice of ``colour`` (None: every
+    die): ``less`` coins off the quadrant's price, and at most ``most`` coins (None: no
+    cap; 0: those dice are free for that player)."""
+
+    colour: str | None
+    less: int = 0
+    most: int | None = None
+
+
+@dataclass(frozen=True)
+class DieGain:
+    """Coins a player gains whenever they choose a die of ``colour`` from now on."""
+
+    colour: str
+    coins: int
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """A follow-up: cross up to ``up_to`` spaces, one at a time, each the next space of
+    one of ``buildings`` (paying its cost, following the building's order; the player may
+    stop early)."""
+
+    buildings: tuple[int, ...]
+    up_to: int = 1
+
+
+@dataclass(frozen=True)
+class Gains:
+    """What a crossed space or a built Wonder stage gives beyond its effects: die
+    prices, coins on choosing a die colour, spaces crossed at once."""
+
+    prices: tuple[DiePrice, ...] = ()
+    die_gains: tuple[DieGain, ...] = ()
+    cross: Crossing | None = None
+
+
+NO_GAINS = Gains()
+
+
+@dataclass(frozen=True)
 class Space:
     """One space of a building: crossed in its building's order, paying ``cost`` (the
-    number of different resource types needed; one coin per type lacking)."""
+    number of different resource types needed; one coin per type lacking) by a face
+    with one of its ``symbols`` (empty: the building's symbol-less spaces)."""
 
     index: int
-    symbol: str
+    symbols: tuple[str, ...]
     cost: int
     effects: Effects
     attack: int = 0          # points against the neighbour on the building's side
     defence: bool = False    # a defence against that neighbour
     unlock: str | None = None  # the colour of a waiting die it unlocks
-    die_discount: int = 0
+    gains: Gains = NO_GAINS
     confidence: str = ""
+
+    @property
+    def symbol(self) -> str:
+        """The first symbol ("" for none), for display."""
+        return self.symbols[0] if self.symbols else ""
+
+    @property
+    def die_discount(self) -> int:
+        """Coins off every die from now on (the colour-free part of ``gains.prices``)."""
+        return sum(p.less for p in self.gains.prices if p.colour is None)
 
 
 @dataclass(frozen=True)
@@ -72,6 +132,7 @@ class Stage:
     cost: int
     effects: Effects
     confidence: str = ""
+    gains: Gains = NO_GAINS
 
 
 @dataclass(frozen=True)
@@ -107,6 +168,27 @@ class DiceSet:
     buildings: tuple[Building, ...]
     boards: tuple[Board, ...]
 
+    @property
+    def wonder(self) -> int:
+        """The index a face's ``compare`` uses for the Wonder stages built."""
+        return len(self.buildings)
+
+    def key_of(self, index: int) -> str:
+        """A building's key, or ``wonder`` for the index :attr:`wonder` (a face's compare)."""
+        return self.buildings[index].key if index < len(self.buildings) else "wonder"
+
+    def face_words(self, face: Face, names: bool = False) -> str:
+        """A face in words: the building(s) it crosses, its symbol, its gate."""
+        def name(i: int) -> str:
+            if not names:
+                return self.key_of(i)
+            return self.buildings[i].name if i < len(self.buildings) else "the Wonder"
+        text = " or ".join(name(b) for b in face.buildings)
+        text += f" ({face.symbol})" if face.symbol else " (any next space)"
+        if face.compare:
+            text += f", if ahead in {' + '.join(name(b) for b in face.compare)}"
+        return text
+
     def building(self, key: str) -> int | None:
         for i, b in enumerate(self.buildings):
             if b.key == key:
@@ -114,5 +196,5 @@ class DiceSet:
         return None
 
 
-__all__ = ["ANY", "LISTED", "Board", "Bonus", "Building", "DiceSet", "Die", "Face", "Space",
-           "Stage"]
+__all__ = ["ANY", "LISTED", "NO_GAINS", "Board", "Bonus", "Building", "Crossing", "DiceSet", "Die",
+           "DieGain", "DiePrice", "Face", "Gains", "Space", "Stage"]

@@ -25,11 +25,11 @@ shakes of the forum.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence, Union
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData
-from wonders.dsl.sheets_model import Board, DiceSet
+from wonders.dsl.sheets_model import Board, Crossing, DiceSet, Gains
 
 from wonders.engine.contract import Decision
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pass, TakeBonus
@@ -57,6 +57,13 @@ PASS: Final = Pass()        # actions are values: one object each
 DECLINE: Final = Decline()
 # the ability an effect names -> the follow-up it gives
 ABILITIES = {"extra_action": ANY_ACTION, "free_die": FREE_DIE}
+# a follow-up waiting for a seat: a bonus, an ability's action, or spaces to cross
+FollowUp = Union[str, Crossing]
+# what the forum offers a turn, per die: slot, die index, colour to unlock ("" none), the
+# buildings compared (empty: no gate), price, colour, and per building its face may cross,
+# (building, groups of spaces)
+Lying = tuple[int, int, str, tuple[int, ...], int, str,
+              tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]]
 
 
 class _Tables:
@@ -66,8 +73,8 @@ class _Tables:
 
     def __init__(self, dice: DiceSet) -> None:
         self.dice = dice
-        self.face_groups = [[groups(dice.buildings[f.building], f.symbol) for f in die.faces]
-                            for die in dice.dice]
+        self.face_groups = [[tuple((b, groups(dice.buildings[b], f.symbol)) for b in f.buildings)
+                             for f in die.faces] for die in dice.dice]
         self.any_groups = [groups(b, None) for b in dice.buildings]
         self.costs = [[s.cost for s in b.spaces] for b in dice.buildings]
         self.index = {b.key: i for i, b in enumerate(dice.buildings)}
@@ -146,6 +153,9 @@ class DiceCity:
             self.attacks: dict[str, int] = dict(source.attacks)
             self.points: list[tuple[str, fx.Amount]] = list(source.points)
             self.discount: int = source.discount
+            self.colour_less: dict[str, int] = dict(source.colour_less)
+            self.colour_most: dict[str, int] = dict(source.colour_most)
+            self.die_gains: dict[str, int] = dict(source.die_gains)
             return
         assert dice is not None, "a fresh sheet needs the dice set"
         self.crossed = [[False] * len(b.spaces) for b in dice.buildings]
@@ -158,7 +168,10 @@ class DiceCity:
         self.defences = {"left": 0, "right": 0}
         self.attacks = {}     # score line -> points noted (attacks, firsts)
         self.points = []   # end points: (line, amount)
-        self.discount = 0
+        self.discount = 0     # coins off every die
+        self.colour_less = {}   # die colour -> coins off
+        self.colour_most = {}   # die colour -> the most such a die costs
+        self.die_gains = {}     # die colour -> coins gained on choosing one
 
     def clone(self) -> "DiceCity":
         return DiceCity(self.seat, self.board, None, self.coins, source=self)
@@ -188,6 +201,8 @@ class DiceCity:
             "bonuses": [dice.bonuses[i].name for i, x in enumerate(self.bonuses) if x],
             "unlocked": list(self.unlocked), "attacks": dict(self.attacks),
             "die_discount": self.discount,
+            "die_discounts": dict(self.colour_less), "die_at_most": dict(self.colour_most),
+            "die_gains": dict(self.die_gains),
         }
 
 
@@ -225,7 +240,7 @@ class DiceGame(SharedGenerator):
         self.sheets: list[DiceCity] = []
         self.forum = DicePool(dice)
         self.trigger = EndTrigger(dice.end_bonuses, dice.extra_turns, dice.max_turns)
-        self.pending: list[list[str]] = []   # follow-ups by seat
+        self.pending: list[list[FollowUp]] = []   # follow-ups by seat
         self.arriving: list[int] = []    # dice unlocked this turn, joining at its end
         self.phase = TURN
         self.seats: tuple[int, ...] = ()
@@ -233,7 +248,7 @@ class DiceGame(SharedGenerator):
         self._score: ScoreSheet | None = None
         self.snap_counts: list[list[int]] = []
         self.snap_defences: list[dict[str, int]] = []
-        self.lying: list[tuple[int, int, str, int, int, int, tuple[tuple[int, ...], ...]]] = []
+        self.lying: list[Lying] = []
         self.set_generator(seeded(seed))
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
@@ -286,8 +301,166 @@ class DiceGame(SharedGenerator):
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({_WORDING[self.phase]}: seats {list(self.seats)})")
         if action not in self.legal_actions(seat):
-            options = ", ".join(str(a) for a in self.legal_actions(seat)[:8])
-            raise IllegalActionError(seat, action, f"not one of the options ({options} …)")
+            raise IllegalActionError(seat, action, self._why(seat, action))
+
+    # --- why an action is refused -------------------------------------------------------
+
+    def _why(self, seat: int, action: object) -> str:
+        """The reason ``action`` is not one of ``seat``'s options (as the other loops say
+        theirs): the decision, the die, its gate, the space, the coins."""
+        options = self.legal_actions(seat)
+        listed = ", ".join(str(a) for a in options[:8]) + (" …" if len(options) > 8 else "")
+        fallback = f"not one of the options ({listed})"
+        follow = self.pending[seat][0] if self.phase != TURN and self.pending[seat] else None
+        if self.phase == BONUS:
+            if not isinstance(action, TakeBonus):
+                return f"a completed building's bonus is chosen now ({listed})"
+            return self._why_bonus(seat, action) or fallback
+        if isinstance(action, TakeBonus):
+            return "a bonus is taken only after completing a building"
+        if isinstance(action, Decline):
+            return "there is nothing to decline: " + _WORDING[self.phase]
+        if isinstance(follow, Crossing):
+            if not isinstance(action, CrossSpace) or action.slot is not None:
+                return (f"a space of {self._names(follow.buildings)} is crossed now, without "
+                        f"a die, or declined ({listed})")
+            b = self.tables.index.get(action.building)
+            if b is None or b not in follow.buildings:
+                return f"this crossing takes a space of {self._names(follow.buildings)}"
+            return self._why_space(seat, b, action, None) or fallback
+        if follow == FREE_DIE and not isinstance(action, CrossSpace):
+            return "a die of the forum is chosen now without paying its price, or declined"
+        if isinstance(action, BuildWonderStage):
+            return self._why_stage(seat, action) or fallback
+        if isinstance(action, CrossSpace):
+            return self._why_cross(seat, action, follow == FREE_DIE) or fallback
+        return fallback
+
+    def _names(self, buildings: Sequence[int]) -> str:
+        return " or ".join(self.dice.buildings[b].key for b in buildings)
+
+    def _why_stage(self, seat: int, action: BuildWonderStage) -> str | None:
+        city = self.sheets[seat]
+        stages = city.board.stages
+        if city.stages >= len(stages):
+            return f"every stage of {city.board.name}'s Wonder is built"
+        if action.stage != city.stages:
+            return (f"stages are built in order: the next is stage {city.stages + 1}, not "
+                    f"{action.stage + 1}")
+        return self._why_coins(seat, 0, stages[city.stages].cost, action.shortfall)
+
+    def _why_coins(self, seat: int, price: int, cost: int, claimed: int) -> str | None:
+        """Too few coins for a die's ``price`` and a cost of ``cost`` types, or a payment
+        that is not what it costs (``claimed``: the shortfall the action says it pays)."""
+        city = self.sheets[seat]
+        short = shortfall(cost, len(city.resources))
+        pay = price + short
+        parts = [f"the die's price {price}"] if price else []
+        parts.append(f"{short} resource type{'s' if short != 1 else ''} lacking of {cost}")
+        if pay > city.coins:
+            return (f"it costs {pay} coin{'s' if pay != 1 else ''} ({' + '.join(parts)}) and "
+                    f"player {seat} has {city.coins}")
+        if claimed != short:
+            return f"it costs {pay} coins ({' + '.join(parts)}), not {price + claimed}"
+        return None
+
+    def _why_space(self, seat: int, b: int, action: CrossSpace,
+                   spaces: tuple[tuple[int, ...], ...] | None,
+                   symbol: str | None = None) -> str | None:
+        """Why space ``action.space`` of building ``b`` cannot be crossed (by a face with
+        ``symbol`` whose groups are ``spaces``; None: the next space of any symbol)."""
+        building = self.dice.buildings[b]
+        city = self.sheets[seat]
+        i = action.space
+        if not 0 <= i < len(building.spaces):
+            return f"{building.key} has spaces 1 to {len(building.spaces)}"
+        if city.crossed[b][i]:
+            return f"{building.key} space {i + 1} is crossed already"
+        allowed = first_open(spaces if spaces is not None else self.tables.any_groups[b],
+                             city.crossed[b])
+        if i not in allowed:
+            taking = f"taking {symbol}" if symbol else "of each symbol"
+            if not allowed:
+                return f"no space of {building.key} {taking} is left to cross"
+            which = ", ".join(str(j + 1) for j in sorted(allowed))
+            order = f"any space {taking}" if building.order == "any" else \
+                f"the next space in order {taking}"
+            return (f"it may cross {building.key} space {which} ({order}), not space {i + 1}")
+        return None
+
+    def _why_cross(self, seat: int, action: CrossSpace, free: bool) -> str | None:
+        b = self.tables.index.get(action.building)
+        if b is None:
+            return f"there is no building '{action.building}'"
+        slot = action.slot
+        forum = self.forum
+        if slot is None or not 0 <= slot < len(forum.slots):
+            return "a space is crossed with a die of the forum (or a bonus, or a follow-up)"
+        lying = self.lying[slot]
+        die = self.dice.dice[lying[1]]
+        if die.name != action.die:
+            return f"the die in forum slot {slot + 1} is the {die.name} die, not {action.die}"
+        city = self.sheets[seat]
+        lock, compare = lying[2], lying[3]
+        if lock and lock not in city.unlocked:
+            return (f"the {die.name} die is locked: only a player who unlocked it may choose "
+                    "it")
+        if compare and not self._gate(seat, compare):
+            gated = self._names([t for t, _ in lying[6]])
+            return self._why_gate(seat, f"the {die.name} die's gate to {gated}", compare)
+        face = die.faces[forum.faces[slot]]
+        targets = dict(lying[6])
+        if b not in targets:
+            return (f"the {die.name} die shows {self.dice.face_words(face)}: it does not "
+                    f"cross {action.building}")
+        refused = self._why_space(seat, b, action, targets[b], face.symbol)
+        if refused is not None:
+            return refused
+        price = 0 if free else self.die_price(seat, lying[4], lying[5])
+        if action.die_price != price:
+            return (f"the {die.name} die costs player {seat} {price} coin"
+                    f"{'s' if price != 1 else ''}, not {action.die_price}")
+        return self._why_coins(seat, price, self.dice.buildings[b].spaces[action.space].cost,
+                               action.shortfall)
+
+    def _why_gate(self, seat: int, gate: str, compare: tuple[int, ...]) -> str:
+        what = " + ".join(self.dice.key_of(b) for b in compare)
+        counts = self.snap_counts
+        mine = sum(counts[seat][b] for b in compare)
+        n = self.players
+        if n == 2:
+            theirs = sum(counts[1 - seat][b] for b in compare)
+            rule = self.dice.compare_two_players
+            return (f"{gate}: {what} needs "
+                    f"{'strictly more than' if rule == 'more' else 'at least as many as'} the "
+                    f"opponent's at the start of the turn ({mine} against {theirs})")
+        left = sum(counts[(seat + 1) % n][b] for b in compare)
+        right = sum(counts[(seat - 1) % n][b] for b in compare)
+        rule = self.dice.compare_neighbours
+        return (f"{gate}: {what} needs "
+                f"{'strictly more than' if rule == 'more' else 'at least as many as'} each "
+                f"neighbour's at the start of the turn ({mine} against {left} on the left and "
+                f"{right} on the right)")
+
+    def _why_bonus(self, seat: int, action: TakeBonus) -> str | None:
+        dice = self.dice
+        names = [b.name for b in dice.bonuses]
+        if action.bonus not in names:
+            return f"there is no bonus '{action.bonus}' ({', '.join(names)})"
+        j = names.index(action.bonus)
+        city = self.sheets[seat]
+        if city.bonuses[j]:
+            return f"bonus {action.bonus} is crossed already (each is taken once)"
+        bonus = dice.bonuses[j]
+        if not bonus.cross:
+            return None
+        if action.cross is None:
+            return f"bonus {action.bonus} crosses a space of {self._names(bonus.cross)}"
+        b = self.tables.index.get(action.cross.building)
+        if b is None or b not in bonus.cross:
+            return f"bonus {action.bonus} crosses a space of {self._names(bonus.cross)}"
+        return self._why_space(seat, b, action.cross, None) or self._why_coins(
+            seat, 0, dice.buildings[b].spaces[action.cross.space].cost, action.cross.shortfall)
 
     def play(self, actions: Mapping[int, Any]) -> None:
         if self.phase == OVER:
@@ -308,11 +481,12 @@ class DiceGame(SharedGenerator):
                 self.check(seat, action)
             chosen[seat] = action
         phase = self.phase
+        follows: dict[int, FollowUp] = {}
         if phase != TURN:
             for seat in self.seats:
-                self.pending[seat].pop(0)
+                follows[seat] = self.pending[seat].pop(0)
         for seat in self.seats:
-            self._apply(seat, chosen[seat])
+            self._apply(seat, chosen[seat], follows.get(seat))
         coins = [city.coins for city in self.sheets]
         self.records.append((self.turn, phase, chosen, tuple(coins)))
         self._legal = {}
@@ -390,9 +564,8 @@ class DiceGame(SharedGenerator):
         """A clone in which ``seat`` alone has taken ``action`` (the decision stays open:
         for valuing one seat's options; its follow-ups wait in ``pending``)."""
         other = self.clone()
-        if other.phase != TURN:
-            other.pending[seat].pop(0)
-        other._apply(seat, action)
+        follow = other.pending[seat].pop(0) if other.phase != TURN else None
+        other._apply(seat, action, follow)
         other._score = None
         return other
 
@@ -416,12 +589,14 @@ class DiceGame(SharedGenerator):
         snap = self.snap_counts
         if len(snap) == len(self.sheets):   # the start-of-turn counts, copied in place
             for seat, city in enumerate(self.sheets):
-                snap[seat][:] = city.counts
+                row = snap[seat]
+                row[:-1] = city.counts
+                row[-1] = city.stages   # (what a face comparing the Wonder counts)
                 defences = self.snap_defences[seat]
                 for side, n in city.defences.items():
                     defences[side] = n
         else:
-            self.snap_counts = [list(c.counts) for c in self.sheets]
+            self.snap_counts = [[*c.counts, c.stages] for c in self.sheets]
             self.snap_defences = [dict(c.defences) for c in self.sheets]
         self.phase = TURN
         self.seats = tuple(range(self.players))
@@ -432,8 +607,9 @@ class DiceGame(SharedGenerator):
         extra: list[int] = []
         for seat in range(self.players):
             queue = self.pending[seat]
-            while queue and queue[0] == BONUS and not self._bonus_options(seat):
-                queue.pop(0)   # nothing left to take
+            while queue and (queue[0] == BONUS and not self._bonus_options(seat) or (
+                    isinstance(queue[0], Crossing) and not self._follow_crosses(seat, queue[0]))):
+                queue.pop(0)   # nothing left to take or to cross
             if queue:
                 (bonus if queue[0] == BONUS else extra).append(seat)
         if bonus:
@@ -457,6 +633,10 @@ class DiceGame(SharedGenerator):
         if self.phase == BONUS:
             return self._bonus_options(seat)
         follow = self.pending[seat][0] if self.phase == EXTRA else ANY_ACTION
+        if isinstance(follow, Crossing):
+            found_follow: list[DiceAction] = list(self._follow_crosses(seat, follow))
+            found_follow.append(DECLINE)
+            return found_follow
         if follow == FREE_DIE:
             found_free: list[DiceAction] = list(self._die_crosses(seat, True))
             found_free.append(DECLINE)
@@ -473,33 +653,44 @@ class DiceGame(SharedGenerator):
         found.append(PASS)
         return found
 
-    def _gate(self, seat: int, building: int) -> bool:
+    def _gate(self, seat: int, compare: tuple[int, ...]) -> bool:
+        """Whether ``seat``'s start-of-turn count of ``compare`` (buildings counted
+        together; the last index: Wonder stages) meets the forum's rule against each
+        neighbour's."""
         n = self.players
         counts = self.snap_counts
+        mine = sum(counts[seat][b] for b in compare)
         if n == 2:
-            return compare_met(counts[seat][building], [counts[1 - seat][building]],
+            return compare_met(mine, [sum(counts[1 - seat][b] for b in compare)],
                                self.dice.compare_two_players)
-        return compare_met(counts[seat][building], [counts[(seat + 1) % n][building],
-                                                    counts[(seat - 1) % n][building]],
+        return compare_met(mine, [sum(counts[(seat + 1) % n][b] for b in compare),
+                                  sum(counts[(seat - 1) % n][b] for b in compare)],
                            self.dice.compare_neighbours)
 
     def _lay(self) -> None:
-        """What the forum offers this turn, read once for every seat: per die, its slot,
-        index, whether it must be unlocked (its colour), the building compared (-1: none),
-        its price, the building its face crosses and the face's groups of spaces."""
+        """What the forum offers this turn, read once for every seat (:data:`Lying`)."""
         dice = self.dice.dice
         forum = self.forum
         prices = self.dice.quadrants
         groups = self.tables.face_groups
-        lying: list[tuple[int, int, str, int, int, int, tuple[tuple[int, ...], ...]]] = []
+        lying: list[Lying] = []
         for k, index in enumerate(forum.slots):
             die = dice[index]
             face = die.faces[forum.faces[k]]
-            lying.append((k, index, "" if die.start else die.colour,
-                          -1 if face.compare is None else face.compare,
-                          prices[forum.quadrants[k]], face.building,
+            lying.append((k, index, "" if die.start else die.colour, face.compare,
+                          prices[forum.quadrants[k]], die.colour,
                           groups[index][forum.faces[k]]))
         self.lying = lying
+
+    def die_price(self, seat: int, base: int, colour: str) -> int:
+        """What ``seat`` pays to choose a die of ``colour`` lying in a quadrant of price
+        ``base``: less its discounts (every die's and the colour's), at most the colour's cap."""
+        city = self.sheets[seat]
+        price = base - city.discount - city.colour_less.get(colour, 0)
+        most = city.colour_most.get(colour)
+        if most is not None and price > most:
+            price = most
+        return price if price > 0 else 0
 
     def _die_crosses(self, seat: int, free: bool) -> list[CrossSpace]:
         city = self.sheets[seat]
@@ -508,31 +699,52 @@ class DiceGame(SharedGenerator):
         coins = city.coins
         crossed = city.crossed
         types = len(city.resources)
+        plain = not city.colour_less and not city.colour_most
         discount = city.discount
         found: list[CrossSpace] = []
         seen: list[int] = []   # (a few keys: a list is cheaper to make than a set)
-        for k, index, colour, compare, base, b, spaces in self.lying:
-            if colour and colour not in unlocked:
+        for k, index, lock, compare, base, colour, targets in self.lying:
+            if lock and lock not in unlocked:
                 continue
-            if compare >= 0 and not self._gate(seat, compare):
+            if compare and not self._gate(seat, compare):
                 continue
-            price = 0 if free else (base - discount if base > discount else 0)
+            if free:
+                price = 0
+            elif plain:
+                price = base - discount if base > discount else 0
+            else:
+                price = self.die_price(seat, base, colour)
             if price > coins:
                 continue
-            costs = tables.costs[b]
-            row = crossed[b]
-            for group in spaces:
-                for i in group:   # the first uncrossed space of each group (sheet.first_open)
-                    if row[i]:
-                        continue
-                    cost = costs[i]
-                    short = cost - types if cost > types else 0
-                    pay = price + short
-                    key = (b * 64 + i) * 1024 + pay
-                    if pay <= coins and key not in seen:
-                        seen.append(key)
-                        found.append(tables.cross(b, i, k, index, price, short))
-                    break
+            for b, spaces in targets:
+                costs = tables.costs[b]
+                row = crossed[b]
+                for group in spaces:
+                    for i in group:   # the first uncrossed space of each group (first_open)
+                        if row[i]:
+                            continue
+                        cost = costs[i]
+                        short = cost - types if cost > types else 0
+                        pay = price + short
+                        key = (b * 64 + i) * 1024 + pay
+                        if pay <= coins and key not in seen:
+                            seen.append(key)
+                            found.append(tables.cross(b, i, k, index, price, short))
+                        break
+        return found
+
+    def _follow_crosses(self, seat: int, crossing: Crossing) -> list[CrossSpace]:
+        """The spaces a crossing follow-up may cross now: the next of each building it
+        names, paying the space's cost (no die)."""
+        city = self.sheets[seat]
+        types = len(city.resources)
+        found: list[CrossSpace] = []
+        for b in crossing.buildings:
+            building = self.dice.buildings[b]
+            for i in first_open(self.tables.any_groups[b], city.crossed[b]):
+                short = shortfall(building.spaces[i].cost, types)
+                if short <= city.coins:
+                    found.append(CrossSpace(building.key, i, None, "", 0, short, b))
         return found
 
     def _bonus_options(self, seat: int) -> list[DiceAction]:
@@ -556,16 +768,24 @@ class DiceGame(SharedGenerator):
 
     # --- resolving -------------------------------------------------------------------
 
-    def _apply(self, seat: int, action: DiceAction) -> None:
+    def _apply(self, seat: int, action: DiceAction, follow: FollowUp | None = None) -> None:
+        """Resolve ``seat``'s ``action``; ``follow`` is the follow-up it answers (None: a
+        turn's action)."""
         city = self.sheets[seat]
         if isinstance(action, CrossSpace):
             self._pay(city, action.pay)
+            if action.slot is not None and city.die_gains:   # coins on choosing this colour
+                colour = self.dice.dice[self.forum.slots[action.slot]].colour
+                self._gain(city, city.die_gains.get(colour, 0))
             b = action.index if action.index >= 0 else self.tables.index[action.building]
+            if isinstance(follow, Crossing) and follow.up_to > 1:   # up to N: the next one
+                self.pending[seat].insert(0, Crossing(follow.buildings, follow.up_to - 1))
             self._cross(seat, b, action.space)
         elif isinstance(action, BuildWonderStage):
             self._pay(city, action.shortfall)
             stage = city.board.stages[city.stages]
             city.stages += 1
+            self._gains(seat, stage.gains)
             self._effects(seat, stage.effects, WONDER_LINE)
         elif isinstance(action, Pass):
             self._effects(seat, self.dice.pass_effects, BONUS_LINE)
@@ -603,12 +823,13 @@ class DiceGame(SharedGenerator):
         city = self.sheets[seat]
         stage = city.board.stages[city.stages]
         city.stages += 1
+        self._gains(seat, stage.gains, silent=True)
         self._effects(seat, stage.effects, WONDER_LINE, silent=True)
         self.invalidate()
 
     def start_position(self) -> None:
         """After a position is set by hand: the start-of-turn counts are the current ones."""
-        self.snap_counts = [list(c.counts) for c in self.sheets]
+        self.snap_counts = [[*c.counts, c.stages] for c in self.sheets]
         self.snap_defences = [dict(c.defences) for c in self.sheets]
         self.invalidate()
 
@@ -637,7 +858,8 @@ class DiceGame(SharedGenerator):
                 if die.colour == space.unlock and index not in self.forum.slots \
                         and index not in self.arriving and not silent:
                     self.arriving.append(index)
-        city.discount += space.die_discount
+        if space.gains.prices or space.gains.die_gains or space.gains.cross is not None:
+            self._gains(seat, space.gains, silent)
         self._effects(seat, space.effects, line, silent)
         if city.counts[b] == len(building.spaces) and not silent:
             self.pending[seat].append(BONUS)
@@ -645,6 +867,27 @@ class DiceGame(SharedGenerator):
                                       for counts in self.snap_counts):
                 # the first to complete it (all who do in the first turn anyone does)
                 city.attacks[line] = city.attacks.get(line, 0) + building.first
+
+    def _gains(self, seat: int, gains: Gains, silent: bool = False) -> None:
+        """What a space or stage gives beyond its effects: lasting die prices and coins on
+        choosing a colour; spaces to cross at once (a follow-up, not for a preset space)."""
+        city = self.sheets[seat]
+        for price in gains.prices:
+            if price.colour is None:
+                city.discount += price.less
+            elif price.less:
+                city.colour_less[price.colour] = city.colour_less.get(price.colour, 0) + price.less
+            if price.most is not None:
+                colours = [price.colour] if price.colour is not None else \
+                    list(dict.fromkeys(d.colour for d in self.dice.dice))
+                for colour in colours:
+                    held = city.colour_most.get(colour)
+                    city.colour_most[colour] = price.most if held is None else min(held,
+                                                                                   price.most)
+        for gain in gains.die_gains:
+            city.die_gains[gain.colour] = city.die_gains.get(gain.colour, 0) + gain.coins
+        if gains.cross is not None and not silent:
+            self.pending[seat].append(gains.cross)
 
     def _neighbour(self, seat: int, side: str) -> int:
         return (seat + 1) % self.players if side == "left" else (seat - 1) % self.players

@@ -139,6 +139,8 @@ class Game(Table):
         # per seat, the last cards it played by a ``play_last_card once`` (one use each)
         self.last_card_uses: list[int] = [0] * players
         self.discard: list[Card] = []
+        # reserve cards sold out of the game (``reserve.sold: out``): never in the pile
+        self.out: list[Card] = []
         self.age = 0
         self.turn = 0
         self.phase = Phase.TURN
@@ -377,6 +379,7 @@ class Game(Table):
         other.free_uses = {key: list(used) for key, used in self.free_uses.items()}
         other.last_card_uses = list(self.last_card_uses)
         other.discard = list(self.discard)
+        other.out = list(self.out)
         other.age = self.age
         other.turn = self.turn
         other.phase = self.phase
@@ -959,7 +962,7 @@ class Game(Table):
                 self.free_power(seat, action.card) == 2)
             self.hands[seat].remove(action.card)  # cards compare by identity
             if isinstance(action, Sell):
-                self.discard.append(action.card)
+                (self.out if self._sold_out(action.card) else self.discard).append(action.card)
                 sold.append(seat)
                 continue
             assert isinstance(action, (Build, BuildStage))
@@ -1321,13 +1324,17 @@ class Game(Table):
         start = _deal_back(pool, other.hands, others, 0)
         start = _deal_back(pool, other.waiting, range(self.players), start)
         other.discard = known_discard + pool[start:]
-        # others' reserves and the unused reserve cards (nobody has seen them)
-        kept = [card for s in others for card in other.reserve[s]] + other.unused
+        # others' reserves, the unused reserve cards and the reserve cards others sold out
+        # of the game (nobody has seen them)
+        known_out = [card for card in other.out if any(card is own for own in own_sales)]
+        hidden_out = [card for card in other.out if not any(card is own for own in own_sales)]
+        kept = [card for s in others for card in other.reserve[s]] + other.unused + hidden_out
         if kept:
             kept.sort(key=lambda card: card.name)
             rng.shuffle(kept)
             start = _deal_back(kept, other.reserve, others, 0)
-            other.unused = kept[start:]
+            other.out = known_out + kept[start:start + len(hidden_out)]
+            other.unused = kept[start + len(hidden_out):]
         other.set_generator(seeded(rng.getrandbits(64)))
         if ((other.phase is Phase.DISCARD_BUILD or other.phase is Phase.RESERVE_BUILD)
                 and other.pending):
@@ -1335,6 +1342,13 @@ class Game(Table):
             pending.options = pending_options(other, pending.kind, pending.seat, pending.effect)
         other.invalidate()
         return other
+
+    def _sold_out(self, card: Card) -> bool:
+        """Whether ``card``, sold, leaves the game rather than going on the discard pile:
+        a reserve card when the rule set says so (``reserve.sold: out``, Leaders' L7)."""
+        reserve = self.data.rules.model.reserve
+        return reserve.sold == "out" and reserve.colour is not None and \
+            card.colour == reserve.colour
 
     def view(self, seat: int) -> dict[str, Any]:
         """What the player at ``seat`` may see: their hand, every city, hand sizes."""

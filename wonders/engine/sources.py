@@ -99,7 +99,7 @@ def resolve(game: str) -> Source:
     variants = variant_expansions()
     if game in variants:  # a shipped expansion written as a variant (expansions/leaders)
         return Source(game, None, (str(variants[game].resolve()),), game)
-    names = [*games, *variants]
+    names = game_names()
     hint = closest(game, names)
     raise SourceError(f"no shipped game '{game}'" + (f" (did you mean '{hint}'?)" if hint else "")
                       + f"; shipped: {', '.join(names) or 'none'}; or give the path of a "
@@ -112,6 +112,12 @@ def variant_expansions() -> dict[str, Path]:
     folder, a fresh install included."""
     return {name: path for name, path in shipped_expansions().items()
             if (path / "rules.yaml").is_file()}
+
+
+def game_names() -> list[str]:
+    """Every name ``--game`` takes (and a scenario file's ``game:``): the shipped games,
+    then the shipped expansions that are rule sets of their own."""
+    return [*shipped_games(), *variant_expansions()]
 
 
 def resolve_optional(game: str | None) -> Source | None:

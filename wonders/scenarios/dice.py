@@ -236,7 +236,8 @@ class DiceRunner(DraftRunner):
         if space is None:
             space = offered[0].space if offered else 0
         slots = [k for k, index in enumerate(game.forum.slots) if index == die]
-        price = game.forum.price(slots[0], game.sheets[seat].discount) if slots else 0
+        price = game.die_price(seat, self.dice.quadrants[game.forum.quadrants[slots[0]]],
+                               self.dice.dice[die].colour) if slots else 0
         made = CrossSpace(building.key, space, slots[0] if slots else None,
                           self.dice.dice[die].name, price,
                           game.space_cost(seat, building.spaces[space].cost))

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from wonders.dsl import effects as fx
 from wonders.dsl.codes import SCENARIO_CODES  # noqa: F401 - re-exported (wonders check's codes)
 from wonders.dsl.errors import Diagnostic, Location, Report, Severity, closest
-from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path, shipped_games
+from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path
 from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.schema import validate
 from wonders.dsl.source import Document, PathKey, load_file
@@ -30,7 +30,7 @@ from wonders.engine.actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromD
 from wonders.engine.errors import RuleError
 from wonders.engine.game import Game, Phase
 from wonders.engine.registry import loop_for
-from wonders.engine.sources import SourceError, resolve
+from wonders.engine.sources import SourceError, game_names, resolve
 from wonders.engine.payment import Payment
 
 # The codes ``wonders check`` adds to the data's (wonders/dsl/codes.py, documented in
@@ -705,18 +705,27 @@ def _misshapen(doc: Document, report: Report) -> set[int] | None:
 
 
 def _load_game(game: str, extra: list[str], folder: Path) -> LoadResult:
-    """The game a scenario file names: a shipped game's name, or the path (relative to
-    the scenario file) of a rule-set file or folder — a variant tested like a shipped
-    game.  A name that is neither is loaded as a name, so its L702 has a "did you mean"."""
+    """The game a scenario file names: any name ``--game`` takes (a shipped game or a
+    shipped expansion that is a rule set, :func:`~wonders.engine.sources.game_names`), or
+    the path (relative to the scenario file) of a rule-set file or folder — a variant
+    tested like a shipped game.  A name that is neither is L702 with a "did you mean"."""
     if not game:
         return load(extra)
-    if game in shipped_games() and not looks_like_path(game):
-        return load(extra, game)
     target = Path(game) if Path(game).is_absolute() else folder / game
-    if not looks_like_path(game) and not _exists(target):
-        return load(extra, game)
     try:
-        source = resolve(str(target))
+        # a name as --game takes it (a shipped game or expansion), else a path relative
+        # to the scenario file, else L702 naming what --game takes, with a "did you mean"
+        if not looks_like_path(game) and game in game_names():
+            source = resolve(game)
+        elif not looks_like_path(game) and not _exists(target):
+            names = game_names()
+            report = Report()
+            report.add(Diagnostic("L702", f"no shipped game named '{game}' (shipped: "
+                                  f"{', '.join(names) or 'none'})", Location(game),
+                                  suggestion=closest(game, names)))
+            return LoadResult(None, report)
+        else:
+            source = resolve(str(target))
     except SourceError as exc:
         report = Report()
         report.add(Diagnostic("L702", str(exc), Location(game)))

@@ -70,9 +70,9 @@ class DicePool:
             face = die.faces[self.faces[k]]
             out.append({"die": die.name, "colour": die.colour,
                         "building": dice.buildings[face.building].key,
+                        "buildings": [dice.buildings[b].key for b in face.buildings],
                         "symbol": face.symbol,
-                        "compare": None if face.compare is None
-                        else dice.buildings[face.compare].key,
+                        "compare": " + ".join(dice.key_of(b) for b in face.compare) or None,
                         "quadrant": self.quadrants[k],
                         "price": dice.quadrants[self.quadrants[k]]})
         return out
