@@ -71,10 +71,14 @@ def catalogue(data: GameData) -> dict[str, Any]:
         "mechanism": model.mechanism, "supremacy": model.track.supremacy,
         "zones": [{"from": z.start, "points": z.points, "lose": z.lose}
                   for z in model.track.zones]}
+    # the card structures' half-card columns (the page centres every age's rows alike)
+    layouts = {str(age): [list(row) for row in layout.rows]
+               for age, layout in rules.model.offer.layouts.items()}
     found: dict[str, Any] = {
         "title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
         "tokens": tokens, "military": military, "passes": list(rules.model.ages.passes),
-        "min_players": rules.min_players, "max_players": rules.max_players}
+        "min_players": rules.min_players, "max_players": rules.max_players,
+        "layouts": layouts}
     if data.dice is not None:
         found["sheets"] = sheets(data.dice)
     return found

@@ -86,7 +86,7 @@ function receive(message) {
 
 function act(entry) {
   send({type: "act", decision: state.decision, action: entry.json});
-  openCard = null;
+  closeTray();
 }
 
 // --- drawing ---------------------------------------------------------------------------
@@ -145,10 +145,10 @@ function cardFace(name, age, extra) {
   const node = el("div", {class: `card colour-${colour}`, "data-card": name,
                           title: info ? `${info.cost} — ${info.effect}` : name},
     el("div", {class: "card-name"}, name),
+    extra || null,   // the marks: under the name, in the card's flow, so they never cover it
     info ? el("div", {class: "card-cost"}, info.cost) : null,
     info ? el("div", {class: "card-effect"}, info.effect) : null,
     info && info.chains_to.length ? el("div", {class: "card-chain"}, `chains to ${info.chains_to.join(", ")}`) : null);
-  if (extra) node.append(extra);
   return node;
 }
 
@@ -183,7 +183,6 @@ function drawDecision() {
       if (slot) {
         face.classList.add("playable");
         face.addEventListener("click", () => { openCard = name; drawDecision(); });
-        face.addEventListener("mouseenter", () => { if (openCard !== name) { openCard = name; drawActionsOf(name); } });
       }
       row.append(face);
     }
@@ -238,6 +237,9 @@ function drawDecision() {
     }
     box.append(el("div", {id: "card-actions"}));
     if (openCard) drawActionsOf(openCard);
+    else document.body.classList.remove("tray-open");
+  } else {
+    document.body.classList.remove("tray-open");
   }
 }
 
@@ -256,11 +258,24 @@ function drawActionsOf(name) {
   if (!box || !state.actions) return;
   const slot = state.actions.cards[name];
   box.replaceChildren();
+  document.body.classList.toggle("tray-open", Boolean(slot));
   if (!slot) return;
-  box.append(el("h3", {}, `${name}: what you can do`));
+  const close = el("button", {class: "tray-close", title: "close", onclick: () => closeTray()}, "✕");
+  box.append(el("h3", {}, close, `${name}: what you can do`));
   const list = el("div", {class: "choices", "data-card-actions": name});
   for (const index of slot.actions) list.append(actionButton(state.actions.actions[index]));
   box.append(list);
+}
+
+// The tray of a card's actions sits at the bottom of the window (in view wherever the card
+// was tapped, a phone's pyramid included) until an action is played or it is closed.
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeTray(); });
+
+function closeTray() {
+  openCard = null;
+  const box = document.getElementById("card-actions");
+  if (box) box.replaceChildren();
+  document.body.classList.remove("tray-open");
 }
 
 function showHint(message) {
@@ -320,14 +335,29 @@ function wonderCard(name) {
     stages ? el("div", {class: "card-effect"}, stages.stages.map((s) => `${s.cost}: ${s.effect}`).join(" · ")) : null);
 }
 
+// The half-card columns every structure of the game spans: from the catalogue's layouts
+// (so every age's rows share one grid and stay centred as cards are taken), else from the
+// cards still laid out.  A card at column c lies on half-columns c-1 and c+1 of the row
+// below, so it covers half of each of the two cards under it.
+function structureColumns(rows) {
+  const columns = [];
+  for (const layout of Object.values((catalogue && catalogue.layouts) || {})) {
+    for (const row of layout) columns.push(...row);
+  }
+  if (!columns.length) for (const row of rows) for (const place of row) if (place) columns.push(place.column);
+  return {low: Math.min(...columns), high: Math.max(...columns)};
+}
+
 function drawStructure(rows) {
   const grid = el("div", {class: "structure", id: "structure"});
+  const {low, high} = structureColumns(rows);
+  // CSSOM properties, not a style attribute: the page's Content-Security-Policy allows these
+  grid.style.setProperty("--halves", String(high - low + 2));
   const described = state.actions;
   rows.forEach((row, r) => {
-    const line = el("div", {class: "structure-row"});
+    const line = el("div", {class: "structure-row", "data-row": String(r)});
     for (const place of row) {
       if (!place) continue;   // a card taken already
-      const style = `grid-column: ${place.column + 1} / span 2`;
       let node;
       if (place.card === null) {
         node = el("div", {class: "card face-down", "data-face": "down"}, "?");
@@ -341,7 +371,8 @@ function drawStructure(rows) {
           node.addEventListener("click", () => { openCard = place.card; drawDecision(); });
         }
       }
-      node.setAttribute("style", style);
+      node.dataset.column = String(place.column);
+      node.style.gridColumn = `${place.column - low + 1} / span 2`;
       line.append(node);
     }
     grid.append(line);
@@ -502,8 +533,10 @@ function crossable() {
 function showActions(title, entries) {
   const box = document.getElementById("card-actions");
   if (!box) return;
-  box.replaceChildren(el("h3", {}, title),
+  const close = el("button", {class: "tray-close", title: "close", onclick: () => closeTray()}, "✕");
+  box.replaceChildren(el("h3", {}, close, title),
     el("div", {class: "choices", "data-space-actions": title}, ...entries.map(actionButton)));
+  document.body.classList.add("tray-open");
 }
 
 function drawSheet(city) {
