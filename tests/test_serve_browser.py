@@ -460,6 +460,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
         check_layout(page)
         assert not csp_violations(page), csp_violations(page)
     assert "Winner" in pages[0].inner_text("#winner")
+    assert "civilian" not in pages[0].inner_text("#winner")   # base is won on points alone
     assert not watcher.query_selector("#hand")
     assert not errors, errors
 
@@ -505,6 +506,8 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(page, f"duel-final-score{suffix}")
     check_layout(page)
+    victory = server.table(table_id).game.score_sheet().victory
+    assert f"({victory} victory)" in page.inner_text("#winner")   # Duel names how it was won
     assert "turn" in shots_taken and "wonder_draft" in shots_taken and prices_seen
     assert layouts_checked >= 6
     assert not csp_violations(page), csp_violations(page)
@@ -571,6 +574,7 @@ def test_a_human_plays_dice_against_bots(browser: Any, server: Server, size: str
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(page, f"dice-final-score{suffix}")
     check_layout(page)
+    assert "civilian" not in page.inner_text("#winner")
     assert not csp_violations(page), csp_violations(page)
     assert turns >= 5 and clicked_spaces >= 2
     assert page.query_selector_all("#forum .die") and page.query_selector("#score-sheet")
@@ -654,8 +658,23 @@ def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Serve
         except AssertionError as exc:
             raise AssertionError(f"{where} ({size}): {exc}") from None
         assert not csp_violations(page), (where, csp_violations(page))
-        for name in described["cards"]:
+        marks = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+            '.card.playable')].map((c) => [c.dataset.card, c.querySelector('.mark') ?
+            c.querySelector('.mark').dataset.mark : null]))""")
+        for name, slot in described["cards"].items():
             assert page.query_selector(f".card.playable[data-card=\"{name}\"]"), (where, name)
+            builds = [i for i in slot["actions"]
+                      if described["actions"][i]["kind"] in ("build", "discard_build")]
+            # ✗ means "you cannot build it now": never on a card one of whose actions builds it
+            assert (marks.get(name) == "cannot") == (bool(slot.get("indicator")) and not builds), \
+                (where, name, marks.get(name), slot)
+        sheets = welcome["catalogue"].get("sheets")
+        if sheets:   # a dice game: the data's names on the page, never its keys
+            text = page.inner_text("body")
+            keys = ({b["key"] for b in sheets["buildings"] if b["key"] != b["name"]}
+                    | {d["name"] for d in sheets["dice"] if "_" in d["name"]}
+                    | {b["name"] for b in sheets["bonuses"] if "_" in b["name"]})
+            assert not [k for k in keys if k in text], (where, [k for k in keys if k in text])
         for index in described["other"]:
             assert page.query_selector(f"#choices [data-action-index=\"{index}\"]"), where
         # play the last card's last action (or the last choice), as a player would
@@ -670,3 +689,56 @@ def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Serve
         assert sent == [{"type": "act", "decision": state["decision"],
                          "action": described["actions"][index]["json"]}], where
     assert not errors, errors
+
+
+def fake_table(page: Any, welcome: dict[str, Any], state: dict[str, Any]) -> list[Any]:
+    """Route the page's websocket to a stand-in server that welcomes it and sends ``state``;
+    the list the messages the page sends are added to."""
+    sent: list[Any] = []
+
+    def fake_server(ws: Any) -> None:
+        def on_message(text: Any) -> None:
+            message = json.loads(text)
+            if message["type"] == "join":
+                ws.send(json.dumps(welcome))
+                ws.send(json.dumps(state))
+            else:
+                sent.append(message)
+        ws.on_message(on_message)
+
+    page.route_web_socket(lambda url: "/ws/" in url, fake_server)
+    return sent
+
+
+def test_built_duel_wonders_stay_in_the_city(browser: Any, server: Server) -> None:
+    """A Duel city shows its built wonders (marked built) beside the ones still to build."""
+    import random
+
+    from wonders.engine.registry import new_game
+    from wonders.serve.present import catalogue
+    from wonders.serve.tables import Seat
+
+    duel = sources()[1]
+    game = new_game(duel.data, 2, 3)
+    rng = random.Random(3)
+    while not game.over and not any(c["built_wonders"] for c in game.view(0)["cities"]):
+        decision = game.decision()
+        wonders = [a for s in decision.seats for a in game.legal_actions(s)
+                   if a.to_json()["action"] == "wonder"]
+        game.play({s: next((a for a in wonders if a in game.legal_actions(s)),
+                           rng.choice(game.legal_actions(s))) for s in decision.seats})
+    city = next(c for c in game.view(0)["cities"] if c["built_wonders"])
+    table = Table("built", duel, game, [Seat("human", "t")] * 2, None, False, 0.0, None)
+    welcome = {"type": "welcome", "seat": 0, "table": table.summary(),
+               "catalogue": catalogue(duel.data)}
+    page = new_page(browser)
+    fake_table(page, welcome, json.loads(json.dumps(table.state_for(0))))
+    page.goto(f"{server.url}/table/built#token=t")
+    page.wait_for_selector(f"[data-city='{city['seat']}'] .city-wonders", timeout=TIMEOUT_MS)
+    shown = page.evaluate(f"""() => [...document.querySelectorAll(
+        "[data-city='{city['seat']}'] .city-wonders [data-wonder]")].map(
+        (w) => [w.dataset.wonder, w.dataset.built, w.textContent])""")
+    assert sorted(w for w, built, _ in shown if built == "yes") == sorted(city["built_wonders"])
+    assert sorted(w for w, built, _ in shown if built == "no") == sorted(city["wonders"])
+    assert all("built" in text for _, built, text in shown if built == "yes")
+    assert not csp_violations(page)

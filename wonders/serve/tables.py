@@ -53,7 +53,10 @@ from wonders.engine.sources import Source, SourceError, resolve
 from wonders.serve import present
 
 HUMAN = "human"
-BOT_KINDS = ("random", "greedy", "search")
+# the bots by the names the command line gives them (wonders.bots); the lobby's old name of
+# the search bot is still accepted, in requests and in the records of older tables
+BOT_KINDS = ("random", "greedy", "mcts")
+BOT_ALIASES = {"search": "mcts"}
 SEAT_KINDS = (HUMAN, *BOT_KINDS)
 SIDE_MODES = ("choose", "random")
 MAX_TABLES = 1000   # live (unfinished) tables; finished ones are retired instead
@@ -110,7 +113,7 @@ def bot_for(kind: str, seed: int, search_seconds: float) -> Bot:
         return RandomBot(seed)
     if kind == "greedy":
         return _Greedy(seed)
-    if kind == "search":
+    if BOT_ALIASES.get(kind, kind) == "mcts":
         return MCTSBot(seed, time_limit=search_seconds)
     raise TableError(f"'{kind}' is not a bot kind: {', '.join(BOT_KINDS)}")
 
@@ -369,6 +372,7 @@ def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> l
     """What a decision changed that everyone sees, in words: cards built, wonder stages,
     military and other tokens received, the age that began, the end of the game."""
     found: list[str] = []
+    dice = game.data.dice
     age = before.get("age")
     age_ended = after.get("age") != age or game.over
     old_cities = before.get("cities") or []
@@ -379,14 +383,18 @@ def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> l
             found.append(f"{who} built {name}")
         if city.get("stages", 0) > old.get("stages", 0):
             found.append(f"{who} built a wonder stage")
-        for key in ("built_wonders", "owned_tokens", "bonuses"):
+        for key in ("built_wonders", "owned_tokens"):
             for name in (city.get(key) or [])[len(old.get(key) or []):]:
                 found.append(f"{who} took {name}")
+        for name in (city.get("bonuses") or [])[len(old.get("bonuses") or []):]:
+            found.append(f"{who} took the bonus "
+                         f"{present.bonus_label(dice, name) if dice is not None else name}")
         crossed, was = city.get("crossed"), old.get("crossed") or {}
-        if isinstance(crossed, dict):   # a sheet's spaces by building: the new crosses
+        if isinstance(crossed, dict) and dice is not None:   # a sheet's spaces by building
             for building, spaces in crossed.items():
                 for space in sorted(set(spaces) - set(was.get(building) or [])):
-                    found.append(f"{who} crossed {building} space {space + 1}")
+                    found.append(f"{who} crossed {present.building_name(dice, building)} "
+                                 f"space {space + 1}")
         for token in (city.get("tokens") or [])[len(old.get("tokens") or []):]:
             when = f"battles at the end of age {age}: " if age_ended else ""
             found.append(f"{when}{who} received {' '.join(map(str, token))}")
@@ -526,6 +534,7 @@ class Tables:
         if not isinstance(kinds, list) or len(kinds) != players:
             raise TableError(f"seats: one kind per seat ({players}), each one of "
                              f"{', '.join(SEAT_KINDS)}")
+        kinds = [BOT_ALIASES.get(kind, kind) if isinstance(kind, str) else kind for kind in kinds]
         for kind in kinds:
             if kind not in SEAT_KINDS:
                 raise TableError(f"seats: {_short(kind)} is not one of {', '.join(SEAT_KINDS)}")
@@ -662,7 +671,8 @@ class Tables:
             game.play(actions)
             if "coins" in record and record["coins"] != [c.coins for c in game.cities]:
                 raise TableError(f"line {record['_line']}: the coins differ on replay")
-        seats = [Seat(str(s["kind"]), s.get("token")) for s in meta["seats"]]
+        seats = [Seat(BOT_ALIASES.get(str(s["kind"]), str(s["kind"])), s.get("token"))
+                 for s in meta["seats"]]
         if len(seats) != game.players or any(
                 s.kind not in SEAT_KINDS or not isinstance(s.token, (str, type(None)))
                 or (s.token is None) != (s.kind != HUMAN) for s in seats):

@@ -115,7 +115,7 @@ function markText(indicator) {
   if (!indicator) return "";
   if (indicator.mark === "trade") return `✓ ${indicator.trade}`;
   if (indicator.mark === "chain") return `✓ chain${indicator.chain ? " from " + indicator.chain : ""}`;
-  if (indicator.mark === "free") return "✓ free (power)";
+  if (indicator.mark === "free") return indicator.free === "discard" ? "✓ free" : "✓ free (power)";
   if (indicator.mark === "own") return "✓";
   return "✗";
 }
@@ -127,7 +127,7 @@ function markTitle(indicator) {
     case "trade": return `you pay ${indicator.trade} coins for resources you buy`;
     case "own": return "your own production suffices" + (indicator.paid ? ` (card costs ${indicator.paid} coins)` : "");
     case "chain": return "free by chain" + (indicator.chain ? ` (you have ${indicator.chain})` : "");
-    case "free": return "free with your wonder's power";
+    case "free": return indicator.free === "discard" ? "built for free from the discard pile" : "free with your wonder's power";
   }
   return "";
 }
@@ -176,7 +176,7 @@ function drawDecision() {
       const age = view.age;
       const extra = el("div", {class: "marks"});
       if (slot) {
-        extra.append(indicator(slot.indicator, "build"));
+        if (slot.indicator) extra.append(indicator(slot.indicator, "build"));
         if (slot.stage && slot.stage.mark !== "cannot") extra.append(el("span", {class: "stage-tag"}, "stage"));
       }
       const face = cardFace(name, slot ? slot.age : age, extra);
@@ -430,10 +430,15 @@ function drawCities() {
       built.append(el("div", {class: "colour-group"}, ...names.map((n) => el("span", {class: `chip colour-${colour}`, title: (cardInfo(n, null) || {}).effect || ""}, n))));
     }
     node.append(built);
-    if (city.wonders && city.wonders.length) {
-      node.append(el("div", {}, "Wonders: ", ...city.wonders.map((w) =>
-        el("span", {class: (city.built_wonders || []).includes(w) ? "chip built-wonder" : "chip", title: wonderText(w)},
-           w + ((city.built_wonders || []).includes(w) ? " ✔" : "")))));
+    // the wonders built (marked so) and those still to build: a built one stays in the city
+    const builtWonders = city.built_wonders || [];
+    const allWonders = [...builtWonders, ...(city.wonders || []).filter((w) => !builtWonders.includes(w))];
+    if (allWonders.length) {
+      node.append(el("div", {class: "city-wonders"}, "Wonders: ", ...allWonders.map((w) => {
+        const built = builtWonders.includes(w);
+        return el("span", {class: built ? "chip built-wonder" : "chip", "data-wonder": w,
+                           "data-built": built ? "yes" : "no", title: wonderText(w)}, w + (built ? " ✔ built" : ""));
+      })));
     }
     const trade = tradeOf(view, seat);
     if (trade) node.append(trade);
@@ -484,6 +489,17 @@ function buildingOf(key) {
 
 function label(text) { return String(text).replace(/_/g, " "); }
 
+// The data's words for what a view names by key: a die ("grey die 2"), a bonus (its effect).
+function dieLabel(name) {
+  const die = sheets() ? sheets().dice.find((d) => d.name === name) : null;
+  return die && die.label ? die.label : label(name);
+}
+
+function bonusLabel(name) {
+  const bonus = sheets() ? sheets().bonuses.find((b) => b.name === name) : null;
+  return bonus && bonus.label ? bonus.label : label(name);
+}
+
 function drawForum(view) {
   const row = el("div", {class: "forum", id: "forum"});
   for (const die of view.forum) {
@@ -492,8 +508,8 @@ function drawForum(view) {
     const gate = die.compare ? el("div", {class: "small gate"}, `only if your ${buildingOf(die.compare).name} matches your neighbours'`) : null;
     row.append(el("div", {class: `die colour-${die.colour}`, "data-die": die.die, "data-price": String(die.price),
                           "data-quadrant": String(die.quadrant),
-                          title: `${label(die.die)}: crosses ${building.name} (${face}); costs ${die.price} coins to take`},
-      el("div", {class: "card-name"}, label(die.die)),
+                          title: `${dieLabel(die.die)}: crosses ${building.name} (${face}); costs ${die.price} coins to take`},
+      el("div", {class: "card-name"}, dieLabel(die.die)),
       el("div", {}, `${building.name}: ${face}`),
       gate,
       special(die.die),
@@ -504,7 +520,7 @@ function drawForum(view) {
   const waiting = sheets() ? sheets().dice.filter((d) => !inForum.has(d.name) && !d.start) : [];
   if (waiting.length) {
     box.append(el("p", {class: "small", id: "waiting-dice"}, "Locked dice (a space unlocks them): " +
-      waiting.map((d) => `${label(d.name)}${d.replaces ? ` (replaces a ${d.replaces} die)` : ""}`).join(", ")));
+      waiting.map((d) => `${dieLabel(d.name)}${d.replaces ? ` (replaces a ${d.replaces} die)` : ""}`).join(", ")));
   }
   if (sheets() && sheets().pass) box.append(el("p", {class: "small"}, `Passing: ${sheets().pass}`));
   return box;
@@ -561,7 +577,7 @@ function drawSheet(city) {
   if (city.attacks && Object.keys(city.attacks).length) {
     extras.push("attacks: " + Object.entries(city.attacks).map(([k, v]) => `${label(k)} ${v}`).join(", "));
   }
-  if (city.unlocked && city.unlocked.length) extras.push(`unlocked dice: ${city.unlocked.map(label).join(", ")}`);
+  if (city.unlocked && city.unlocked.length) extras.push(`unlocked dice: ${city.unlocked.map(dieLabel).join(", ")}`);
   if (extras.length) node.append(el("div", {class: "production"}, extras.join(" · ")));
   const open = mine ? crossable() : {};
   const table = el("div", {class: "buildings"});
@@ -602,7 +618,7 @@ function drawSheet(city) {
     node.append(el("div", {class: "small bonuses"}, "Bonuses: ", ...info.bonuses.map((bonus) =>
       el("span", {class: `chip${taken.has(bonus.name) ? " built-wonder" : ""}`, "data-bonus": bonus.name,
                   title: bonus.effect || (bonus.cross.length ? `cross a space of ${bonus.cross.map((k) => buildingOf(k).name).join(" or ")}` : "")},
-         label(bonus.name) + (taken.has(bonus.name) ? " ✔" : "")))));
+         bonusLabel(bonus.name) + (taken.has(bonus.name) ? " ✔" : "")))));
   }
   return node;
 }
@@ -631,7 +647,9 @@ function drawScores() {
   }
   if (state.over) {
     box.append(el("p", {class: "winner", id: "winner"},
-      `Winner: ${sheet.winners.map(seatName).join(", ")}` + (sheet.victory ? ` (${sheet.victory} victory)` : "") +
+      `Winner: ${sheet.winners.map(seatName).join(", ")}` +
+      // the kind of victory only where the rules have more than one (a supremacy)
+      (sheet.victory && (catalogue.victories || []).length > 1 ? ` (${sheet.victory} victory)` : "") +
       (sheet.winners.length > 1 ? " — a shared victory" : "")));
   }
 }
