@@ -665,11 +665,15 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
         assert final["score_sheet"]["winners"] and table.game.over
         assert any("game over" in e for e in final["events"])
         if game == "dice":   # a sheet's crosses are told, and the catalogue draws sheets
-            assert any(" crossed " in e for m in seen if m["type"] == "state"
+            assert any(" played: cross " in e for m in seen if m["type"] == "state"
                        for e in m["events"])
             assert final["view"]["forum"] and "crossed" in final["view"]["cities"][0]
         if game == "base":   # neighbour battles end each age: the last ones are shown
             assert any("battles at the end of age 3" in e for e in final["events"])
+            # apart from the last turn's moves, one line per pair of neighbours first
+            assert len(final["recap"]["battles"]) >= 3 and len(final["recap"]["moves"]) == 3
+            assert not any("beats" in m["text"] or "tie" in m["text"]
+                           for m in final["recap"]["moves"])
     # the log is the engine's own: it replays identically
     from wonders.scenarios.log import replay
 

@@ -461,6 +461,18 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
         assert not csp_violations(page), csp_violations(page)
     assert "Winner" in pages[0].inner_text("#winner")
     assert "civilian" not in pages[0].inner_text("#winner")   # base is won on points alone
+    # the last decision's recap: the three moves, and the age's battles in a list apart
+    final = server.table(table_id).recaps[-1]
+    for page in (*pages.values(), watcher):
+        assert len(page.query_selector_all("#recap-moves li")) == 3
+        battles = [li.inner_text() for li in page.query_selector_all("#recap-battles li")]
+        assert battles == final["battles"] and len(battles) >= 3
+    seller = [m for m in final["moves"] if "private" in m]
+    for move in seller:   # a card sold in the last turn is named to its seller only
+        page_of_seller = pages.get(move["seat"])
+        if page_of_seller is not None:
+            assert move["private"] in page_of_seller.inner_text("#recap-moves")
+        assert move["private"] not in watcher.inner_text("#recap-moves")
     assert not watcher.query_selector("#hand")
     assert not errors, errors
 

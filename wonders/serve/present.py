@@ -251,6 +251,12 @@ def _chain_source(game: GameState, seat: int, card: Card) -> str | None:
     return None
 
 
+def action_text(game: GameState, action: Action) -> str:
+    """An action in words, the data's names for what its record names by key."""
+    dice = game.data.dice
+    return (_dice_text(dice, action) if dice is not None else None) or str(action)
+
+
 def describe_action(game: GameState, seat: int, index: int, action: Action) -> dict[str, Any]:
     """One legal action for the page: what to send back, words, costs and its indicator."""
     record = action.to_json()
@@ -261,8 +267,7 @@ def describe_action(game: GameState, seat: int, index: int, action: Action) -> d
         paid = pay
     own = _own_coins(game, seat, action)
     trade = max(0, paid - own)
-    dice = game.data.dice
-    text = (_dice_text(dice, action) if dice is not None else None) or str(action)
+    text = action_text(game, action)
     if isinstance(action, DestroyCard) and action.seat >= 0:   # the same card may stand twice
         text += f" from seat {action.seat}'s city"
     entry: dict[str, Any] = {"index": index, "json": record, "kind": record.get("action"),
@@ -367,6 +372,6 @@ def production(game: GameState, seat: int) -> list[str]:
     return found
 
 
-__all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "actions_for",
-           "bonus_label", "building_name", "catalogue", "describe_action", "die_label",
+__all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
+           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action", "die_label",
            "indicator", "production", "public_view", "sheets", "victories"]

@@ -102,6 +102,7 @@ function render() {
     `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
+  drawRecap();
   drawDecision();
   drawBoard();
   drawCities();
@@ -651,6 +652,31 @@ function drawScores() {
       // the kind of victory only where the rules have more than one (a supremacy)
       (sheet.victory && (catalogue.victories || []).length > 1 ? ` (${sheet.victory} victory)` : "") +
       (sheet.winners.length > 1 ? " — a shared victory" : "")));
+  }
+}
+
+// What the last decision did (the server's recap, as this seat may see it): each seat's
+// move with the coins it paid and to whom, the coins that changed hands, the end-of-age
+// battles apart from the builds (a tie shown as a tie), and what happened to the table.
+function drawRecap() {
+  const box = document.getElementById("recap");
+  const recap = state.recap;
+  box.replaceChildren();
+  if (!recap) return;
+  const when = recap.age ? `age ${recap.age}` : "before the first age";
+  box.append(el("h2", {}, `Last decision (${when})`),
+    el("ul", {class: "recap-moves", id: "recap-moves"}, ...recap.moves.map((move) =>
+      el("li", {"data-seat": String(move.seat), "data-kind": move.kind || ""}, `${seatName(move.seat)} ${move.text}`))));
+  if (recap.coins.length) {
+    box.append(el("p", {class: "recap-coins small", id: "recap-coins"}, "Coins: " +
+      recap.coins.map((c) => `${seatName(c.seat)} ${c.from} → ${c.to}`).join(" · ")));
+  }
+  if (recap.battles.length) {
+    box.append(el("h3", {}, `Battles at the end of age ${recap.age}`),
+      el("ul", {class: "recap-battles", id: "recap-battles"}, ...recap.battles.map((line) => el("li", {}, line))));
+  }
+  if (recap.table.length) {
+    box.append(el("ul", {class: "recap-table", id: "recap-table"}, ...recap.table.map((line) => el("li", {}, line))));
   }
 }
 
