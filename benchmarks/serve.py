@@ -144,7 +144,7 @@ def main() -> None:
     parser.add_argument("--game", default="base")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--humans", type=int, default=2)
-    parser.add_argument("--bot", default="random", choices=("random", "greedy", "search"))
+    parser.add_argument("--bot", default="random", choices=("random", "greedy", "mcts"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a simulated player thinks before each move "

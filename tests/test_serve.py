@@ -665,11 +665,15 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
         assert final["score_sheet"]["winners"] and table.game.over
         assert any("game over" in e for e in final["events"])
         if game == "dice":   # a sheet's crosses are told, and the catalogue draws sheets
-            assert any(" crossed " in e for m in seen if m["type"] == "state"
+            assert any(" played: cross " in e for m in seen if m["type"] == "state"
                        for e in m["events"])
             assert final["view"]["forum"] and "crossed" in final["view"]["cities"][0]
         if game == "base":   # neighbour battles end each age: the last ones are shown
             assert any("battles at the end of age 3" in e for e in final["events"])
+            # apart from the last turn's moves, one line per pair of neighbours first
+            assert len(final["recap"]["battles"]) >= 3 and len(final["recap"]["moves"]) == 3
+            assert not any("beats" in m["text"] or "tie" in m["text"]
+                           for m in final["recap"]["moves"])
     # the log is the engine's own: it replays identically
     from wonders.scenarios.log import replay
 
@@ -746,7 +750,7 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_hints_rank_the_seats_actions_and_a_search_bot_moves_in_time() -> None:
     client, tables = make_client(None)
     with client:
-        created = create(client, seats=["human", "search", "human"], sides="random",
+        created = create(client, seats=["human", "mcts", "human"], sides="random",
                          hints=True)
         table = tables.get(created["table"]["id"])
         with client.websocket_connect(f"/ws/{table.id}") as ws:
@@ -945,3 +949,105 @@ def test_two_people_and_two_bots_play_a_whole_4_player_game(tmp_path: Path) -> N
     from wonders.scenarios.log import replay
 
     assert replay(tmp_path / f"{table.id}.jsonl").identical
+
+
+# --- what the page is told (issue 27's defects) ----------------------------------------------
+
+def _play_until(source: Any, players: int, wanted: Callable[[Any], bool],
+                seeds: range = range(60)) -> Any:
+    """A game of ``source`` played at random until ``wanted(game)`` holds (None if never)."""
+    import random
+
+    from wonders.engine.registry import new_game
+
+    for seed in seeds:
+        game = new_game(source.data, players, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            if wanted(game):
+                return game
+            decision = game.decision()
+            game.play({s: rng.choice(game.legal_actions(s)) for s in decision.seats})
+    return None
+
+
+def test_a_card_offered_from_the_discard_pile_shows_it_is_built_free() -> None:
+    """Its only action builds it (for nothing): the mark is a free ✓, never ✗ "cannot"."""
+    sources()
+    for name, players in (("base", 3), ("duel", 2)):
+        game = _play_until(SOURCES[name], players,
+                           lambda g: g.decision().kind == "discard_build")
+        assert game is not None, name
+        seat = game.decision().seats[0]
+        described = present.actions_for(game, seat)
+        assert described["cards"], name
+        for card, slot in described["cards"].items():
+            kinds = {described["actions"][i]["kind"] for i in slot["actions"]}
+            assert kinds == {"discard_build"}, (name, card, kinds)
+            assert slot["indicator"]["mark"] == "free", (name, card, slot["indicator"])
+            assert slot["indicator"]["free"] == "discard"
+
+
+def test_a_card_offered_only_to_destroy_shows_no_build_mark() -> None:
+    sources()
+    game = _play_until(SOURCES["duel"], 2, lambda g: g.decision().kind == "destroy")
+    assert game is not None
+    described = present.actions_for(game, game.decision().seats[0])
+    assert described["cards"]
+    assert all("indicator" not in slot for slot in described["cards"].values())
+
+
+def test_only_rules_with_a_supremacy_name_the_kind_of_a_victory() -> None:
+    """Base and Dice are won on points alone; Duel also by military or science supremacy."""
+    sources()
+    assert present.victories(SOURCES["base"].data) == ["civilian"]
+    assert present.victories(SOURCES["dice"].data) == ["civilian"]
+    assert present.victories(SOURCES["duel"].data) == ["civilian", "military", "science"]
+    assert present.catalogue(SOURCES["base"].data)["victories"] == ["civilian"]
+
+
+def test_dice_actions_and_sheets_use_the_datas_names_not_its_keys() -> None:
+    """No building key, die key or bonus key reaches an action's words: the buildings'
+    names, dice by colour ("grey die 2"), bonuses by what they give."""
+    sources()
+    dice = SOURCES["dice"].data.dice
+    keys = ({b.key for b in dice.buildings if b.key != b.name}
+            | {d.name for d in dice.dice if "_" in d.name}
+            | {b.name for b in dice.bonuses if "_" in b.name})
+    assert {"barracks_west", "grey_1", "cross_a_space"} <= keys
+    sheets = present.sheets(dice)
+    assert [d["label"] for d in sheets["dice"] if d["colour"] == "grey"] == \
+        ["grey die 1", "grey die 2", "grey die 3"]
+    labels = {b["name"]: b["label"] for b in sheets["bonuses"]}
+    assert labels["cross_a_space"] == "cross a space of Warehouse, Agora or Market"
+    texts: set[str] = set()
+
+    def offered_a_bonus(game: Any) -> bool:   # collects every action's words on the way
+        for seat in game.decision().seats:
+            texts.update(a["text"] for a in present.actions_for(game, seat)["actions"])
+        return any(text.startswith("take the bonus") for text in texts)
+
+    assert _play_until(SOURCES["dice"], 3, offered_a_bonus, seeds=range(10)) is not None
+    words = " ".join(texts)
+    assert "Barracks (West)" in words and "grey die" in words
+    assert not {key for key in keys if key in words}, [k for k in keys if k in words]
+
+
+def test_the_search_bot_is_called_mcts_everywhere_and_search_still_works(
+        tmp_path: Path) -> None:
+    client, tables = make_client(tmp_path)
+    with client:
+        kinds = client.get("/api/games").json()["seat_kinds"]
+        assert "mcts" in kinds and "search" not in kinds
+        created = create(client, seats=["human", "search", "mcts"])
+        assert [s["kind"] for s in created["seats"]] == ["human", "mcts", "mcts"]
+        table_id = created["table"]["id"]
+    tables.drain()
+    # a table recorded with the old name restores, its seat under the new one
+    record = tmp_path / f"{table_id}.table.json"
+    meta = json.loads(record.read_text())
+    meta["seats"][1]["kind"] = "search"
+    record.write_text(json.dumps(meta))
+    again = Tables(tmp_path, sources(), search_seconds=0.2)
+    assert not again.restore_problems
+    assert [s.kind for s in again.get(table_id).seats] == ["human", "mcts", "mcts"]

@@ -10,8 +10,14 @@ card to destroy, a token, a wonder draft, who starts), given to the page through
 websocket as the server would send it, with every legal action reachable and sent as is.  The
 humans play the first action offered, so a whole game takes seconds.
 
+Every page meets the server exactly as served: its real Content-Security-Policy (no
+``bypass_csp``), any violation of it failing the test.  The games are played at a desktop
+size and at a phone's (390×844), and the layout is checked as a person would look at it:
+the structure's rows centred and each card lying half on each of the two below it, no
+badge over a card name, no sideways scrolling, a tapped card's actions in view.
+
 Set ``WONDERS_SCREENSHOTS=DIR`` to save screenshots of the main screens there
-(``docs/screenshots`` holds the ones the README shows).
+(``docs/screenshots`` holds the ones the README shows; ``-phone`` ones at 390×844).
 """
 
 from __future__ import annotations
@@ -44,6 +50,14 @@ from wonders.serve.tables import Table, Tables, load_source  # noqa: E402
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = os.environ.get("WONDERS_SCREENSHOTS")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+# Every Content-Security-Policy violation of a page, recorded as it happens (an init script
+# runs before the page's own and is not itself subject to the policy).
+RECORD_CSP = """window.__csp = [];
+document.addEventListener('securitypolicyviolation',
+  (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"""
 SOURCES: list[Any] = []
 TIMEOUT_MS = 20_000
 
@@ -111,16 +125,128 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
+def new_page(browser: Any, size: str = "desktop") -> Any:
+    """A page in a context of its own (its own cookies, storage and window size), with the
+    policy as served and its violations recorded."""
+    viewport = SIZES[size]
+    phone = size == "phone"
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
+                                  device_scale_factor=2 if phone else 1)
+    context.add_init_script(RECORD_CSP)
+    return context.new_page()
+
+
+def csp_violations(page: Any) -> list[str]:
+    found: list[str] = page.evaluate("() => window.__csp || []")
+    return found
+
+
+def check_served_policy(response: Any) -> None:
+    """The page came with its strict policy: no inline style or script allowed."""
+    policy = response.headers.get("content-security-policy", "")
+    assert "default-src 'self'" in policy and "unsafe-inline" not in policy, policy
+
+
+# The page's geometry, read in one round trip: the structure's cards by row with their
+# columns, every badge and card name shown (not those of a closed <details>), the document's
+# width against the window's.
+GEOMETRY = """() => {
+  const box = (n) => { const r = n.getBoundingClientRect();
+                       return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const structure = document.getElementById('structure');
+  return {
+    width: document.documentElement.scrollWidth, window: window.innerWidth,
+    structure: structure ? box(structure) : null,
+    panel: structure ? box(structure.closest('.panel')) : null,
+    rows: [...document.querySelectorAll('#structure .structure-row')].map((row) =>
+      [...row.children].map((card) => ({column: +card.dataset.column, ...box(card)}))),
+    marks: [...document.querySelectorAll('.mark, .stage-tag, .badge')].filter(
+      (n) => n.checkVisibility()).map((n) => ({text: n.textContent, ...box(n)})),
+    names: [...document.querySelectorAll('.card-name')].filter(
+      (n) => n.checkVisibility()).map((n) => ({text: n.textContent, ...box(n),
+        card: box(n.closest('.card, .die, .wonder') || n)})),
+  };
+}"""
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The area two rectangles share (0 when they only touch)."""
+    width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, width) * max(0.0, height)
+
+
+def check_layout(page: Any, structure: list[list[Any]] | None = None) -> dict[str, Any]:
+    """The layout facts a person checks at a glance, on the page as it is now:
+
+    * nothing is wider than the window (no sideways scrolling);
+    * no badge (a ✓/✗ mark, a stage tag, a seat's badge) covers any card name, and every
+      card name lies inside its card;
+    * the card structure (``structure``: the view's rows, when the page shows one): a row
+      whose cards are all still there is centred on the structure, and the structure in
+      its panel; each card lies on half of each of the two cards below it (an overlap of
+      40–60 % of a card's width, the row below lower down); no two cards of a row overlap.
+    """
+    found: dict[str, Any] = page.evaluate(GEOMETRY)
+    assert found["width"] <= found["window"], \
+        f"the page scrolls sideways: {found['width']} px wide in a {found['window']} px window"
+    for mark in found["marks"]:
+        for name in found["names"]:
+            assert _overlap(mark, name) < 1.0, f"badge {mark['text']!r} covers {name['text']!r}"
+    for name in found["names"]:
+        card = name["card"]
+        assert card["left"] - 1 <= name["left"] and name["right"] <= card["right"] + 1, \
+            f"the name {name['text']!r} spills out of its card"
+    if not structure:
+        return found
+    rows = found["rows"]
+    assert len(rows) == len(structure)
+    middle = (found["structure"]["left"] + found["structure"]["right"]) / 2
+    panel = found["panel"]
+    assert abs((panel["left"] + panel["right"]) / 2 - middle) < 2.0, "the structure is off-centre"
+    for drawn, places in zip(rows, structure):
+        assert [c["column"] for c in drawn] == [p["column"] for p in places if p]
+        if drawn and all(places):
+            centre = (min(c["left"] for c in drawn) + max(c["right"] for c in drawn)) / 2
+            assert abs(centre - middle) < 2.0, f"row {[p['column'] for p in places]} is off-centre"
+        for a, b in zip(drawn, drawn[1:]):
+            assert a["right"] <= b["left"] + 0.5, "two cards of a row overlap"
+    for upper, lower in zip(rows, rows[1:]):
+        for card in upper:
+            under = [c for c in lower if abs(c["column"] - card["column"]) == 1]
+            for below in under:
+                width = card["right"] - card["left"]
+                shared = min(card["right"], below["right"]) - max(card["left"], below["left"])
+                assert 0.4 * width <= shared <= 0.6 * width, \
+                    f"column {card['column']} lies on {shared / width:.0%} of column {below['column']}"
+                assert below["top"] > card["top"], "a row below is drawn higher up"
+    return found
+
+
+def check_tapped_actions(page: Any, selector: str) -> None:
+    """Tapping (clicking) the card shows its actions, every button inside the window."""
+    page.click(selector)
+    page.wait_for_selector("#card-actions button.action", timeout=TIMEOUT_MS)
+    shown = page.evaluate("""() => [...document.querySelectorAll('#card-actions button')].map(
+        (b) => { const r = b.getBoundingClientRect();
+                 return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })""")
+    size = page.viewport_size
+    for button in shown[:4]:   # the first ones at least; a long list scrolls in its tray
+        assert 0 <= button["top"] and button["bottom"] <= size["height"], (button, size)
+        assert 0 <= button["left"] and button["right"] <= size["width"], (button, size)
+
+
 def shot(page: Any, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.keyboard.press("Escape")   # a card's actions tray, opened by a check, closed
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
 def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
                     sides: str = "choose") -> tuple[str, dict[int, str]]:
     """Create a table with the lobby's form; the table id and each human seat's link."""
-    page.goto(server.url + "/")
+    check_served_policy(page.goto(server.url + "/"))
     page.select_option("#game", game)
     page.fill("#players", str(len(seats)))
     page.dispatch_event("#players", "change")
@@ -130,6 +256,7 @@ def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
         page.select_option("#sides", sides)
     page.click("#create-button")
     page.wait_for_selector("#join-links")
+    assert not csp_violations(page), csp_violations(page)
     shot(page, f"lobby-{game}")
     links = {int(a.get_attribute("data-seat")): a.get_attribute("href")
              for a in page.query_selector_all("a.join")}
@@ -139,7 +266,7 @@ def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
 
 def wait_decision(page: Any, number: int) -> None:
     try:
-        page.wait_for_function(f"document.body.dataset.decision === '{number}'",
+        page.wait_for_function(f"() => document.body.dataset.decision === '{number}'",
                                timeout=TIMEOUT_MS)
     except sync_api.TimeoutError:
         shown = page.evaluate("() => ({...document.body.dataset, "
@@ -232,11 +359,12 @@ def check_prices(page: Any, table: Table, seat: int) -> int:
 
 
 def play_first(page: Any) -> None:
-    """Play the first action the page offers: a choice button, else a card's first action."""
+    """Play the first action the page offers: a choice button, else a card's first action
+    (its actions in view once the card is tapped)."""
     choice = page.query_selector("#choices button")
     if choice is None:
-        page.click(".card.playable >> nth=0")
-        choice = page.wait_for_selector("#card-actions button", timeout=TIMEOUT_MS)
+        check_tapped_actions(page, ".card.playable >> nth=0")
+        choice = page.wait_for_selector("#card-actions button.action", timeout=TIMEOUT_MS)
     choice.click()
 
 
@@ -248,26 +376,26 @@ def wait_until(check: Any, seconds: float = 20.0) -> None:
 
 
 def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: Server) -> None:
-    lobby = browser.new_context(bypass_csp=True).new_page()
+    lobby = new_page(browser)
     table_id, links = create_in_lobby(lobby, server, "base", ["human", "human", "greedy"])
     assert sorted(links) == [0, 1]
-    contexts = {seat: browser.new_context(bypass_csp=True) for seat in links}
-    pages = {seat: contexts[seat].new_page() for seat in links}
+    # seat 0 plays at a desktop's size, seat 1 on a phone
+    pages = {0: new_page(browser, "desktop"), 1: new_page(browser, "phone")}
     errors: list[str] = []
     for page in pages.values():
         page.on("pageerror", lambda error: errors.append(str(error)))
     for seat, page in pages.items():
-        page.goto(links[seat])
-        page.wait_for_function("document.body.dataset.connected === 'yes'", timeout=TIMEOUT_MS)
-    watcher = browser.new_context(bypass_csp=True).new_page()
+        check_served_policy(page.goto(links[seat]))
+        page.wait_for_function("() => document.body.dataset.connected === 'yes'", timeout=TIMEOUT_MS)
+    watcher = new_page(browser, "phone")
     watcher.goto(f"{server.url}/table/{table_id}")
 
     # forged messages: another seat's action from seat 0's connection, a wrong token
     wait_decision(pages[0], 0)
-    pages[0].evaluate("send({type: 'act', seat: 1, decision: 0, "
+    pages[0].evaluate("() => send({type: 'act', seat: 1, decision: 0, "
                       "action: {action: 'side', side: 'A'}})")
     pages[0].wait_for_function(
-        "document.getElementById('refused').textContent.includes('plays seat 0')")
+        "() => document.getElementById('refused').textContent.includes('plays seat 0')")
     refusal = pages[0].evaluate("""(table) => new Promise((done) => {
         const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
         ws.onopen = () => ws.send(JSON.stringify({type: 'join', token: 'forged'}));
@@ -287,13 +415,13 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
         if number >= 5 and not restarted:  # restart mid-game: the pages reconnect by themselves
             server.stop()
             for page in pages.values():   # seen the loss first: a stale 'yes' proves nothing
-                page.wait_for_function("document.body.dataset.connected === 'no'",
+                page.wait_for_function("() => document.body.dataset.connected === 'no'",
                                        timeout=TIMEOUT_MS)
             server.start()
             restarted = True
             table, number, waiting = open_decision(server, table_id)
             for page in pages.values():
-                page.wait_for_function("document.body.dataset.connected === 'yes'",
+                page.wait_for_function("() => document.body.dataset.connected === 'yes'",
                                        timeout=TIMEOUT_MS)
         if number >= 9 and not reloaded:  # a reload: the page joins its seat again by its link
             pages[1].reload()
@@ -308,10 +436,11 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
                 checked_turns += 1
                 payments_checked += check_payment_choice(page, table, seat)
                 prices_checked += check_prices(page, table, seat)
+            check_layout(page)
             kind = table.game.decision().kind
-            if kind not in shots_taken and seat == 0:
-                shots_taken.add(kind)
-                shot(page, f"base-{kind}")
+            if (kind, seat) not in shots_taken:
+                shots_taken.add((kind, seat))
+                shot(page, f"base-{kind}" + ("-phone" if seat == 1 else ""))
             play_first(page)
         try:
             wait_until(lambda: server.table(table_id).decision_number > number)
@@ -325,21 +454,43 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
     for page in (*pages.values(), watcher):
         page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(pages[0], "base-final-score")
-    shot(watcher, "base-spectator")
+    shot(pages[1], "base-final-score-phone")
+    shot(watcher, "base-spectator-phone")
+    for page in (*pages.values(), watcher):
+        check_layout(page)
+        assert not csp_violations(page), csp_violations(page)
     assert "Winner" in pages[0].inner_text("#winner")
+    assert "civilian" not in pages[0].inner_text("#winner")   # base is won on points alone
+    # the last decision's recap: the three moves, and the age's battles in a list apart
+    final = server.table(table_id).recaps[-1]
+    for page in (*pages.values(), watcher):
+        assert len(page.query_selector_all("#recap-moves li")) == 3
+        battles = [li.inner_text() for li in page.query_selector_all("#recap-battles li")]
+        assert battles == final["battles"] and len(battles) >= 3
+    seller = [m for m in final["moves"] if "private" in m]
+    for move in seller:   # a card sold in the last turn is named to its seller only
+        page_of_seller = pages.get(move["seat"])
+        if page_of_seller is not None:
+            assert move["private"] in page_of_seller.inner_text("#recap-moves")
+        assert move["private"] not in watcher.inner_text("#recap-moves")
     assert not watcher.query_selector("#hand")
     assert not errors, errors
 
 
-def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
-    lobby = browser.new_context(bypass_csp=True).new_page()
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: str) -> None:
+    """A whole Duel game at one window size, the structure's layout checked on every turn of
+    the human (so at each age's full pyramid and as it empties)."""
+    suffix = "" if size == "desktop" else "-phone"
+    lobby = new_page(browser, size)
     table_id, links = create_in_lobby(lobby, server, "duel", ["human", "greedy"])
-    page = browser.new_context(bypass_csp=True).new_page()
+    page = new_page(browser, size)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(links[0])
+    check_served_policy(page.goto(links[0]))
     shots_taken: set[str] = set()
     prices_seen = False
+    layouts_checked = 0
     while not server.table(table_id).game.over:
         table, number, waiting = open_decision(server, table_id)
         if 0 in waiting:
@@ -354,15 +505,24 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server) -> None:
                 assert len(faces) == hidden
                 assert check_prices(page, table, 0) == 1   # the bank's prices, own panel
                 prices_seen = True
+                check_layout(page, table.game.clone().view(0)["structure"])
+                layouts_checked += 1
+            else:
+                check_layout(page)
             if kind not in shots_taken:
                 shots_taken.add(kind)
-                shot(page, f"duel-{kind}")
+                shot(page, f"duel-{kind}{suffix}")
             play_first(page)
         wait_until(lambda: server.table(table_id).decision_number > number
                    or server.table(table_id).game.over)
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
-    shot(page, "duel-final-score")
+    shot(page, f"duel-final-score{suffix}")
+    check_layout(page)
+    victory = server.table(table_id).game.score_sheet().victory
+    assert f"({victory} victory)" in page.inner_text("#winner")   # Duel names how it was won
     assert "turn" in shots_taken and "wonder_draft" in shots_taken and prices_seen
+    assert layouts_checked >= 6
+    assert not csp_violations(page), csp_violations(page)
     assert not errors, errors
 
 
@@ -389,15 +549,17 @@ def check_dice_page(page: Any, table: Table, seat: int) -> None:
         assert drawn["coins"] == city["coins"] and drawn["points"] == totals[city["seat"]]
 
 
-def test_a_human_plays_dice_against_bots(browser: Any, server: Server) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_human_plays_dice_against_bots(browser: Any, server: Server, size: str) -> None:
     """A dice-forum game through the page: the forum, the sheets and the actions drawn from
     the view's shape (no raw JSON), spaces crossed by clicking them on the sheet."""
-    lobby = browser.new_context(bypass_csp=True).new_page()
+    suffix = "" if size == "desktop" else "-phone"
+    lobby = new_page(browser, size)
     table_id, links = create_in_lobby(lobby, server, "dice", ["human", "random", "greedy"])
-    page = browser.new_context(bypass_csp=True).new_page()
+    page = new_page(browser, size)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(links[0])
+    check_served_policy(page.goto(links[0]))
     turns = clicked_spaces = 0
     while not server.table(table_id).game.over:
         table, number, waiting = open_decision(server, table_id)
@@ -407,8 +569,9 @@ def test_a_human_plays_dice_against_bots(browser: Any, server: Server) -> None:
             assert not page.query_selector(".other-view"), "a part of the view shown raw"
             if table.game.decision().kind == "turn":
                 check_dice_page(page, table, 0)
+                check_layout(page)
                 if turns == 2:
-                    shot(page, "dice-turn")
+                    shot(page, f"dice-turn{suffix}")
                 turns += 1
             spaces = page.query_selector_all("[data-city='0'] .space.crossable")
             if spaces and turns % 2:
@@ -421,7 +584,10 @@ def test_a_human_plays_dice_against_bots(browser: Any, server: Server) -> None:
         wait_until(lambda: server.table(table_id).decision_number > number
                    or server.table(table_id).game.over)
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
-    shot(page, "dice-final-score")
+    shot(page, f"dice-final-score{suffix}")
+    check_layout(page)
+    assert "civilian" not in page.inner_text("#winner")
+    assert not csp_violations(page), csp_violations(page)
     assert turns >= 5 and clicked_spaces >= 2
     assert page.query_selector_all("#forum .die") and page.query_selector("#score-sheet")
     assert not errors, errors
@@ -459,19 +625,21 @@ def decision_samples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     return list(found.values())
 
 
-def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Server) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Server,
+                                                      size: str) -> None:
     """Whatever the decision (a side, a turn, a last card, a card from the discard pile, a
     card to destroy, a token, a wonder of the draft, who starts; the expansions' leader
     draft, recruitment turn, leader built at once, leader copied and pay-or-debt choice),
     the page offers every legal action, and a click sends exactly that action for the open
-    decision."""
+    decision; the layout facts hold on every one of these screens."""
     samples = decision_samples()
     kinds = {(game, state["pending"]["kind"]) for game, _, state in samples}
     assert {("base", "side"), ("base", "turn"), ("base", "discard_build"),
             ("duel", "wonder_draft"), ("duel", "turn"), ("duel", "token"),
             ("duel", "starter"), ("leaders", "reserve_draft"), ("leaders", "reserve_turn"),
             ("leaders", "reserve_build"), ("leaders", "copy"), ("cities", "debt")} <= kinds, kinds
-    page = browser.new_context(bypass_csp=True).new_page()
+    page = new_page(browser, size)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     current: dict[str, Any] = {}
@@ -492,19 +660,39 @@ def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Serve
         current.update(welcome=welcome, state=state)
         sent.clear()
         page.goto(f"{server.url}/table/sample{number}#token=t")   # a new page each time
-        page.wait_for_function(f"document.body.dataset.decision === '{state['decision']}'",
+        page.wait_for_function(f"() => document.body.dataset.decision === '{state['decision']}'",
                                timeout=TIMEOUT_MS)
         described = state["actions"]
         where = f"{game} {state['pending']['kind']}"
-        shot(page, f"decision-{game}-{state['pending']['kind']}")
-        for name in described["cards"]:
+        shot(page, f"decision-{game}-{state['pending']['kind']}-{size}")
+        try:
+            check_layout(page, state["view"].get("structure"))
+        except AssertionError as exc:
+            raise AssertionError(f"{where} ({size}): {exc}") from None
+        assert not csp_violations(page), (where, csp_violations(page))
+        marks = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+            '.card.playable')].map((c) => [c.dataset.card, c.querySelector('.mark') ?
+            c.querySelector('.mark').dataset.mark : null]))""")
+        for name, slot in described["cards"].items():
             assert page.query_selector(f".card.playable[data-card=\"{name}\"]"), (where, name)
+            builds = [i for i in slot["actions"]
+                      if described["actions"][i]["kind"] in ("build", "discard_build")]
+            # ✗ means "you cannot build it now": never on a card one of whose actions builds it
+            assert (marks.get(name) == "cannot") == (bool(slot.get("indicator")) and not builds), \
+                (where, name, marks.get(name), slot)
+        sheets = welcome["catalogue"].get("sheets")
+        if sheets:   # a dice game: the data's names on the page, never its keys
+            text = page.inner_text("body")
+            keys = ({b["key"] for b in sheets["buildings"] if b["key"] != b["name"]}
+                    | {d["name"] for d in sheets["dice"] if "_" in d["name"]}
+                    | {b["name"] for b in sheets["bonuses"] if "_" in b["name"]})
+            assert not [k for k in keys if k in text], (where, [k for k in keys if k in text])
         for index in described["other"]:
             assert page.query_selector(f"#choices [data-action-index=\"{index}\"]"), where
         # play the last card's last action (or the last choice), as a player would
         if described["cards"]:
             name, slot = list(described["cards"].items())[-1]
-            page.click(f".card.playable[data-card=\"{name}\"] >> nth=0")
+            check_tapped_actions(page, f".card.playable[data-card=\"{name}\"] >> nth=0")
             index = slot["actions"][-1]
         else:
             index = described["other"][-1]
@@ -513,3 +701,56 @@ def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Serve
         assert sent == [{"type": "act", "decision": state["decision"],
                          "action": described["actions"][index]["json"]}], where
     assert not errors, errors
+
+
+def fake_table(page: Any, welcome: dict[str, Any], state: dict[str, Any]) -> list[Any]:
+    """Route the page's websocket to a stand-in server that welcomes it and sends ``state``;
+    the list the messages the page sends are added to."""
+    sent: list[Any] = []
+
+    def fake_server(ws: Any) -> None:
+        def on_message(text: Any) -> None:
+            message = json.loads(text)
+            if message["type"] == "join":
+                ws.send(json.dumps(welcome))
+                ws.send(json.dumps(state))
+            else:
+                sent.append(message)
+        ws.on_message(on_message)
+
+    page.route_web_socket(lambda url: "/ws/" in url, fake_server)
+    return sent
+
+
+def test_built_duel_wonders_stay_in_the_city(browser: Any, server: Server) -> None:
+    """A Duel city shows its built wonders (marked built) beside the ones still to build."""
+    import random
+
+    from wonders.engine.registry import new_game
+    from wonders.serve.present import catalogue
+    from wonders.serve.tables import Seat
+
+    duel = sources()[1]
+    game = new_game(duel.data, 2, 3)
+    rng = random.Random(3)
+    while not game.over and not any(c["built_wonders"] for c in game.view(0)["cities"]):
+        decision = game.decision()
+        wonders = [a for s in decision.seats for a in game.legal_actions(s)
+                   if a.to_json()["action"] == "wonder"]
+        game.play({s: next((a for a in wonders if a in game.legal_actions(s)),
+                           rng.choice(game.legal_actions(s))) for s in decision.seats})
+    city = next(c for c in game.view(0)["cities"] if c["built_wonders"])
+    table = Table("built", duel, game, [Seat("human", "t")] * 2, None, False, 0.0, None)
+    welcome = {"type": "welcome", "seat": 0, "table": table.summary(),
+               "catalogue": catalogue(duel.data)}
+    page = new_page(browser)
+    fake_table(page, welcome, json.loads(json.dumps(table.state_for(0))))
+    page.goto(f"{server.url}/table/built#token=t")
+    page.wait_for_selector(f"[data-city='{city['seat']}'] .city-wonders", timeout=TIMEOUT_MS)
+    shown = page.evaluate(f"""() => [...document.querySelectorAll(
+        "[data-city='{city['seat']}'] .city-wonders [data-wonder]")].map(
+        (w) => [w.dataset.wonder, w.dataset.built, w.textContent])""")
+    assert sorted(w for w, built, _ in shown if built == "yes") == sorted(city["built_wonders"])
+    assert sorted(w for w, built, _ in shown if built == "no") == sorted(city["wonders"])
+    assert all("built" in text for _, built, text in shown if built == "yes")
+    assert not csp_violations(page)

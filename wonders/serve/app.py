@@ -39,7 +39,7 @@ from wonders.bots import Bot
 from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
 from wonders.serve.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse
-from wonders.serve.tables import Table, TableError, Tables
+from wonders.serve.tables import SEAT_KINDS, Table, TableError, Tables
 
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
@@ -122,7 +122,7 @@ class Server:
              "max_players": source.data.rules.max_players,
              "sides": any(len(w.sides) > 1 for w in source.data.wonders)}
             for label, source in self.tables.games.items()],
-            "seat_kinds": ["human", "random", "greedy", "search"],
+            "seat_kinds": list(SEAT_KINDS),
             "sides": ["choose", "random"]})
 
     async def list_tables(self, request: Request) -> Response:

@@ -26,8 +26,10 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.sheets_model import DiceSet
 
-from wonders.engine.actions import CHAIN, FREE_BUILD, Action, Build, BuildStage, BuildWonder, DestroyCard
+from wonders.engine.actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard,
+                                    BuildStage, BuildWonder, DestroyCard)
 from wonders.engine.contract import AnyAction, GameState
+from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
 CHAIN_MARK = "chain"
@@ -71,12 +73,30 @@ def catalogue(data: GameData) -> dict[str, Any]:
         "mechanism": model.mechanism, "supremacy": model.track.supremacy,
         "zones": [{"from": z.start, "points": z.points, "lose": z.lose}
                   for z in model.track.zones]}
+    # the card structures' half-card columns (the page centres every age's rows alike)
+    layouts = {str(age): [list(row) for row in layout.rows]
+               for age, layout in rules.model.offer.layouts.items()}
     found: dict[str, Any] = {
         "title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
         "tokens": tokens, "military": military, "passes": list(rules.model.ages.passes),
-        "min_players": rules.min_players, "max_players": rules.max_players}
+        "min_players": rules.min_players, "max_players": rules.max_players,
+        "layouts": layouts, "victories": victories(data)}
     if data.dice is not None:
         found["sheets"] = sheets(data.dice)
+    return found
+
+
+def victories(data: GameData) -> list[str]:
+    """How a game of these rules can be won: on points after the last age (``civilian``),
+    and, when the rules have a supremacy, by it (a pawn reaching the end of a conflict
+    track; enough different science symbols).  A page names the kind of a victory only
+    when there is more than one."""
+    model = data.rules.model
+    found = ["civilian"]
+    if model.military.mechanism == "track" and model.military.track.supremacy > 0:
+        found.append("military")
+    if model.science.supremacy > 0:
+        found.append("science")
     return found
 
 
@@ -89,6 +109,10 @@ def sheets(dice: DiceSet) -> dict[str, Any]:
     building with its spaces (symbol, cost, effect in words, attack, defence, what it
     unlocks), the bonuses, the boards' stages and the coin reserve.  A view names
     buildings by key and spaces by index; the page draws a sheet from this."""
+    counts: dict[str, int] = {}
+    for die in dice.dice:
+        counts[die.colour] = counts.get(die.colour, 0) + 1
+    numbers: dict[str, int] = {}
     buildings = [{
         "key": b.key, "name": b.name, "colour": b.colour, "side": b.side, "first": b.first,
         "spaces": [{"symbol": sp.symbol, "cost": sp.cost, "effect": _words(sp.effects),
@@ -99,13 +123,71 @@ def sheets(dice: DiceSet) -> dict[str, Any]:
         "quadrants": list(dice.quadrants), "reserve": dice.reserve,
         "pass": _words(dice.pass_effects), "end_bonuses": dice.end_bonuses,
         "dice": [{"name": d.name, "colour": d.colour, "start": d.start,
-                  "replaces": d.replaces} for d in dice.dice],
+                  "replaces": d.replaces, "label": _die_label(d.colour, counts, numbers)}
+                 for d in dice.dice],
         "buildings": buildings,
         "bonuses": [{"name": b.name, "effect": _words(b.effects),
-                     "cross": [dice.buildings[i].key for i in b.cross]} for b in dice.bonuses],
+                     "cross": [dice.buildings[i].key for i in b.cross],
+                     "label": bonus_label(dice, b.name)} for b in dice.bonuses],
         "boards": {b.name: [{"cost": st.cost, "effect": _words(st.effects)} for st in b.stages]
                    for b in dice.boards},
     }
+
+
+def _die_label(colour: str, counts: dict[str, int], numbers: dict[str, int]) -> str:
+    """A die in words, from its colour: "the blue die"; "grey die 2" when several share it."""
+    if counts.get(colour, 0) <= 1:
+        return f"{colour} die"
+    numbers[colour] = numbers.get(colour, 0) + 1
+    return f"{colour} die {numbers[colour]}"
+
+
+def die_label(dice: DiceSet, name: str) -> str:
+    """The words for the die a view or an action names by its data key."""
+    counts: dict[str, int] = {}
+    for die in dice.dice:
+        counts[die.colour] = counts.get(die.colour, 0) + 1
+    numbers: dict[str, int] = {}
+    for die in dice.dice:
+        label = _die_label(die.colour, counts, numbers)
+        if die.name == name:
+            return label
+    return name
+
+
+def building_name(dice: DiceSet, key: str) -> str:
+    """The name of the building a view or an action names by its key."""
+    for building in dice.buildings:
+        if building.key == key:
+            return building.name
+    return key
+
+
+def bonus_label(dice: DiceSet, name: str) -> str:
+    """A bonus in words: what it gives, or which buildings' next space it crosses."""
+    for bonus in dice.bonuses:
+        if bonus.name == name:
+            if bonus.cross:
+                names = [dice.buildings[i].name for i in bonus.cross]
+                return "cross a space of " + (" or ".join([", ".join(names[:-1]), names[-1]])
+                                              if len(names) > 1 else names[0])
+            return _words(bonus.effects) or name
+    return name
+
+
+def _dice_text(dice: DiceSet, action: AnyAction) -> str | None:
+    """A dice-forum action in the data's words (buildings and dice by name, not key)."""
+    if isinstance(action, CrossSpace):
+        with_die = f" with the {die_label(dice, action.die)}" if action.die else ""
+        return (f"cross {building_name(dice, action.building)} space {action.space + 1}"
+                f"{with_die} (pay {action.pay})")
+    if isinstance(action, TakeBonus):
+        text = f"take the bonus: {bonus_label(dice, action.bonus)}"
+        cross = _dice_text(dice, action.cross) if action.cross is not None else None
+        return text + (f" — {cross}" if cross else "")
+    if isinstance(action, BuildWonderStage):
+        return str(action)
+    return None
 
 
 def public_view(game: GameState) -> dict[str, Any]:
@@ -169,6 +251,12 @@ def _chain_source(game: GameState, seat: int, card: Card) -> str | None:
     return None
 
 
+def action_text(game: GameState, action: AnyAction) -> str:
+    """An action in words, the data's names for what its record names by key."""
+    dice = game.data.dice
+    return (_dice_text(dice, action) if dice is not None else None) or str(action)
+
+
 def describe_action(game: GameState, seat: int, index: int,
                     action: AnyAction) -> dict[str, Any]:
     """One legal action for the page: what to send back, words, costs and its indicator."""
@@ -180,7 +268,7 @@ def describe_action(game: GameState, seat: int, index: int,
         paid = pay
     own = _own_coins(game, seat, action)
     trade = max(0, paid - own)
-    text = str(action)
+    text = action_text(game, action)
     if isinstance(action, DestroyCard) and action.seat >= 0:   # the same card may stand twice
         text += f" from seat {action.seat}'s city"
     entry: dict[str, Any] = {"index": index, "json": record, "kind": record.get("action"),
@@ -197,6 +285,9 @@ def describe_action(game: GameState, seat: int, index: int,
             entry["mark"] = FREE_MARK
         else:
             entry["mark"] = OWN_MARK if trade == 0 else TRADE_MARK
+    elif isinstance(action, BuildFromDiscard):   # what the card costs is not paid
+        entry["mark"] = FREE_MARK
+        entry["free"] = "discard"
     return entry
 
 
@@ -209,9 +300,10 @@ def _best(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
             best = {"_key": key, **entry}
     if best is None:
         return {"mark": CANNOT_MARK}
-    found = {"mark": best["mark"], "trade": best["trade"], "paid": best["paid"]}
-    if best.get("chain"):
-        found["chain"] = best["chain"]
+    found: dict[str, Any] = {"mark": best["mark"], "trade": best["trade"], "paid": best["paid"]}
+    for field in ("chain", "free"):
+        if best.get(field):
+            found[field] = best[field]
     return found
 
 
@@ -246,8 +338,12 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
         else:
             other.append(entry)
     for name, slot in cards.items():
-        slot["indicator"] = _best(described[i] for i in slot["actions"]
-                                  if described[i]["kind"] == "build")
+        kinds = {described[i]["kind"] for i in slot["actions"]}
+        # a card one may build, or play otherwise (sell it, build a stage with it), shows
+        # whether it can be built now; a card offered only to destroy, copy or keep shows none
+        if kinds & {"build", "discard_build", "sell", "stage", "wonder"}:
+            slot["indicator"] = _best(described[i] for i in slot["actions"]
+                                      if described[i]["kind"] in ("build", "discard_build"))
         slot["stage"] = _best(described[i] for i in slot["actions"]
                               if described[i]["kind"] == "stage")
     found: dict[str, Any] = {"actions": described, "cards": cards,
@@ -277,5 +373,6 @@ def production(game: GameState, seat: int) -> list[str]:
     return found
 
 
-__all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "actions_for",
-           "catalogue", "describe_action", "indicator", "production", "public_view", "sheets"]
+__all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
+           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action", "die_label",
+           "indicator", "production", "public_view", "sheets", "victories"]

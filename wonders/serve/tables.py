@@ -50,10 +50,14 @@ from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import new_game
 from wonders.engine.sources import Source, SourceError, resolve
+from wonders import recap
 from wonders.serve import present
 
 HUMAN = "human"
-BOT_KINDS = ("random", "greedy", "search")
+# the bots by the names the command line gives them (wonders.bots); the lobby's old name of
+# the search bot is still accepted, in requests and in the records of older tables
+BOT_KINDS = ("random", "greedy", "mcts")
+BOT_ALIASES = {"search": "mcts"}
 SEAT_KINDS = (HUMAN, *BOT_KINDS)
 SIDE_MODES = ("choose", "random")
 MAX_TABLES = 1000   # live (unfinished) tables; finished ones are retired instead
@@ -110,7 +114,7 @@ def bot_for(kind: str, seed: int, search_seconds: float) -> Bot:
         return RandomBot(seed)
     if kind == "greedy":
         return _Greedy(seed)
-    if kind == "search":
+    if BOT_ALIASES.get(kind, kind) == "mcts":
         return MCTSBot(seed, time_limit=search_seconds)
     raise TableError(f"'{kind}' is not a bot kind: {', '.join(BOT_KINDS)}")
 
@@ -191,7 +195,10 @@ class Table:
     pending: dict[int, AnyAction] = field(default_factory=dict)
     listeners: list[Callable[[], None]] = field(default_factory=list)
     bots_busy: set[int] = field(default_factory=set)
-    events: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)   # what happened, in older records
+    # one recap per decision (wonders.recap), the most recent last; each seat is sent
+    # what it may see of them (recap.for_seat)
+    recaps: list[dict[str, Any]] = field(default_factory=list)
     # called once when a decision ends the game: how Tables learns when to retire it
     # without looking at every table
     on_over: Callable[[Table], None] | None = field(default=None, repr=False)
@@ -234,7 +241,8 @@ class Table:
             "pending": {"kind": decision.kind, "wording": decision.wording,
                         "seats": list(decision.seats), "chosen": sorted(self.pending)},
             "production": [present.production(game, s) for s in range(game.players)],
-            "events": self.events[-12:], "over": game.over,
+            "recap": recap.for_seat(self.recaps[-1], seat) if self.recaps else None,
+            "events": self.events_for(seat), "over": game.over,
             "score_sheet": game.score_sheet().to_json(),
         }
         if seat is not None and seat in decision.seats and seat not in self.pending:
@@ -242,6 +250,14 @@ class Table:
         if seat is not None and seat in self.pending:
             message["chosen"] = str(self.pending[seat])
         return message
+
+    def events_for(self, seat: int | None, recent: int = 12) -> list[str]:
+        """What happened lately, oldest first, as ``seat`` may see it: the recaps' lines
+        (after any lines an older record kept)."""
+        found = list(self.events)
+        for one in self.recaps[-recent:]:
+            found.extend(recap.lines(recap.for_seat(one, seat)))
+        return found[-40:]
 
     # --- changing -------------------------------------------------------------------
 
@@ -283,16 +299,19 @@ class Table:
         return action
 
     def _resolve(self) -> None:
-        before = present.public_view(self.game)
+        game = self.game
+        number = self.decision_number
+        was = recap.before(game, present.public_view(game))
         actions = dict(self.pending)
         self.pending.clear()
         try:
-            self.game.play(actions)
+            game.play(actions)
         except RuleError as exc:  # the contract: an illegal action changes nothing
             self.pending.update(actions)
             raise TableError(f"the decision could not be played: {exc}") from None
-        self.events.extend(_events(before, present.public_view(self.game), self.game))
-        del self.events[:-50]
+        self.recaps.append(recap.make(game, was, actions, present.public_view(game), number,
+                                      describe=lambda a: present.action_text(game, a)))
+        del self.recaps[:-50]
         self.save()
         if self.game.over and self.on_over is not None:
             self.on_over(self)
@@ -313,7 +332,7 @@ class Table:
                 "seats": [{"kind": s.kind, "token": s.token} for s in self.seats],
                 "decision": self.decision_number, "over": self.game.over,
                 "pending": {str(s): a.to_json() for s, a in sorted(self.pending.items())},
-                "events": self.events}
+                "events": self.events, "recaps": self.recaps}
 
     def _write(self, path: Path, text: str) -> None:
         if self.writer is not None:
@@ -363,39 +382,6 @@ def _jsonable(value: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return True
-
-
-def _events(before: dict[str, Any], after: dict[str, Any], game: GameState) -> list[str]:
-    """What a decision changed that everyone sees, in words: cards built, wonder stages,
-    military and other tokens received, the age that began, the end of the game."""
-    found: list[str] = []
-    age = before.get("age")
-    age_ended = after.get("age") != age or game.over
-    old_cities = before.get("cities") or []
-    for index, city in enumerate(after.get("cities") or []):
-        old = old_cities[index] if index < len(old_cities) else {}
-        who = f"seat {city.get('seat', index)}"
-        for name in city.get("built", [])[len(old.get("built", [])):]:
-            found.append(f"{who} built {name}")
-        if city.get("stages", 0) > old.get("stages", 0):
-            found.append(f"{who} built a wonder stage")
-        for key in ("built_wonders", "owned_tokens", "bonuses"):
-            for name in (city.get(key) or [])[len(old.get(key) or []):]:
-                found.append(f"{who} took {name}")
-        crossed, was = city.get("crossed"), old.get("crossed") or {}
-        if isinstance(crossed, dict):   # a sheet's spaces by building: the new crosses
-            for building, spaces in crossed.items():
-                for space in sorted(set(spaces) - set(was.get(building) or [])):
-                    found.append(f"{who} crossed {building} space {space + 1}")
-        for token in (city.get("tokens") or [])[len(old.get("tokens") or []):]:
-            when = f"battles at the end of age {age}: " if age_ended else ""
-            found.append(f"{when}{who} received {' '.join(map(str, token))}")
-    if after.get("age") != before.get("age") and not game.over:
-        found.append(f"age {after.get('age')} begins")
-    if game.over:
-        sheet = game.score_sheet()
-        found.append("game over: " + ", ".join(f"seat {s}" for s in sheet.winners) + " won")
-    return found
 
 
 class Tables:
@@ -526,6 +512,7 @@ class Tables:
         if not isinstance(kinds, list) or len(kinds) != players:
             raise TableError(f"seats: one kind per seat ({players}), each one of "
                              f"{', '.join(SEAT_KINDS)}")
+        kinds = [BOT_ALIASES.get(kind, kind) if isinstance(kind, str) else kind for kind in kinds]
         for kind in kinds:
             if kind not in SEAT_KINDS:
                 raise TableError(f"seats: {_short(kind)} is not one of {', '.join(SEAT_KINDS)}")
@@ -662,7 +649,8 @@ class Tables:
             game.play(actions)
             if "coins" in record and record["coins"] != [c.coins for c in game.cities]:
                 raise TableError(f"line {record['_line']}: the coins differ on replay")
-        seats = [Seat(str(s["kind"]), s.get("token")) for s in meta["seats"]]
+        seats = [Seat(BOT_ALIASES.get(str(s["kind"]), str(s["kind"])), s.get("token"))
+                 for s in meta["seats"]]
         if len(seats) != game.players or any(
                 s.kind not in SEAT_KINDS or not isinstance(s.token, (str, type(None)))
                 or (s.token is None) != (s.kind != HUMAN) for s in seats):
@@ -670,7 +658,8 @@ class Tables:
         table = Table(table_id, source, game, seats, None if sides is None else str(sides),
                       bool(meta.get("hints")),
                       float(meta.get("created", 0.0)), self.data_dir, self.writer,
-                      events=[str(e) for e in meta.get("events") or []])
+                      events=[str(e) for e in meta.get("events") or []],
+                      recaps=[r for r in meta.get("recaps") or [] if isinstance(r, dict)])
         if meta.get("decision") == table.decision_number:
             for seat_text, wanted in (meta.get("pending") or {}).items():
                 action = find_action(game, int(seat_text), wanted)

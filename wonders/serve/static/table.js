@@ -86,7 +86,7 @@ function receive(message) {
 
 function act(entry) {
   send({type: "act", decision: state.decision, action: entry.json});
-  openCard = null;
+  closeTray();
 }
 
 // --- drawing ---------------------------------------------------------------------------
@@ -102,6 +102,7 @@ function render() {
     `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
+  drawRecap();
   drawDecision();
   drawBoard();
   drawCities();
@@ -115,7 +116,7 @@ function markText(indicator) {
   if (!indicator) return "";
   if (indicator.mark === "trade") return `✓ ${indicator.trade}`;
   if (indicator.mark === "chain") return `✓ chain${indicator.chain ? " from " + indicator.chain : ""}`;
-  if (indicator.mark === "free") return "✓ free (power)";
+  if (indicator.mark === "free") return indicator.free === "discard" ? "✓ free" : "✓ free (power)";
   if (indicator.mark === "own") return "✓";
   return "✗";
 }
@@ -127,7 +128,7 @@ function markTitle(indicator) {
     case "trade": return `you pay ${indicator.trade} coins for resources you buy`;
     case "own": return "your own production suffices" + (indicator.paid ? ` (card costs ${indicator.paid} coins)` : "");
     case "chain": return "free by chain" + (indicator.chain ? ` (you have ${indicator.chain})` : "");
-    case "free": return "free with your wonder's power";
+    case "free": return indicator.free === "discard" ? "built for free from the discard pile" : "free with your wonder's power";
   }
   return "";
 }
@@ -145,10 +146,10 @@ function cardFace(name, age, extra) {
   const node = el("div", {class: `card colour-${colour}`, "data-card": name,
                           title: info ? `${info.cost} — ${info.effect}` : name},
     el("div", {class: "card-name"}, name),
+    extra || null,   // the marks: under the name, in the card's flow, so they never cover it
     info ? el("div", {class: "card-cost"}, info.cost) : null,
     info ? el("div", {class: "card-effect"}, info.effect) : null,
     info && info.chains_to.length ? el("div", {class: "card-chain"}, `chains to ${info.chains_to.join(", ")}`) : null);
-  if (extra) node.append(extra);
   return node;
 }
 
@@ -176,14 +177,13 @@ function drawDecision() {
       const age = view.age;
       const extra = el("div", {class: "marks"});
       if (slot) {
-        extra.append(indicator(slot.indicator, "build"));
+        if (slot.indicator) extra.append(indicator(slot.indicator, "build"));
         if (slot.stage && slot.stage.mark !== "cannot") extra.append(el("span", {class: "stage-tag"}, "stage"));
       }
       const face = cardFace(name, slot ? slot.age : age, extra);
       if (slot) {
         face.classList.add("playable");
         face.addEventListener("click", () => { openCard = name; drawDecision(); });
-        face.addEventListener("mouseenter", () => { if (openCard !== name) { openCard = name; drawActionsOf(name); } });
       }
       row.append(face);
     }
@@ -238,6 +238,9 @@ function drawDecision() {
     }
     box.append(el("div", {id: "card-actions"}));
     if (openCard) drawActionsOf(openCard);
+    else document.body.classList.remove("tray-open");
+  } else {
+    document.body.classList.remove("tray-open");
   }
 }
 
@@ -256,11 +259,24 @@ function drawActionsOf(name) {
   if (!box || !state.actions) return;
   const slot = state.actions.cards[name];
   box.replaceChildren();
+  document.body.classList.toggle("tray-open", Boolean(slot));
   if (!slot) return;
-  box.append(el("h3", {}, `${name}: what you can do`));
+  const close = el("button", {class: "tray-close", title: "close", onclick: () => closeTray()}, "✕");
+  box.append(el("h3", {}, close, `${name}: what you can do`));
   const list = el("div", {class: "choices", "data-card-actions": name});
   for (const index of slot.actions) list.append(actionButton(state.actions.actions[index]));
   box.append(list);
+}
+
+// The tray of a card's actions sits at the bottom of the window (in view wherever the card
+// was tapped, a phone's pyramid included) until an action is played or it is closed.
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeTray(); });
+
+function closeTray() {
+  openCard = null;
+  const box = document.getElementById("card-actions");
+  if (box) box.replaceChildren();
+  document.body.classList.remove("tray-open");
 }
 
 function showHint(message) {
@@ -320,14 +336,29 @@ function wonderCard(name) {
     stages ? el("div", {class: "card-effect"}, stages.stages.map((s) => `${s.cost}: ${s.effect}`).join(" · ")) : null);
 }
 
+// The half-card columns every structure of the game spans: from the catalogue's layouts
+// (so every age's rows share one grid and stay centred as cards are taken), else from the
+// cards still laid out.  A card at column c lies on half-columns c-1 and c+1 of the row
+// below, so it covers half of each of the two cards under it.
+function structureColumns(rows) {
+  const columns = [];
+  for (const layout of Object.values((catalogue && catalogue.layouts) || {})) {
+    for (const row of layout) columns.push(...row);
+  }
+  if (!columns.length) for (const row of rows) for (const place of row) if (place) columns.push(place.column);
+  return {low: Math.min(...columns), high: Math.max(...columns)};
+}
+
 function drawStructure(rows) {
   const grid = el("div", {class: "structure", id: "structure"});
+  const {low, high} = structureColumns(rows);
+  // CSSOM properties, not a style attribute: the page's Content-Security-Policy allows these
+  grid.style.setProperty("--halves", String(high - low + 2));
   const described = state.actions;
   rows.forEach((row, r) => {
-    const line = el("div", {class: "structure-row"});
+    const line = el("div", {class: "structure-row", "data-row": String(r)});
     for (const place of row) {
       if (!place) continue;   // a card taken already
-      const style = `grid-column: ${place.column + 1} / span 2`;
       let node;
       if (place.card === null) {
         node = el("div", {class: "card face-down", "data-face": "down"}, "?");
@@ -341,7 +372,8 @@ function drawStructure(rows) {
           node.addEventListener("click", () => { openCard = place.card; drawDecision(); });
         }
       }
-      node.setAttribute("style", style);
+      node.dataset.column = String(place.column);
+      node.style.gridColumn = `${place.column - low + 1} / span 2`;
       line.append(node);
     }
     grid.append(line);
@@ -399,10 +431,15 @@ function drawCities() {
       built.append(el("div", {class: "colour-group"}, ...names.map((n) => el("span", {class: `chip colour-${colour}`, title: (cardInfo(n, null) || {}).effect || ""}, n))));
     }
     node.append(built);
-    if (city.wonders && city.wonders.length) {
-      node.append(el("div", {}, "Wonders: ", ...city.wonders.map((w) =>
-        el("span", {class: (city.built_wonders || []).includes(w) ? "chip built-wonder" : "chip", title: wonderText(w)},
-           w + ((city.built_wonders || []).includes(w) ? " ✔" : "")))));
+    // the wonders built (marked so) and those still to build: a built one stays in the city
+    const builtWonders = city.built_wonders || [];
+    const allWonders = [...builtWonders, ...(city.wonders || []).filter((w) => !builtWonders.includes(w))];
+    if (allWonders.length) {
+      node.append(el("div", {class: "city-wonders"}, "Wonders: ", ...allWonders.map((w) => {
+        const built = builtWonders.includes(w);
+        return el("span", {class: built ? "chip built-wonder" : "chip", "data-wonder": w,
+                           "data-built": built ? "yes" : "no", title: wonderText(w)}, w + (built ? " ✔ built" : ""));
+      })));
     }
     const trade = tradeOf(view, seat);
     if (trade) node.append(trade);
@@ -453,6 +490,17 @@ function buildingOf(key) {
 
 function label(text) { return String(text).replace(/_/g, " "); }
 
+// The data's words for what a view names by key: a die ("grey die 2"), a bonus (its effect).
+function dieLabel(name) {
+  const die = sheets() ? sheets().dice.find((d) => d.name === name) : null;
+  return die && die.label ? die.label : label(name);
+}
+
+function bonusLabel(name) {
+  const bonus = sheets() ? sheets().bonuses.find((b) => b.name === name) : null;
+  return bonus && bonus.label ? bonus.label : label(name);
+}
+
 function drawForum(view) {
   const row = el("div", {class: "forum", id: "forum"});
   for (const die of view.forum) {
@@ -461,8 +509,8 @@ function drawForum(view) {
     const gate = die.compare ? el("div", {class: "small gate"}, `only if your ${buildingOf(die.compare).name} matches your neighbours'`) : null;
     row.append(el("div", {class: `die colour-${die.colour}`, "data-die": die.die, "data-price": String(die.price),
                           "data-quadrant": String(die.quadrant),
-                          title: `${label(die.die)}: crosses ${building.name} (${face}); costs ${die.price} coins to take`},
-      el("div", {class: "card-name"}, label(die.die)),
+                          title: `${dieLabel(die.die)}: crosses ${building.name} (${face}); costs ${die.price} coins to take`},
+      el("div", {class: "card-name"}, dieLabel(die.die)),
       el("div", {}, `${building.name}: ${face}`),
       gate,
       special(die.die),
@@ -473,7 +521,7 @@ function drawForum(view) {
   const waiting = sheets() ? sheets().dice.filter((d) => !inForum.has(d.name) && !d.start) : [];
   if (waiting.length) {
     box.append(el("p", {class: "small", id: "waiting-dice"}, "Locked dice (a space unlocks them): " +
-      waiting.map((d) => `${label(d.name)}${d.replaces ? ` (replaces a ${d.replaces} die)` : ""}`).join(", ")));
+      waiting.map((d) => `${dieLabel(d.name)}${d.replaces ? ` (replaces a ${d.replaces} die)` : ""}`).join(", ")));
   }
   if (sheets() && sheets().pass) box.append(el("p", {class: "small"}, `Passing: ${sheets().pass}`));
   return box;
@@ -502,8 +550,10 @@ function crossable() {
 function showActions(title, entries) {
   const box = document.getElementById("card-actions");
   if (!box) return;
-  box.replaceChildren(el("h3", {}, title),
+  const close = el("button", {class: "tray-close", title: "close", onclick: () => closeTray()}, "✕");
+  box.replaceChildren(el("h3", {}, close, title),
     el("div", {class: "choices", "data-space-actions": title}, ...entries.map(actionButton)));
+  document.body.classList.add("tray-open");
 }
 
 function drawSheet(city) {
@@ -528,7 +578,7 @@ function drawSheet(city) {
   if (city.attacks && Object.keys(city.attacks).length) {
     extras.push("attacks: " + Object.entries(city.attacks).map(([k, v]) => `${label(k)} ${v}`).join(", "));
   }
-  if (city.unlocked && city.unlocked.length) extras.push(`unlocked dice: ${city.unlocked.map(label).join(", ")}`);
+  if (city.unlocked && city.unlocked.length) extras.push(`unlocked dice: ${city.unlocked.map(dieLabel).join(", ")}`);
   if (extras.length) node.append(el("div", {class: "production"}, extras.join(" · ")));
   const open = mine ? crossable() : {};
   const table = el("div", {class: "buildings"});
@@ -569,7 +619,7 @@ function drawSheet(city) {
     node.append(el("div", {class: "small bonuses"}, "Bonuses: ", ...info.bonuses.map((bonus) =>
       el("span", {class: `chip${taken.has(bonus.name) ? " built-wonder" : ""}`, "data-bonus": bonus.name,
                   title: bonus.effect || (bonus.cross.length ? `cross a space of ${bonus.cross.map((k) => buildingOf(k).name).join(" or ")}` : "")},
-         label(bonus.name) + (taken.has(bonus.name) ? " ✔" : "")))));
+         bonusLabel(bonus.name) + (taken.has(bonus.name) ? " ✔" : "")))));
   }
   return node;
 }
@@ -598,8 +648,35 @@ function drawScores() {
   }
   if (state.over) {
     box.append(el("p", {class: "winner", id: "winner"},
-      `Winner: ${sheet.winners.map(seatName).join(", ")}` + (sheet.victory ? ` (${sheet.victory} victory)` : "") +
+      `Winner: ${sheet.winners.map(seatName).join(", ")}` +
+      // the kind of victory only where the rules have more than one (a supremacy)
+      (sheet.victory && (catalogue.victories || []).length > 1 ? ` (${sheet.victory} victory)` : "") +
       (sheet.winners.length > 1 ? " — a shared victory" : "")));
+  }
+}
+
+// What the last decision did (the server's recap, as this seat may see it): each seat's
+// move with the coins it paid and to whom, the coins that changed hands, the end-of-age
+// battles apart from the builds (a tie shown as a tie), and what happened to the table.
+function drawRecap() {
+  const box = document.getElementById("recap");
+  const recap = state.recap;
+  box.replaceChildren();
+  if (!recap) return;
+  const when = recap.age ? `age ${recap.age}` : "before the first age";
+  box.append(el("h2", {}, `Last decision (${when})`),
+    el("ul", {class: "recap-moves", id: "recap-moves"}, ...recap.moves.map((move) =>
+      el("li", {"data-seat": String(move.seat), "data-kind": move.kind || ""}, `${seatName(move.seat)} ${move.text}`))));
+  if (recap.coins.length) {
+    box.append(el("p", {class: "recap-coins small", id: "recap-coins"}, "Coins: " +
+      recap.coins.map((c) => `${seatName(c.seat)} ${c.from} → ${c.to}`).join(" · ")));
+  }
+  if (recap.battles.length) {
+    box.append(el("h3", {}, `Battles at the end of age ${recap.age}`),
+      el("ul", {class: "recap-battles", id: "recap-battles"}, ...recap.battles.map((line) => el("li", {}, line))));
+  }
+  if (recap.table.length) {
+    box.append(el("ul", {class: "recap-table", id: "recap-table"}, ...recap.table.map((line) => el("li", {}, line))));
   }
 }
 
