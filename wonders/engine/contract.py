@@ -90,6 +90,13 @@ class GameState(Protocol):
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now ([] when it is not deciding); a shared list."""
 
+    def parse_action(self, seat: int, text: str) -> Action:
+        """The legal action of ``seat`` written ``text`` in the action notation (``build
+        <card> pay L2 R1``, ``side B``: :mod:`wonders.engine.notation`): the very object
+        :meth:`legal_actions` holds.  Every loop answers with
+        :func:`wonders.engine.notation.parse_action`; a text naming no legal action is a
+        :class:`~wonders.engine.notation.NotationError` with a "did you mean"."""
+
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`~wonders.engine.errors.IllegalActionError` saying why not."""
 

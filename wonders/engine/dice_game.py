@@ -275,6 +275,13 @@ class DiceGame(SharedGenerator):
     def to_move(self) -> list[int]:
         return list(self.seats)
 
+    def parse_action(self, seat: int, text: str) -> DiceAction:
+        """The legal action of ``seat`` that ``text`` writes in the action notation
+        (:mod:`wonders.engine.notation`), e.g. ``build <card> pay L2 R1``."""
+        from wonders.engine.notation import parse_action
+        found: DiceAction = parse_action(self, seat, text)
+        return found
+
     def legal_actions(self, seat: int) -> list[DiceAction]:
         found = self._legal.get(seat)
         if found is None:

@@ -692,6 +692,13 @@ class Game(Table):
         return [BuildStage(card, p) for p in self._discounted_payments(seat, cost, None,
                                                                        city.coins)]
 
+    def parse_action(self, seat: int, text: str) -> Action:
+        """The legal action of ``seat`` that ``text`` writes in the action notation
+        (:mod:`wonders.engine.notation`), e.g. ``build <card> pay L2 R1``."""
+        from wonders.engine.notation import parse_action
+        found: Action = parse_action(self, seat, text)
+        return found
+
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now, each build with every Pareto-optimal payment.
 

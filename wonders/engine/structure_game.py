@@ -684,6 +684,13 @@ class StructureGame(Table):
         first, second = self.cities
         return first.stages + second.stages
 
+    def parse_action(self, seat: int, text: str) -> Action:
+        """The legal action of ``seat`` that ``text`` writes in the action notation
+        (:mod:`wonders.engine.notation`), e.g. ``build <card> pay L2 R1``."""
+        from wonders.engine.notation import parse_action
+        found: Action = parse_action(self, seat, text)
+        return found
+
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (shared list: treat it as read-only)."""
         if seat == self._legal_seat:
