@@ -13,8 +13,9 @@ import pytest
 from wonders.dsl.errors import WondersError
 from wonders.dsl.loader import load_game, shipped_expansions, shipped_games
 from wonders.dsl.model import Game as GameData
-from wonders.engine.actions import Build, ChooseSide
-from wonders.engine.dice_actions import CrossSpace
+from wonders.engine.actions import (Build, BuildFromDiscard, ChooseSide, DestroyCard, PayOrTake,
+                                    Sell)
+from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.contract import GameState
 from wonders.engine.errors import RuleError
 from wonders.engine.notation import (NotationError, from_json, normal, notation, to_json)
@@ -24,7 +25,7 @@ from wonders.engine.registry import new_game
 def rule_sets() -> dict[str, tuple[str, list[str]]]:
     """Every shipped game, every expansion that is a rule set of its own, and the card-only
     expansion on the base game: name -> (game, extra paths)."""
-    found = {name: (name, []) for name in shipped_games()}
+    found: dict[str, tuple[str, list[str]]] = {name: (name, []) for name in shipped_games()}
     for name, folder in shipped_expansions().items():
         found[name] = (str(folder), []) if (folder / "rules.yaml").is_file() else (
             "base", [str(folder)])
@@ -135,6 +136,7 @@ def test_discard_pile_cards_carry_their_age() -> None:
     assert game.decision().kind == "discard_build" and game.to_move() == [3]
     first = game.parse_action(3, "build Press (1) from discard")
     second = game.parse_action(3, "build Press (2) from discard")
+    assert isinstance(first, BuildFromDiscard) and isinstance(second, BuildFromDiscard)
     assert (first.card.age, second.card.age) == (1, 2)
     with pytest.raises(NotationError, match=r"is 2 actions of player 3: write one of "
                        r"'build Press \(1\) from discard', 'build Press \(2\) from discard'"):
@@ -233,22 +235,22 @@ def test_bad_records_are_notation_errors(record: Any, message: str) -> None:
         from_json(data("base"), record)
 
 
-def test_every_game_kind_prints_without_a_game() -> None:
+def test_values_made_by_hand_print_without_a_game() -> None:
     """The notation of a value made by hand needs no game (a seat of -1: the only city)."""
-    base = data("base")
-    library = next(c for c in base.cards if c.name == "Library")
-    from wonders.engine.actions import DestroyCard, PayOrTake, Sell
-    from wonders.engine.dice_actions import BuildWonderStage, TakeBonus
-    for action, text in [(Sell(library), "sell Library"),
-                         (DestroyCard(library), "destroy Library (2)"),
-                         (DestroyCard(library, 1), "destroy Library (2) of player 1"),
-                         (PayOrTake(2, 0, "debt"), "pay 2"),
-                         (PayOrTake(1, 1, "debt"), "pay 1 take 1 debt"),
-                         (BuildWonderStage(0, 0), "stage 1"),
-                         (BuildWonderStage(2, 3), "stage 3 pay 3"),
-                         (TakeBonus("seven_coins"), "bonus seven_coins"),
-                         (TakeBonus("cross_a_space", CrossSpace("market", 2, None, "", 0, 1)),
-                          "bonus cross_a_space cross market 3 pay 1")]:
+    library = next(c for c in data("base").cards if c.name == "Library")
+    examples: list[tuple[Any, str]] = [
+        (Sell(library), "sell Library"),
+        (DestroyCard(library), "destroy Library (2)"),
+        (DestroyCard(library, 1), "destroy Library (2) of player 1"),
+        (PayOrTake(2, 0, "debt"), "pay 2"),
+        (PayOrTake(1, 1, "debt"), "pay 1 take 1 debt"),
+        (BuildWonderStage(0, 0), "stage 1"),
+        (BuildWonderStage(2, 3), "stage 3 pay 3"),
+        (TakeBonus("seven_coins"), "bonus seven_coins"),
+        (TakeBonus("cross_a_space", CrossSpace("market", 2, None, "", 0, 1)),
+         "bonus cross_a_space cross market 3 pay 1"),
+    ]
+    for action, text in examples:
         assert notation(action) == text
     with pytest.raises(NotationError, match="is not an action"):
         notation(object())  # type: ignore[arg-type]
