@@ -103,6 +103,19 @@ class GameState(Protocol):
     def play(self, actions: Mapping[int, Action]) -> None:
         """Resolve the pending decision: one action from each seat of ``to_move()``."""
 
+    def push(self, actions: Mapping[int, Action]) -> None:
+        """:meth:`play`, keeping a clone taken before it so that :meth:`pop` can take the
+        decision back (:mod:`wonders.engine.undo`); ``play`` itself keeps nothing."""
+
+    def pop(self) -> dict[int, Action]:
+        """Take the last pushed decision back, in place (the game equals the clone
+        :meth:`push` took); the actions it played.  :class:`~wonders.engine.undo.UndoError`
+        when nothing was pushed."""
+
+    def undo(self, decisions: int = 1) -> list[dict[int, Action]]:
+        """Take the last ``decisions`` pushed decisions back (:meth:`pop` each); their
+        actions, newest first."""
+
     def score_sheet(self) -> ScoreSheet:
         """The score sheet: final once over, the standing so far before."""
 

@@ -692,6 +692,25 @@ class Game(Table):
         return [BuildStage(card, p) for p in self._discounted_payments(seat, cost, None,
                                                                        city.coins)]
 
+    # what push() kept to take decisions back (None: nothing pushed); see engine/undo.py
+    _undo: list[Any] | None = None
+
+    def push(self, actions: Mapping[int, Action]) -> None:
+        """Play ``actions`` as :meth:`play` does, keeping what :meth:`pop` needs to take
+        them back (:mod:`wonders.engine.undo`)."""
+        from wonders.engine.undo import push
+        push(self, actions)
+
+    def pop(self) -> dict[int, Action]:
+        """Take the last pushed decision back, in place; the actions it played."""
+        from wonders.engine.undo import pop
+        return pop(self)
+
+    def undo(self, decisions: int = 1) -> list[dict[int, Action]]:
+        """Take the last ``decisions`` pushed decisions back; their actions, newest first."""
+        from wonders.engine.undo import undo
+        return undo(self, decisions)
+
     def parse_action(self, seat: int, text: str) -> Action:
         """The legal action of ``seat`` that ``text`` writes in the action notation
         (:mod:`wonders.engine.notation`), e.g. ``build <card> pay L2 R1``."""
