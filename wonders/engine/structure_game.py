@@ -698,14 +698,15 @@ class StructureGame(Table):
         from wonders.engine.undo import pop
         return pop(self)
 
-    def undo(self, decisions: int = 1) -> list[dict[int, Action]]:
+    def undo(self, decisions: Any = 1) -> list[dict[int, Action]]:
         """Take the last ``decisions`` pushed decisions back; their actions, newest first."""
         from wonders.engine.undo import undo
         return undo(self, decisions)
 
-    def parse_action(self, seat: int, text: str) -> Action:
+    def parse_action(self, seat: Any, text: Any) -> Action:
         """The legal action of ``seat`` that ``text`` writes in the action notation
-        (:mod:`wonders.engine.notation`), e.g. ``build <card> pay L2 R1``."""
+        (:mod:`wonders.engine.notation`), e.g. ``build <card> pay L2 R1``.  (Typed Any:
+        compiled, a wrong type is then the notation's error, not a bare TypeError.)"""
         from wonders.engine.notation import parse_action
         found: Action = parse_action(self, seat, text)
         return found

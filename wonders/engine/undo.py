@@ -6,8 +6,8 @@ field the clone's), and returns the actions it had pushed.  ``play`` itself keep
 nothing, so it costs what it did: only pushed decisions can be taken back.
 
 Putting a clone back in place writes every field of the game: from the instance dict
-(pure Python), or, compiled (mypyc), where an instance has none, through the field
-descriptors of its class (the fields ``tests/test_clone_fields.py`` reads).
+(pure Python), or, compiled (mypyc), where an instance has none, each field its classes
+name in ``__mypyc_attrs__``.
 """
 
 from __future__ import annotations
@@ -24,10 +24,16 @@ class UndoError(RuleError):
 
 
 def _fields(game: object) -> list[str]:
-    """Every field of a compiled game (its class's field descriptors)."""
-    return [name for klass in type(game).__mro__ for name, value in vars(klass).items()
-            if type(value).__name__ in ("getset_descriptor", "member_descriptor")
-            and not name.startswith("__")]
+    """Every field of a compiled game: the ``__mypyc_attrs__`` of its classes (their
+    descriptors would name properties too), or the slots of a plain class."""
+    found: dict[str, None] = {}
+    for klass in type(game).__mro__:
+        names = vars(klass).get("__mypyc_attrs__")
+        if names is None:
+            slots = vars(klass).get("__slots__", ())
+            names = (slots,) if isinstance(slots, str) else slots
+        found.update((name, None) for name in names if not name.startswith("__"))
+    return list(found)
 
 
 def _restore(game: Any, snapshot: Any) -> None:
