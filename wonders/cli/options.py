@@ -15,7 +15,7 @@ from wonders.dsl.errors import closest
 from wonders.dsl.loader import file_problem
 from wonders.dsl.model import Game as GameData
 
-from wonders.bots import BOTS
+from wonders.bots import BOTS, BotError, bot_factory
 from wonders.engine.sides import CHOOSE_SIDE, RANDOM_SIDE, side_names
 from wonders.engine.registry import default_players
 from wonders.engine.sources import Source, SourceError, resolve
@@ -29,21 +29,27 @@ SIDE_HELP = ("Wonder sides: one for every seat or one per seat, comma-separated:
              "chooses before Age I)")
 
 
+BOTS_HELP = ("Comma-separated bots, one per seat or one for all: a shipped name "
+             f"({', '.join(BOTS)}), a name an installed package registers (entry points "
+             "'wonders.bots'), or module:Class / module:function of your own (the current "
+             "folder is searched too); default random.")
+
+
 def parse_bots(bots: Optional[str], players: int, human_seat: int | None = None) -> list[str]:
     """One bot name per seat from ``a,b,c`` (or one name for every seat); usage errors otherwise.
 
-    With a human at ``human_seat``, names may be given for the other seats only; the
-    human's seat gets a placeholder bot that never plays.
+    Each name is resolved now (a ``module:Class`` imported), so a name that names no bot
+    is a usage error before any game.  With a human at ``human_seat``, names may be given
+    for the other seats only; the human's seat gets a placeholder bot that never plays.
     """
     names = [n.strip() for n in (bots or "random").split(",") if n.strip()]
     if not names:
         raise typer.BadParameter("give at least one bot name", param_hint="--bots")
-    for name in names:
-        if name not in BOTS:
-            hint = closest(name, BOTS)
-            raise typer.BadParameter(f"no bot named '{name}'" + (
-                f" (did you mean '{hint}'?)" if hint else "") + f"; known: {', '.join(BOTS)}",
-                param_hint="--bots")
+    for name in dict.fromkeys(names):
+        try:
+            bot_factory(name)
+        except BotError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--bots") from None
     if len(names) == 1:
         return names * players
     if human_seat is not None and len(names) == players - 1:

@@ -10,16 +10,16 @@ from typing import Optional
 import typer
 
 
-from wonders.bots import BOTS, make_bot
+from wonders.bots import BotError, make_bot
 from wonders.engine.city import City
 from wonders.engine.contract import GameState
-from wonders.engine.errors import RuleError
+from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.scenarios.log import LogError, replay as replay_log, write as write_log
 from wonders.engine.registry import loop_for, new_game
 from wonders.scenarios.draft import check_file
 from wonders.engine.scoring import ScoreSheet
-from wonders.cli.options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, load_playable,
-                      parse_bots, parse_sides, write_output)
+from wonders.cli.options import (BOTS_HELP, GAME_HELP, SIDE_HELP, check_game_name, check_paths,
+                                fail, load_playable, parse_bots, parse_sides, write_output)
 from wonders.cli.render import print_text
 from wonders.dsl.loader import display_name, kind_of, walk_yaml
 
@@ -36,9 +36,7 @@ def play(
         None, "--side", help=SIDE_HELP + "; default: the rule set's (base: choose).",
         show_default=False),
     as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
-    bots: Optional[str] = typer.Option(
-        None, "--bots", "-b", help="Comma-separated bot names, one per seat or one for all "
-        f"(known: {', '.join(BOTS)}); default random."),
+    bots: Optional[str] = typer.Option(None, "--bots", "-b", help=BOTS_HELP),
     log: Optional[Path] = typer.Option(None, "--log", help="Write the game log (JSON Lines)."),
     human: bool = typer.Option(False, "--human", help="Play yourself at the terminal; the "
                                "other seats are bots (--bots)."),
@@ -62,7 +60,10 @@ def play(
         if not 0 <= human_seat < players:
             raise typer.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
     names = parse_bots(bots, players, human_seat if human else None)
-    players_bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
+    try:
+        players_bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
+    except BotError as exc:
+        fail(str(exc))
     extra = [str(p) for p in paths or []]
     if human:
         others = {s: b for s, b in enumerate(players_bots) if s != human_seat}
@@ -73,8 +74,15 @@ def play(
                          "the log")
             sys.stdout.write(f"wrote {log}\n")
         return
-    while not match.over:
-        match.play({seat: players_bots[seat].choose(match, seat) for seat in match.to_move()})
+    try:
+        while not match.over:
+            match.play({seat: players_bots[seat].choose(match, seat)
+                        for seat in match.to_move()})
+    except BotError as exc:
+        fail(str(exc))
+    except IllegalActionError as exc:   # a bot of one's own played what it may not
+        fail(f"bot '{names[exc.player]}' of player {exc.player}: {exc.action} is not "
+             f"allowed: {exc.reason}")
     if log is not None:
         write_output(log, lambda handle: write_log(match, handle, source.spec, extra, sides),
                      "the log")

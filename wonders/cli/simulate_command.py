@@ -13,13 +13,14 @@ import typer
 
 
 
-from wonders.bots import BOTS
+from wonders.bots import BotError
+from wonders.engine.errors import IllegalActionError
 from wonders.simulate import (ALPHA, Outcome, PlotUnavailable, RayUnavailable, Run, Selection,
                               SelectionError, compare, drafted_wonders, filtered, plot,
                               plot_comparison, ranked_cards, replacements, run_games, select,
                               session, timing)
 from wonders.engine.sources import Source, SourceError, resolve
-from wonders.cli.options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
+from wonders.cli.options import (BOTS_HELP, GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
                       load_playable, open_output, parse_bots, parse_sides)
 
 DEFAULT_PLAYERS = 4  # when the rule set allows it; else the rule set's own default
@@ -51,9 +52,7 @@ def simulate(
     workers: Optional[int] = typer.Option(
         None, "--workers", "-w", help="Worker processes (default: every CPU); 1 runs in-process. "
         "Results do not depend on it."),
-    bots: Optional[str] = typer.Option(
-        None, "--bots", "-b", help="Comma-separated bot names, one per seat or one for all "
-        f"(known: {', '.join(BOTS)}); default random."),
+    bots: Optional[str] = typer.Option(None, "--bots", "-b", help=BOTS_HELP),
     side: str = typer.Option("random", "--side", help=SIDE_HELP + " (bots choose)."),
     as_json: bool = typer.Option(False, "--json", help="Print every statistic as JSON."),
     plot_file: Optional[Path] = typer.Option(None, "--plot", help="Write a figure (PNG, SVG, "
@@ -186,12 +185,20 @@ def _run(run: Run, progress: Callable[[int], None] | None) -> Outcome:
 
 def _run_all(runs: list[Run], show_progress: bool) -> list[Outcome]:
     """Play each run in turn (in one Ray session for Ray runs), with one progress bar over
-    all of them on a terminal."""
+    all of them on a terminal; a bot of one's own that fails or plays an illegal action
+    (in whichever worker) ends the run with its message."""
     try:
         with session(runs[0]):
             return _run_each(runs, show_progress)
     except RayUnavailable as exc:
         fail(str(exc))
+    except BotError as exc:
+        fail(str(exc))
+    except IllegalActionError as exc:
+        bots = runs[0].seat_bots()
+        name = bots[exc.player] if 0 <= exc.player < len(bots) else "?"
+        fail(f"bot '{name}' of player {exc.player}: {exc.action} is not allowed: "
+             f"{exc.reason}")
 
 
 def _run_each(runs: list[Run], show_progress: bool) -> list[Outcome]:

@@ -95,6 +95,13 @@ class GameState(Protocol):
     def legal_actions(self, seat: int) -> Sequence[AnyAction]:
         """Everything ``seat`` may do now ([] when it is not deciding); a shared list."""
 
+    def parse_action(self, seat: int, text: str) -> AnyAction:
+        """The legal action of ``seat`` written ``text`` in the action notation (``build
+        <card> pay L2 R1``, ``side B``: :mod:`wonders.engine.notation`): the very object
+        :meth:`legal_actions` holds.  Every loop answers with
+        :func:`wonders.engine.notation.parse_action`; a text naming no legal action is a
+        :class:`~wonders.engine.notation.NotationError` with a "did you mean"."""
+
     def check(self, seat: int, action: Any) -> None:
         """Raise :class:`~wonders.engine.errors.IllegalActionError` saying why not (any
         value may be asked about: one that is no legal action of ``seat`` is refused)."""
@@ -102,6 +109,19 @@ class GameState(Protocol):
     def play(self, actions: Mapping[int, Any]) -> None:
         """Resolve the pending decision: one action from each seat of ``to_move()`` (any
         other value is refused with :class:`~wonders.engine.errors.IllegalActionError`)."""
+
+    def push(self, actions: Mapping[int, Any]) -> None:
+        """:meth:`play`, keeping a clone taken before it so that :meth:`pop` can take the
+        decision back (:mod:`wonders.engine.undo`); ``play`` itself keeps nothing."""
+
+    def pop(self) -> Mapping[int, AnyAction]:
+        """Take the last pushed decision back, in place (the game equals the clone
+        :meth:`push` took); the actions it played.  :class:`~wonders.engine.undo.UndoError`
+        when nothing was pushed."""
+
+    def undo(self, decisions: int = 1) -> Sequence[Mapping[int, AnyAction]]:
+        """Take the last ``decisions`` pushed decisions back (:meth:`pop` each); their
+        actions, newest first."""
 
     def score_sheet(self) -> ScoreSheet:
         """The score sheet: final once over, the standing so far before."""

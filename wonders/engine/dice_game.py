@@ -290,6 +290,33 @@ class DiceGame(SharedGenerator):
     def to_move(self) -> list[int]:
         return list(self.seats)
 
+    # what push() kept to take decisions back (None: nothing pushed); see engine/undo.py
+    _undo: list[Any] | None = None
+
+    def push(self, actions: Mapping[int, DiceAction]) -> None:
+        """Play ``actions`` as :meth:`play` does, keeping what :meth:`pop` needs to take
+        them back (:mod:`wonders.engine.undo`)."""
+        from wonders.engine.undo import push
+        push(self, actions)
+
+    def pop(self) -> dict[int, DiceAction]:
+        """Take the last pushed decision back, in place; the actions it played."""
+        from wonders.engine.undo import pop
+        return pop(self)
+
+    def undo(self, decisions: Any = 1) -> list[dict[int, DiceAction]]:
+        """Take the last ``decisions`` pushed decisions back; their actions, newest first."""
+        from wonders.engine.undo import undo
+        return undo(self, decisions)
+
+    def parse_action(self, seat: Any, text: Any) -> DiceAction:
+        """The legal action of ``seat`` that ``text`` writes in the action notation
+        (:mod:`wonders.engine.notation`), e.g. ``build <card> pay L2 R1``.  (Typed Any:
+        compiled, a wrong type is then the notation's error, not a bare TypeError.)"""
+        from wonders.engine.notation import parse_action
+        found: DiceAction = parse_action(self, seat, text)
+        return found
+
     def legal_actions(self, seat: int) -> list[DiceAction]:
         found = self._legal.get(seat)
         if found is None:

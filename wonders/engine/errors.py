@@ -17,3 +17,8 @@ class IllegalActionError(RuleError):
         self.action = action
         self.reason = reason
         super().__init__(f"player {player}: {action} is not allowed: {reason}")
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[int, object, str]]:
+        # raised in a simulation's worker process, it travels back pickled: by its own
+        # arguments (the action as its text: the parent has no use for the worker's cards)
+        return (type(self), (self.player, str(self.action), self.reason))
