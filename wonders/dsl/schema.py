@@ -77,7 +77,10 @@ def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
     """For anyOf/oneOf, report the error of the best alternative unless a message is given."""
     if (error.validator in ("anyOf", "oneOf") and error.context
             and "errorMessage" not in _schema_of(error)):
-        best = jsonschema.exceptions.best_match(error.context)
+        # an alternative of another type (a text position beside a map) says nothing about
+        # what is wrong inside the value: the alternatives of the value's own type do
+        inside = [e for e in error.context if not (e.validator == "type" and not e.path)]
+        best = jsonschema.exceptions.best_match(inside or error.context)
         if best is not None:
             yield from _leaf_errors(best)
             return

@@ -108,9 +108,28 @@ class DraftRunner:
     def problems(self, spec: dict[str, Any], path: PathKey) -> list[Diagnostic]:
         """Every X902 of one scenario (schema-valid): what would not fit the game."""
         self._found = []
-        seats = self.check_position(spec["position"], path + ("position",))
+        written = spec["position"]
+        if isinstance(written, str):  # a position as text: its decisions are checked as it is read
+            seats = self.check_text_position(written, path + ("position",))
+        else:
+            seats = self.check_position(written, path + ("position",))
         self.check_expectations(spec["expect"], path + ("expect",), seats)
         return sorted(self._found, key=lambda d: (d.location.line, d.location.column))
+
+    def check_text_position(self, text: str, path: PathKey) -> int:
+        """A position written as text names this file's game; its number of seats."""
+        from wonders.scenarios.position import PositionError, parse
+
+        try:
+            header, _ = parse(text)
+        except PositionError as exc:
+            self.problem(path, str(exc))
+            return 0
+        game = self.doc.data.get("game")
+        if header.game != game:
+            self.problem(path, f"the position is a game of '{header.game}', but this file's "
+                         f"game is '{game}'")
+        return header.players
 
     def problem(self, path: PathKey, message: str, suggestion: str | None = None, *,
                 key: bool = False) -> None:
@@ -612,14 +631,38 @@ class DraftRunner:
         outcome.failures = self.problems(spec, path)
         if outcome.failures:
             return outcome
+        written = spec["position"]
         try:
-            game = self.position(spec["position"], path + ("position",))
+            game = (_read_position(written, self.doc.location(path + ("position",)))
+                    if isinstance(written, str) else
+                    self.position(written, path + ("position",)))
         except _ScenarioDataError as exc:
             outcome.failures.append(Diagnostic(BAD_SCENARIO, str(exc), self.doc.location(exc.path),
                                                suggestion=exc.suggestion))
             return outcome
+        except _PositionFailed as exc:
+            outcome.failures.append(exc.diagnostic)
+            return outcome
         self.expect(game, spec["expect"], path + ("expect",), outcome)
         return outcome
+
+
+class _PositionFailed(Exception):
+    """A text position that does not read: its diagnostic, at the position."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _read_position(text: str, where: Location) -> Any:
+    """The game a text position writes."""
+    from wonders.scenarios.position import PositionError, read
+
+    try:
+        return read(text)
+    except PositionError as exc:
+        raise _PositionFailed(Diagnostic(BAD_SCENARIO, str(exc), where)) from None
 
 
 def _payment(payment: Payment) -> str:

@@ -1,0 +1,47 @@
+"""``wonders position``: a logged game, at any decision, as a one-line position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def position(
+    log: Path = typer.Argument(..., help="A game log (wonders play --log FILE)."),
+    at: Optional[int] = typer.Option(None, "--at", help="After this many decisions "
+                                     "(default: all of the log's)."),
+) -> None:
+    """Print the position of a logged game (docs/positions.md): one line that
+    'wonders.scenarios.position.read' sets up again, hidden cards and future deals
+    included."""
+    from wonders.scenarios.log import LogError, replay, sides_option
+    from wonders.scenarios.log import read as read_log
+    from wonders.scenarios.position import PositionError, write
+
+    if at is not None and at < 0:
+        raise typer.BadParameter("a number of decisions is 0 or more", param_hint="--at")
+    try:
+        head = read_log(log)[0]
+        result = replay(log)
+    except (LogError, OSError) as exc:
+        typer.echo(f"wonders position: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if result.game is None or not result.identical:
+        typer.echo(f"wonders position: the log does not replay: {result.divergence}", err=True)
+        raise typer.Exit(1)
+    if at is not None and at > len(result.game.history):
+        raise typer.BadParameter(f"the log holds {len(result.game.history)} decisions",
+                                 param_hint="--at")
+    try:
+        text = write(result.game, str(head.get("game") or ""), [str(p) for p in
+                     head.get("paths") or []], sides_option(head), at)
+    except PositionError as exc:
+        typer.echo(f"wonders position: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(text)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(position)
