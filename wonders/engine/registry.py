@@ -41,6 +41,9 @@ class Loop:
                          # ``choose(game, seat)`` and ``rank(game, seat, actions)``
                          # (:mod:`wonders.bots.policy`)
     summary: str         # one line for people
+    encoder: str = ""    # the agent environment's observation encoder class,
+                         # ``Encoder(data, players)`` (:mod:`wonders.env.observe`; "": the
+                         # environment walks ``view``)
 
     def load(self, which: str) -> Any:
         """Import one companion by its field name (``game``, ``scenarios`` …)."""
@@ -75,6 +78,7 @@ register(Loop(
     terminal="wonders.cli.human:play_human",
     greedy="wonders.bots.greedy:DraftGreedy",
     summary="hands passed around the table, everyone plays at once (7 Wonders)",
+    encoder="wonders.env.observe:DraftEncoder",
 ))
 register(Loop(
     offer="structure",
@@ -83,6 +87,7 @@ register(Loop(
     terminal="wonders.cli.structure_human:play_structure_human",
     greedy="wonders.bots.greedy_structure:StructureGreedy",
     summary="cards taken in turn from overlapping rows (7 Wonders Duel)",
+    encoder="wonders.env.observe:StructureEncoder",
 ))
 register(Loop(
     offer="dice",

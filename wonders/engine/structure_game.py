@@ -38,7 +38,7 @@ from wonders.engine.bank_terms import TradeTerms, price_rates, terms
 from wonders.engine.city import TERMS_CACHE as BANK_TERMS, TOKEN
 from wonders.engine.contract import Decision
 from wonders.engine.drafted_city import DraftedCity, stage_cost
-from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.interning import intern
 from wonders.engine.payment import FREE, shared_payment
 from wonders.engine.production import Production
@@ -689,8 +689,10 @@ class StructureGame(Table):
         if seat == self._legal_seat:
             return self._legal
         if self.phase is StructurePhase.OVER:
+            check_seat(seat, self.players)  # (off the hot path: a seat that does not decide)
             return []
         if seat != (self.pending[0].seat if self.pending else self.current):
+            check_seat(seat, self.players)
             return []
         if self.pending:
             actions = self.pending[0].options
@@ -1137,6 +1139,7 @@ class StructureGame(Table):
 
     def view(self, seat: int) -> dict[str, Any]:
         """What the player at ``seat`` may see: the structure (face-down cards hidden) and more."""
+        check_seat(seat, self.players)
         return {
             "seat": seat,
             "age": self.age,

@@ -24,8 +24,9 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
                       "not installed): pip install 'wonders[env]'") from None
 
 from wonders.env.aec import WondersEnv, WondersParallelEnv, rewards_of
-from wonders.env.spaces import (ActionCatalogue, EnvError, UnmappedActionError, ViewEncoder, slot_of,
-                     spaces_for)
+from wonders.env.observe import (DraftEncoder, Encoder, Spaces, StructureEncoder, ViewEncoder,
+                                 spaces_for)
+from wonders.env.spaces import ActionCatalogue, EnvError, UnmappedActionError, slot_of
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
 
 def env(game: "str | GameData" = "base", players: int | None = None, **kwargs: Any
         ) -> WondersEnv:
-    """The AEC environment of a game (a shipped name, a rule-set path or loaded data)."""
+    """The AEC environment of a game (a shipped game or expansion name, a rule-set path
+    or loaded data)."""
     return WondersEnv(game, players, **kwargs)
 
 
@@ -43,5 +45,6 @@ def parallel_env(game: "str | GameData" = "base", players: int | None = None, **
     return WondersParallelEnv(game, players, **kwargs)
 
 
-__all__ = ["ActionCatalogue", "EnvError", "UnmappedActionError", "ViewEncoder", "WondersEnv",
+__all__ = ["ActionCatalogue", "DraftEncoder", "Encoder", "EnvError", "Spaces",
+           "StructureEncoder", "UnmappedActionError", "ViewEncoder", "WondersEnv",
            "WondersParallelEnv", "env", "parallel_env", "rewards_of", "slot_of", "spaces_for"]

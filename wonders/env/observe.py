@@ -1,0 +1,415 @@
+"""Observation encoders: what a seat may see as a fixed vector of numbers.
+
+A loop names its encoder in the registry (``Loop.encoder``, ``"module:Class"``); the
+encoders here read the loop's state directly (hands, cities, the structure) into
+counts over the data's cards, wonders and tokens, built once per step from a few
+lists of indexes (``numpy.bincount``), never from the JSON view.  A loop that names
+none gets :class:`ViewEncoder`, which walks :meth:`GameState.view` (slower, any loop).
+
+Every layout is a function of the data and the player count only, and an encoder
+lists its blocks (:attr:`Encoder.blocks`: name, offset, length) for ``docs/env.md``.
+Seats are relative to the viewer: block ``city+1`` is the next seat's city.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from wonders.env.spaces import KNOWN_KINDS
+
+if TYPE_CHECKING:
+    from wonders.dsl.model import Game as GameData
+    from wonders.engine.contract import Decision, GameState
+
+Vector = npt.NDArray[np.float32]
+# the military token kinds the engine gives (wonders.engine.runtime VICTORY/DEFEAT), then
+# the vocabulary's token kinds: per kind, a city's count and sum of points
+_MILITARY_KINDS: Final = ("victory", "defeat")
+
+
+class Encoder:
+    """A fixed layout of blocks and the vector of one seat's view of a game."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        self.data = data
+        self.players = players
+        self.blocks: list[tuple[str, int, int]] = []
+        self.size = 0
+        names: list[tuple[str, int]] = []
+        for card in data.cards:
+            if (card.name, card.age) not in names:
+                names.append((card.name, card.age))
+        card_index = {name: i for i, name in enumerate(names)}
+        # a card object -> its (name, age) index: copies of one card are one object
+        self.cards: dict[object, int] = {card: card_index[(card.name, card.age)]
+                                         for card in data.cards}
+        self.card_count = len(names)
+        self.wonders: dict[object, int] = {w: i for i, w in enumerate(data.wonders)}
+        self.tokens: dict[object, int] = {t: i for i, t in enumerate(data.tokens)}
+        self.sides = {s: i for i, s in enumerate(sorted({s for w in data.wonders
+                                                         for s in w.sides}))}
+        vocabulary = data.rules.vocabulary
+        kinds = list(_MILITARY_KINDS) + [k for k in vocabulary.tokens
+                                         if k not in _MILITARY_KINDS]
+        self.token_kinds = {kind: i for i, kind in enumerate(kinds)}
+        self.kinds = {kind: i for i, kind in enumerate(KNOWN_KINDS)}
+        self.seat_at = self.block("seat", players)
+        self.kind_at = self.block("decision", len(KNOWN_KINDS))
+        self.decides_at = self.block("decides", 1)
+
+    def block(self, name: str, length: int) -> int:
+        """Append a block; its offset."""
+        start = self.size
+        self.blocks.append((name, start, length))
+        self.size += length
+        return start
+
+    def head(self, seat: int, decision: Decision | None, ones: list[int]) -> None:
+        """The seat, the pending decision's kind and whether the seat decides it."""
+        ones.append(self.seat_at + seat)
+        if decision is not None:
+            kind = self.kinds.get(decision.kind)
+            if kind is not None:
+                ones.append(self.kind_at + kind)
+            if seat in decision.seats:
+                ones.append(self.decides_at)
+
+    def vector(self, ones: list[int], at: list[int], values: list[float]) -> Vector:
+        """Counts at ``ones`` (repeats add up), then ``values`` at ``at``."""
+        vector = np.bincount(ones, minlength=self.size).astype(np.float32)
+        if at:
+            vector[at] = values
+        return vector
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        """The vector of what ``seat`` sees now; ``decision`` is ``game.decision()`` when
+        the caller has it (None: asked here, unless the game is over)."""
+        raise NotImplementedError
+
+
+class _CityBlocks:
+    """A city's public blocks: its built (and copied) cards, its taken tokens, and its
+    coins, shields, wonder stages and military tokens by kind (count, points)."""
+
+    def __init__(self, encoder: Encoder, relative: int) -> None:
+        prefix = f"city+{relative}"
+        self.cards = encoder.block(f"{prefix}/built", encoder.card_count)
+        self.owned = encoder.block(f"{prefix}/tokens", len(encoder.tokens))
+        self.numbers = encoder.block(f"{prefix}/coins,shields,stages",  3)
+        self.kinds = encoder.block(f"{prefix}/military tokens (count, points) by kind",
+                                   2 * len(encoder.token_kinds))
+
+    def add(self, encoder: Encoder, city: Any, ones: list[int], at: list[int],
+            values: list[float]) -> None:
+        cards = encoder.cards
+        start = self.cards
+        ones.extend([start + cards[card] for card in city.built])
+        if city.copied:
+            ones.extend([start + cards[card] for card in city.copied])
+        if city.owned_tokens:
+            ones.extend([self.owned + encoder.tokens[token] for token in city.owned_tokens])
+        numbers = self.numbers
+        at.extend((numbers, numbers + 1, numbers + 2))
+        values.extend((city.coins, city.shields(), city.stages))
+        if city.tokens:
+            kinds = encoder.token_kinds
+            sums: dict[int, float] = {}
+            for kind, points in city.tokens:
+                index = kinds.get(kind)
+                if index is not None:
+                    ones.append(self.kinds + 2 * index)
+                    sums[index] = sums.get(index, 0.0) + points
+            for index, total in sums.items():
+                at.append(self.kinds + 2 * index + 1)
+                values.append(total)
+
+
+def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, int]:
+    """A block per token pool the players see (its tokens by name)."""
+    from wonders.engine.pools import hidden
+
+    hidden_pools = hidden(data)
+    return {pool: encoder.block(f"pool {pool}", len(encoder.tokens))
+            for pool in data.rules.vocabulary.pools if pool not in hidden_pools}
+
+
+class DraftEncoder(Encoder):
+    """The drafting loop (7 Wonders, Leaders, Cities): age and turn, the seat's hand
+    and reserve, the discard pile (its size; its cards while the seat builds from it),
+    every seat's hand size, the visible token pools, then each city: board and side,
+    built cards, tokens, coins, shields, stages, military tokens."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        super().__init__(data, players)
+        self.numbers = self.block("age,turn,discard size", 3)
+        self.hand = self.block("hand", self.card_count)
+        self.reserve = self.block("reserve", self.card_count)
+        self.discard = self.block("discard (when building from it)", self.card_count)
+        self.hand_sizes = self.block("hand sizes", players)
+        self.pools = _pool_blocks(self, data)
+        self.boards = [self.block(f"city+{r}/board", len(self.wonders)) for r in range(players)]
+        self.board_sides = [self.block(f"city+{r}/side", len(self.sides))
+                            for r in range(players)]
+        self.cities = [_CityBlocks(self, r) for r in range(players)]
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        state: Any = game
+        if decision is None and not game.over:
+            decision = game.decision()
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        self.head(seat, decision, ones)
+        cards = self.cards
+        numbers = self.numbers
+        at.extend((numbers, numbers + 1, numbers + 2))
+        values.extend((state.age, state.turn, len(state.discard)))
+        hand = self.hand
+        ones.extend([hand + cards[card] for card in state.hands[seat]])
+        reserve = state.reserve[seat]
+        if reserve:
+            ones.extend([self.reserve + cards[card] for card in reserve])
+        if decision is not None:
+            if decision.kind == "discard_build" and seat in decision.seats:
+                ones.extend([self.discard + cards[card] for card in state.discard])
+        players = self.players
+        hands = state.hands
+        for relative in range(players):
+            at.append(self.hand_sizes + relative)
+            values.append(len(hands[(seat + relative) % players]))
+        for pool, start in self.pools.items():
+            tokens = state.pools.get(pool)
+            if tokens:
+                ones.extend([start + self.tokens[token] for token in tokens])
+        cities = state.cities
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            ones.append(self.boards[relative] + self.wonders[city.wonder])
+            side = self.sides.get(city.side.side)
+            if side is not None:
+                ones.append(self.board_sides[relative] + side)
+            self.cities[relative].add(self, city, ones, at, values)
+        return self.vector(ones, at, values)
+
+
+class StructureEncoder(Encoder):
+    """The card-structure loop (Duel): age and turn, the conflict pawn (towards the
+    viewer's rival: positive is good), the military tokens still on the track, the
+    structure's face-up cards (accessible ones apart) and how many lie face down, the
+    discard pile, the visible token pools, the wonder-draft offer, then each city:
+    built cards, tokens, coins, shields, wonders drafted and built."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        super().__init__(data, players)
+        from wonders.engine.registry import new_game
+
+        # the track's tokens: those set-up lays (a function of the data)
+        fresh: Any = new_game(data, players, 0)
+        self.track = {token: i for i, token in enumerate(sorted(fresh.track_tokens))}
+        self.numbers = self.block("age,turn,conflict,face-down cards,cards left", 5)
+        self.track_at = self.block("military tokens on the track", len(self.track))
+        self.accessible = self.block("structure: accessible cards", self.card_count)
+        self.face_up = self.block("structure: other face-up cards", self.card_count)
+        self.discarded = self.block("discard pile", self.card_count)
+        self.pools = _pool_blocks(self, data)
+        self.offer = self.block("wonders offered in the draft", len(self.wonders))
+        self.cities = [_CityBlocks(self, r) for r in range(players)]
+        self.drafted = [self.block(f"city+{r}/wonders drafted", len(self.wonders))
+                        for r in range(players)]
+        self.built = [self.block(f"city+{r}/wonders built", len(self.wonders))
+                      for r in range(players)]
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        state: Any = game
+        if decision is None and not game.over:
+            decision = game.decision()
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        self.head(seat, decision, ones)
+        cards = self.cards
+        structure = state.structure
+        hidden = left = 0
+        if structure is not None:
+            slot_cards = structure.cards
+            accessible = structure.accessible
+            start = self.accessible
+            ones.extend([start + cards[slot_cards[slot]] for slot in accessible])
+            taken = structure.taken
+            face_up = structure.face_up
+            start = self.face_up
+            left = structure.left
+            for slot in range(len(taken)):
+                if not taken[slot]:
+                    if not face_up[slot]:
+                        hidden += 1
+                    elif slot not in accessible:
+                        ones.append(start + cards[slot_cards[slot]])
+        numbers = self.numbers
+        at.extend(range(numbers, numbers + 5))
+        values.extend((state.age, state.turn, -state.position if seat else state.position,
+                       hidden, left))
+        track = self.track
+        ones.extend([self.track_at + track[token] for token in state.track_tokens])
+        if state.discard:
+            ones.extend([self.discarded + cards[card] for card in state.discard])
+        for pool, start in self.pools.items():
+            tokens = state.pools.get(pool)
+            if tokens:
+                ones.extend([start + self.tokens[token] for token in tokens])
+        if decision is not None and decision.kind == "wonder_draft":
+            pools = state.wonder_pools
+            pool = pools[state.picks // state.setup.draft.size] if pools else []
+            ones.extend([self.offer + self.wonders[wonder] for wonder in pool])
+        cities = state.cities
+        players = self.players
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            self.cities[relative].add(self, city, ones, at, values)
+            if city.wonders:
+                ones.extend([self.drafted[relative] + self.wonders[w] for w in city.wonders])
+            if city.built_wonders:
+                ones.extend([self.built[relative] + self.wonders[w]
+                             for w in city.built_wonders])
+        return self.vector(ones, at, values)
+
+
+class ViewEncoder(Encoder):
+    """Any loop: a seat's :meth:`~GameState.view` (JSON) walked into a fixed vector.
+
+    Each leaf has a *place*: the path of dictionary keys leading to it, where an entry
+    of a list of per-seat dictionaries (ones with a ``seat`` number) is named by its seat
+    relative to the viewer (``cities/+1/built``); other list positions count for numbers
+    (``hand_sizes/2``) and are dropped for names.  A name the data knows (card, wonder,
+    token, wonder side) adds 1 at (place, name); another string is a category of its
+    place; a number (or a flag) is the value of its place.  Which places exist is learnt
+    once from every seat's views in a few seeded random games (the *calibration*, a
+    function of the data and the player count); a place those games never show is left
+    out.  About ten times slower than the loops' own encoders."""
+
+    def __init__(self, data: GameData, players: int, calibration_games: int = 5) -> None:
+        super().__init__(data, players)
+        from wonders.engine.registry import new_game
+
+        names: list[str] = []
+        for name in ([card.name for card in data.cards] + [w.name for w in data.wonders]
+                     + [t.name for t in data.tokens] + sorted(self.sides)):
+            if name not in names:
+                names.append(name)
+        self.names = {name: i for i, name in enumerate(names)}
+        name_places: set[str] = set()
+        categories: set[tuple[str, str]] = set()
+        numbers: set[str] = set()
+        for seed in range(calibration_games):
+            game = new_game(data, players, seed)
+            rng = random.Random(seed)
+            while True:
+                for seat in range(players):
+                    for place, value in self.leaves(game.view(seat), seat):
+                        if isinstance(value, str):
+                            if value in self.names:
+                                name_places.add(place)
+                            else:
+                                categories.add((place, value))
+                        else:
+                            numbers.add(place)
+                if game.over:
+                    break
+                game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+        self.name_places = {place: self.block(f"view {place}", len(names))
+                            for place in sorted(name_places)}
+        self.categories = {key: self.block(f"view {key[0]} = {key[1]}", 1)
+                           for key in sorted(categories)}
+        self.numbers = {place: self.block(f"view {place}", 1) for place in sorted(numbers)}
+
+    def leaves(self, view: Any, seat: int) -> list[tuple[str, Any]]:
+        """Every (place, leaf) of a view, places named as the class says."""
+        found: list[tuple[str, Any]] = []
+        players = self.players
+
+        def walk(value: Any, place: str, numbered: str) -> None:
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    walk(item, f"{place}/{key}", f"{numbered}/{key}")
+            elif isinstance(value, list):
+                per_seat = bool(value) and all(isinstance(item, dict) and isinstance(
+                    item.get("seat"), int) for item in value)
+                for i, item in enumerate(value):
+                    if per_seat:
+                        relative = f"+{(item['seat'] - seat) % players}"
+                        walk(item, f"{place}/{relative}", f"{numbered}/{relative}")
+                    else:
+                        walk(item, place, f"{numbered}/{i}")
+            elif isinstance(value, str):
+                found.append((place, value))
+            elif isinstance(value, (bool, int, float)):
+                found.append((numbered, float(value)))
+
+        walk(view, "", "")
+        return found
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        if decision is None and not game.over:
+            decision = game.decision()
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        self.head(seat, decision, ones)
+        for place, value in self.leaves(game.view(seat), seat):
+            if isinstance(value, str):
+                name = self.names.get(value)
+                start = self.name_places.get(place) if name is not None else None
+                if start is not None and name is not None:
+                    ones.append(start + name)
+                else:
+                    index = self.categories.get((place, value))
+                    if index is not None:
+                        ones.append(index)
+            else:
+                index = self.numbers.get(place)
+                if index is not None:
+                    at.append(index)
+                    values.append(value)
+        return self.vector(ones, at, values)
+
+
+def encoder_for(data: GameData, players: int) -> Encoder:
+    """The encoder the rule set's loop names in the registry (``Loop.encoder``), else the
+    view walker."""
+    from wonders.engine.registry import load_attribute, loop_for
+
+    spec = getattr(loop_for(data), "encoder", "")
+    if spec:
+        made = load_attribute(spec)(data, players)
+        assert isinstance(made, Encoder)
+        return made
+    return ViewEncoder(data, players)
+
+
+class Spaces:
+    """The action catalogue and the observation encoder of one (data, players): built
+    once, kept in the data's cache, shared by every environment on it."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        from wonders.env.spaces import ActionCatalogue
+
+        self.actions = ActionCatalogue(data, players)
+        self.observations = encoder_for(data, players)
+
+
+_DERIVED_KEY: Final = "env_spaces"
+
+
+def spaces_for(data: GameData, players: int) -> Spaces:
+    """The game's action catalogue and observation encoder, kept in the data's cache."""
+    cache = data.derived.setdefault(_DERIVED_KEY, {})
+    assert isinstance(cache, dict)
+    found = cache.get(players)
+    if found is None:
+        found = cache[players] = Spaces(data, players)
+    assert isinstance(found, Spaces)
+    return found
