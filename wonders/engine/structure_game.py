@@ -293,6 +293,17 @@ class StructurePhase(str, Enum):
     OVER = "over"
 
 
+# The pending decision in words (``phase_name``; made once: the agent environment asks
+# for the decision at every step)
+_WORDING: Final[dict[StructurePhase, str]] = {
+    StructurePhase.WONDERS: "choosing a wonder",
+    StructurePhase.TURN: "taking a card from the structure",
+    StructurePhase.TOKEN: "choosing a token",
+    StructurePhase.DESTROY: "choosing a card of the opponent to destroy",
+    StructurePhase.DISCARD_BUILD: "building a card from the discard pile",
+    StructurePhase.STARTER: "choosing who starts the next age",
+    StructurePhase.OVER: "done: the game is over"}
+
 # What ``to_move`` answers, shared by every game (two seats: see ``__init__``); read-only.
 # Lists typed Final are module statics when compiled (a Final tuple would be rebuilt).
 _SEATS: Final[list[list[int]]] = [[0], [1]]
@@ -805,13 +816,7 @@ class StructureGame(Table):
 
     def phase_name(self) -> str:
         phase = StructurePhase(self.pending[0].kind) if self.pending else self.phase
-        return {StructurePhase.WONDERS: "choosing a wonder",
-                StructurePhase.TURN: "taking a card from the structure",
-                StructurePhase.TOKEN: "choosing a token",
-                StructurePhase.DESTROY: "choosing a card of the opponent to destroy",
-                StructurePhase.DISCARD_BUILD: "building a card from the discard pile",
-                StructurePhase.STARTER: "choosing who starts the next age",
-                StructurePhase.OVER: "done: the game is over"}[phase]
+        return _WORDING[phase]
 
     # --- playing ---------------------------------------------------------------------
 

@@ -154,6 +154,8 @@ class _Common:
         return seat
 
     def _seat_number(self, seat: object) -> int:
+        if type(seat) is int and 0 <= seat < self.players:  # noqa: E721
+            return seat
         number = _integer(seat, "a seat")
         if not 0 <= number < self.players:
             raise EnvError(f"no seat {number}: the seats are 0 to {self.players - 1} "
@@ -197,20 +199,18 @@ class _Common:
     def action_mask(self, seat: object) -> np.ndarray[Any, np.dtype[np.int8]]:
         number = self._seat_number(seat)
         mask = np.zeros(self._size, dtype=np.int8)
-        game = self._current()
-        if not self._stopped and not game.over:
+        if not self._stopped and self._decision_now() is not None:
             legal = self.legal_by_index(number)
             if legal:
-                mask[list(legal)] = 1
+                mask.put(list(legal), 1)
         return mask
 
     def observe_seat(self, seat: object) -> dict[str, Any]:
         """``{"observation": vector, "action_mask": mask}`` of a seat now (made once per
         position; the arrays are the environment's: copy them to keep them changed)."""
-        number = seat if type(seat) is int else self._seat_number(seat)  # noqa: E721
-        found = self._observed.get(number)
+        found = self._observed.get(seat) if type(seat) is int else None  # noqa: E721
         if found is None:
-            number = self._seat_number(number)
+            number = self._seat_number(seat)
             game = self._current()
             found = self._observed[number] = {
                 "observation": self.encoder.encode(game, number, self._decision_now()),
@@ -315,14 +315,9 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        """Point agent_selection at the next seat of the pending decision still to act."""
-        decision = self._decision_now()
-        assert decision is not None  # (called while the game goes on)
-        pending = self._pending
-        for seat in decision.seats:
-            if seat not in pending:
-                self.agent_selection = self.possible_agents[seat]
-                break
+        """Point agent_selection at the first seat of a new decision."""
+        decision = self._decision = self._current().decision()
+        self.agent_selection = self.possible_agents[decision.seats[0]]
         kind = decision.kind
         if kind != self._kind:  # (the infos say the decision's kind: changed in place)
             self._kind = kind
@@ -336,12 +331,15 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
         if self.game is None:
             raise EnvError("no game yet: call reset() (or reset(seed=N)) first")
         agent = self.agent_selection
-        return (self.observe_seat(self.agent_seats[agent]) if observe else None,
+        seat = self.agent_seats[agent]
+        return (self._observed.get(seat) or self.observe_seat(seat) if observe else None,
                 self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
-        game = self._current()
+        game = self.game
+        if game is None:
+            raise EnvError("no game yet: call reset() (or reset(seed=N)) first")
         if not self.agents:
             raise EnvError("the game is over and every agent is done: call reset() to "
                            "play another")
@@ -354,31 +352,40 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
             return
         seat = self.agent_seats[agent]
         self._cumulative_rewards[agent] = 0.0
-        chosen = self._engine_action(seat, action)
-        if chosen is None:  # illegal, and the environment plays "lose"
-            self._stopped = True
-            self._observed = {}
-            for other in self.agents:
-                self.rewards[other] = -1.0 if other == agent else 0.0
-                self.terminations[other] = True
-            self._accumulate_rewards()
-            return
-        pending = self._pending
-        pending[seat] = chosen
-        decision = self._decision_now()
-        if decision is not None and len(pending) == len(decision.seats):  # (only seats of the decision are ever pending)
-            game.play(pending)
-            self._pending = {}
-            self._legal = {}
-            self._observed = {}
-            self._decision = None
-            if game.over:
-                for other, reward in zip(self.possible_agents, rewards_of(game)):
-                    self.rewards[other] = reward
+        legal = self._legal.get(seat)
+        chosen = (legal.get(action) if legal is not None and type(action) is int  # noqa: E721
+                  else None)  # (the common case: an index the agent read off the mask)
+        if chosen is None:
+            chosen = self._engine_action(seat, action)
+            if chosen is None:  # illegal, and the environment plays "lose"
+                self._stopped = True
+                self._observed = {}
+                for other in self.agents:
+                    self.rewards[other] = -1.0 if other == agent else 0.0
                     self.terminations[other] = True
-                    self.infos[other]["decision"] = None
                 self._accumulate_rewards()
                 return
+        pending = self._pending
+        pending[seat] = chosen
+        decision = self._decision or self._decision_now()
+        assert decision is not None  # (the game goes on: agents are not done)
+        if len(pending) < len(decision.seats):  # (only the decision's seats are pending)
+            for other in decision.seats:
+                if other not in pending:
+                    self.agent_selection = self.possible_agents[other]
+                    return
+        game.play(pending)
+        self._pending = {}
+        self._legal = {}
+        self._observed = {}
+        self._decision = None
+        if game.over:
+            for other, reward in zip(self.possible_agents, rewards_of(game)):
+                self.rewards[other] = reward
+                self.terminations[other] = True
+                self.infos[other]["decision"] = None
+            self._accumulate_rewards()
+            return
         self._select()
 
 

@@ -14,6 +14,8 @@ Seats are relative to the viewer: block ``city+1`` is the next seat's city.
 from __future__ import annotations
 
 import random
+from itertools import compress
+from operator import gt
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -68,6 +70,12 @@ class Encoder:
         self.size += length
         return start
 
+    @staticmethod
+    def places(start: int, index: dict[object, int]) -> dict[object, int]:
+        """Each object's place in a block starting at ``start`` (read with ``map``: the
+        lookups of a list of cards then run in C)."""
+        return {item: start + i for item, i in index.items()}
+
     def head(self, seat: int, decision: Decision | None, ones: list[int]) -> None:
         """The seat, the pending decision's kind and whether the seat decides it."""
         ones.append(self.seat_at + seat)
@@ -78,11 +86,17 @@ class Encoder:
             if seat in decision.seats:
                 ones.append(self.decides_at)
 
-    def vector(self, ones: list[int], at: list[int], values: list[float]) -> Vector:
-        """Counts at ``ones`` (repeats add up), then ``values`` at ``at``."""
-        vector = np.bincount(ones, minlength=self.size).astype(np.float32)
+    def vector(self, ones: list[int], at: list[int], values: list[float],
+               counts: list[int] | None = None) -> Vector:
+        """1 at each of ``ones`` (each place once), ``values`` at ``at``, and the counts of
+        the places in ``counts`` (which may repeat: copies of a card in a hand).  Two or
+        three ``put`` calls: a few microseconds for a few hundred numbers."""
+        vector = np.zeros(self.size, np.float32)
+        vector.put(ones, 1.0)
         if at:
-            vector[at] = values
+            vector.put(at, values)
+        if counts:
+            vector += np.bincount(counts, minlength=self.size).astype(np.float32)
         return vector
 
     def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
@@ -97,43 +111,48 @@ class _CityBlocks:
 
     def __init__(self, encoder: Encoder, relative: int) -> None:
         prefix = f"city+{relative}"
-        self.cards = encoder.block(f"{prefix}/built", encoder.card_count)
-        self.owned = encoder.block(f"{prefix}/tokens", len(encoder.tokens))
+        self.cards = encoder.places(encoder.block(f"{prefix}/built", encoder.card_count),
+                                    encoder.cards)
+        self.owned = encoder.places(encoder.block(f"{prefix}/tokens", len(encoder.tokens)),
+                                    encoder.tokens)
         self.numbers = encoder.block(f"{prefix}/coins,shields,stages",  3)
         self.kinds = encoder.block(f"{prefix}/military tokens (count, points) by kind",
                                    2 * len(encoder.token_kinds))
 
     def add(self, encoder: Encoder, city: Any, ones: list[int], at: list[int],
             values: list[float]) -> None:
-        cards = encoder.cards
-        start = self.cards
-        ones.extend([start + cards[card] for card in city.built])
+        ones.extend(map(self.cards.__getitem__, city.built))
         if city.copied:
-            ones.extend([start + cards[card] for card in city.copied])
+            ones.extend(map(self.cards.__getitem__, city.copied))
         if city.owned_tokens:
-            ones.extend([self.owned + encoder.tokens[token] for token in city.owned_tokens])
+            ones.extend(map(self.owned.__getitem__, city.owned_tokens))
         numbers = self.numbers
         at.extend((numbers, numbers + 1, numbers + 2))
         values.extend((city.coins, city.shields(), city.stages))
         if city.tokens:
             kinds = encoder.token_kinds
-            sums: dict[int, float] = {}
+            tally: dict[int, list[float]] = {}  # kind -> [count, points]
             for kind, points in city.tokens:
                 index = kinds.get(kind)
                 if index is not None:
-                    ones.append(self.kinds + 2 * index)
-                    sums[index] = sums.get(index, 0.0) + points
-            for index, total in sums.items():
-                at.append(self.kinds + 2 * index + 1)
-                values.append(total)
+                    found = tally.get(index)
+                    if found is None:
+                        tally[index] = [1.0, float(points)]
+                    else:
+                        found[0] += 1.0
+                        found[1] += points
+            for index, (count, total) in tally.items():
+                at.extend((self.kinds + 2 * index, self.kinds + 2 * index + 1))
+                values.extend((count, total))
 
 
-def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, int]:
+def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, int]]:
     """A block per token pool the players see (its tokens by name)."""
     from wonders.engine.pools import hidden
 
     hidden_pools = hidden(data)
-    return {pool: encoder.block(f"pool {pool}", len(encoder.tokens))
+    return {pool: encoder.places(encoder.block(f"pool {pool}", len(encoder.tokens)),
+                                 encoder.tokens)
             for pool in data.rules.vocabulary.pools if pool not in hidden_pools}
 
 
@@ -146,12 +165,14 @@ class DraftEncoder(Encoder):
     def __init__(self, data: GameData, players: int) -> None:
         super().__init__(data, players)
         self.numbers = self.block("age,turn,discard size", 3)
-        self.hand = self.block("hand", self.card_count)
-        self.reserve = self.block("reserve", self.card_count)
-        self.discard = self.block("discard (when building from it)", self.card_count)
+        self.hand = self.places(self.block("hand", self.card_count), self.cards)
+        self.reserve = self.places(self.block("reserve", self.card_count), self.cards)
+        self.discard = self.places(self.block("discard (when building from it)",
+                                              self.card_count), self.cards)
         self.hand_sizes = self.block("hand sizes", players)
         self.pools = _pool_blocks(self, data)
-        self.boards = [self.block(f"city+{r}/board", len(self.wonders)) for r in range(players)]
+        self.boards = [self.places(self.block(f"city+{r}/board", len(self.wonders)),
+                                   self.wonders) for r in range(players)]
         self.board_sides = [self.block(f"city+{r}/side", len(self.sides))
                             for r in range(players)]
         self.cities = [_CityBlocks(self, r) for r in range(players)]
@@ -164,42 +185,41 @@ class DraftEncoder(Encoder):
         at: list[int] = []
         values: list[float] = []
         self.head(seat, decision, ones)
-        cards = self.cards
         numbers = self.numbers
         at.extend((numbers, numbers + 1, numbers + 2))
         values.extend((state.age, state.turn, len(state.discard)))
-        hand = self.hand
-        ones.extend([hand + cards[card] for card in state.hands[seat]])
+        # (a hand, the reserve and the discard pile may hold copies of one card: counted)
+        counts = list(map(self.hand.__getitem__, state.hands[seat]))
         reserve = state.reserve[seat]
         if reserve:
-            ones.extend([self.reserve + cards[card] for card in reserve])
+            counts.extend(map(self.reserve.__getitem__, reserve))
         if decision is not None:
             if decision.kind == "discard_build" and seat in decision.seats:
-                ones.extend([self.discard + cards[card] for card in state.discard])
+                counts.extend(map(self.discard.__getitem__, state.discard))
         players = self.players
         hands = state.hands
         for relative in range(players):
             at.append(self.hand_sizes + relative)
             values.append(len(hands[(seat + relative) % players]))
-        for pool, start in self.pools.items():
+        for pool, places in self.pools.items():
             tokens = state.pools.get(pool)
             if tokens:
-                ones.extend([start + self.tokens[token] for token in tokens])
+                counts.extend(map(places.__getitem__, tokens))
         cities = state.cities
         for relative in range(players):
             city = cities[(seat + relative) % players]
-            ones.append(self.boards[relative] + self.wonders[city.wonder])
+            ones.append(self.boards[relative][city.wonder])
             side = self.sides.get(city.side.side)
             if side is not None:
                 ones.append(self.board_sides[relative] + side)
             self.cities[relative].add(self, city, ones, at, values)
-        return self.vector(ones, at, values)
+        return self.vector(ones, at, values, counts)
 
 
 class StructureEncoder(Encoder):
     """The card-structure loop (Duel): age and turn, the conflict pawn (towards the
     viewer's rival: positive is good), the military tokens still on the track, the
-    structure's face-up cards (accessible ones apart) and how many lie face down, the
+    structure's accessible cards, its face-up cards and how many lie face down, the
     discard pile, the visible token pools, the wonder-draft offer, then each city:
     built cards, tokens, coins, shields, wonders drafted and built."""
 
@@ -209,72 +229,74 @@ class StructureEncoder(Encoder):
 
         # the track's tokens: those set-up lays (a function of the data)
         fresh: Any = new_game(data, players, 0)
-        self.track = {token: i for i, token in enumerate(sorted(fresh.track_tokens))}
+        track = sorted(fresh.track_tokens)
         self.numbers = self.block("age,turn,conflict,face-down cards,cards left", 5)
-        self.track_at = self.block("military tokens on the track", len(self.track))
-        self.accessible = self.block("structure: accessible cards", self.card_count)
-        self.face_up = self.block("structure: other face-up cards", self.card_count)
-        self.discarded = self.block("discard pile", self.card_count)
+        at = self.block("military tokens on the track", len(track))
+        self.track = {token: at + i for i, token in enumerate(track)}
+        self.accessible = self.places(self.block("structure: accessible cards",
+                                                 self.card_count), self.cards)
+        self.face_up = self.places(self.block("structure: face-up cards (accessible or not)",
+                                              self.card_count), self.cards)
+        self.discarded = self.places(self.block("discard pile", self.card_count), self.cards)
         self.pools = _pool_blocks(self, data)
-        self.offer = self.block("wonders offered in the draft", len(self.wonders))
+        self.offer = self.places(self.block("wonders offered in the draft",
+                                            len(self.wonders)), self.wonders)
         self.cities = [_CityBlocks(self, r) for r in range(players)]
-        self.drafted = [self.block(f"city+{r}/wonders drafted", len(self.wonders))
+        self.drafted = [self.places(self.block(f"city+{r}/wonders drafted",
+                                               len(self.wonders)), self.wonders)
                         for r in range(players)]
-        self.built = [self.block(f"city+{r}/wonders built", len(self.wonders))
-                      for r in range(players)]
+        self.built = [self.places(self.block(f"city+{r}/wonders built", len(self.wonders)),
+                                  self.wonders) for r in range(players)]
 
     def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
         state: Any = game
         if decision is None and not game.over:
             decision = game.decision()
-        ones: list[int] = []
+        ones: list[int] = [self.seat_at + seat]
         at: list[int] = []
         values: list[float] = []
-        self.head(seat, decision, ones)
-        cards = self.cards
+        if decision is not None:  # (head(), inlined: this runs at every Duel step)
+            kind = self.kinds.get(decision.kind)
+            if kind is not None:
+                ones.append(self.kind_at + kind)
+            if seat in decision.seats:
+                ones.append(self.decides_at)
         structure = state.structure
         hidden = left = 0
         if structure is not None:
             slot_cards = structure.cards
-            accessible = structure.accessible
-            start = self.accessible
-            ones.extend([start + cards[slot_cards[slot]] for slot in accessible])
-            taken = structure.taken
-            face_up = structure.face_up
-            start = self.face_up
+            ones.extend(map(self.accessible.__getitem__,
+                            map(slot_cards.__getitem__, structure.accessible)))
+            # face up and not taken: True > False
+            shown = list(map(self.face_up.__getitem__, compress(
+                slot_cards, map(gt, structure.face_up, structure.taken))))
+            ones.extend(shown)
             left = structure.left
-            for slot in range(len(taken)):
-                if not taken[slot]:
-                    if not face_up[slot]:
-                        hidden += 1
-                    elif slot not in accessible:
-                        ones.append(start + cards[slot_cards[slot]])
+            hidden = left - len(shown)
         numbers = self.numbers
         at.extend(range(numbers, numbers + 5))
         values.extend((state.age, state.turn, -state.position if seat else state.position,
                        hidden, left))
-        track = self.track
-        ones.extend([self.track_at + track[token] for token in state.track_tokens])
+        ones.extend(map(self.track.__getitem__, state.track_tokens))
         if state.discard:
-            ones.extend([self.discarded + cards[card] for card in state.discard])
-        for pool, start in self.pools.items():
+            ones.extend(map(self.discarded.__getitem__, state.discard))
+        for pool, places in self.pools.items():
             tokens = state.pools.get(pool)
             if tokens:
-                ones.extend([start + self.tokens[token] for token in tokens])
+                ones.extend(map(places.__getitem__, tokens))
         if decision is not None and decision.kind == "wonder_draft":
             pools = state.wonder_pools
             pool = pools[state.picks // state.setup.draft.size] if pools else []
-            ones.extend([self.offer + self.wonders[wonder] for wonder in pool])
+            ones.extend(map(self.offer.__getitem__, pool))
         cities = state.cities
         players = self.players
         for relative in range(players):
             city = cities[(seat + relative) % players]
             self.cities[relative].add(self, city, ones, at, values)
             if city.wonders:
-                ones.extend([self.drafted[relative] + self.wonders[w] for w in city.wonders])
+                ones.extend(map(self.drafted[relative].__getitem__, city.wonders))
             if city.built_wonders:
-                ones.extend([self.built[relative] + self.wonders[w]
-                             for w in city.built_wonders])
+                ones.extend(map(self.built[relative].__getitem__, city.built_wonders))
         return self.vector(ones, at, values)
 
 
@@ -374,7 +396,7 @@ class ViewEncoder(Encoder):
                 if index is not None:
                     at.append(index)
                     values.append(value)
-        return self.vector(ones, at, values)
+        return self.vector([], at, values, ones)
 
 
 def encoder_for(data: GameData, players: int) -> Encoder:

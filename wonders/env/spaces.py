@@ -216,6 +216,7 @@ class ActionCatalogue:
         # fast path in legal(): copies of one card are one object, hashed by identity
         self._card_base: dict[object, int] = {
             card: self.index[("build", card.name, card.age, "pay")] for card in data.cards}
+        self._wonder_at: dict[object, int] = {w: i for i, w in enumerate(data.wonders)}
         self.players = players
         # the last pay-or-take slot of each kind takes any larger number of tokens
         self._debt_last = {slot[1]: slot[2] for slot in debts}
@@ -257,6 +258,9 @@ class ActionCatalogue:
                 index = base[action.card] + 3  # type: ignore[attr-defined]
             elif kind is BuildStage:
                 index = base[action.card] + 2  # type: ignore[attr-defined]
+            elif kind is BuildWonder:
+                index = (base[action.card] + 5  # type: ignore[attr-defined]
+                         + self._wonder_at[action.wonder])  # type: ignore[attr-defined]
             else:
                 index = self.index_of(action)
             held = found.get(index)
