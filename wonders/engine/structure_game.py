@@ -697,7 +697,7 @@ class StructureGame(Table):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (shared list: treat it as read-only)."""
-        if seat == self._legal_seat:
+        if seat == self._legal_seat and seat >= 0:  # (-1: nothing kept, not a seat)
             return self._legal
         if self.phase is StructurePhase.OVER:
             check_seat(seat, self.players)  # (off the hot path: a seat that does not decide)

@@ -102,6 +102,11 @@ class _Common:
         self.illegal = illegal
         self.render_mode = render_mode
         self.game_options = dict(options or {})
+        try:  # (a bad option is said now, not at the first reset)
+            new_game(self.data, count, 0, **self.game_options)
+        except TypeError as exc:
+            raise EnvError(f"options {self.game_options} do not suit {rules.title}: {exc}"
+                           ) from None
         self.spaces: Spaces = spaces_for(self.data, count)
         self.catalogue = self.spaces.actions
         self.encoder = self.spaces.observations

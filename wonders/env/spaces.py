@@ -116,27 +116,47 @@ def _walk(value: object, seen: set[int]) -> Iterator[object]:
             yield from _walk(item, seen)
 
 
-def debt_slots(data: GameData) -> list[Slot]:
-    """The ``pay_or_take`` slots: per token kind a ``loses N coins or KIND tokens`` names,
-    one per number of tokens taken, 0 to the most coins owed (plus slack for amounts
-    counted in the losing city)."""
-    from wonders.dsl import effects as fx
-
+def effect_objects(data: GameData) -> Iterator[object]:
+    """Everything inside the compiled effects of the data's cards, tokens and wonders."""
     roots: list[object] = [card.effects for card in data.cards]
     roots += [token.effects for token in data.tokens]
     for wonder in data.wonders:
         for side in wonder.sides.values():
             roots.append(side.start)
             roots += [stage.effects for stage in side.stages]
-    most: dict[str, int] = {}
     seen: set[int] = set()
     for root in roots:
-        for found in _walk(root, seen):
-            if isinstance(found, fx.LoseCoins) and found.debt is not None:
-                owed = getattr(found.amount, "fixed", 0) or 0
-                most[found.debt] = max(most.get(found.debt, 0), int(owed) + DEBT_SLACK)
+        yield from _walk(root, seen)
+
+
+def debt_slots(data: GameData) -> list[Slot]:
+    """The ``pay_or_take`` slots: per token kind a ``loses N coins or KIND tokens`` names,
+    one per number of tokens taken, 0 to the most coins owed (plus slack for amounts
+    counted in the losing city)."""
+    from wonders.dsl import effects as fx
+
+    most: dict[str, int] = {}
+    for found in effect_objects(data):
+        if isinstance(found, fx.LoseCoins) and found.debt is not None:
+            owed = getattr(found.amount, "fixed", 0) or 0
+            most[found.debt] = max(most.get(found.debt, 0), int(owed) + DEBT_SLACK)
     return [("pay_or_take", kind, tokens) for kind in sorted(most)
             for tokens in range(most[kind] + 1)]
+
+
+def targeted_colours(data: GameData) -> tuple[frozenset[str], frozenset[str]]:
+    """The card colours a ``destroy`` effect and a ``copy`` effect may name: only cards of
+    those colours get destroy and copy slots."""
+    from wonders.dsl import effects as fx
+
+    destroyed: set[str] = set()
+    copied: set[str] = set()
+    for found in effect_objects(data):
+        if isinstance(found, fx.Destroy):
+            destroyed |= found.colours
+        elif isinstance(found, fx.CopyCard):
+            copied |= found.colours
+    return frozenset(destroyed), frozenset(copied)
 
 
 def dice_slots(data: GameData) -> list[Slot]:
@@ -178,33 +198,43 @@ class ActionCatalogue:
     Cards are told apart by name and age (a name may come back in a later age).  In
     order: for every card, build it (paying or by chain), build it by a free-build
     power, build a wonder stage with it, sell it, build it from the discard pile, build
-    each wonder with it, destroy it in each seat's city, copy it from each seat's city,
-    keep it in the reserve draft (reserve cards only); then skip, choose each wonder,
-    take each token, let each seat start, choose each wonder side, pay-or-take per debt
-    token kind and number of tokens; then a dice-forum game's slots (:func:`dice_slots`).
+    each wonder with it, keep it in the reserve draft (reserve cards only); then skip,
+    choose each wonder, take each token — those ids depend on the data alone; then the
+    per-seat slots: destroy each card in each seat's city, copy each card from each
+    seat's city (cards of the colours a ``destroy`` / ``copy`` effect names only), let
+    each seat start; then choose each wonder side, pay-or-take per debt token kind and
+    number of tokens, and a dice-forum game's slots (:func:`dice_slots`).
     """
 
     def __init__(self, data: GameData, players: int) -> None:
         cards: list[tuple[str, int]] = []
+        colours: dict[tuple[str, int], str] = {}
         for card in data.cards:
             if (card.name, card.age) not in cards:
                 cards.append((card.name, card.age))
+                colours[(card.name, card.age)] = card.colour
+        destroyed, copied = targeted_colours(data)
         reserve = {(card.name, card.age) for card in data.reserve_cards()}
         wonders = [wonder.name for wonder in data.wonders]
         tokens = [token.name for token in data.tokens]
         sides = sorted({side for wonder in data.wonders for side in wonder.sides})
         slots: list[Slot] = []
-        for name, age in cards:
+        for name, age in cards:  # (legal() reads the first five and the wonders by offset)
             slots += [("build", name, age, "pay"), ("build", name, age, FREE_BUILD),
                       ("stage", name, age), ("sell", name, age), ("discard_build", name, age)]
             slots += [("wonder", name, age, wonder) for wonder in wonders]
-            slots += [("destroy", name, age, seat) for seat in range(players)]
-            slots += [("copy", name, age, seat) for seat in range(players)]
             if (name, age) in reserve:
                 slots.append(("keep", name, age))
         slots.append(("skip",))
         slots += [("choose_wonder", wonder) for wonder in wonders]
         slots += [("take_token", token) for token in tokens]
+        # the slots of a table size: after those of the data alone, which keep their ids
+        for name, age in cards:
+            if colours[(name, age)] in destroyed:
+                slots += [("destroy", name, age, seat) for seat in range(players)]
+        for name, age in cards:
+            if colours[(name, age)] in copied:
+                slots += [("copy", name, age, seat) for seat in range(players)]
         slots += [("starter", seat) for seat in range(players)]
         slots += [("side", side) for side in sides]
         debts = debt_slots(data)
