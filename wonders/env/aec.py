@@ -375,9 +375,9 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
         decision = self._decision or self._decision_now()
         assert decision is not None  # (the game goes on: agents are not done)
         if len(pending) < len(decision.seats):  # (only the decision's seats are pending)
-            for other in decision.seats:
-                if other not in pending:
-                    self.agent_selection = self.possible_agents[other]
+            for waiting in decision.seats:
+                if waiting not in pending:
+                    self.agent_selection = self.possible_agents[waiting]
                     return
         game.play(pending)
         self._pending = {}
