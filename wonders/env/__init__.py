@@ -4,6 +4,8 @@
 >>> aec = env("base", players=3)          # AEC: one agent at a time
 >>> aec.reset(seed=1)                      # the game 'wonders play --seed 1' deals
 >>> par = parallel_env("base", players=3)  # parallel: every agent at once
+>>> single = gym_env("duel", opponents="greedy")  # Gymnasium: one seat against bots
+>>> many = vector_env("base", 8)           # 8 of those stepped at once
 
 Every observation is ``{"observation": vector, "action_mask": 0/1 per action}``,
 built from what the agent's seat may see (:meth:`GameState.view`); the action space
@@ -26,6 +28,7 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
 from wonders.env.aec import WondersEnv, WondersParallelEnv, rewards_of
 from wonders.env.observe import (DraftEncoder, Encoder, Spaces, StructureEncoder, ViewEncoder,
                                  spaces_for)
+from wonders.env.single import WondersGymEnv, gym_env, vector_env
 from wonders.env.spaces import ActionCatalogue, EnvError, UnmappedActionError, slot_of
 
 if TYPE_CHECKING:
@@ -47,4 +50,5 @@ def parallel_env(game: "str | GameData" = "base", players: int | None = None, **
 
 __all__ = ["ActionCatalogue", "DraftEncoder", "Encoder", "EnvError", "Spaces",
            "StructureEncoder", "UnmappedActionError", "ViewEncoder", "WondersEnv",
-           "WondersParallelEnv", "env", "parallel_env", "rewards_of", "slot_of", "spaces_for"]
+           "WondersGymEnv", "WondersParallelEnv", "env", "gym_env", "parallel_env",
+           "rewards_of", "slot_of", "spaces_for", "vector_env"]
