@@ -116,6 +116,7 @@ class _CityBlocks:
         self.owned = encoder.places(encoder.block(f"{prefix}/tokens", len(encoder.tokens)),
                                     encoder.tokens)
         self.numbers = encoder.block(f"{prefix}/coins,shields,stages",  3)
+        self.number_places = (self.numbers, self.numbers + 1, self.numbers + 2)
         self.kinds = encoder.block(f"{prefix}/military tokens (count, points) by kind",
                                    2 * len(encoder.token_kinds))
 
@@ -126,8 +127,7 @@ class _CityBlocks:
             ones.extend(map(self.cards.__getitem__, city.copied))
         if city.owned_tokens:
             ones.extend(map(self.owned.__getitem__, city.owned_tokens))
-        numbers = self.numbers
-        at.extend((numbers, numbers + 1, numbers + 2))
+        at.extend(self.number_places)
         values.extend((city.coins, city.shields(), city.stages))
         if city.tokens:
             kinds = encoder.token_kinds
