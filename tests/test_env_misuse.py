@@ -91,6 +91,9 @@ def test_after_the_end_a_step_says_to_reset() -> None:
         aec.step(0)
     with pytest.raises(EnvError, match=r"game is over.*call reset\(\)"):
         aec.step(None)
+    with pytest.raises(EnvError, match=r"game is over.*call reset\(\)"):
+        aec.last()
+    assert not aec.observe("player_0")["action_mask"].any()  # the final position: no choice
     # a done agent still listed may only step None
     aec.reset(seed=3)
     rng = random.Random(3)

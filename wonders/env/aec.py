@@ -336,6 +336,9 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
         if self.game is None:
             raise EnvError("no game yet: call reset() (or reset(seed=N)) first")
         agent = self.agent_selection
+        if not self.agents:
+            raise EnvError("the game is over and every agent is done: call reset() to "
+                           "play another")
         seat = self.agent_seats[agent]
         return (self._observed.get(seat) or self.observe_seat(seat) if observe else None,
                 self._cumulative_rewards[agent], self.terminations[agent],
