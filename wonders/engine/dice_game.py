@@ -33,7 +33,7 @@ from wonders.dsl.sheets_model import Board, Crossing, DiceSet, Gains
 
 from wonders.engine.contract import Decision
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pass, TakeBonus
-from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.mechanisms.attacks import OPPOSITE, attack_points
 from wonders.engine.mechanisms.end_trigger import EndTrigger
 from wonders.engine.mechanisms.forum import DicePool
@@ -320,7 +320,10 @@ class DiceGame(SharedGenerator):
     def legal_actions(self, seat: int) -> list[DiceAction]:
         found = self._legal.get(seat)
         if found is None:
-            found = self._legal[seat] = self._options(seat) if seat in self.seats else []
+            if seat not in self.seats:
+                check_seat(seat, self.players)  # (off the hot path: a seat not deciding)
+                return []
+            found = self._legal[seat] = self._options(seat)
         return found
 
     def check(self, seat: int, action: object) -> None:
@@ -527,6 +530,7 @@ class DiceGame(SharedGenerator):
 
     def view(self, seat: int) -> dict[str, Any]:
         """Everything is public in a dice-forum game: the forum and every sheet."""
+        check_seat(seat, self.players)
         return {"seat": seat, "turn": self.turn, "phase": self.phase,
                 "to_move": list(self.seats), "forum": self.forum.to_json(),
                 "last_turn": (self.trigger.triggered + self.trigger.extra

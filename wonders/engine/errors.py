@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import operator
+from typing import SupportsIndex, cast
+
 from wonders.dsl.errors import WondersError
 
 
@@ -22,3 +25,13 @@ class IllegalActionError(RuleError):
         # raised in a simulation's worker process, it travels back pickled: by its own
         # arguments (the action as its text: the parent has no use for the worker's cards)
         return (type(self), (self.player, str(self.action), self.reason))
+
+
+def check_seat(seat: object, players: int) -> None:
+    """Raise :class:`RuleError` unless ``seat`` is one of the game's seats (the contract's
+    seat arguments: ``view``, ``legal_actions``); called off the hot path only, where a
+    seat is not found among those deciding."""
+    if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+        raise RuleError(f"a seat is a number 0 to {players - 1}, not {seat!r}")
+    if not 0 <= operator.index(cast(SupportsIndex, seat)) < players:
+        raise RuleError(f"no seat {seat!r}: this game's seats are 0 to {players - 1}")

@@ -23,7 +23,7 @@ from wonders.engine.actions import (CHAIN, FREE_BUILD, PAY, Action, Build, Build
                       build, build_stage, choose_side, history_records, sell)
 from wonders.engine.city import City
 from wonders.engine.contract import Decision
-from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.interning import intern
 from wonders.engine.mechanisms import battles
 from wonders.engine.payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
@@ -736,6 +736,7 @@ class Game(Table):
         if found is not None:
             return found
         if seat not in self.movers or self.phase is Phase.OVER:
+            check_seat(seat, self.players)  # (off the hot path: a seat that does not decide)
             return []
         actions: list[Action]
         if self.pending and self.phase is not Phase.TURN and self.phase is not Phase.LAST_CARD:
@@ -1379,6 +1380,7 @@ class Game(Table):
 
     def view(self, seat: int) -> dict[str, Any]:
         """What the player at ``seat`` may see: their hand, every city, hand sizes."""
+        check_seat(seat, self.players)
         return {
             "seat": seat,
             "age": self.age,

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from wonders.engine.dice_game import DiceGame
     from wonders.engine.game import Game
     from wonders.engine.structure_game import StructureGame
+    from wonders.env.observe import Encoder
     from wonders.scenarios.draft import DraftRunner
 
 from wonders.engine.contract import GameState
@@ -74,6 +75,9 @@ class Loop(Generic[G]):
     scenarios: Callable[[], type[DraftRunner]]  # the scenario runner (``wonders check``)
     terminal: Callable[[], Callable[..., bool]]  # ``play(game, seat, bots) -> bool``: a human
     greedy: Callable[[], PolicyFactory[G]]      # the greedy policy (wonders.bots.policy)
+    # the agent environment's observation encoder, ``Encoder(data, players)``
+    # (:mod:`wonders.env.observe`; None: the environment walks ``view``)
+    encoder: Callable[[], type[Encoder]] | None = None
 
 
 LOOPS: dict[str, Loop[Any]] = {}
@@ -116,6 +120,11 @@ def _draft_greedy() -> PolicyFactory[Game]:
     return DraftGreedy
 
 
+def _draft_encoder() -> type[Encoder]:
+    from wonders.env.observe import DraftEncoder
+    return DraftEncoder
+
+
 def _structure_game() -> type[StructureGame]:
     from wonders.engine.structure_game import StructureGame
     return StructureGame
@@ -134,6 +143,11 @@ def _structure_terminal() -> Callable[..., bool]:
 def _structure_greedy() -> PolicyFactory[StructureGame]:
     from wonders.bots.greedy_structure import StructureGreedy
     return StructureGreedy
+
+
+def _structure_encoder() -> type[Encoder]:
+    from wonders.env.observe import StructureEncoder
+    return StructureEncoder
 
 
 def _dice_game() -> type[DiceGame]:
@@ -162,7 +176,7 @@ register(Loop(
     kind=GameKind(dynamics=_dynamics("draft"), chance="sampled", information="imperfect",
                   players=(3, 8), max_decisions=400),
     game=_draft_game, scenarios=_draft_scenarios, terminal=_draft_terminal,
-    greedy=_draft_greedy,
+    greedy=_draft_greedy, encoder=_draft_encoder,
 ))
 register(Loop(
     offer="structure",
@@ -170,7 +184,7 @@ register(Loop(
     kind=GameKind(dynamics=_dynamics("structure"), chance="sampled", information="imperfect",
                   players=(2, 2), max_decisions=400),
     game=_structure_game, scenarios=_structure_scenarios, terminal=_structure_terminal,
-    greedy=_structure_greedy,
+    greedy=_structure_greedy, encoder=_structure_encoder,
 ))
 register(Loop(
     offer="dice",

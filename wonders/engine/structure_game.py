@@ -38,7 +38,7 @@ from wonders.engine.bank_terms import TradeTerms, price_rates, terms
 from wonders.engine.city import TERMS_CACHE as BANK_TERMS, TOKEN
 from wonders.engine.contract import Decision
 from wonders.engine.drafted_city import DraftedCity, stage_cost
-from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.interning import intern
 from wonders.engine.payment import FREE, shared_payment
 from wonders.engine.production import Production
@@ -292,6 +292,17 @@ class StructurePhase(str, Enum):
     STARTER = "starter"
     OVER = "over"
 
+
+# The pending decision in words (``phase_name``; made once: the agent environment asks
+# for the decision at every step)
+_WORDING: Final[dict[StructurePhase, str]] = {
+    StructurePhase.WONDERS: "choosing a wonder",
+    StructurePhase.TURN: "taking a card from the structure",
+    StructurePhase.TOKEN: "choosing a token",
+    StructurePhase.DESTROY: "choosing a card of the opponent to destroy",
+    StructurePhase.DISCARD_BUILD: "building a card from the discard pile",
+    StructurePhase.STARTER: "choosing who starts the next age",
+    StructurePhase.OVER: "done: the game is over"}
 
 # What ``to_move`` answers, shared by every game (two seats: see ``__init__``); read-only.
 # Lists typed Final are module statics when compiled (a Final tuple would be rebuilt).
@@ -713,11 +724,13 @@ class StructureGame(Table):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (shared list: treat it as read-only)."""
-        if seat == self._legal_seat:
+        if seat == self._legal_seat and seat >= 0:  # (-1: nothing kept, not a seat)
             return self._legal
         if self.phase is StructurePhase.OVER:
+            check_seat(seat, self.players)  # (off the hot path: a seat that does not decide)
             return []
         if seat != (self.pending[0].seat if self.pending else self.current):
+            check_seat(seat, self.players)
             return []
         if self.pending:
             actions = self.pending[0].options
@@ -827,13 +840,7 @@ class StructureGame(Table):
 
     def phase_name(self) -> str:
         phase = StructurePhase(self.pending[0].kind) if self.pending else self.phase
-        return {StructurePhase.WONDERS: "choosing a wonder",
-                StructurePhase.TURN: "taking a card from the structure",
-                StructurePhase.TOKEN: "choosing a token",
-                StructurePhase.DESTROY: "choosing a card of the opponent to destroy",
-                StructurePhase.DISCARD_BUILD: "building a card from the discard pile",
-                StructurePhase.STARTER: "choosing who starts the next age",
-                StructurePhase.OVER: "done: the game is over"}[phase]
+        return _WORDING[phase]
 
     # --- playing ---------------------------------------------------------------------
 
@@ -1157,6 +1164,7 @@ class StructureGame(Table):
 
     def view(self, seat: int) -> dict[str, Any]:
         """What the player at ``seat`` may see: the structure (face-down cards hidden) and more."""
+        check_seat(seat, self.players)
         return {
             "seat": seat,
             "age": self.age,

@@ -1,50 +1,53 @@
-"""The fixed action space and observation layout of a game, derived from its loaded data.
+"""The fixed action space of a game, derived from its loaded data alone.
 
-Both are functions of the rule set, its card sets and the player count alone, so an
-agent trained on one game keeps the same indexes from game to game.  Nothing here
-knows which game it serves: the action slots come from the data's cards, wonders,
-tokens and wonder sides and from the engine's action types (shared by every loop);
-the observation is read from :meth:`GameState.view`, which holds only what a seat
-may see.  See ``docs/env.md``.
+The slots are a function of the rule set, its card sets and the player count: every
+card (told apart by name and age) crossed with what an action may do with it, every
+wonder, wonder side, token, token kind, seat, and — for a dice-forum game — every
+building space crossed with every die, every Wonder stage and bonus.  No game is
+played to find them, so an action the engine offers always has a slot (a test plays
+random games of every shipped game to check it).  See ``docs/env.md``.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Sequence, cast
+import dataclasses
+from typing import TYPE_CHECKING, Any, Final, Iterator, Sequence
 
-import numpy as np
-import numpy.typing as npt
-
+from wonders.dsl.errors import WondersError
 from wonders.engine.actions import (FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage,
                                     BuildWonder, ChooseSide, ChooseStarter, ChooseWonder,
-                                    CopyCard, DestroyCard, Sell, Skip, TakeToken)
-from wonders.engine.registry import new_game
+                                    CopyCard, DestroyCard, Keep, PayOrTake, Sell, Skip,
+                                    TakeToken)
+from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
-    from wonders.engine.contract import GameState
 
 Slot = tuple[Any, ...]  # one action slot: its kind and what it names
 
-# The decision kinds the contract documents (docs/engine.md); a kind a future loop adds
-# and the calibration games meet is appended after them.
-KNOWN_KINDS: Final = ("side", "turn", "last_card", "discard_build", "destroy", "token",
-                      "wonder_draft", "starter")
+# Every decision kind the loops name (docs/engine.md), in a fixed order: the one-hot of
+# the pending decision in an observation.  A kind a future loop adds gets no bit.
+KNOWN_KINDS: Final = ("side", "reserve_draft", "reserve_turn", "turn", "last_card",
+                      "discard_build", "destroy", "token", "debt", "reserve_build", "copy",
+                      "wonder_draft", "starter", "bonus", "extra")
+
+# More tokens than this in one ``loses N coins or KIND tokens`` answer share the last slot
+# (the amount owed is the effect's plus what is counted in the losing city: below this).
+DEBT_SLACK: Final = 12
 
 
-class EnvError(ValueError):
-    """A bad argument to the environment (an unknown agent, an action index out of range,
-    a missing action); the message says what was expected."""
+class EnvError(WondersError, ValueError):
+    """A misuse of the environment (an unknown agent or seat, an action index out of
+    range, a wrong type, a step before ``reset()`` or after the end); the message says
+    what to do instead."""
 
 
-class UnmappedActionError(RuntimeError):
-    """The game offered an action the action space has no slot for (a new action type:
-    the environment's catalogue must learn it)."""
+class UnmappedActionError(WondersError, RuntimeError):
+    """The game offered an action the action space has no slot for: a new action type
+    the catalogue (:mod:`wonders.env.spaces`) must learn."""
 
 
-def slot_of(action: Action) -> Slot:
+def slot_of(action: object) -> Slot:
     """The slot an engine action fills: its kind and names, without the payment.
 
     Different payments for one slot are one choice of the agent (the environment pays
@@ -71,101 +74,229 @@ def slot_of(action: Action) -> Slot:
         return ("destroy", action.card.name, action.card.age, action.seat)
     if isinstance(action, CopyCard):
         return ("copy", action.card.name, action.card.age, action.seat)
+    if isinstance(action, Keep):
+        return ("keep", action.card.name, action.card.age)
+    if isinstance(action, PayOrTake):
+        return ("pay_or_take", action.kind, action.tokens)
     if isinstance(action, ChooseStarter):
         return ("starter", action.seat)
     if isinstance(action, ChooseSide):
         return ("side", action.side)
-    return other_slot(action)
+    if isinstance(action, CrossSpace):
+        return ("cross", action.building, action.space, action.die)
+    if isinstance(action, TakeBonus):
+        cross = action.cross
+        return ("bonus", action.bonus, "" if cross is None else cross.building,
+                -1 if cross is None else cross.space)
+    if isinstance(action, BuildWonderStage):
+        return ("dice_stage", action.stage)
+    if isinstance(action, Pass):
+        return ("pass",)
+    if isinstance(action, Decline):
+        return ("decline",)
+    raise UnmappedActionError(f"the environment has no action slot for {action!r} (a new "
+                              "action type: teach wonders/env/spaces.py's slot_of and "
+                              "ActionCatalogue about it)")
 
 
-def _combinations(seen: set[Slot]) -> list[Slot]:
-    """Every combination of the field values the calibration showed, per action kind and
-    set of fields (a building crossed with one die colour in those games may be crossed
-    with another later)."""
-    values: dict[tuple[str, tuple[str, ...]], dict[str, set[str]]] = {}
-    for slot in seen:
-        fields = [part.partition("=") for part in slot[2:]]
-        found = values.setdefault((slot[1], tuple(key for key, _, _ in fields)), {})
-        for key, _, value in fields:
-            found.setdefault(key, set()).add(value)
-    slots: set[Slot] = set()
-    for (kind, keys), by_key in values.items():
-        combos: list[tuple[str, ...]] = [()]
-        for key in keys:
-            combos = [combo + (f"{key}={value}",) for combo in combos
-                      for value in sorted(by_key[key])]
-        slots.update(("other", kind, *combo) for combo in combos)
-    return sorted(slots)
+def _walk(value: object, seen: set[int]) -> Iterator[object]:
+    """Every object inside compiled effects (dataclasses, tuples, lists, dicts)."""
+    if id(value) in seen or isinstance(value, (str, int, float, bool)) or value is None:
+        return
+    seen.add(id(value))
+    yield value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from _walk(getattr(value, field.name, None), seen)
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            yield from _walk(item, seen)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _walk(item, seen)
 
 
-def other_slot(action: object) -> Slot:
-    """The slot of an action type this module does not know (a newer loop's): its
-    ``to_json()`` kind and its named fields (strings and flags: a building, a die's
-    colour), without numbers (prices, positions that change from turn to turn)."""
-    to_json = getattr(action, "to_json", None)
-    if to_json is None:
-        raise UnmappedActionError(f"the environment has no action slot for {action!r}")
-    found = to_json()
-    return ("other", str(found.get("action")), *sorted(
-        f"{key}={value}" for key, value in found.items()
-        if key != "action" and isinstance(value, (str, bool))))
+def effect_objects(data: GameData) -> Iterator[object]:
+    """Everything inside the compiled effects of the data's cards, tokens and wonders."""
+    roots: list[object] = [card.effects for card in data.cards]
+    roots += [token.effects for token in data.tokens]
+    for wonder in data.wonders:
+        for side in wonder.sides.values():
+            roots.append(side.start)
+            roots += [stage.effects for stage in side.stages]
+    seen: set[int] = set()
+    for root in roots:
+        yield from _walk(root, seen)
 
 
-def _cost(action: Action) -> tuple[int, int]:
+def debt_slots(data: GameData) -> list[Slot]:
+    """The ``pay_or_take`` slots: per token kind a ``loses N coins or KIND tokens`` names,
+    one per number of tokens taken, 0 to the most coins owed (plus slack for amounts
+    counted in the losing city)."""
+    from wonders.dsl import effects as fx
+
+    most: dict[str, int] = {}
+    for found in effect_objects(data):
+        if isinstance(found, fx.LoseCoins) and found.debt is not None:
+            owed = getattr(found.amount, "fixed", 0) or 0
+            most[found.debt] = max(most.get(found.debt, 0), int(owed) + DEBT_SLACK)
+    return [("pay_or_take", kind, tokens) for kind in sorted(most)
+            for tokens in range(most[kind] + 1)]
+
+
+def targeted_colours(data: GameData) -> tuple[frozenset[str], frozenset[str]]:
+    """The card colours a ``destroy`` effect and a ``copy`` effect may name: only cards of
+    those colours get destroy and copy slots."""
+    from wonders.dsl import effects as fx
+
+    destroyed: set[str] = set()
+    copied: set[str] = set()
+    for found in effect_objects(data):
+        if isinstance(found, fx.Destroy):
+            destroyed |= found.colours
+        elif isinstance(found, fx.CopyCard):
+            copied |= found.colours
+    return frozenset(destroyed), frozenset(copied)
+
+
+def dice_slots(data: GameData) -> list[Slot]:
+    """The slots of a dice-forum game (``data.dice``): cross each space of each building
+    with each die, or with no die (a free crossing); build
+    each Wonder stage; take each bonus (crossing the next space of one of its buildings);
+    pass; decline."""
+    dice = data.dice
+    if dice is None:
+        return []
+    slots: list[Slot] = []
+    names = [die.name for die in dice.dice]  # (a power may let any die cross anything)
+    for building in dice.buildings:
+        for space in range(len(building.spaces)):
+            slots += [("cross", building.key, space, die) for die in ["", *names]]
+    stages = max((len(board.stages) for board in dice.boards), default=0)
+    slots += [("dice_stage", stage) for stage in range(stages)]
+    for bonus in dice.bonuses:
+        slots.append(("bonus", bonus.name, "", -1))
+        for index in bonus.cross:
+            building = dice.buildings[index]
+            slots += [("bonus", bonus.name, building.key, space)
+                      for space in range(len(building.spaces))]
+    slots += [("pass",), ("decline",)]
+    return slots
+
+
+def _cost(action: object) -> tuple[int, int]:
     payment = getattr(action, "payment", None)
     if payment is None:
-        return (0, 0)
+        pay = getattr(action, "pay", None)  # a dice action's coins
+        return (pay, pay) if isinstance(pay, int) else (0, 0)
     return (payment.left + payment.right + payment.bank, payment.bank)
 
 
 class ActionCatalogue:
     """Every action slot of a game, in a fixed order: ``index -> slot`` and back.
 
-    Cards are told apart by name and age (a name may come back in a later age); the
-    slots are, for every card, build (paying or by chain), build with a once-per-age
-    free-build power, build a wonder stage with it, sell it, build it from the discard
-    pile, build each wonder with it, destroy it in each seat's city; then skip, choose
-    each wonder, take each token, let each seat start, choose each wonder side; then
-    the slots of action types a newer loop brings (:func:`other_slot`), as the
-    calibration games (:class:`ViewEncoder`) offered them."""
+    Cards are told apart by name and age (a name may come back in a later age).  In
+    order: for every card, build it (paying or by chain), build it by a free-build
+    power, build a wonder stage with it, sell it, build it from the discard pile, build
+    each wonder with it, keep it in the reserve draft (reserve cards only); then skip,
+    choose each wonder, take each token — those ids depend on the data alone; then the
+    per-seat slots: destroy each card in each seat's city, copy each card from each
+    seat's city (cards of the colours a ``destroy`` / ``copy`` effect names only), let
+    each seat start; then choose each wonder side, pay-or-take per debt token kind and
+    number of tokens, and a dice-forum game's slots (:func:`dice_slots`).
+    """
 
-    def __init__(self, data: GameData, players: int, others: Sequence[Slot] = ()) -> None:
+    def __init__(self, data: GameData, players: int) -> None:
         cards: list[tuple[str, int]] = []
+        colours: dict[tuple[str, int], str] = {}
         for card in data.cards:
             if (card.name, card.age) not in cards:
                 cards.append((card.name, card.age))
+                colours[(card.name, card.age)] = card.colour
+        destroyed, copied = targeted_colours(data)
+        reserve = {(card.name, card.age) for card in data.reserve_cards()}
         wonders = [wonder.name for wonder in data.wonders]
         tokens = [token.name for token in data.tokens]
         sides = sorted({side for wonder in data.wonders for side in wonder.sides})
         slots: list[Slot] = []
-        for name, age in cards:
+        for name, age in cards:  # (legal() reads the first five and the wonders by offset)
             slots += [("build", name, age, "pay"), ("build", name, age, FREE_BUILD),
                       ("stage", name, age), ("sell", name, age), ("discard_build", name, age)]
             slots += [("wonder", name, age, wonder) for wonder in wonders]
-            slots += [("destroy", name, age, seat) for seat in range(players)]
+            if (name, age) in reserve:
+                slots.append(("keep", name, age))
         slots.append(("skip",))
         slots += [("choose_wonder", wonder) for wonder in wonders]
         slots += [("take_token", token) for token in tokens]
+        # the slots of a table size: after those of the data alone, which keep their ids
+        for name, age in cards:
+            if colours[(name, age)] in destroyed:
+                slots += [("destroy", name, age, seat) for seat in range(players)]
+        for name, age in cards:
+            if colours[(name, age)] in copied:
+                slots += [("copy", name, age, seat) for seat in range(players)]
         slots += [("starter", seat) for seat in range(players)]
         slots += [("side", side) for side in sides]
-        slots += sorted(set(others))
+        debts = debt_slots(data)
+        slots += debts
+        slots += dice_slots(data)
         self.slots: tuple[Slot, ...] = tuple(slots)
         self.index: dict[Slot, int] = {slot: i for i, slot in enumerate(slots)}
+        # a card object -> the index of its first slot (build), for the common actions'
+        # fast path in legal(): copies of one card are one object, hashed by identity
+        self._card_base: dict[object, int] = {
+            card: self.index[("build", card.name, card.age, "pay")] for card in data.cards}
+        self._wonder_at: dict[object, int] = {w: i for i, w in enumerate(data.wonders)}
+        self.players = players
+        # the last pay-or-take slot of each kind takes any larger number of tokens
+        self._debt_last = {slot[1]: slot[2] for slot in debts}
+        # engine action -> (the action, its index, its cost), by identity: the loops share
+        # one object per distinct action, so a game meets few, and looking one up is cheap
+        self._known: dict[int, tuple[object, int, tuple[int, int]]] = {}
 
     def __len__(self) -> int:
         return len(self.slots)
 
-    def legal(self, actions: Sequence[Action]) -> dict[int, Action]:
+    def index_of(self, action: object) -> int:
+        """The index of an engine action's slot (UnmappedActionError when it has none)."""
+        known = self._known.get(id(action))
+        if known is not None and known[0] is action:
+            return known[1]
+        slot = slot_of(action)
+        if slot[0] == "pay_or_take":
+            slot = (slot[0], slot[1], min(slot[2], self._debt_last.get(slot[1], slot[2])))
+        index = self.index.get(slot)
+        if index is None:
+            raise UnmappedActionError(f"the action space has no slot {slot} for {action} "
+                                      "(the data or the engine offers an action the "
+                                      "catalogue in wonders/env/spaces.py does not derive)")
+        if len(self._known) > 200_000:  # (a bound: the loops' own action tables are)
+            self._known.clear()
+        self._known[id(action)] = (action, index, _cost(action))
+        return index
+
+    def legal(self, actions: Sequence[Action] | Sequence[object]) -> dict[int, Any]:
         """The legal actions by slot index; of several payments for one slot, the
         cheapest in coins (then the least to the bank, then the engine's order)."""
-        found: dict[int, Action] = {}
+        found: dict[int, Any] = {}
+        base = self._card_base
         for action in actions:
-            slot = slot_of(action)
-            index = self.index.get(slot)
-            if index is None:
-                raise UnmappedActionError(f"the action space has no slot {slot} for {action}")
+            kind = type(action)
+            if kind is Build:  # (the commonest first: slots as __init__ lays them out)
+                index = base[action.card] + (action.method == FREE_BUILD)  # type: ignore[attr-defined]
+            elif kind is Sell:
+                index = base[action.card] + 3  # type: ignore[attr-defined]
+            elif kind is BuildStage:
+                index = base[action.card] + 2  # type: ignore[attr-defined]
+            elif kind is BuildWonder:
+                index = (base[action.card] + 5  # type: ignore[attr-defined]
+                         + self._wonder_at[action.wonder])  # type: ignore[attr-defined]
+            else:
+                index = self.index_of(action)
             held = found.get(index)
-            if held is None or _cost(action) < _cost(held):
+            if held is None:
+                found[index] = action
+            elif _cost(action) < _cost(held):
                 found[index] = action
         return found
 
@@ -173,159 +304,28 @@ class ActionCatalogue:
         """A slot in words, for people (``sell NAME (age 2)``)."""
         slot = self.slots[index]
         kind, rest = slot[0], slot[1:]
-        if kind in ("build", "stage", "sell", "discard_build", "wonder", "destroy"):
+        if kind in ("build", "stage", "sell", "discard_build", "wonder", "destroy", "copy",
+                    "keep"):
             text = f"{kind} {rest[0]} (age {rest[1]})"
             if kind == "build" and rest[2] == FREE_BUILD:
                 text += " free"
             elif kind == "wonder":
                 text += f" for {rest[2]}"
-            elif kind == "destroy":
+            elif kind in ("destroy", "copy"):
                 text += f" of seat {rest[2]}"
             return text
+        if kind == "cross":
+            return f"cross {rest[0]} space {rest[1] + 1}" + (f" with the {rest[2]} die"
+                                                             if rest[2] else " (no die)")
+        if kind == "bonus" and rest[1]:
+            return f"bonus {rest[0]}: cross {rest[1]} space {rest[2] + 1}"
+        if kind == "bonus":
+            return f"bonus {rest[0]}"
         return " ".join(str(part) for part in slot)
 
-
-class ViewEncoder:
-    """Turns a seat's :meth:`~GameState.view` into a fixed vector of numbers.
-
-    A view is JSON: dictionaries, lists, numbers and strings.  Walking it, each leaf
-    has a *place*: the path of dictionary keys leading to it, where an entry of a
-    list of per-seat dictionaries (ones with a ``seat`` number) is named by its seat
-    *relative to the viewer* (``cities/+1/built``: the next seat's buildings); other
-    list positions count for numbers (``hand_sizes/2``) and are dropped for names.
-
-    - a name the data knows (card, wonder, token, wonder side) adds 1 to
-      (place, name): hands, cities, face-up structure cards, token pools;
-    - another string is a category of its place (``phase = turn``);
-    - a number (or a flag) is the value of its place.
-
-    Which places exist is learnt once, from every seat's views in a few seeded random
-    games (the *calibration*, a function of the data and the player count only); a
-    place those games never show is left out of the vector.  Then come the viewer's
-    seat (one-hot), the pending decision's kind (one-hot) and whether the viewer
-    decides it."""
-
-    def __init__(self, data: GameData, players: int, calibration_games: int = 5) -> None:
-        names: list[str] = []
-        for name in ([card.name for card in data.cards] + [w.name for w in data.wonders]
-                     + [t.name for t in data.tokens]
-                     + sorted({s for w in data.wonders for s in w.sides})):
-            if name not in names:
-                names.append(name)
-        self.players = players
-        self.names = {name: i for i, name in enumerate(names)}
-        name_places: set[str] = set()
-        categories: set[tuple[str, str]] = set()
-        numbers: set[str] = set()
-        kinds = list(KNOWN_KINDS)
-        seen_other: set[Slot] = set()
-        for seed in range(calibration_games):
-            game = new_game(data, players, seed)
-            rng = random.Random(seed)
-            while True:
-                for seat in range(players):
-                    for place, value in self.leaves(game.view(seat), seat):
-                        if isinstance(value, str):
-                            if value in self.names:
-                                name_places.add(place)
-                            else:
-                                categories.add((place, value))
-                        else:
-                            numbers.add(place)
-                if game.over:
-                    break
-                kind = game.decision().kind
-                if kind not in kinds:
-                    kinds.append(kind)
-                for seat in game.to_move():
-                    for action in cast("list[Action]", game.legal_actions(seat)):
-                        slot = slot_of(action)
-                        if slot[0] == "other":
-                            seen_other.add(slot)
-                game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
-        self.other_slots = _combinations(seen_other)  # slots of types the catalogue lacks
-        offset = players + len(kinds) + 1
-        self.kinds = {kind: i for i, kind in enumerate(kinds)}
-        self.name_places = {place: offset + i * len(names)
-                            for i, place in enumerate(sorted(name_places))}
-        offset += len(name_places) * len(names)
-        self.categories = {key: offset + i for i, key in enumerate(sorted(categories))}
-        offset += len(categories)
-        self.numbers = {place: offset + i for i, place in enumerate(sorted(numbers))}
-        self.size = offset + len(numbers)
-
-    def leaves(self, view: Any, seat: int) -> list[tuple[str, Any]]:
-        """Every (place, leaf) of a view, places named as the class says."""
-        found: list[tuple[str, Any]] = []
-        players = self.players
-
-        def walk(value: Any, place: str, numbered: str) -> None:
-            if isinstance(value, dict):
-                for key, item in value.items():
-                    walk(item, f"{place}/{key}", f"{numbered}/{key}")
-            elif isinstance(value, list):
-                per_seat = bool(value) and all(isinstance(item, dict) and isinstance(
-                    item.get("seat"), int) for item in value)
-                for i, item in enumerate(value):
-                    if per_seat:
-                        relative = f"+{(item['seat'] - seat) % players}"
-                        walk(item, f"{place}/{relative}", f"{numbered}/{relative}")
-                    else:
-                        walk(item, place, f"{numbered}/{i}")
-            elif isinstance(value, str):
-                found.append((place, value))
-            elif isinstance(value, (bool, int, float)):
-                found.append((numbered, float(value)))
-
-        walk(view, "", "")
-        return found
-
-    def encode(self, game: GameState, seat: int) -> npt.NDArray[np.float32]:
-        """The vector of what ``seat`` sees now (its view and the pending decision)."""
-        vector = np.zeros(self.size, dtype=np.float32)
-        vector[seat] = 1.0
-        if not game.over:
-            decision = game.decision()
-            kind = self.kinds.get(decision.kind)
-            if kind is not None:
-                vector[self.players + kind] = 1.0
-            if seat in decision.seats:
-                vector[self.players + len(self.kinds)] = 1.0
-        for place, value in self.leaves(game.view(seat), seat):
-            if isinstance(value, str):
-                name = self.names.get(value)
-                start = self.name_places.get(place) if name is not None else None
-                if start is not None and name is not None:
-                    vector[start + name] += 1.0
-                else:
-                    index = self.categories.get((place, value))
-                    if index is not None:
-                        vector[index] += 1.0
-            else:
-                index = self.numbers.get(place)
-                if index is not None:
-                    vector[index] = value
-        return vector
-
-
-@dataclass
-class Spaces:
-    """The catalogue and the encoder of one (data, players): built once, shared."""
-
-    actions: ActionCatalogue
-    observations: ViewEncoder
-
-
-_DERIVED_KEY: Final = "env_spaces"
-
-
-def spaces_for(data: GameData, players: int) -> Spaces:
-    """The game's action catalogue and view encoder, kept in the data's cache."""
-    cache = cast(dict[int, Spaces], data.derived.setdefault(_DERIVED_KEY, {}))
-    found = cache.get(players)
-    if found is None:
-        encoder = ViewEncoder(data, players)
-        found = cache[players] = Spaces(ActionCatalogue(data, players, sorted(
-            encoder.other_slots)), encoder)
-    assert isinstance(found, Spaces)
-    return found
+    def groups(self) -> dict[str, int]:
+        """How many slots of each kind, for people (docs/env.md's table)."""
+        counts: dict[str, int] = {}
+        for slot in self.slots:
+            counts[slot[0]] = counts.get(slot[0], 0) + 1
+        return counts

@@ -1,0 +1,433 @@
+"""Observation encoders: what a seat may see as a fixed vector of numbers.
+
+A loop names its encoder in the registry (``Loop.encoder``, ``"module:Class"``); the
+encoders here read the loop's state directly (hands, cities, the structure) into
+counts over the data's cards, wonders and tokens, built once per step from a few
+lists of indexes (``numpy.bincount``), never from the JSON view.  A loop that names
+none gets :class:`ViewEncoder`, which walks :meth:`GameState.view` (slower, any loop).
+
+Every layout is a function of the data and the player count only, and an encoder
+lists its blocks (:attr:`Encoder.blocks`: name, offset, length) for ``docs/env.md``.
+Seats are relative to the viewer: block ``city+1`` is the next seat's city.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import compress
+from operator import gt
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from wonders.env.spaces import KNOWN_KINDS
+
+if TYPE_CHECKING:
+    from wonders.dsl.model import Game as GameData
+    from wonders.engine.contract import Decision, GameState
+
+Vector = npt.NDArray[np.float32]
+# the military token kinds the engine gives (wonders.engine.runtime VICTORY/DEFEAT), then
+# the vocabulary's token kinds: per kind, a city's count and sum of points
+_MILITARY_KINDS: Final = ("victory", "defeat")
+
+
+class Encoder:
+    """A fixed layout of blocks and the vector of one seat's view of a game."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        self.data = data
+        self.players = players
+        self.blocks: list[tuple[str, int, int]] = []
+        self.size = 0
+        names: list[tuple[str, int]] = []
+        for card in data.cards:
+            if (card.name, card.age) not in names:
+                names.append((card.name, card.age))
+        card_index = {name: i for i, name in enumerate(names)}
+        # a card object -> its (name, age) index: copies of one card are one object
+        self.cards: dict[object, int] = {card: card_index[(card.name, card.age)]
+                                         for card in data.cards}
+        self.card_count = len(names)
+        self.wonders: dict[object, int] = {w: i for i, w in enumerate(data.wonders)}
+        self.tokens: dict[object, int] = {t: i for i, t in enumerate(data.tokens)}
+        self.sides = {s: i for i, s in enumerate(sorted({s for w in data.wonders
+                                                         for s in w.sides}))}
+        vocabulary = data.rules.vocabulary
+        kinds = list(_MILITARY_KINDS) + [k for k in vocabulary.tokens
+                                         if k not in _MILITARY_KINDS]
+        self.token_kinds = {kind: i for i, kind in enumerate(kinds)}
+        self.kinds = {kind: i for i, kind in enumerate(KNOWN_KINDS)}
+        self.seat_at = self.block("seat", players)
+        self.kind_at = self.block("decision", len(KNOWN_KINDS))
+        self.decides_at = self.block("decides", 1)
+
+    def block(self, name: str, length: int) -> int:
+        """Append a block; its offset."""
+        start = self.size
+        self.blocks.append((name, start, length))
+        self.size += length
+        return start
+
+    @staticmethod
+    def places(start: int, index: dict[object, int]) -> dict[object, int]:
+        """Each object's place in a block starting at ``start`` (read with ``map``: the
+        lookups of a list of cards then run in C)."""
+        return {item: start + i for item, i in index.items()}
+
+    def head(self, seat: int, decision: Decision | None, ones: list[int]) -> None:
+        """The seat, the pending decision's kind and whether the seat decides it."""
+        ones.append(self.seat_at + seat)
+        if decision is not None:
+            kind = self.kinds.get(decision.kind)
+            if kind is not None:
+                ones.append(self.kind_at + kind)
+            if seat in decision.seats:
+                ones.append(self.decides_at)
+
+    def vector(self, ones: list[int], at: list[int], values: list[float],
+               counts: list[int] | None = None) -> Vector:
+        """1 at each of ``ones`` (each place once), ``values`` at ``at``, and the counts of
+        the places in ``counts`` (which may repeat: copies of a card in a hand).  Two or
+        three ``put`` calls: a few microseconds for a few hundred numbers."""
+        vector = np.zeros(self.size, np.float32)
+        vector.put(ones, 1.0)
+        if at:
+            vector.put(at, values)
+        if counts:
+            vector += np.bincount(counts, minlength=self.size).astype(np.float32)
+        return vector
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        """The vector of what ``seat`` sees now; ``decision`` is ``game.decision()`` when
+        the caller has it (None: asked here, unless the game is over)."""
+        raise NotImplementedError
+
+
+class _CityBlocks:
+    """A city's public blocks: its built (and copied) cards, its taken tokens, and its
+    coins, shields, wonder stages and military tokens by kind (count, points)."""
+
+    def __init__(self, encoder: Encoder, relative: int) -> None:
+        prefix = f"city+{relative}"
+        self.cards = encoder.places(encoder.block(f"{prefix}/built", encoder.card_count),
+                                    encoder.cards)
+        self.owned = encoder.places(encoder.block(f"{prefix}/tokens", len(encoder.tokens)),
+                                    encoder.tokens)
+        self.numbers = encoder.block(f"{prefix}/coins,shields,stages",  3)
+        self.number_places = (self.numbers, self.numbers + 1, self.numbers + 2)
+        self.kinds = encoder.block(f"{prefix}/military tokens (count, points) by kind",
+                                   2 * len(encoder.token_kinds))
+
+    def add(self, encoder: Encoder, city: Any, ones: list[int], at: list[int],
+            values: list[float]) -> None:
+        ones.extend(map(self.cards.__getitem__, city.built))
+        if city.copied:
+            ones.extend(map(self.cards.__getitem__, city.copied))
+        if city.owned_tokens:
+            ones.extend(map(self.owned.__getitem__, city.owned_tokens))
+        at.extend(self.number_places)
+        values.extend((city.coins, city.shields(), city.stages))
+        if city.tokens:
+            kinds = encoder.token_kinds
+            tally: dict[int, list[float]] = {}  # kind -> [count, points]
+            for kind, points in city.tokens:
+                index = kinds.get(kind)
+                if index is not None:
+                    found = tally.get(index)
+                    if found is None:
+                        tally[index] = [1.0, float(points)]
+                    else:
+                        found[0] += 1.0
+                        found[1] += points
+            for index, (count, total) in tally.items():
+                at.extend((self.kinds + 2 * index, self.kinds + 2 * index + 1))
+                values.extend((count, total))
+
+
+def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, int]]:
+    """A block per token pool the players see (its tokens by name)."""
+    from wonders.engine.pools import hidden
+
+    hidden_pools = hidden(data)
+    return {pool: encoder.places(encoder.block(f"pool {pool}", len(encoder.tokens)),
+                                 encoder.tokens)
+            for pool in data.rules.vocabulary.pools if pool not in hidden_pools}
+
+
+class DraftEncoder(Encoder):
+    """The drafting loop (7 Wonders, Leaders, Cities): age and turn, the seat's hand
+    and reserve, the discard pile (its size; its cards while the seat builds from it),
+    every seat's hand size, the visible token pools, then each city: board and side,
+    built cards, tokens, coins, shields, stages, military tokens."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        super().__init__(data, players)
+        self.numbers = self.block("age,turn,discard size", 3)
+        self.hand = self.places(self.block("hand", self.card_count), self.cards)
+        self.reserve = self.places(self.block("reserve", self.card_count), self.cards)
+        self.discard = self.places(self.block("discard (when building from it)",
+                                              self.card_count), self.cards)
+        self.hand_sizes = self.block("hand sizes", players)
+        self.pools = _pool_blocks(self, data)
+        self.boards = [self.places(self.block(f"city+{r}/board", len(self.wonders)),
+                                   self.wonders) for r in range(players)]
+        self.board_sides = [self.block(f"city+{r}/side", len(self.sides))
+                            for r in range(players)]
+        self.cities = [_CityBlocks(self, r) for r in range(players)]
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        state: Any = game
+        if decision is None and not game.over:
+            decision = game.decision()
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        self.head(seat, decision, ones)
+        numbers = self.numbers
+        at.extend((numbers, numbers + 1, numbers + 2))
+        values.extend((state.age, state.turn, len(state.discard)))
+        # (a hand, the reserve and the discard pile may hold copies of one card: counted)
+        counts = list(map(self.hand.__getitem__, state.hands[seat]))
+        reserve = state.reserve[seat]
+        if reserve:
+            counts.extend(map(self.reserve.__getitem__, reserve))
+        if decision is not None:
+            if decision.kind == "discard_build" and seat in decision.seats:
+                counts.extend(map(self.discard.__getitem__, state.discard))
+        players = self.players
+        hands = state.hands
+        for relative in range(players):
+            at.append(self.hand_sizes + relative)
+            values.append(len(hands[(seat + relative) % players]))
+        for pool, places in self.pools.items():
+            tokens = state.pools.get(pool)
+            if tokens:
+                counts.extend(map(places.__getitem__, tokens))
+        cities = state.cities
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            ones.append(self.boards[relative][city.wonder])
+            side = self.sides.get(city.side.side)
+            if side is not None:
+                ones.append(self.board_sides[relative] + side)
+            self.cities[relative].add(self, city, ones, at, values)
+        return self.vector(ones, at, values, counts)
+
+
+class StructureEncoder(Encoder):
+    """The card-structure loop (Duel): age and turn, the conflict pawn (towards the
+    viewer's rival: positive is good), the military tokens still on the track, the
+    structure's accessible cards, its face-up cards and how many lie face down, the
+    discard pile, the visible token pools, the wonder-draft offer, then each city:
+    built cards, tokens, coins, shields, wonders drafted and built."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        super().__init__(data, players)
+        from wonders.engine.registry import new_game
+
+        # the track's tokens: those set-up lays (a function of the data)
+        fresh: Any = new_game(data, players, 0)
+        track = sorted(fresh.track_tokens)
+        self.numbers = self.block("age,turn,conflict,face-down cards,cards left", 5)
+        at = self.block("military tokens on the track", len(track))
+        self.track = {token: at + i for i, token in enumerate(track)}
+        self.accessible = self.places(self.block("structure: accessible cards",
+                                                 self.card_count), self.cards)
+        self.face_up = self.places(self.block("structure: face-up cards (accessible or not)",
+                                              self.card_count), self.cards)
+        self.discarded = self.places(self.block("discard pile", self.card_count), self.cards)
+        self.pools = _pool_blocks(self, data)
+        self.offer = self.places(self.block("wonders offered in the draft",
+                                            len(self.wonders)), self.wonders)
+        self.cities = [_CityBlocks(self, r) for r in range(players)]
+        self.drafted = [self.places(self.block(f"city+{r}/wonders drafted",
+                                               len(self.wonders)), self.wonders)
+                        for r in range(players)]
+        self.built = [self.places(self.block(f"city+{r}/wonders built", len(self.wonders)),
+                                  self.wonders) for r in range(players)]
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        state: Any = game
+        if decision is None and not game.over:
+            decision = game.decision()
+        ones: list[int] = [self.seat_at + seat]
+        at: list[int] = []
+        values: list[float] = []
+        if decision is not None:  # (head(), inlined: this runs at every Duel step)
+            kind = self.kinds.get(decision.kind)
+            if kind is not None:
+                ones.append(self.kind_at + kind)
+            if seat in decision.seats:
+                ones.append(self.decides_at)
+        structure = state.structure
+        hidden = left = 0
+        if structure is not None:
+            slot_cards = structure.cards
+            ones.extend(map(self.accessible.__getitem__,
+                            map(slot_cards.__getitem__, structure.accessible)))
+            # face up and not taken: True > False
+            shown = list(map(self.face_up.__getitem__, compress(
+                slot_cards, map(gt, structure.face_up, structure.taken))))
+            ones.extend(shown)
+            left = structure.left
+            hidden = left - len(shown)
+        numbers = self.numbers
+        at.extend(range(numbers, numbers + 5))
+        values.extend((state.age, state.turn, -state.position if seat else state.position,
+                       hidden, left))
+        ones.extend(map(self.track.__getitem__, state.track_tokens))
+        if state.discard:
+            ones.extend(map(self.discarded.__getitem__, state.discard))
+        for pool, places in self.pools.items():
+            tokens = state.pools.get(pool)
+            if tokens:
+                ones.extend(map(places.__getitem__, tokens))
+        if decision is not None and decision.kind == "wonder_draft":
+            pools = state.wonder_pools
+            pool = pools[state.picks // state.setup.draft.size] if pools else []
+            ones.extend(map(self.offer.__getitem__, pool))
+        cities = state.cities
+        players = self.players
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            self.cities[relative].add(self, city, ones, at, values)
+            if city.wonders:
+                ones.extend(map(self.drafted[relative].__getitem__, city.wonders))
+            if city.built_wonders:
+                ones.extend(map(self.built[relative].__getitem__, city.built_wonders))
+        return self.vector(ones, at, values)
+
+
+class ViewEncoder(Encoder):
+    """Any loop: a seat's :meth:`~GameState.view` (JSON) walked into a fixed vector.
+
+    Each leaf has a *place*: the path of dictionary keys leading to it, where an entry
+    of a list of per-seat dictionaries (ones with a ``seat`` number) is named by its seat
+    relative to the viewer (``cities/+1/built``); other list positions count for numbers
+    (``hand_sizes/2``) and are dropped for names.  A name the data knows (card, wonder,
+    token, wonder side) adds 1 at (place, name); another string is a category of its
+    place; a number (or a flag) is the value of its place.  Which places exist is learnt
+    once from every seat's views in a few seeded random games (the *calibration*, a
+    function of the data and the player count); a place those games never show is left
+    out.  About ten times slower than the loops' own encoders."""
+
+    def __init__(self, data: GameData, players: int, calibration_games: int = 5) -> None:
+        super().__init__(data, players)
+        from wonders.engine.registry import new_game
+
+        names: list[str] = []
+        for name in ([card.name for card in data.cards] + [w.name for w in data.wonders]
+                     + [t.name for t in data.tokens] + sorted(self.sides)):
+            if name not in names:
+                names.append(name)
+        self.names = {name: i for i, name in enumerate(names)}
+        name_places: set[str] = set()
+        categories: set[tuple[str, str]] = set()
+        numbers: set[str] = set()
+        for seed in range(calibration_games):
+            game = new_game(data, players, seed)
+            rng = random.Random(seed)
+            while True:
+                for seat in range(players):
+                    for place, value in self.leaves(game.view(seat), seat):
+                        if isinstance(value, str):
+                            if value in self.names:
+                                name_places.add(place)
+                            else:
+                                categories.add((place, value))
+                        else:
+                            numbers.add(place)
+                if game.over:
+                    break
+                game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+        self.name_places = {place: self.block(f"view {place}", len(names))
+                            for place in sorted(name_places)}
+        self.categories = {key: self.block(f"view {key[0]} = {key[1]}", 1)
+                           for key in sorted(categories)}
+        self.numbers = {place: self.block(f"view {place}", 1) for place in sorted(numbers)}
+
+    def leaves(self, view: Any, seat: int) -> list[tuple[str, Any]]:
+        """Every (place, leaf) of a view, places named as the class says."""
+        found: list[tuple[str, Any]] = []
+        players = self.players
+
+        def walk(value: Any, place: str, numbered: str) -> None:
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    walk(item, f"{place}/{key}", f"{numbered}/{key}")
+            elif isinstance(value, list):
+                per_seat = bool(value) and all(isinstance(item, dict) and isinstance(
+                    item.get("seat"), int) for item in value)
+                for i, item in enumerate(value):
+                    if per_seat:
+                        relative = f"+{(item['seat'] - seat) % players}"
+                        walk(item, f"{place}/{relative}", f"{numbered}/{relative}")
+                    else:
+                        walk(item, place, f"{numbered}/{i}")
+            elif isinstance(value, str):
+                found.append((place, value))
+            elif isinstance(value, (bool, int, float)):
+                found.append((numbered, float(value)))
+
+        walk(view, "", "")
+        return found
+
+    def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
+        if decision is None and not game.over:
+            decision = game.decision()
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        self.head(seat, decision, ones)
+        for place, value in self.leaves(game.view(seat), seat):
+            if isinstance(value, str):
+                name = self.names.get(value)
+                start = self.name_places.get(place) if name is not None else None
+                if start is not None and name is not None:
+                    ones.append(start + name)
+                else:
+                    index = self.categories.get((place, value))
+                    if index is not None:
+                        ones.append(index)
+            else:
+                index = self.numbers.get(place)
+                if index is not None:
+                    at.append(index)
+                    values.append(value)
+        return self.vector([], at, values, ones)
+
+
+def encoder_for(data: GameData, players: int) -> Encoder:
+    """The encoder the rule set's loop names in the registry (``Loop.encoder``), else the
+    view walker."""
+    from wonders.engine.registry import loop_for
+
+    encoder = loop_for(data).encoder
+    return ViewEncoder(data, players) if encoder is None else encoder()(data, players)
+
+
+class Spaces:
+    """The action catalogue and the observation encoder of one (data, players): built
+    once, kept in the data's cache, shared by every environment on it."""
+
+    def __init__(self, data: GameData, players: int) -> None:
+        from wonders.env.spaces import ActionCatalogue
+
+        self.actions = ActionCatalogue(data, players)
+        self.observations = encoder_for(data, players)
+
+
+_DERIVED_KEY: Final = "env_spaces"
+
+
+def spaces_for(data: GameData, players: int) -> Spaces:
+    """The game's action catalogue and observation encoder, kept in the data's cache."""
+    cache = data.derived.setdefault(_DERIVED_KEY, {})
+    assert isinstance(cache, dict)
+    found = cache.get(players)
+    if found is None:
+        found = cache[players] = Spaces(data, players)
+    assert isinstance(found, Spaces)
+    return found
