@@ -12,9 +12,10 @@ How the engine maps onto OpenSpiel's model (``docs/openspiel.md`` says why):
   (``current_player() == SIMULTANEOUS``): every deciding seat gives one of its actions and
   every other seat the single action ``wait``; a decision of **one seat** (every Duel
   decision, a follow-up choice) is that player's node;
-- **information states** are what a seat saw at each decision (its ``view``, JSON) and
-  what it chose, in order (perfect recall); **observations** are its current ``view``;
-  neither holds anything another seat keeps hidden;
+- **observations** are what a seat sees now: its ``view`` (JSON) and, when it decides,
+  the ids it may choose among; **information states** are its observations at every
+  decision so far and what it chose there, in order (perfect recall); neither holds
+  anything another seat keeps hidden;
 - **returns** are win/loss/draw, zero-sum: with ``w`` winners of ``n`` players each winner
   gets ``(n / w - 1) / (n - 1)`` and every other player ``-1 / (n - 1)`` (1 and -1 for a
   two-player win, 0 each for a tie).
@@ -79,9 +80,19 @@ def _text(view: dict[str, Any]) -> str:
     return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def observe(engine: GameState, seat: int, catalogue: ActionCatalogue) -> str:
+    """What ``seat`` sees: its view, and when it decides, the ids it may choose among (its
+    own options are its to know; a view need not list them all, a drawn token's for one)."""
+    text = _text(engine.view(seat))
+    if not engine.over and seat in engine.decision().seats:
+        ids = catalogue.legal(engine.legal_actions(seat))
+        text += "\nlegal: " + ",".join(str(i) for i in ids)
+    return text
+
+
 class _Frame:
-    """The engine's game at one past decision (a clone never played on), and each seat's
-    view of it as text, made when first asked for; shared by every state that passed there."""
+    """The engine's game at one past decision (a clone never played on), and what each
+    seat observed there, made when first asked for; shared by every state that passed there."""
 
     __slots__ = ("game", "seen")
 
@@ -89,10 +100,10 @@ class _Frame:
         self.game = game
         self.seen: dict[int, str] = {}
 
-    def view(self, seat: int) -> str:
+    def observation(self, seat: int, catalogue: ActionCatalogue) -> str:
         found = self.seen.get(seat)
         if found is None:
-            found = self.seen[seat] = _text(self.game.view(seat))
+            found = self.seen[seat] = observe(self.game, seat, catalogue)
         return found
 
 
@@ -319,6 +330,21 @@ class WondersState(pyspiel.State):  # type: ignore[misc]
         found = self._play.texts(player).get(int(action)) if deciding else None
         return found if found is not None else self._play.catalogue.describe(int(action))
 
+    def string_to_action(self, *args: Any) -> int:
+        """The id of an action from its text (``action_to_string``'s), for one player:
+        ``string_to_action(player, text)``, or ``string_to_action(text)`` at a player's
+        node.  (OpenSpiel's own looks among the current player's actions only, so it
+        cannot answer at a simultaneous node.)"""
+        if len(args) == 1:
+            player, text = self.current_player(), str(args[0])
+        else:
+            player, text = int(args[0]), str(args[1])
+        for action_id in self._legal_actions(player):
+            if self._action_to_string(player, action_id) == text:
+                return action_id
+        raise IllegalActionError(player, repr(text), "no legal action of this player reads "
+                                 "so now (see action_to_string)")
+
     def is_terminal(self) -> bool:
         return self._play.engine is not None and self._play.engine.over
 
@@ -329,15 +355,16 @@ class WondersState(pyspiel.State):  # type: ignore[misc]
         return win_returns(engine.score_sheet().winners, engine.players)
 
     def view_string(self, seat: int) -> str:
-        """What ``seat`` sees now, one line of JSON (its observation; "" before the deal)."""
+        """What ``seat`` sees now (its observation; "" before the deal): its view as one line
+        of JSON, and when it decides, a line of the ids it may choose among."""
         engine = self._play.engine
-        return "" if engine is None else _text(engine.view(seat))
+        return "" if engine is None else observe(engine, seat, self._play.catalogue)
 
     def history_string(self, seat: int) -> str:
         """Everything ``seat`` saw and chose, one line a decision (its information state)."""
         lines: list[str] = []
         for frame, played in zip(self._play.frames, self._play.played):
-            lines.append(frame.view(seat))
+            lines.append(frame.observation(seat, self._play.catalogue))
             if seat in played:
                 lines.append(f"you: {played[seat]}")
         lines.append(self.view_string(seat))
