@@ -249,6 +249,16 @@ def test_bad_moves_and_parameters_say_what_is_wrong() -> None:
         pyspiel.load_game("wonders_duel", {"deals": 0})
 
 
+def test_the_first_example_of_the_openspiel_page_runs(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    page = (ROOT / "docs" / "openspiel.md").read_text(encoding="utf-8")
+    code = page.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/openspiel.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("build ") or printed[0].startswith("sell ")
+    assert printed[1].startswith('{"age":1,"cities":[')
+
+
 def test_the_duel_example_runs_is_mcts_against_random() -> None:
     spec = importlib.util.spec_from_file_location("openspiel_duel",
                                                   ROOT / "examples" / "openspiel_duel.py")

@@ -248,7 +248,7 @@ class ActionCatalogue:
         return dict(sorted(found.items()))
 
     def describe(self, action_id: int) -> str:
-        """An id in words, whatever the state (``sell Loom (age 1)``, ``… way 2``)."""
+        """An id in words, whatever the state (``sell NAME (age 1)``, ``… (way 2 of paying)``)."""
         if not 0 <= action_id < len(self.slots):
             raise UnmappedActionError(f"action id {action_id} is outside 0..{len(self.slots) - 1}")
         slot, way = self.slots[action_id]
