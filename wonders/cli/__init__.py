@@ -13,7 +13,7 @@ import sys
 import typer
 
 from wonders.serve import command as serve_command
-from wonders.cli import data_commands, play_commands, simulate_command
+from wonders.cli import data_commands, play_commands, render_command, simulate_command
 
 app = typer.Typer(
     name="wonders",
@@ -27,6 +27,7 @@ app = typer.Typer(
 data_commands.register(app)
 play_commands.register(app)
 simulate_command.register(app)
+render_command.register(app)
 serve_command.register(app)
 
 
