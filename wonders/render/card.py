@@ -28,6 +28,16 @@ def players_line(card: Card, game: Game) -> str:
     return " ".join(f"{p}+" for p in sorted(card.players))
 
 
+def _temple(parent: ET.Element, paint: str) -> None:
+    """A faint temple where a printed card has its picture: the body reads as a card."""
+    group = el(parent, "g", fill=paint, opacity=0.13)
+    el(group, "polygon", points="52,176 100,152 148,176")
+    for x in range(56, 146, 18):
+        el(group, "rect", x=x, y=180, width=8, height=44)
+    el(group, "rect", x=48, y=226, width=104, height=6)
+    el(group, "rect", x=42, y=234, width=116, height=6)
+
+
 def card_element(card: Card, game: Game) -> ET.Element:
     """The card as an ``<svg>`` element (200 × 300 units; scale it with width/height)."""
     paint = colour(card.colour)
@@ -37,19 +47,20 @@ def card_element(card: Card, game: Game) -> ET.Element:
     # the frame in the card's colour, a parchment body
     el(root, "rect", x=1, y=1, width=WIDTH - 2, height=HEIGHT - 2, rx=12, fill=paint,
        stroke="#1e1608", stroke_width=2)
-    el(root, "rect", x=8, y=118, width=WIDTH - 16, height=128, rx=6, fill=PARCHMENT,
+    el(root, "rect", x=8, y=130, width=WIDTH - 16, height=116, rx=6, fill=PARCHMENT,
        stroke="#1e1608", stroke_width=0.8)
+    _temple(root, paint)
     # the effect: a plate at the top, the cost on a tab at the left
     costs = symbols.cost(card.cost)
     left = 40 if costs else 10
-    el(root, "rect", x=left, y=8, width=WIDTH - left - 8, height=102, rx=8, fill=PARCHMENT,
+    el(root, "rect", x=left, y=8, width=WIDTH - left - 8, height=114, rx=8, fill=PARCHMENT,
        stroke="#1e1608", stroke_width=0.8)
-    effect_rows(root, card.effects, left + 2, 12, WIDTH - left - 12, 94, biggest=42)
+    effect_rows(root, card.effects, left + 2, 12, WIDTH - left - 12, 106, biggest=56)
     if costs:
-        cost_column(root, costs, 8, 8, 22, 108)
+        cost_column(root, costs, 8, 8, 22, 120)
     # the words: the description, then the chains
-    y = paragraph(root, WIDTH / 2, 134, describe.effects(card.effects), WIDTH - 30, size=9,
-                  max_lines=7, style="italic")
+    y = paragraph(root, WIDTH / 2, 146, describe.effects(card.effects), WIDTH - 30, size=9,
+                  max_lines=6, style="italic")
     chains = [(True, n) for n in card.free_if_built] + [(False, n) for n in card.makes_free]
     if chains:
         y = max(y + 2, 246 - 16 * len(chains) - 4)

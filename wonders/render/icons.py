@@ -31,6 +31,7 @@ PLACE = "place"
 TEXT = "text"
 CHAIN = "chain"
 SPACE = "space"   # a Dice sheet space's symbol (laurel, attack, …)
+TEXT_CAP = 28     # words between symbols stay small however big the symbols are drawn
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class Glyph:
 
     def width(self, size: Number) -> float:
         if self.kind == TEXT:
-            return max(size * 0.35, len(self.name) * size * 0.5)
+            size = min(size, TEXT_CAP)
+            return max(size * 0.3, len(self.name) * size * 0.36)
         if self.kind == PLACE and self.name in ("neighbours", "all", "others"):
             return size * 1.1
         if self.kind == PLACE:
@@ -381,11 +383,25 @@ def _space(name: str, value: str) -> Draw:
     return generic(name, value)
 
 
+def _badged(draw: Draw, value: str) -> Draw:
+    """An icon with a number on a badge at its corner (``produce 5 wood``)."""
+    if not value:
+        return draw
+
+    def badged(g: ET.Element) -> None:
+        draw(g)
+        el(g, "circle", cx=15.5, cy=15.5, r=4.5, fill="#ffffff", stroke="#1e1e1e",
+           stroke_width=0.7)
+        el(g, "text", value, x=15.5, y=17.6, font_size=5.8 if len(value) < 3 else 4.2,
+           text_anchor="middle", font_weight="bold", fill=INK, font_family=SANS)
+    return badged
+
+
 def drawing(glyph: Glyph, size: Number) -> Draw | None:
     """How to draw a glyph in its 20-unit box (None: a text glyph)."""
     kind, name, value = glyph.kind, glyph.name, glyph.value
     if kind == RESOURCE:
-        return _RESOURCES.get(name) or generic(name)
+        return _badged(_RESOURCES[name], value) if name in _RESOURCES else generic(name, value)
     if kind == COIN:
         return _coin(value)
     if kind == SHIELD:
@@ -418,8 +434,9 @@ def place(parent: ET.Element, glyph: Glyph, x: Number, y: Number, size: Number,
     width = glyph.width(size)
     draw = drawing(glyph, size)
     if draw is None:
-        el(parent, "text", glyph.name, x=x + width / 2, y=y + size * 0.72,
-           font_size=size * 0.8, text_anchor="middle", font_weight="bold", fill=ink,
+        font = min(size, TEXT_CAP) * 0.6
+        el(parent, "text", glyph.name, x=x + width / 2, y=y + size / 2 + font * 0.36,
+           font_size=font, text_anchor="middle", font_weight="bold", fill=ink,
            font_family=SANS)
         return width
     scale = size / 20

@@ -38,7 +38,8 @@ def places(names: tuple[str, ...]) -> list[Glyph]:
         out += ([Glyph(PLACE, "left"), Glyph(PLACE, "self"), Glyph(PLACE, "right")]
                 if with_self else [Glyph(PLACE, "neighbours")])
         wanted = [p for p in wanted if p not in ("left", "right", "neighbours", "self")]
-    out += [Glyph(PLACE, p) for p in wanted]
+    out += [Glyph(PLACE, p) if p in ("left", "right", "self", "all", "others")
+            else Glyph(TEXT, p.replace("_", " ")) for p in wanted]
     return out
 
 
