@@ -100,7 +100,7 @@ def render(
 ) -> None:
     """Draw a card, wonder side, token or Dice sheet from its data, or a whole gallery.
 
-    'wonders render --game base --card "Lumber Yard"' prints the card as SVG;
+    'wonders render --game base --card NAME' prints that card as SVG;
     'wonders render --game base -o DIR' writes DIR/index.html and a picture of every card,
     wonder side and token, grouped by age and colour.
     """

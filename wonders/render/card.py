@@ -55,37 +55,42 @@ def card_element(card: Card, game: Game) -> ET.Element:
     left = 40 if costs else 10
     el(root, "rect", x=left, y=8, width=WIDTH - left - 8, height=114, rx=8, fill=PARCHMENT,
        stroke="#1e1608", stroke_width=0.8)
-    effect_rows(root, card.effects, left + 2, 12, WIDTH - left - 12, 106, biggest=56)
+    effect_rows(el(root, "g", class_="effect"), card.effects, left + 2, 12, WIDTH - left - 12,
+                106, biggest=56)
     if costs:
-        cost_column(root, costs, 8, 8, 22, 120)
+        cost_column(el(root, "g", class_="cost"), costs, 8, 8, 22, 120)
     # the words: the description, then the chains
-    y = paragraph(root, WIDTH / 2, 146, describe.effects(card.effects), WIDTH - 30, size=9,
-                  max_lines=6, style="italic")
+    y = paragraph(el(root, "g", class_="description"), WIDTH / 2, 146,
+                  describe.effects(card.effects), WIDTH - 30, size=9, max_lines=6,
+                  style="italic")
     chains = [(True, n) for n in card.free_if_built] + [(False, n) for n in card.makes_free]
     if chains:
         y = max(y + 2, 246 - 16 * len(chains) - 4)
+        group = el(root, "g", class_="chains")
         for free_here, name in chains:
-            place(root, Glyph(CHAIN), 16, y - 1, 14)
+            place(group, Glyph(CHAIN), 16, y - 1, 14)
             label = f"free if you built {name}" if free_here else f"makes {name} free"
             fits = min(8.5, (WIDTH - 50) / (max(1, len(label)) * 0.55))
-            text(root, 34, y + 10, label, size=fits, anchor="start",
+            text(group, 34, y + 10, label, size=fits, anchor="start",
                  weight="bold" if free_here else "normal")
             y += 16
     # the banner: name, players, age
     lines = wrap(card.name, WIDTH - 60, 15)
     size = 15 if len(lines) == 1 else 12
     name_y = 270 if len(lines) == 1 else 264
+    banner = el(root, "g", class_="name")
     for index, line in enumerate(lines[:2]):
-        text(root, WIDTH / 2, name_y + index * 14, line, size=size, weight="bold", fill=ink,
+        text(banner, WIDTH / 2, name_y + index * 14, line, size=size, weight="bold", fill=ink,
              family=FONT)
     who = players_line(card, game)
     if who:
-        text(root, 14, 292, who, size=8, anchor="start", fill=ink, family=SANS)
+        text(root, 14, 292, who, size=8, anchor="start", fill=ink, family=SANS,
+             class_="players")
     if card.age:
         el(root, "circle", cx=WIDTH - 18, cy=HEIGHT - 18, r=11, fill=PARCHMENT,
            stroke="#1e1608", stroke_width=1)
         text(root, WIDTH - 18, HEIGHT - 14, roman(card.age), size=10, weight="bold",
-             fill=INK, family=FONT)
+             fill=INK, family=FONT, class_="age")
     if card.name in game.removed:
         el(root, "rect", x=4, y=HEIGHT / 2 - 14, width=WIDTH - 8, height=28, fill="#000000",
            fill_opacity=0.55)

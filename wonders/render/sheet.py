@@ -81,7 +81,7 @@ def sheet_element(game: Game, board: Board) -> ET.Element:
     assert dice is not None
     rows = len(dice.buildings) + (1 if dice.bonuses else 0) + 1
     height = 60 + rows * ROW + 40
-    root = svg_root(WIDTH, height, f"{game.rules.title}: the sheet of {board.name}")
+    root = svg_root(WIDTH, height, f"{board.name}: the player sheet ({game.rules.title})")
     el(root, "desc", f"{len(dice.buildings)} buildings, {len(dice.bonuses)} bonuses, "
        f"{len(board.stages)} wonder stages")
     el(root, "rect", x=1, y=1, width=WIDTH - 2, height=height - 2, rx=10, fill="#e9dcb8",
@@ -95,9 +95,10 @@ def sheet_element(game: Game, board: Board) -> ET.Element:
                              f"first to finish: {building.first} points" if building.first
                              else "", f"against the {building.side}" if building.side else "")
                  if n]
-        _label(root, 12, y, building.name, building.colour, "; ".join(notes))
+        line = el(root, "g", class_="building")
+        _label(line, 12, y, building.name, building.colour, "; ".join(notes))
         for index, space in enumerate(building.spaces):
-            _space(root, space, 12 + LABEL + index * (BOX + GAP), y)
+            _space(el(line, "g", class_="space"), space, 12 + LABEL + index * (BOX + GAP), y)
         y += ROW
     if dice.bonuses:
         _label(root, 12, y, "Bonuses", "gold", "one per building completed")
@@ -119,12 +120,14 @@ def sheet_element(game: Game, board: Board) -> ET.Element:
     width = (WIDTH - 24 - LABEL - GAP * (len(board.stages) - 1)) / max(1, len(board.stages))
     for number, stage in enumerate(board.stages, 1):
         x = 12 + LABEL + (number - 1) * (width + GAP)
-        el(root, "rect", x=x, y=y, width=width, height=BOX, rx=5, fill=PARCHMENT,
+        box = el(root, "g", class_="stage")
+        el(box, "rect", x=x, y=y, width=width, height=BOX, rx=5, fill=PARCHMENT,
            stroke="#3a2a1a", stroke_width=0.8)
-        _types_badge(root, x + 3, y + 3, stage.cost)
-        text(root, x + width - 10, y + 13, roman(number), size=9, weight="bold", family=FONT)
-        effect_rows(root, stage.effects, x + 20, y + 2, width - 40, 34, biggest=26)
-        paragraph(root, x + width / 2, y + 46, describe.effects(stage.effects), width - 10,
+        _types_badge(box, x + 3, y + 3, stage.cost)
+        text(box, x + width - 10, y + 13, roman(number), size=9, weight="bold", family=FONT)
+        effect_rows(el(box, "g", class_="effect"), stage.effects, x + 20, y + 2, width - 40,
+                    34, biggest=26)
+        paragraph(box, x + width / 2, y + 46, describe.effects(stage.effects), width - 10,
                   size=7.5, max_lines=2, style="italic")
     y += ROW
     turns = f"{dice.extra_turns} more turn{'' if dice.extra_turns == 1 else 's'}"
@@ -141,7 +144,7 @@ def dice_element(game: Game) -> ET.Element:
     faces = max((len(d.faces) for d in dice.dice), default=1)
     width = 170 + faces * 52 + 12
     height = 56 + len(dice.dice) * 56 + 12
-    root = svg_root(width, height, f"{game.rules.title}: the dice")
+    root = svg_root(width, height, f"The dice ({game.rules.title})")
     el(root, "rect", x=1, y=1, width=width - 2, height=height - 2, rx=10, fill="#e9dcb8",
        stroke="#3a2a10", stroke_width=2)
     quadrants = ", ".join(map(str, dice.quadrants))

@@ -41,7 +41,8 @@ def wonder_element(wonder: Wonder, side: WonderSide, game: Game) -> ET.Element:
         start_width = 96
         el(root, "rect", x=14, y=14, width=start_width, height=62, rx=6, fill=PARCHMENT,
            stroke="#3a2a10", stroke_width=0.8)
-        effect_rows(root, side.start, 16, 16, start_width - 4, 44, biggest=34)
+        effect_rows(el(root, "g", class_="start"), side.start, 16, 16, start_width - 4, 44,
+                    biggest=34)
         text(root, 14 + start_width / 2, 71, "from the start", size=7, fill="#5a4a30")
     # the name
     name_x = (14 + start_width + WIDTH - 14) / 2
@@ -57,18 +58,20 @@ def wonder_element(wonder: Wonder, side: WonderSide, game: Game) -> ET.Element:
     top, box_height = 86.0, HEIGHT - 86.0 - 14
     for number, stage in enumerate(side.stages, 1):
         x = 14 + (number - 1) * (box_width + gap)
-        el(root, "rect", x=x, y=top, width=box_width, height=box_height, rx=6, fill=PARCHMENT,
+        box = el(root, "g", class_="stage")
+        el(box, "rect", x=x, y=top, width=box_width, height=box_height, rx=6, fill=PARCHMENT,
            stroke="#3a2a10", stroke_width=1)
         costs = symbols.cost(stage.cost)
         inner = 30 if costs else 4
         if costs:
-            cost_column(root, costs, x + 4, top + 4, 18, box_height - 8)
-        effect_rows(root, stage.effects, x + inner, top + 6, box_width - inner - 4, 56,
-                    biggest=32)
-        paragraph(root, x + inner + (box_width - inner - 4) / 2, top + 76,
+            cost_column(el(box, "g", class_="cost"), costs, x + 4, top + 4, 18,
+                        box_height - 8)
+        effect_rows(el(box, "g", class_="effect"), stage.effects, x + inner, top + 6,
+                    box_width - inner - 4, 56, biggest=32)
+        paragraph(box, x + inner + (box_width - inner - 4) / 2, top + 76,
                   describe.effects(stage.effects), box_width - inner - 8, size=7.5,
                   max_lines=6, style="italic")
-        text(root, x + inner + (box_width - inner - 4) / 2, top + box_height - 6,
+        text(box, x + inner + (box_width - inner - 4) / 2, top + box_height - 6,
              roman(number), size=10, weight="bold", family=FONT, fill=INK)
     if not side.stages:
         text(root, WIDTH / 2, top + box_height / 2, "no stages", size=12, family=FONT)
