@@ -62,15 +62,20 @@ def counted(item: fx.Counted) -> list[Glyph]:
 
 def amount(value: fx.Amount, make: Make) -> list[Glyph]:
     """``2 + 1 per brown card in left, right`` as symbols: the unit ``make(n)`` for the
-    fixed part and for each term, each term followed by what it counts and where."""
+    fixed part and for each term, each term followed by what it counts and where (side by
+    side, as printed cards show it; "/" separates alternatives only)."""
     parts: list[list[Glyph]] = []
     if value.fixed or not value.terms:
         parts.append([make(str(value.fixed))])
     for term in value.terms:
-        per = [make(str(term.value)), Glyph(TEXT, "/")]
-        if term.divisor != 1:
-            per.append(Glyph(TEXT, str(term.divisor)))
-        parts.append(per + counted(term.counted) + places(term.places))
+        per = [make(str(term.value))]   # "1 per brown card": the laurel beside the card
+        if term.divisor != 1 and isinstance(term.counted, fx.CountCoins):
+            what = [Glyph(COIN, value=str(term.divisor))]      # "1 per 3 coins"
+        elif term.divisor != 1:
+            what = [Glyph(TEXT, f"{term.divisor}×"), *counted(term.counted)]
+        else:
+            what = counted(term.counted)
+        parts.append(per + what + places(term.places))
     out: list[Glyph] = []
     for index, part in enumerate(parts):
         if index:
