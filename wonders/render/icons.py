@@ -468,4 +468,5 @@ def row(parent: ET.Element, glyphs: list[Glyph], cx: Number, y: Number, size: Nu
 
 
 __all__ = ["ABILITY", "CARD", "CHAIN", "COIN", "Glyph", "PLACE", "POINTS", "RESOURCE",
-           "SCIENCE", "SHIELD", "SPACE", "STAGE", "TEXT", "TOKEN", "generic", "place", "row"]
+           "SCIENCE", "SHIELD", "SPACE", "STAGE", "TEXT", "TOKEN", "generic", "place", "row",
+           "row_width"]

@@ -6,25 +6,39 @@ import xml.etree.ElementTree as ET
 
 from wonders.dsl import effects as fx
 from wonders.render import symbols
-from wonders.render.icons import Glyph, place, row
+from wonders.render.icons import TEXT, Glyph, place, row, row_width
 from wonders.render.svg import INK, Number, el
+
+
+def _fit(glyphs: list[Glyph], width: float, height: float, biggest: float) -> float:
+    """The biggest size at which a row fits ``width`` (and ``height``)."""
+    unit = row_width(glyphs, 1.0, 0.1)
+    return min(biggest, height, width / unit if unit else biggest)
 
 
 def effect_rows(parent: ET.Element, value: fx.Effects, x: Number, y: Number, width: Number,
                 height: Number, biggest: Number = 30, ink: str = INK) -> None:
-    """Each clause's symbols on a row of its own, centred in the box, as big as fits."""
+    """The clauses' symbols, centred in the box, as big as fits: a row per clause, or
+    all on one row (a dot between clauses) when that draws them bigger (a wide box)."""
     rows = symbols.effects(value)
     if not rows:
         el(parent, "text", "—", x=x + width / 2, y=y + height / 2 + 5, font_size=14,
            text_anchor="middle", fill=ink)
         return
     gap = 4.0
-    size = min(float(biggest), (height - gap * (len(rows) - 1)) / len(rows))
+    room = float(width) - 6
+    stacked = min(_fit(r, room, (height - gap * (len(rows) - 1)) / len(rows), biggest)
+                  for r in rows)
+    joined = [g for index, r in enumerate(rows) for g in ([Glyph(TEXT, " · ")] if index else [])
+              + r]
+    single = _fit(joined, room, float(height), biggest) if len(rows) > 1 else 0.0
+    if single > stacked:
+        rows, stacked = [joined], single
+    size = stacked
     top = y + (height - size * len(rows) - gap * (len(rows) - 1)) / 2
     for glyphs in rows:
-        used = row(parent, glyphs, x + width / 2, top, size, width - 6, ink)
+        row(parent, glyphs, x + width / 2, top, size, room, ink, gap=size * 0.1)
         top += size + gap
-        del used
 
 
 def cost_column(parent: ET.Element, glyphs: list[Glyph], x: Number, y: Number,

@@ -67,10 +67,10 @@ def wonder_element(wonder: Wonder, side: WonderSide, game: Game) -> ET.Element:
             cost_column(el(box, "g", class_="cost"), costs, x + 4, top + 4, 18,
                         box_height - 8)
         effect_rows(el(box, "g", class_="effect"), stage.effects, x + inner, top + 6,
-                    box_width - inner - 4, 56, biggest=32)
-        paragraph(box, x + inner + (box_width - inner - 4) / 2, top + 76,
-                  describe.effects(stage.effects), box_width - inner - 8, size=7.5,
-                  max_lines=6, style="italic")
+                    box_width - inner - 4, 64, biggest=36)
+        paragraph(box, x + inner + (box_width - inner - 4) / 2, top + 86,
+                  describe.effects(stage.effects), box_width - inner - 8,
+                  size=9 if box_width > 200 else 7.5, max_lines=6, style="italic")
         text(box, x + inner + (box_width - inner - 4) / 2, top + box_height - 6,
              roman(number), size=10, weight="bold", family=FONT, fill=INK)
     if not side.stages:
