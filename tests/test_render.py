@@ -130,7 +130,8 @@ def test_drawn_cards_and_fixed_player_counts() -> None:
 
 def test_points_per_card_in_neighbours_draw_the_counted_card_and_arrows() -> None:
     base = game("base")
-    guild = next(c for c in base.cards if c.effects.text == "end: points 1 per brown card in left, right")
+    text = "end: points 1 per brown card in left, right"
+    guild = next(c for c in base.cards if c.effects.text == text)
     shown = icons(group(parse(card_svg(guild, base)), "effect")[0])
     assert shown == ["points", "brown", "neighbours"]   # a brown card, ◀ ▶
 

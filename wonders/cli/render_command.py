@@ -96,13 +96,14 @@ def render(
         "With a name: the file to write (default: standard output, SVG only). Without "
         "one: the folder that gets the gallery (index.html and a picture of everything).")),
     picture_format: PictureFormat = typer.Option(PictureFormat.svg, "--format", "-f", help=(
-        "svg, or png (needs the optional extra: pip install 'wonders[render]').")),
+        "svg, or png (needs CairoSVG, the optional extra: pip install "
+        "'wonders\\[render]').")),
 ) -> None:
     """Draw a card, wonder side, token or Dice sheet from its data, or a whole gallery.
 
-    'wonders render --game base --card NAME' prints that card as SVG;
-    'wonders render --game base -o DIR' writes DIR/index.html and a picture of every card,
-    wonder side and token, grouped by age and colour.
+    'wonders render --game base --card NAME' prints that card as SVG.
+
+    'wonders render --game base -o DIR' writes a gallery: DIR/index.html and every picture.
     """
     from wonders.cli.data_commands import _load, _require_game
     from wonders.cli.options import fail, write_output

@@ -171,8 +171,8 @@ def _science_disc(g: ET.Element) -> None:
     el(g, "circle", cx=10, cy=10, r=9.3, fill="#2e7d32", stroke="#143d17", stroke_width=0.8)
 
 
-_LINE: dict[str, Attribute] = {"fill": "none", "stroke": "#f4ead2", "stroke_width": 1.2, "stroke_linecap": "round",
-         "stroke_linejoin": "round"}
+_LINE: dict[str, Attribute] = {"fill": "none", "stroke": "#f4ead2", "stroke_width": 1.2,
+                               "stroke_linecap": "round", "stroke_linejoin": "round"}
 
 
 def _line(g: ET.Element, d: str) -> None:

@@ -31,7 +31,8 @@ def token_element(token: Token) -> ET.Element:
        stroke_dasharray="3 2")
     el(root, "circle", cx=cx, cy=cy - 8, r=r - 24, fill=PARCHMENT, stroke="#161616",
        stroke_width=1)
-    effect_rows(el(root, "g", class_="effect"), token.effects, cx - 52, cy - 54, 104, 88, biggest=40)
+    effect_rows(el(root, "g", class_="effect"), token.effects, cx - 52, cy - 54, 104, 88,
+                biggest=40)
     text(root, cx, cy + r - 14, token.name, size=13 if len(token.name) < 16 else 10,
          weight="bold", family=FONT, fill="#ffffff")
     paragraph(root, cx, cy + r + 20, describe.effects(token.effects), WIDTH - 16, size=9,
