@@ -176,6 +176,24 @@ def test_a_dice_sheet_has_a_row_per_building_and_the_boards_stages() -> None:
     assert result.exit_code == 0 and parse(result.stdout) is not None
 
 
+def test_the_catalogue_keys_drawings_as_the_web_tables_catalogue_keys_data() -> None:
+    from wonders.render import catalogue
+    from wonders.serve.present import catalogue as page_catalogue
+
+    duel = game("duel")
+    drawn, data = catalogue(duel), page_catalogue(duel)
+    assert set(drawn["cards"]) == set(data["cards"])
+    assert set(drawn["tokens"]) == set(data["tokens"])
+    wonders = drawn["wonders"]
+    assert set(wonders) == set(data["wonders"])
+    for name, sides in data["wonders"].items():
+        drawn_sides = wonders[name]
+        assert isinstance(drawn_sides, dict) and set(drawn_sides) == set(sides)
+    svg = drawn["cards"]["Lumber Yard"]
+    assert isinstance(svg, str) and ' id="' not in svg   # inline many to a page
+    parse(svg)
+
+
 # --- names from the data are escaped; new vocabulary still draws -------------------------
 
 WEIRD = '<&"> Folly'

@@ -84,6 +84,24 @@ def drawings(game: Game) -> list[Drawing]:
     return out
 
 
+def catalogue(game: Game) -> dict[str, dict[str, object]]:
+    """Every drawing keyed as :func:`wonders.serve.present.catalogue` keys the data, for a
+    page that draws what a view names: ``cards`` by name and, where a name recurs in
+    another age, by ``name (age)`` too; ``wonders`` by name then side; ``tokens`` by name.
+    Each value is an SVG document to put inline in the page (no ids, so any number of
+    them can share a page) or to serve as ``image/svg+xml``."""
+    cards: dict[str, object] = {}
+    for card in game.cards:
+        svg = card_svg(card, game)
+        cards.setdefault(card.name, svg)
+        cards[card.key] = svg
+    wonders: dict[str, object] = {
+        wonder.name: {letter: wonder_svg(wonder, side, game)
+                      for letter, side in wonder.sides.items()} for wonder in game.wonders}
+    tokens: dict[str, object] = {token.name: token_svg(token) for token in game.tokens}
+    return {"cards": cards, "wonders": wonders, "tokens": tokens}
+
+
 _STYLE = """
 body { font-family: Georgia, 'DejaVu Serif', serif; background: #efe6cf; color: #2b2118;
        margin: 2em; }
@@ -161,4 +179,4 @@ def write_gallery(game: Game, folder: Path, png: Callable[[str], bytes] | None =
     return len(items)
 
 
-__all__ = ["Drawing", "drawings", "index_html", "write_gallery"]
+__all__ = ["Drawing", "catalogue", "drawings", "index_html", "write_gallery"]

@@ -162,14 +162,12 @@ def dice_element(game: Game) -> ET.Element:
             el(root, "rect", x=x, y=y, width=46, height=46, rx=8, fill=paint,
                stroke="#1e1608", stroke_width=1)
             building = dice.buildings[face.building]
-            inner = el(root, "rect", x=x + 6, y=y + 6, width=34, height=34, rx=5,
-                       fill=PARCHMENT, stroke="#1e1608", stroke_width=0.5)
-            del inner
-            if face.symbol:
-                row(root, [Glyph(SPACE, face.symbol)], x + 23, y + 9, 22, 30)
-            else:
-                row(root, [Glyph(SPACE, building.key)], x + 23, y + 9, 22, 30)
-            text(root, x + 23, y + 42, building.name[:10], size=5.5, fill=INK)
+            el(root, "rect", x=x + 5, y=y + 5, width=36, height=36, rx=5, fill=PARCHMENT,
+               stroke="#1e1608", stroke_width=0.5)
+            # the symbol it crosses, or (any next space) its building
+            face_group = el(root, "g", class_="face")
+            el(face_group, "title", building.name + (f": {face.symbol}" if face.symbol else ""))
+            row(face_group, [Glyph(SPACE, face.symbol or building.key)], x + 23, y + 8, 30, 32)
     return root
 
 
