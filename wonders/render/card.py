@@ -56,7 +56,7 @@ def card_element(card: Card, game: Game) -> ET.Element:
     el(root, "rect", x=left, y=8, width=WIDTH - left - 8, height=114, rx=8, fill=PARCHMENT,
        stroke="#1e1608", stroke_width=0.8)
     effect_rows(el(root, "g", class_="effect"), card.effects, left + 2, 12, WIDTH - left - 12,
-                106, biggest=56)
+                106, biggest=66)
     if costs:
         cost_column(el(root, "g", class_="cost"), costs, 8, 8, 22, 120)
     # the words: the description, then the chains
