@@ -13,7 +13,8 @@ import sys
 import typer
 
 from wonders.serve import command as serve_command
-from wonders.cli import data_commands, lsp_command, play_commands, position_command, simulate_command
+from wonders.cli import (data_commands, lsp_command, play_commands, position_command,
+                         render_command, simulate_command)
 
 app = typer.Typer(
     name="wonders",
@@ -27,6 +28,7 @@ app = typer.Typer(
 data_commands.register(app)
 play_commands.register(app)
 simulate_command.register(app)
+render_command.register(app)
 serve_command.register(app)
 lsp_command.register(app)
 position_command.register(app)

@@ -146,30 +146,37 @@ def graph(
     paths: Optional[list[Path]] = typer.Argument(None, help=PATHS_HELP, show_default=False),
     game: Optional[str] = typer.Option(None, "--game", "-g", help=GAME_HELP),
     output_format: GraphFormat = typer.Option(GraphFormat.text, "--format", "-f",
-                                              help="text (chains, one per line), dot, or png."),
+                                              help="text (chains, one per line), dot, or png "
+                                                   "(png needs Graphviz's 'dot' program)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write to this file (needed for png)."),
 ) -> None:
-    """Show the chain graph (free builds): as text, as Graphviz DOT, or as a PNG."""
+    """Show the chain graph (free builds): as text, as Graphviz DOT, or as a PNG.
+
+    Cards a loaded set removes ('remove:') are left out: they are not in the game.
+    The PNG needs Graphviz's 'dot' program (e.g. apt-get install graphviz).
+    """
     result = _load(paths, game)
-    _require_game(result)
+    loaded = _require_game(result)
     assert result.graph is not None
+    chains = result.graph.subgraph(n for n in result.graph if n not in loaded.removed).copy()
     if output_format is GraphFormat.text:
-        text = "\n".join(to_text(result.graph)) + "\n"
+        text = "\n".join(to_text(chains)) + "\n"
     elif output_format is GraphFormat.dot:
-        text = to_dot(result.graph)
+        text = to_dot(chains)
     else:
         if output is None:
             raise typer.BadParameter("a PNG needs --output FILE", param_hint="--output")
         if shutil.which("dot") is None:
             sys.stderr.write("wonders: PNG output needs Graphviz's 'dot' program, which is not "
-                             "installed (e.g. apt-get install graphviz); --format dot works "
-                             "without it\n")
+                             "installed or not on the PATH (install Graphviz: apt-get install "
+                             "graphviz, brew install graphviz, or graphviz.org/download); "
+                             "--format text and --format dot work without it\n")
             raise typer.Exit(1)
         import pydot
 
         open_output(output, "the graph").close()  # a clean exit 1 when it cannot be written
-        graphs = pydot.graph_from_dot_data(to_dot(result.graph)) or []
+        graphs = pydot.graph_from_dot_data(to_dot(chains)) or []
         for dot_graph in graphs[:1]:
             try:
                 dot_graph.write(str(output), format="png")
