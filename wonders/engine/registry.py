@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from wonders.engine.dice_game import DiceGame
     from wonders.engine.game import Game
     from wonders.engine.structure_game import StructureGame
-    from wonders.env.observe import Encoder
     from wonders.scenarios.draft import DraftRunner
 
 from wonders.engine.contract import GameState
@@ -77,7 +76,7 @@ class Loop(Generic[G]):
     greedy: Callable[[], PolicyFactory[G]]      # the greedy policy (wonders.bots.policy)
     # the agent environment's observation encoder, ``Encoder(data, players)``
     # (:mod:`wonders.env.observe`; None: the environment walks ``view``)
-    encoder: Callable[[], type[Encoder]] | None = None
+    encoder: Callable[[], Callable[..., Any]] | None = None
 
 
 LOOPS: dict[str, Loop[Any]] = {}
@@ -120,7 +119,7 @@ def _draft_greedy() -> PolicyFactory[Game]:
     return DraftGreedy
 
 
-def _draft_encoder() -> type[Encoder]:
+def _draft_encoder() -> Callable[..., Any]:
     from wonders.env.observe import DraftEncoder
     return DraftEncoder
 
@@ -145,7 +144,7 @@ def _structure_greedy() -> PolicyFactory[StructureGame]:
     return StructureGreedy
 
 
-def _structure_encoder() -> type[Encoder]:
+def _structure_encoder() -> Callable[..., Any]:
     from wonders.env.observe import StructureEncoder
     return StructureEncoder
 

@@ -405,7 +405,11 @@ def encoder_for(data: GameData, players: int) -> Encoder:
     from wonders.engine.registry import loop_for
 
     encoder = loop_for(data).encoder
-    return ViewEncoder(data, players) if encoder is None else encoder()(data, players)
+    if encoder is None:
+        return ViewEncoder(data, players)
+    made = encoder()(data, players)
+    assert isinstance(made, Encoder)
+    return made
 
 
 class Spaces:
