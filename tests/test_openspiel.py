@@ -4,6 +4,7 @@ information states that hold nothing a seat cannot see, and the engine's own gam
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
 import io
 import random
@@ -247,6 +248,11 @@ def test_bad_moves_and_parameters_say_what_is_wrong() -> None:
         pyspiel.load_game("wonders_base", {"players": 2})
     with pytest.raises(Exception, match="at least 1"):
         pyspiel.load_game("wonders_duel", {"deals": 0})
+
+
+def test_the_package_docstring_example_runs() -> None:
+    found = doctest.testmod(wo)
+    assert found.attempted >= 4 and found.failed == 0
 
 
 def test_the_first_example_of_the_openspiel_page_runs(capsys: pytest.CaptureFixture[str]
