@@ -321,7 +321,6 @@ class DiceGame(SharedGenerator):
         found = self._legal.get(seat)
         if found is None:
             if seat not in self.seats:
-                check_seat(seat, self.players)  # (off the hot path: a seat not deciding)
                 return []
             found = self._legal[seat] = self._options(seat)
         return found

@@ -28,9 +28,8 @@ class IllegalActionError(RuleError):
 
 
 def check_seat(seat: object, players: int) -> None:
-    """Raise :class:`RuleError` unless ``seat`` is one of the game's seats (the contract's
-    seat arguments: ``view``, ``legal_actions``); called off the hot path only, where a
-    seat is not found among those deciding."""
+    """Raise :class:`RuleError` unless ``seat`` is one of the game's seats (``view``'s
+    argument; not on the hot path)."""
     if isinstance(seat, bool) or not hasattr(seat, "__index__"):
         raise RuleError(f"a seat is a number 0 to {players - 1}, not {seat!r}")
     if not 0 <= operator.index(cast(SupportsIndex, seat)) < players:

@@ -736,7 +736,6 @@ class Game(Table):
         if found is not None:
             return found
         if seat not in self.movers or self.phase is Phase.OVER:
-            check_seat(seat, self.players)  # (off the hot path: a seat that does not decide)
             return []
         actions: list[Action]
         if self.pending and self.phase is not Phase.TURN and self.phase is not Phase.LAST_CARD:

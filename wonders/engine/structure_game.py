@@ -727,10 +727,8 @@ class StructureGame(Table):
         if seat == self._legal_seat and seat >= 0:  # (-1: nothing kept, not a seat)
             return self._legal
         if self.phase is StructurePhase.OVER:
-            check_seat(seat, self.players)  # (off the hot path: a seat that does not decide)
             return []
         if seat != (self.pending[0].seat if self.pending else self.current):
-            check_seat(seat, self.players)
             return []
         if self.pending:
             actions = self.pending[0].options
