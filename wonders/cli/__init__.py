@@ -13,7 +13,7 @@ import sys
 import typer
 
 from wonders.serve import command as serve_command
-from wonders.cli import data_commands, play_commands, simulate_command
+from wonders.cli import data_commands, lsp_command, play_commands, simulate_command
 
 app = typer.Typer(
     name="wonders",
@@ -28,6 +28,7 @@ data_commands.register(app)
 play_commands.register(app)
 simulate_command.register(app)
 serve_command.register(app)
+lsp_command.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -66,7 +66,7 @@ def play(
     extra = [str(p) for p in paths or []]
     if human:
         others = {s: b for s, b in enumerate(players_bots) if s != human_seat}
-        play_human = loop_for(data).load("terminal")  # the loop's terminal UI
+        play_human = loop_for(data).terminal()
         finished = bool(play_human(match, human_seat, others))
         if finished and log is not None:
             write_output(log, lambda handle: write_log(match, handle, source.spec, extra, sides),
