@@ -159,7 +159,7 @@ def test_a_move_that_cannot_be_stored_is_refused_undone_and_logged(
             ws0.send_json({"type": "act", "decision": 0, "action": first[0]})
             assert ws0.receive_json()["type"] == "accepted"
             # the disk fills up: seat 1's move (it would not resolve the decision yet)
-            monkeypatch.setattr(serve_tables, "_write_atomic", full_disk)
+            monkeypatch.setattr(serve_tables, "_write_temporary", full_disk)
             caplog.set_level(logging.ERROR, logger="wonders.serve")
             ws1.send_json({"type": "act", "decision": 0, "action": first[1]})
             answer = ws1.receive_json()
@@ -199,14 +199,14 @@ def test_a_decision_whose_log_cannot_be_written_is_undone(
     server = Server(tables)
     for seat in (0, 1):
         asyncio.run(server.commit(table, seat, 0, table.game.legal_actions(seat)[0].to_json()))
-    real = serve_tables._write_atomic
+    real = serve_tables._write_temporary
 
-    def log_fails(path: Path, text: str, **options: Any) -> None:
+    def log_fails(path: Path, text: str) -> Any:
         if path.suffix == ".jsonl":
             full_disk()
-        real(path, text, **options)
+        return real(path, text)
 
-    monkeypatch.setattr(serve_tables, "_write_atomic", log_fails)
+    monkeypatch.setattr(serve_tables, "_write_temporary", log_fails)
     with pytest.raises(serve_tables.TableError, match="could not store this move"):
         asyncio.run(server.commit(table, 2, 0, table.game.legal_actions(2)[0].to_json()))
     assert table.decision_number == 0 and sorted(table.pending) == [0, 1]
@@ -229,7 +229,7 @@ def test_start_up_refuses_a_data_folder_it_cannot_write(
     def read_only(*_: Any, **__: Any) -> None:
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(serve_tables, "_write_atomic", read_only)
+    monkeypatch.setattr(serve_tables, "_write_temporary", read_only)
     result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t"), "--game", "base"])
     assert result.exit_code == 1 and not started
     assert "cannot use" in result.output and "Read-only file system" in result.output
