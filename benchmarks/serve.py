@@ -11,8 +11,8 @@ plays every game to the end.  It reports:
   and the human moves per second;
 * the latency of a move: from a client sending its action to the server's answer
   (``accepted``), median and 99th percentile, over every human move.  The answer is
-  sent once the action is checked and, when it completes the decision, the decision
-  resolved and the log handed to the writer thread.
+  sent once the action is checked, the decision resolved when it completes it, and
+  the table's files durably stored (synced, renamed, the folder synced).
 
     python benchmarks/serve.py [--tables 50] [--game base] [--players 3] [--humans 2]
                                [--bot random] [--seed 0] [--think 0]

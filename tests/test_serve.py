@@ -154,9 +154,10 @@ def test_forged_repeated_out_of_turn_malformed_and_oversized_messages_change_not
         with client.websocket_connect(f"/ws/{table.id}") as ws:
             assert "join the table first" in refused(ws, {"type": "act", "decision": 0,
                                                           "action": {}})
-            for forged in ("forged-token", "é" * 30, "\ud800", ""):
+            for forged in ("forged-token", "é" * 30, ""):
                 assert "no seat of this table has that token" in refused(
                     ws, {"type": "join", "token": forged})
+            assert "not valid Unicode" in refused(ws, {"type": "join", "token": "\ud800"})
             state = join(ws, token_of(created, 0))
             assert state["seat"] == 0 and state["actions"]["actions"]
             first = state["actions"]["actions"][0]["json"]
@@ -712,7 +713,7 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     from wonders.serve import app as serve_app
 
     started: list[tuple[Tables, str, int]] = []
-    monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers:
+    monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers, timeout:
                         started.append((tables, host, port)))
     result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t"), "--port", "8123"])
     assert result.exit_code == 0, result.output

@@ -44,7 +44,7 @@ if not Path(CHROMIUM).exists():
                 "(apt-get install chromium)", allow_module_level=True)
 
 from wonders.engine.actions import Build  # noqa: E402
-from wonders.serve.app import create_app  # noqa: E402
+from wonders.serve.app import create_app, uvicorn_options  # noqa: E402
 from wonders.serve.tables import Table, Tables, load_source  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -88,8 +88,8 @@ class Server:
     def start(self) -> None:
         self.tables = Tables(self.data_dir, sources(), search_seconds=0.3)
         config = uvicorn.Config(create_app(self.tables), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws_max_size=65536,
-                                timeout_graceful_shutdown=1)
+                                log_level="warning", timeout_graceful_shutdown=1,
+                                **uvicorn_options())   # as `wonders serve` runs it
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -361,11 +361,13 @@ def check_prices(page: Any, table: Table, seat: int) -> int:
 def play_first(page: Any) -> None:
     """Play the first action the page offers: a choice button, else a card's first action
     (its actions in view once the card is tapped)."""
-    choice = page.query_selector("#choices button")
-    if choice is None:
+    # locators, not element handles: a click finds its element again should a state sent
+    # meanwhile (a bot choosing) have redrawn that part of the page
+    if page.query_selector("#choices button") is None:
         check_tapped_actions(page, ".card.playable >> nth=0")
-        choice = page.wait_for_selector("#card-actions button.action", timeout=TIMEOUT_MS)
-    choice.click()
+        page.locator("#card-actions button.action").first.click(timeout=TIMEOUT_MS)
+    else:
+        page.locator("#choices button").first.click(timeout=TIMEOUT_MS)
 
 
 def wait_until(check: Any, seconds: float = 20.0) -> None:
@@ -513,8 +515,16 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
                 shots_taken.add(kind)
                 shot(page, f"duel-{kind}{suffix}")
             play_first(page)
-        wait_until(lambda: server.table(table_id).decision_number > number
-                   or server.table(table_id).game.over)
+        try:
+            wait_until(lambda: server.table(table_id).decision_number > number
+                       or server.table(table_id).game.over)
+        except AssertionError:   # say where it stopped: the table's and the page's side
+            stuck = server.table(table_id)
+            raise AssertionError(
+                f"decision {number} never closed: waiting for {stuck.waiting_for()}, bots "
+                f"busy {stuck.bots_busy}, page at "
+                f"{page.evaluate('() => [state.decision, document.body.dataset.connected]')}, "
+                f"refused {page.inner_text('#refused')!r}") from None
     page.wait_for_selector("#winner", timeout=TIMEOUT_MS)
     shot(page, f"duel-final-score{suffix}")
     check_layout(page)
@@ -573,9 +583,9 @@ def test_a_human_plays_dice_against_bots(browser: Any, server: Server, size: str
                 if turns == 2:
                     shot(page, f"dice-turn{suffix}")
                 turns += 1
-            spaces = page.query_selector_all("[data-city='0'] .space.crossable")
-            if spaces and turns % 2:
-                spaces[0].click()   # one way to cross it: played; several: their buttons
+            spaces = page.locator("[data-city='0'] .space.crossable")
+            if spaces.count() and turns % 2:
+                spaces.first.click()   # one way to cross it: played; several: their buttons
                 if page.query_selector("[data-space-actions] button"):
                     page.click("[data-space-actions] button >> nth=0")
                 clicked_spaces += 1

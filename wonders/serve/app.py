@@ -14,6 +14,16 @@ Every change to a table happens in the event loop; bots choose in a thread pool
 (:meth:`.tables.Tables.bot_jobs`), the search bot within its time limit, and a
 bot whose choice is late or fails is replaced by the first legal action, so a
 table never waits on a bot forever.
+
+A move is acknowledged (``accepted``) only once its files are durably stored
+(:class:`.tables.Writer`: written, synced, renamed, the folder synced), so a
+server killed right after is restarted with it; a move whose files cannot be
+written (a read-only folder, a full disk) is undone, refused with the reason and
+logged.  Outgoing JSON is ASCII (``\\u`` escapes), and incoming text that is not
+valid Unicode (a lone surrogate such as ``"\\ud800"``) is refused like any other
+bad input.  A request whose headers or body do not arrive within
+``request_timeout`` seconds is closed (:class:`TimedH11Protocol`); a client that
+hangs up mid-request is one log line.
 """
 
 from __future__ import annotations
@@ -22,13 +32,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import typing
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -38,8 +49,9 @@ from wonders.engine.actions import Action
 from wonders.bots import Bot
 from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
-from wonders.serve.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse
-from wonders.serve.tables import SEAT_KINDS, Table, TableError, Tables
+from wonders.serve.protocol import (MAX_MESSAGE_BYTES, ProtocolError, RateLimit, dumps,
+                                    parse, valid_unicode)
+from wonders.serve.tables import SEAT_KINDS, Table, TableError, Tables, why_not_stored
 
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
@@ -47,6 +59,7 @@ MAX_CONNECTIONS_PER_TABLE = 64
 JOIN_SECONDS = 30.0   # how long a connection may stay without joining
 MAX_FLOODED = 100   # messages over the rate limit before the connection is closed
 BOT_GRACE_SECONDS = 5.0
+REQUEST_SECONDS = 10.0   # a request's headers, and then its body, must arrive within this
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
                                "img-src 'self' data:; frame-ancestors 'none'",
@@ -62,12 +75,37 @@ def static_dir() -> Path:
 class Server:
     """The tables, the bot workers and the open connections of one server."""
 
-    def __init__(self, tables: Tables, workers: int = 2) -> None:
+    def __init__(self, tables: Tables, workers: int = 2,
+                 request_timeout: float = REQUEST_SECONDS) -> None:
         self.tables = tables
         self.workers = workers
+        self.request_timeout = request_timeout
+        self.locks: dict[str, asyncio.Lock] = {}
         self.executor: ThreadPoolExecutor | None = None
         self.create_limits: dict[str, RateLimit] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+
+    # --- moves ----------------------------------------------------------------------
+
+    async def commit(self, table: Table, seat: int, decision: Any, wanted: Any) -> Action:
+        """Play ``seat``'s move and wait until it is durably stored; a move that cannot be
+        stored is undone and refused (TableError), the operator told in the log.  One
+        move of a table at a time: the next waits until this one is stored or undone."""
+        lock = self.locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            point = table.checkpoint()
+            action = table.submit(seat, decision, wanted)
+            if table.saved is not None:
+                try:
+                    await asyncio.wrap_future(table.saved)
+                except Exception as exc:   # a full disk, a read-only folder …
+                    table.rollback(point)
+                    LOGGER.error("table %s: seat %d's move not stored, so refused: %s",
+                                 table.id, seat, why_not_stored(exc))
+                    raise TableError(
+                        f"the server could not store this move ({why_not_stored(exc)}); "
+                        "it was not played: try again later") from None
+        return action
 
     # --- bots -----------------------------------------------------------------------
 
@@ -81,6 +119,21 @@ class Server:
 
     async def _bot_move(self, table: Table, seat: int, number: int, clone: GameState,
                         bot: Bot) -> None:
+        """Choose on the clone in a worker thread, then play the choice.  The seat stays
+        busy until its move is stored (or found stale): a seat freed while its move still
+        waits to be stored would get a second job for the same decision, and that job,
+        still choosing when the next decision comes, would make ``schedule`` skip it."""
+        played = False
+        try:
+            played = await self._choose_and_play(table, seat, number, clone, bot)
+        finally:
+            table.bots_busy.discard(seat)
+        if played:
+            table.notify()
+        self.schedule(table)   # the next decision's bots (none skipped while this was busy)
+
+    async def _choose_and_play(self, table: Table, seat: int, number: int,
+                               clone: GameState, bot: Bot) -> bool:
         wanted: Any = None
         limit = self.tables.search_seconds + BOT_GRACE_SECONDS
         try:
@@ -93,19 +146,16 @@ class Server:
                            "its first legal action", table.id, bot.name, seat, limit)
         except Exception:  # a bot's bug must not stop the table
             LOGGER.exception("table %s: the bot of seat %d failed", table.id, seat)
-        finally:
-            table.bots_busy.discard(seat)
         if table.decision_number != number or table.game.over:
-            return
+            return False
         if wanted is None:
             wanted = table.game.legal_actions(seat)[0].to_json()
         try:
-            table.submit(seat, number, wanted)
+            await self.commit(table, seat, number, wanted)
         except TableError as exc:
             LOGGER.warning("table %s: seat %d's bot move refused: %s", table.id, seat, exc)
-            return
-        table.notify()
-        self.schedule(table)
+            return False
+        return True
 
     # --- HTTP -----------------------------------------------------------------------
 
@@ -116,7 +166,7 @@ class Server:
         return FileResponse(static_dir() / "table.html", headers=SECURITY_HEADERS)
 
     async def list_games(self, request: Request) -> Response:
-        return JSONResponse({"games": [
+        return AsciiJSON({"games": [
             {"game": label, "title": source.data.rules.title,
              "min_players": source.data.rules.min_players,
              "max_players": source.data.rules.max_players,
@@ -128,7 +178,7 @@ class Server:
     async def list_tables(self, request: Request) -> Response:
         """The tables in memory (live, and finished ones not yet retired), newest first:
         never a scan of the data folder, however many games it holds."""
-        return JSONResponse({"tables": [
+        return AsciiJSON({"tables": [
             {**t.summary(), "spectate": f"/table/{t.id}"}
             for t in self.tables.listing()[:200]]})
 
@@ -141,22 +191,41 @@ class Server:
             # a page of another site can post a form or text/plain without asking, but not JSON
             return _error("send the table request as application/json", 415)
         try:
-            body = await _read_body(request)
+            body = await asyncio.wait_for(_read_body(request), self.request_timeout)
             payload = json.loads(body)
         except _TooLarge:
             return _error(f"request too large (at most {MAX_BODY_BYTES} bytes)", 413)
+        except asyncio.TimeoutError:
+            return _error(f"the request's body did not arrive within "
+                          f"{self.request_timeout:.0f} s", 408)
+        except ClientDisconnect:   # hung up mid-request: nobody to answer
+            LOGGER.info("%s hung up before its request to create a table was complete",
+                        client)
+            return Response(status_code=400)
         except (ValueError, RecursionError, UnicodeDecodeError):
             return _error("the request is not JSON", 400)
+        if not valid_unicode(payload):
+            return _error("the request holds text that is not valid Unicode (a lone "
+                          "surrogate such as \\ud800)", 400)
         try:
             table = self.tables.create(payload)
         except TableError as exc:
             return _error(str(exc), 400)
+        if table.saved is not None:
+            try:
+                await asyncio.wrap_future(table.saved)
+            except Exception as exc:
+                self.tables.discard(table)
+                LOGGER.error("table %s not stored, so not created: %s", table.id,
+                             why_not_stored(exc))
+                return _error(f"the server could not store the new table "
+                              f"({why_not_stored(exc)}); try again later", 503)
         self.schedule(table)
         seats = [{"seat": seat, "kind": entry.kind,
                   "link": f"/table/{table.id}#token={entry.token}" if entry.token else None}
                  for seat, entry in enumerate(table.seats)]
-        return JSONResponse({"table": table.summary(), "seats": seats,
-                             "spectate": f"/table/{table.id}"}, status_code=201)
+        return AsciiJSON({"table": table.summary(), "seats": seats,
+                          "spectate": f"/table/{table.id}"}, status_code=201)
 
     # --- websocket ------------------------------------------------------------------
 
@@ -165,7 +234,7 @@ class Server:
         try:
             table = self.tables.get(websocket.path_params.get("table"))
         except TableError as exc:
-            await websocket.send_json({"type": "refused", "reason": str(exc)})
+            await _send(websocket, {"type": "refused", "reason": str(exc)})
             await websocket.close(code=4404)
             return
         limit = RateLimit()
@@ -179,7 +248,7 @@ class Server:
             while True:
                 await changed.wait()
                 changed.clear()
-                await websocket.send_json(table.state_for(seat))
+                await _send(websocket, table.state_for(seat))
 
         try:
             while True:
@@ -206,7 +275,7 @@ class Server:
                     continue
                 kind = message["type"]
                 if kind == "ping":
-                    await websocket.send_json({"type": "pong"})
+                    await _send(websocket, {"type": "pong"})
                     continue
                 if kind == "join":
                     if joined:
@@ -224,7 +293,7 @@ class Server:
                                       f"allows ({MAX_CONNECTIONS_PER_TABLE})")
                         continue
                     joined = True
-                    await websocket.send_json({
+                    await _send(websocket, {
                         "type": "welcome", "seat": seat, "table": table.summary(),
                         "catalogue": self.tables.catalogue(table.source)})
                     table.listeners.append(changed.set)
@@ -243,20 +312,23 @@ class Server:
                     continue
                 try:
                     if kind == "hint":
-                        await websocket.send_json(self.tables.hint(table, seat))
+                        await _send(websocket, self.tables.hint(table, seat))
                         continue
-                    action = table.submit(seat, message.get("decision"), message["action"])
+                    action = await self.commit(table, seat, message.get("decision"),
+                                               message["action"])
                 except TableError as exc:
                     await _refuse(websocket, str(exc))
                     continue
-                await websocket.send_json({"type": "accepted", "decision": message["decision"],
-                                           "action": action.to_json()})
+                # only now: the move is durably stored (see commit).  The other pages and
+                # the bots are told first: this page may have gone while the move was stored
                 table.notify()
                 self.schedule(table)
+                await _send(websocket, {"type": "accepted", "decision": message["decision"],
+                                        "action": action.to_json()})
         except WebSocketDisconnect:
             pass
-        except RuntimeError:  # sending on a socket the client has just closed
-            pass
+        except (RuntimeError, OSError):  # sending on a socket the client has just closed
+            LOGGER.info("table %s: a page hung up while it was sent a message", table.id)
         finally:
             with contextlib.suppress(ValueError):
                 table.listeners.remove(changed.set)
@@ -300,17 +372,30 @@ async def _read_body(request: Request) -> bytes:
     return body
 
 
+class AsciiJSON(JSONResponse):
+    """JSON with every character outside ASCII escaped: whatever text a request held
+    (a lone surrogate included), the answer encodes."""
+
+    def render(self, content: Any) -> bytes:
+        return dumps(content).encode("ascii")
+
+
 def _error(reason: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": reason}, status_code=status)
+    return AsciiJSON({"error": reason}, status_code=status)
+
+
+async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
+    await websocket.send_text(dumps(message))
 
 
 async def _refuse(websocket: WebSocket, reason: str) -> None:
-    await websocket.send_json({"type": "refused", "reason": reason})
+    await _send(websocket, {"type": "refused", "reason": reason})
 
 
-def create_app(tables: Tables, workers: int = 2) -> Starlette:
+def create_app(tables: Tables, workers: int = 2,
+               request_timeout: float = REQUEST_SECONDS) -> Starlette:
     """The ASGI app of a server holding ``tables``."""
-    server = Server(tables, workers)
+    server = Server(tables, workers, request_timeout)
     app = Starlette(routes=[
         Route("/", server.lobby),
         Route("/table/{table}", server.table_page),
@@ -324,15 +409,75 @@ def create_app(tables: Tables, workers: int = 2) -> Starlette:
     return app
 
 
-def run(tables: Tables, host: str, port: int, workers: int = 2) -> None:
-    """Serve until interrupted (uvicorn; websocket frames bounded)."""
-    import uvicorn
+def timed_protocol(seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, closing a connection whose request headers are not
+    complete ``seconds`` after it opened or after its last response (uvicorn times out
+    only idle keep-alive connections, so a client trickling headers would hold one open
+    for ever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    class TimedH11Protocol(H11Protocol):
+        head_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self.head_timer = self.loop.call_later(seconds, self._head_late)
+
+        def _disarm(self) -> None:
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+                self.head_timer = None
+
+        def _head_late(self) -> None:
+            self.head_timer = None
+            if self.transport.get_protocol() is not self:
+                return   # upgraded to a websocket: the join timeout bounds it from here
+            waiting = self.cycle is None or self.cycle.response_complete
+            if waiting and not self.transport.is_closing():
+                where = "%s:%d" % self.client if self.client else "a client"
+                LOGGER.info("%s: request headers incomplete after %.0f s; connection "
+                            "closed", where, seconds)
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(typing.cast(asyncio.Transport, transport))
+            self._arm()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if (self.cycle is not None and not self.cycle.response_complete) \
+                    or self.transport.get_protocol() is not self:
+                self._disarm()   # the headers are in: the app (or the websocket) bounds the rest
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return TimedH11Protocol
+
+
+def uvicorn_options(request_timeout: float = REQUEST_SECONDS) -> dict[str, Any]:
+    """The options ``run`` gives uvicorn (the tests start servers with them too)."""
     # No per-message deflate: compressing every state cost more CPU than building it
     # (benchmarks/serve.py), and a state is a few kilobytes.
-    uvicorn.run(create_app(tables, workers), host=host, port=port, log_level="info",
-                ws_max_size=max(MAX_MESSAGE_BYTES * 4, 65536), ws_ping_interval=20.0,
-                ws_per_message_deflate=False)
+    return {"ws_max_size": max(MAX_MESSAGE_BYTES * 4, 65536), "ws_ping_interval": 20.0,
+            "ws_ping_timeout": 20.0, "ws_per_message_deflate": False,
+            "timeout_keep_alive": 5, "http": timed_protocol(request_timeout)}
 
 
-__all__ = ["Server", "create_app", "run", "static_dir"]
+def run(tables: Tables, host: str, port: int, workers: int = 2,
+        request_timeout: float = REQUEST_SECONDS) -> None:
+    """Serve until interrupted (uvicorn; websocket frames bounded, requests timed)."""
+    import uvicorn
+
+    uvicorn.run(create_app(tables, workers, request_timeout), host=host, port=port,
+                log_level="info", **uvicorn_options(request_timeout))
+
+
+__all__ = ["AsciiJSON", "Server", "create_app", "run", "static_dir", "timed_protocol",
+           "uvicorn_options"]

@@ -31,6 +31,10 @@ def serve(
                                          help="Time limit of the search bot per move."),
     workers: int = typer.Option(2, "--workers", min=1, max=64,
                                 help="Threads the bots choose in."),
+    request_timeout: float = typer.Option(
+        10.0, "--request-timeout", min=0.5, max=600.0, metavar="SECONDS",
+        help="A request's headers, then its body, must arrive within this; a connection "
+        "that trickles them is closed."),
     keep_finished: float = typer.Option(
         FINISHED_KEEP_SECONDS, "--keep-finished", min=0.0, metavar="SECONDS",
         help="How long a finished game stays in memory (and in the lobby's list) after it "
@@ -64,8 +68,9 @@ def serve(
             raise typer.Exit(1)
     try:
         tables = Tables(data, sources, search_seconds, finished_keep_seconds=keep_finished)
-    except OSError as exc:
-        sys.stderr.write(f"wonders: cannot use {data}: {exc.strerror or exc}\n")
+    except OSError as exc:   # cannot create it, or cannot write in it (read-only, full)
+        sys.stderr.write(f"wonders: cannot use {data}: {exc.strerror or exc} (the tables "
+                         "are kept there: the folder must be writable)\n")
         raise typer.Exit(1) from None
     for problem in tables.restore_problems:
         sys.stderr.write(f"wonders: not restored: {problem}\n")
@@ -75,7 +80,7 @@ def serve(
     sys.stdout.flush()
     from wonders.serve.app import run
 
-    run(tables, host, port, workers)
+    run(tables, host, port, workers, request_timeout)
 
 
 def register(app: typer.Typer) -> None:

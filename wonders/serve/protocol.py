@@ -7,8 +7,10 @@ is an action's ``to_json()`` as the server described it; ``N`` the number of the
 open decision, so a repeated or stale message is refused), ``{"type": "hint"}``
 and ``{"type": "ping"}``.  A message may name its ``seat``; it must be the seat
 the connection joined as.  Anything else — too large, not JSON, nested too
-deep, an unknown type or field, too many messages — is refused with
-``{"type": "refused", "reason": …}`` and changes nothing.
+deep, an unknown type or field, text that is not valid Unicode (a lone
+surrogate such as ``"\\ud800"`` in a key or a value), too many messages — is
+refused with ``{"type": "refused", "reason": …}`` and changes nothing.  What the
+server sends is ASCII JSON (:func:`dumps`).
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ def parse(text: str | bytes | None) -> dict[str, Any]:
         raise ProtocolError("a message is a JSON object with a 'type'")
     if _depth(message) > MAX_DEPTH:
         raise ProtocolError(f"values nest more than {MAX_DEPTH} levels deep")
+    if not valid_unicode(message):
+        raise ProtocolError("the message holds text that is not valid Unicode (a lone "
+                            "surrogate such as \\ud800)")
     kind = message.get("type")
     fields = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
     if fields is None:
@@ -72,6 +77,27 @@ def parse(text: str | bytes | None) -> dict[str, Any]:
     if kind == "act" and not isinstance(message.get("action"), dict):
         raise ProtocolError("'action' is an action object as the server described it")
     return message
+
+
+def valid_unicode(value: Any) -> bool:
+    """Whether every string of a JSON value (keys included) is valid Unicode: JSON's
+    ``\\ud800`` escapes decode to a lone surrogate, which no UTF-8 text holds."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(valid_unicode(k) and valid_unicode(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(valid_unicode(v) for v in value)
+    return True
+
+
+def dumps(value: Any) -> str:
+    """What the server sends: compact JSON, ASCII (so any text encodes)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
 
 @dataclass
@@ -98,4 +124,5 @@ class RateLimit:
         return True
 
 
-__all__ = ["MAX_MESSAGE_BYTES", "ProtocolError", "RateLimit", "parse"]
+__all__ = ["MAX_MESSAGE_BYTES", "ProtocolError", "RateLimit", "dumps", "parse",
+           "valid_unicode"]

@@ -25,15 +25,19 @@ game's legal actions, so a slow bot never blocks a table and never touches it.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import logging
 import os
 import random
 import re
 import secrets
+import stat
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -53,6 +57,7 @@ from wonders.engine.sources import Source, SourceError, resolve
 from wonders import recap
 from wonders.serve import present
 
+LOGGER = logging.getLogger("wonders.serve")
 HUMAN = "human"
 # the bots by the names the command line gives them (wonders.bots); the lobby's old name of
 # the search bot is still accepted, in requests and in the records of older tables
@@ -68,6 +73,8 @@ TABLE_ID_BYTES = 9
 # other lengths: an id matching it names no other folder and no other kind of file.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 META_SUFFIX = ".table.json"
+MAX_RECORD_BYTES = 4 * 1048576   # a table's record (recaps included) is far smaller
+RECAPS_KEPT = 12   # the recaps a table keeps (and rewrites with every move): what pages show
 LOG_SUFFIX = ".jsonl"
 
 
@@ -141,41 +148,112 @@ def find_action(game: GameState, seat: int, wanted: Any) -> AnyAction | None:
 
 
 class Writer:
-    """Writes files in one background thread, in order, each replaced atomically and
-    synced: the event loop hands over the text and goes on (a sync costs ~10 ms here).
-    Writes of the same file still queued are merged: only the latest text is written."""
+    """Writes tables' files in a background thread, each file replaced atomically and
+    synced: the event loop hands over the texts and goes on while the future it gets
+    back says when they are durably stored, or why they could not be.  A table's files
+    are one batch; batches of the same table still queued are merged (only the latest
+    text of each file is written) and all their futures answer together.
+
+    A round takes every batch queued (a group commit): each file is written to a new
+    temporary file, all of them are synced at once by a few threads (the file system
+    commits concurrent syncs together: 50 syncs take ~70 ms here, one after the other
+    ~400 ms), then each batch's files are renamed into place and the folder synced once.
+    A batch any of whose files cannot be written or synced renames none of them."""
+
+    SYNC_THREADS = 8
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.latest: dict[Path, str] = {}
+        self.latest: dict[str, tuple[dict[Path, str], list[Future[None]]]] = {}
         self.writing: set[Path] = set()
+        self.scheduled = False
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wonders-log")
+        self.syncers = ThreadPoolExecutor(max_workers=self.SYNC_THREADS,
+                                          thread_name_prefix="wonders-sync")
 
-    def write(self, path: Path, text: str) -> None:
+    def write(self, key: str, files: dict[Path, str]) -> Future[None]:
+        """Hand over ``files`` (path -> text, renamed in this order) of table ``key``."""
+        future: Future[None] = Future()
         with self.lock:
-            queued = path in self.latest
-            self.latest[path] = text
-        if not queued:
-            self.executor.submit(self._flush, path)
+            queued = self.latest.get(key)
+            if queued is not None:
+                queued[0].update(files)
+                queued[1].append(future)
+            else:
+                self.latest[key] = (dict(files), [future])
+            start = not self.scheduled
+            self.scheduled = True
+        if start:
+            self.executor.submit(self._flush)
+        return future
 
-    def _flush(self, path: Path) -> None:
+    def _flush(self) -> None:
         with self.lock:
-            text = self.latest.pop(path)
-            self.writing.add(path)
+            batches = list(self.latest.values())
+            self.latest.clear()
+            self.scheduled = False
+            for files, _ in batches:
+                self.writing.update(files)
         try:
-            _write_atomic(path, text)
+            self._round(batches)
         finally:
             with self.lock:
-                self.writing.discard(path)
+                for files, _ in batches:
+                    self.writing.difference_update(files)
+
+    def _round(self, batches: list[tuple[dict[Path, str], list[Future[None]]]]) -> None:
+        prepared: list[tuple[list[tuple[Path, Path, int]], list[Future[None]]]] = []
+        for files, futures in batches:
+            opened: list[tuple[Path, Path, int]] = []
+            try:
+                for path, text in files.items():
+                    temporary, descriptor = _write_temporary(path, text)
+                    opened.append((path, temporary, descriptor))
+            except Exception as exc:   # any failure answers its futures: none waits
+                _discard(opened)
+                _fail(futures, path, exc)
+            else:
+                prepared.append((opened, futures))
+        descriptors = [d for opened, _ in prepared for _, _, d in opened]
+        errors = dict(zip(descriptors, self.syncers.map(_try_sync, descriptors)))
+        renamed: list[list[Future[None]]] = []
+        folders: set[Path] = set()
+        for opened, futures in prepared:
+            failed = [(p, error) for p, _, d in opened if (error := errors[d]) is not None]
+            if failed:
+                _discard(opened)
+                _fail(futures, *failed[0])
+                continue
+            try:
+                for path, temporary, descriptor in opened:
+                    os.close(descriptor)
+                for path, temporary, _ in opened:
+                    os.replace(temporary, path)
+                    folders.add(path.parent)
+            except Exception as exc:
+                _fail(futures, path, exc)
+            else:
+                renamed.append(futures)
+        try:
+            for folder in folders:   # the renames themselves survive a crash
+                _sync_folder(folder)
+        except Exception as exc:
+            for futures in renamed:
+                _fail(futures, folder, exc)
+        else:
+            for futures in renamed:
+                for future in futures:
+                    future.set_result(None)
 
     def busy(self, path: Path) -> bool:
         """Whether a text for ``path`` is queued or being written: reading the file now
         could find an older text than the one handed over."""
         with self.lock:
-            return path in self.latest or path in self.writing
+            return path in self.writing or any(path in files for files, _ in
+                                               self.latest.values())
 
     def drain(self) -> None:
-        """Wait until everything handed over is on disk."""
+        """Wait until everything handed over is on disk (or failed)."""
         self.executor.submit(lambda: None).result()
 
 
@@ -195,6 +273,9 @@ class Table:
     pending: dict[int, AnyAction] = field(default_factory=dict)
     listeners: list[Callable[[], None]] = field(default_factory=list)
     bots_busy: set[int] = field(default_factory=set)
+    # the future of the last files handed to the writer: a move is acknowledged once it
+    # answers (durably stored), refused and undone if it fails
+    saved: Future[None] | None = field(default=None, repr=False)
     events: list[str] = field(default_factory=list)   # what happened, in older records
     # one recap per decision (wonders.recap), the most recent last; each seat is sent
     # what it may see of them (recap.for_seat)
@@ -251,7 +332,7 @@ class Table:
             message["chosen"] = str(self.pending[seat])
         return message
 
-    def events_for(self, seat: int | None, recent: int = 12) -> list[str]:
+    def events_for(self, seat: int | None, recent: int = RECAPS_KEPT) -> list[str]:
         """What happened lately, oldest first, as ``seat`` may see it: the recaps' lines
         (after any lines an older record kept)."""
         found = list(self.events)
@@ -311,7 +392,7 @@ class Table:
             raise TableError(f"the decision could not be played: {exc}") from None
         self.recaps.append(recap.make(game, was, actions, present.public_view(game), number,
                                       describe=lambda a: present.action_text(game, a)))
-        del self.recaps[:-50]
+        del self.recaps[:-RECAPS_KEPT]
         self.save()
         if self.game.over and self.on_over is not None:
             self.on_over(self)
@@ -334,38 +415,160 @@ class Table:
                 "pending": {str(s): a.to_json() for s, a in sorted(self.pending.items())},
                 "events": self.events, "recaps": self.recaps}
 
-    def _write(self, path: Path, text: str) -> None:
+    def _write(self, files: dict[Path, str]) -> Future[None]:
         if self.writer is not None:
-            self.writer.write(path, text)
-        else:
-            _write_atomic(path, text)
+            self.saved = self.writer.write(self.id, files)
+        else:   # no writer thread: written now; the future holds how it went
+            self.saved = Future()
+            try:
+                for path, text in files.items():
+                    _write_atomic(path, text)
+            except Exception as exc:
+                self.saved.set_exception(exc)
+            else:
+                self.saved.set_result(None)
+        return self.saved
 
-    def save_meta(self) -> None:
-        if self.data_dir is not None:
-            self._write(self.data_dir / f"{self.id}{META_SUFFIX}",
-                        json.dumps(self.meta(), separators=(",", ":")))
-
-    def save(self) -> None:
-        """Write the game log and the table's own record (each replaced atomically)."""
+    def save_meta(self) -> Future[None]:
+        """Write the table's own record; the future answers once it is durably stored."""
         if self.data_dir is None:
-            return
+            return _done()
+        return self._write({self.data_dir / f"{self.id}{META_SUFFIX}":
+                            json.dumps(self.meta(), separators=(",", ":"))})
+
+    def save(self) -> Future[None]:
+        """Write the game log, then the table's own record (each replaced atomically and
+        synced; neither renamed unless both were written); the future answers once both
+        are durably stored.  The log is renamed first: a crash between the two renames
+        leaves the new log with the old record, which a restart replays to the new
+        decision (the old record's choices, made for the decision just played, are
+        dropped as they should be), never the new record's empty choices over the old
+        log's open decision, which would lose choices already acknowledged."""
+        if self.data_dir is None:
+            return _done()
         lines = game_log.lines(self.game, self.source.spec, self.source.paths, self.sides)
-        self._write(self.data_dir / f"{self.id}{LOG_SUFFIX}",
-                    "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in lines))
+        return self._write({
+            self.data_dir / f"{self.id}{LOG_SUFFIX}":
+                "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in lines),
+            self.data_dir / f"{self.id}{META_SUFFIX}":
+                json.dumps(self.meta(), separators=(",", ":"))})
+
+    def checkpoint(self) -> tuple[GameState, dict[int, Action], list[dict[str, Any]]]:
+        """What ``rollback`` puts back: the game (a clone), the chosen actions, recaps."""
+        return self.game.clone(), dict(self.pending), list(self.recaps)
+
+    def rollback(self, point: tuple[GameState, dict[int, Action], list[dict[str, Any]]]
+                 ) -> None:
+        """Undo a move whose files could not be stored: the table as it was at ``point``,
+        its record rewritten as it was (best effort: the disk may still refuse it)."""
+        game, pending, recaps = point
+        self.game, self.pending, self.recaps = game, pending, recaps
         self.save_meta()
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def why_not_stored(exc: BaseException) -> str:
+    """A failed write in words: the system's reason ("No space left on device")."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def _done() -> Future[None]:
+    future: Future[None] = Future()
+    future.set_result(None)
+    return future
+
+
+def _write_temporary(path: Path, text: str) -> tuple[Path, int]:
+    """``text`` written to a new file beside ``path`` (never through a FIFO or a link
+    left under its name), not yet synced: its name and open descriptor."""
     temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temporary)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                         0o600)
+    try:
+        data = text.encode("utf-8")
+        written = 0
+        while written < len(data):
+            written += os.write(descriptor, data[written:])
+    except BaseException:
+        os.close(descriptor)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return temporary, descriptor
+
+
+def _try_sync(descriptor: int) -> BaseException | None:
+    try:
+        os.fsync(descriptor)
+    except Exception as exc:
+        return exc
+    return None
+
+
+def _discard(opened: list[tuple[Path, Path, int]]) -> None:
+    """Close and remove the temporary files of a batch that will not be renamed."""
+    for _, temporary, descriptor in opened:
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+def _fail(futures: list[Future[None]], path: Path, exc: BaseException) -> None:
+    LOGGER.error("cannot store %s: %s", path, why_not_stored(exc))
+    for future in futures:
+        future.set_exception(exc)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text``: written to a new file, synced, renamed over ``path``,
+    the folder synced so the rename itself survives a crash (what the writer thread
+    does for many files at once)."""
+    temporary, descriptor = _write_temporary(path, text)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
     os.replace(temporary, path)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def check_writable(folder: Path) -> None:
+    """Raise OSError unless a file can be written, synced and removed in ``folder``."""
+    probe = folder / f".wonders-write-check-{os.getpid()}"
+    try:
+        _write_atomic(probe, "ok")
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(probe)
 
 
 def _read_meta(path: Path) -> dict[str, Any]:
-    meta = json.loads(path.read_text(encoding="utf-8"))
+    """A table's record; a FIFO, device, socket or link under its name is refused (opened
+    without blocking and without following links, then checked to be a regular file)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise TableError("a link, not a table record: only regular files are read") \
+                from None
+        raise
+    with open(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise TableError("not a regular file (a FIFO, a socket or a device): only "
+                             "regular files are read")
+        meta = json.loads(handle.read(MAX_RECORD_BYTES + 1).decode("utf-8"))
     if not isinstance(meta, dict):
         raise TableError("not a table record")
     return meta
@@ -419,6 +622,7 @@ class Tables:
         self.writer = Writer() if data_dir is not None else None
         if data_dir is not None:
             data_dir.mkdir(parents=True, exist_ok=True)
+            check_writable(data_dir)   # a read-only or full disk: refused at start-up
             self.restore()
 
     def catalogue(self, source: GameSource) -> dict[str, Any]:
@@ -539,6 +743,12 @@ class Tables:
         self._add(table)
         table.save()
         return table
+
+    def discard(self, table: Table) -> None:
+        """Forget a table just created whose files could not be stored."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self.finished.pop(table.id, None)
 
     # --- restoring ------------------------------------------------------------------
 

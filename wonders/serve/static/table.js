@@ -9,6 +9,7 @@ let socket = null;
 let catalogue = null;
 let state = null;
 let openCard = null;     // the card whose actions are shown
+let drawnDecision = null; // what the decision panel was last drawn from
 let retry = 500;
 
 function el(tag, attrs, ...children) {
@@ -103,7 +104,14 @@ function render() {
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
   drawRecap();
-  drawDecision();
+  // the decision panel is redrawn only when what it shows changed: another seat choosing
+  // (a state sent to every page) must not replace the buttons a player is about to tap
+  const shown = JSON.stringify([state.decision, state.actions || null, state.chosen || null,
+                                view.hand || null, state.table.hints]);
+  if (shown !== drawnDecision) {
+    drawnDecision = shown;
+    drawDecision();
+  }
   drawBoard();
   drawCities();
   drawScores();
