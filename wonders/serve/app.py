@@ -45,7 +45,6 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from wonders.engine.actions import Action
 from wonders.bots import Bot
 from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
@@ -87,7 +86,7 @@ class Server:
 
     # --- moves ----------------------------------------------------------------------
 
-    async def commit(self, table: Table, seat: int, decision: Any, wanted: Any) -> Action:
+    async def commit(self, table: Table, seat: int, decision: Any, wanted: Any) -> AnyAction:
         """Play ``seat``'s move and wait until it is durably stored; a move that cannot be
         stored is undone and refused (TableError), the operator told in the log.  One
         move of a table at a time: the next waits until this one is stored or undone."""

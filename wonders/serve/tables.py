@@ -453,11 +453,11 @@ class Table:
             self.data_dir / f"{self.id}{META_SUFFIX}":
                 json.dumps(self.meta(), separators=(",", ":"))})
 
-    def checkpoint(self) -> tuple[GameState, dict[int, Action], list[dict[str, Any]]]:
+    def checkpoint(self) -> tuple[GameState, dict[int, AnyAction], list[dict[str, Any]]]:
         """What ``rollback`` puts back: the game (a clone), the chosen actions, recaps."""
         return self.game.clone(), dict(self.pending), list(self.recaps)
 
-    def rollback(self, point: tuple[GameState, dict[int, Action], list[dict[str, Any]]]
+    def rollback(self, point: tuple[GameState, dict[int, AnyAction], list[dict[str, Any]]]
                  ) -> None:
         """Undo a move whose files could not be stored: the table as it was at ``point``,
         its record rewritten as it was (best effort: the disk may still refuse it)."""
