@@ -256,8 +256,8 @@ PRINTED = SCENARIOS.with_name("dice-printed.yaml")
     ("sheets.yaml", "cross: [agora]", "cross: [market]",
      "C13: the gear lane's second space crosses a space of the Agora (cross: [agora])"),
     ("sheets.yaml", "up_to: 2", "up_to: 1",
-     "cross up to two spaces: two crossings one after the other, each paying its cost|"
-     "cross up to two spaces: the player may stop after one"),
+     ("cross up to two spaces: two crossings one after the other, each paying its cost|"
+      "cross up to two spaces: the player may stop after one")),
 ])
 def test_printed_scenarios_fail_when_the_data_changes(tmp_path: Path, file: str, old: str,
                                                       new: str, failing: str) -> None:

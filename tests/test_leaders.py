@@ -380,7 +380,7 @@ def test_games_with_leaders_play_to_the_end(players: int, tmp_path: Path) -> Non
                                                                         game.cities))
         assert sum(len(kept) for kept in game.reserve) + len(game.unused) + sum(
             1 for city in game.cities for c in city.built + city.stage_cards
-            if c.colour == "white") + len(game.out) == 36
+            if c.colour == "white") + sum(len(sold) for sold in game.out) == 36
         # L7: a leader sold leaves the game, never on the discard pile
         assert not any(c.colour == "white" for c in game.discard)
         assert all(c.coins >= 0 for c in game.cities)
@@ -444,18 +444,18 @@ def test_a_determinization_keeps_the_own_reserve() -> None:
     # (L7) are dealt again from what nobody sees; seat 0's own sales stay as they were
     assert [len(other.reserve[s]) for s in (1, 2, 3)] == [len(game.reserve[s]) for s in (1, 2, 3)]
     assert len(other.unused) == len(game.unused) == 36 - 4 * 4
-    assert len(other.out) == len(game.out)
+    assert [len(sold) for sold in other.out] == [len(sold) for sold in game.out]
     # seat 3 sold Pericles in the recruitment turn: it knows, the others do not
     assert [(s, a.card.name) for _, _, _, actions, _ in game.decisions
             for s, a in actions.items() if isinstance(a, Sell)] == [(3, "Pericles")]
-    assert [c.name for c in game.out] == ["Pericles"] == \
-        [c.name for c in game.determinize(3, random.Random(5)).out]
-    assert any([c.name for c in game.determinize(0, random.Random(k)).out] != ["Pericles"]
+    assert [c.name for c in game.out[3]] == ["Pericles"] == \
+        [c.name for c in game.determinize(3, random.Random(5)).out[3]]
+    assert any([c.name for c in game.determinize(0, random.Random(k)).out[3]] != ["Pericles"]
                for k in range(5))
     assert sorted([c.name for s in (1, 2, 3) for c in other.reserve[s]]
-                  + [c.name for c in other.unused + other.out]) == \
+                  + [c.name for c in other.unused] + [c.name for c in other.out[3]]) == \
         sorted([c.name for s in (1, 2, 3) for c in game.reserve[s]]
-               + [c.name for c in game.unused + game.out])
+               + [c.name for c in game.unused] + [c.name for c in game.out[3]])
 
 
 def test_a_whole_leaders_game_at_the_terminal() -> None:

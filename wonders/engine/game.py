@@ -139,8 +139,9 @@ class Game(Table):
         # per seat, the last cards it played by a ``play_last_card once`` (one use each)
         self.last_card_uses: list[int] = [0] * players
         self.discard: list[Card] = []
-        # reserve cards sold out of the game (``reserve.sold: out``): never in the pile
-        self.out: list[Card] = []
+        # each seat's reserve cards sold out of the game (``reserve.sold: out``): never in
+        # the discard pile; face down (only the seller knows them)
+        self.out: list[list[Card]] = [[] for _ in range(players)]
         self.age = 0
         self.turn = 0
         self.phase = Phase.TURN
@@ -379,7 +380,7 @@ class Game(Table):
         other.free_uses = {key: list(used) for key, used in self.free_uses.items()}
         other.last_card_uses = list(self.last_card_uses)
         other.discard = list(self.discard)
-        other.out = list(self.out)
+        other.out = [list(sold) for sold in self.out]
         other.age = self.age
         other.turn = self.turn
         other.phase = self.phase
@@ -445,7 +446,8 @@ class Game(Table):
     def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:
         """Every card dealt so far by where it is, and whether ``seat`` sees it there:
         the hands (each its holder's), the discard pile (face down but while ``seat``
-        builds from it), each city and the cards under its wonder (its owner's)."""
+        builds from it), each city and the cards under its wonder (its owner's), the
+        reserve cards each seat sold out of the game (its own)."""
         building = self.phase is Phase.DISCARD_BUILD and seat in self.movers
         places: dict[str, tuple[bool, list[Card]]] = {"discard": (building, list(self.discard))}
         for s, (hand, city) in enumerate(zip(self.hands, self.cities)):
@@ -454,6 +456,7 @@ class Game(Table):
             places[f"wonder {s}"] = (s == seat, list(city.stage_cards))
             places[f"reserve {s}"] = (s == seat, list(self.reserve[s]))
             places[f"waiting {s}"] = (False, list(self.waiting[s]))
+            places[f"out {s}"] = (s == seat, list(self.out[s]))
         places["unused"] = (False, list(self.unused))
         return places
 
@@ -989,7 +992,8 @@ class Game(Table):
                 self.free_power(seat, action.card) == 2)
             self.hands[seat].remove(action.card)  # cards compare by identity
             if isinstance(action, Sell):
-                (self.out if self._sold_out(action.card) else self.discard).append(action.card)
+                (self.out[seat] if self._sold_out(action.card) else self.discard).append(
+                    action.card)
                 sold.append(seat)
                 continue
             assert isinstance(action, (Build, BuildStage))
@@ -1352,16 +1356,14 @@ class Game(Table):
         start = _deal_back(pool, other.waiting, range(self.players), start)
         other.discard = known_discard + pool[start:]
         # others' reserves, the unused reserve cards and the reserve cards others sold out
-        # of the game (nobody has seen them)
-        known_out = [card for card in other.out if any(card is own for own in own_sales)]
-        hidden_out = [card for card in other.out if not any(card is own for own in own_sales)]
-        kept = [card for s in others for card in other.reserve[s]] + other.unused + hidden_out
+        # of the game (nobody but their sellers has seen them)
+        kept = [card for s in others for card in other.reserve[s] + other.out[s]] + other.unused
         if kept:
             kept.sort(key=lambda card: card.name)
             rng.shuffle(kept)
             start = _deal_back(kept, other.reserve, others, 0)
-            other.out = known_out + kept[start:start + len(hidden_out)]
-            other.unused = kept[start + len(hidden_out):]
+            start = _deal_back(kept, other.out, others, start)
+            other.unused = kept[start:]
         other.set_generator(seeded(rng.getrandbits(64)))
         if ((other.phase is Phase.DISCARD_BUILD or other.phase is Phase.RESERVE_BUILD)
                 and other.pending):
