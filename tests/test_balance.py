@@ -3,6 +3,8 @@ sets compared on the same seeds (--compare), and a plot that says what it shows.
 
 from __future__ import annotations
 
+import importlib.util
+
 import json
 from pathlib import Path
 from typing import Any
@@ -184,9 +186,37 @@ def test_compare_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     result = runner.invoke(app, ["simulate", "--games", "2", "--compare", "base", "duel",
                                  "--players", "4"])
     assert result.exit_code == 2 and "2 players, not 4" in _flat(result.output)
-    result = runner.invoke(app, ["simulate", "--games", "2", "--compare", "base", "base",
-                                 "--plot", str(tmp_path / "x.png")])
-    assert result.exit_code == 2 and "leave it out with --compare" in _flat(result.output)
+    for name, why in (("Tavern", "removed from"), ("Circus", "not dealt at 3 players")):
+        result = runner.invoke(app, ["simulate", "--games", "2", "--players", "3", "--card",
+                                     name, "expansions/tutorial"])
+        assert result.exit_code == 2 and why in _flat(result.output), result.output
+
+
+def test_compare_sets_each_new_card_beside_the_card_it_replaces(tmp_path: Path) -> None:
+    """The strong card declares that it replaces Tavern: the report pairs the two, with the
+    change in lift (B's lift minus A's, from the two runs' figures) and its interval."""
+    (tmp_path / "strong.yaml").write_text(
+        STRONG_CARD.replace("    cost: free\n", "    cost: free\n    replaces: Tavern\n"),
+        encoding="utf-8")
+    found = simulate_json("--games", "120", "--players", "4", "--compare", "base",
+                          str(tmp_path))
+    rows = {(row["what"], row["name"]): row for row in found["differences"]}
+    lift = rows[("replacement win-rate lift", "Golden Statue (replacing Tavern)")]
+    tavern = next(c for c in found["a"]["stats"]["cards"] if c["card"] == "Tavern")
+    statue = next(c for c in found["b"]["stats"]["cards"] if c["card"] == "Golden Statue")
+    assert lift["a"] == tavern["win_lift"] and lift["b"] == statue["win_lift"]
+    assert lift["difference"] == pytest.approx(statue["win_lift"] - tavern["win_lift"])
+    assert lift["ci"][0] < lift["difference"] < lift["ci"][1] and lift["difference"] > 0.2
+    assert lift["significant"]
+    built = rows[("replacement build rate per copy", "Golden Statue (replacing Tavern)")]
+    assert built["a"] == pytest.approx(tavern["build_rate_copy"])
+    picture = tmp_path / "compare.png"
+    text = runner.invoke(app, ["simulate", "--games", "40", "--players", "4", "--workers", "1",
+                               "--compare", "base", str(tmp_path), "--plot", str(picture)])
+    assert text.exit_code == 0, text.output
+    assert "Replacements" in text.stdout and "Golden Statue (replacing Tavern)" in text.stdout
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 # --- the plot says what it shows -----------------------------------------------------------

@@ -353,6 +353,9 @@ CASES: list[Case] = [
     cards_case("remove-unknown", "D607", card_file(card("Well"), header=with_header(
         "remove: [Wel]\n")), 4, 10, text="Wel", suggestion="Well",
         message=("cannot remove 'Wel'",)),
+    cards_case("replaces-unknown", "D620", card_file(card("Well"), card("Spring", extra=
+        "replaces: Wel\n")), 16, 15, text="Wel", suggestion="Well",
+        message=("'replaces: Wel' names no loaded card",)),
     deck_case("draw-too-many", "D608",
               card_file(card("Well", players="[3+, 3+]"), card("Guild One", colour="purple",
                                                                 players="")),

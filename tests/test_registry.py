@@ -82,10 +82,10 @@ def data() -> GameData:
 
 @pytest.fixture(autouse=True)
 def new_loop(monkeypatch: pytest.MonkeyPatch) -> Iterator[Loop]:
-    here = __name__
-    loop = Loop(offer="draft", game=f"{here}:SideAGame", scenarios=f"{here}:CountingRunner",
-                terminal=f"{here}:terminal", greedy=f"{here}:CountingGreedy",
-                summary="the draft loop, every board on side A (a test)")
+    loop = Loop(offer="draft", summary="the draft loop, every board on side A (a test)",
+                kind=SHIPPED_DRAFT_LOOP.kind, game=lambda: SideAGame,
+                scenarios=lambda: CountingRunner, terminal=lambda: terminal,
+                greedy=lambda: CountingGreedy)
     monkeypatch.setitem(LOOPS, "draft", loop)
     CALLS.clear()
     yield loop

@@ -82,6 +82,27 @@ def test_category_averages_match_direct_scoring(small: Any) -> None:
     assert stats["avg_decisions"] == pytest.approx(sum(decisions) / len(decisions))
 
 
+def test_build_rates_per_game_and_per_copy_by_hand() -> None:
+    """A one-copy card at 4 players is built at most once a game: per seat-game its build
+    rate tops out at 25 %; per game and per copy it reads 100 % when always built."""
+    def game(dealt: list[str], built: list[list[str]]) -> dict[str, object]:
+        return {"decisions": 1, "winners": [0], "lines": [{"a": 1}] * 4, "totals": [1] * 4,
+                "wonders": [["W", "A"]] * 4, "bots": ["x"] * 4, "built": built,
+                "dealt": dealt}
+    records = [game(["One"], [["One"], [], [], []]), game(["One"], [[], [], ["One"], []]),
+               game(["Two", "Two"], [["Two"], [], [], []]),        # 2 copies, 1 built
+               game(["Two", "Two"], [["Two"], ["Two"], [], []])]   # 2 copies, both built
+    stats = statistics(records, 4)
+    one = next(c for c in stats["cards"] if c["card"] == "One")
+    two = next(c for c in stats["cards"] if c["card"] == "Two")
+    assert one["build_rate"] == 0.25                 # 2 builds over 8 seat-games
+    assert one["games"] == 2 and one["copies"] == 2
+    assert one["build_rate_game"] == 1.0 and one["build_rate_copy"] == 1.0
+    assert two["games"] == 2 and two["copies"] == 4  # a game of two copies counts once
+    assert two["build_rate_game"] == 1.0 and two["build_rate_copy"] == 0.75
+    assert two["build_rate_copy_ci"][0] < 0.75 < two["build_rate_copy_ci"][1]
+
+
 def test_card_statistics_by_hand() -> None:
     records = [
         {"decisions": 10, "winners": [0], "lines": [{"a": 5}, {"a": 1}],
@@ -152,7 +173,9 @@ def test_json_structure() -> None:
                                       "avg_score_built", "avg_score_not_built", "score_lift",
                                       "present", "wins_built", "wins_not_built",
                                       "build_rate_ci", "win_rate_built_ci",
-                                      "win_rate_not_built_ci", "win_lift_ci"}
+                                      "win_rate_not_built_ci", "win_lift_ci", "copies",
+                                      "build_rate_game", "build_rate_game_ci",
+                                      "build_rate_copy", "build_rate_copy_ci"}
     assert set(data["timing"]) == {"backend", "workers", "tasks", "wall_seconds",
                                    "setup_seconds", "games_per_second", "avg_game_seconds",
                                    "overhead"}

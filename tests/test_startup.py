@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
-from wonders import cli
+from wonders import cli, extras
 from wonders.cli import COMMANDS, app
 
 # Run the command line, then print the names of the loaded modules as the last line.
@@ -127,3 +128,40 @@ def test_a_typo_still_gets_a_did_you_mean() -> None:
     result = CliRunner().invoke(app, ["plya"])
     assert result.exit_code == 2
     assert "Did you mean 'play'" in result.output
+
+
+# --- the install hint of an optional extra ------------------------------------------------
+
+BLOCKED = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("starlette", "uvicorn"):
+            raise ImportError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Block())
+from wonders.cli import main
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("where", ["checkout", "elsewhere"])
+def test_serve_without_the_extra_names_the_command_that_works_here(
+        where: str, tmp_path: Path) -> None:
+    """From a checkout, ``wonders serve`` without Starlette says to install the extra from
+    that checkout, editable (``pip install 'wonders[serve]'`` would look for a published
+    package); the path is ``.`` in the checkout's own folder."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", BLOCKED, "serve"], capture_output=True,
+                          text=True, timeout=120, cwd=root if where == "checkout" else tmp_path)
+    assert done.returncode == 2
+    shown = "." if where == "checkout" else str(root)
+    assert done.stderr == ("wonders: serve needs Starlette and uvicorn: "
+                           f"pip install -e '{shown}[serve]'\n")
+
+
+def test_an_installed_copy_names_the_published_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed from a wheel (no checkout beside the package), pip adds an extra's
+    requirements to the installed package: ``pip install 'wonders[serve]'``."""
+    monkeypatch.setattr(extras, "checkout", lambda: None)
+    assert extras.install_command("serve") == "pip install 'wonders[serve]'"
+    assert extras.install_command("env") == "pip install 'wonders[env]'"

@@ -30,7 +30,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Sequence,
+from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Mapping, Sequence,
                     TypeVar)
 
 from wonders.dsl.errors import DataError
@@ -39,7 +39,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import Action, ChooseWonder
 from wonders.bots import make_bot
 from wonders.engine.city import City
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.drafted_city import BUILT, NOT_BUILT
 from wonders.engine.playout import POLICIES, playout, seat_seed
 from wonders.engine.registry import new_game
@@ -95,7 +95,7 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
     def deal(game: GameState) -> None:  # a new age was dealt: every card in it is in the game
         dealt.update(card.name for card in game.offer_cards())
 
-    def chosen(moves: dict[int, Action]) -> None:
+    def chosen(moves: Mapping[int, AnyAction]) -> None:
         for seat, action in moves.items():
             if isinstance(action, ChooseWonder):
                 drafted[seat].append(action.wonder.name)
@@ -114,9 +114,9 @@ def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
             if match.age != age:
                 age = match.age
                 deal(match)
-            moves = {seat: seated[seat].choose(match, seat) for seat in match.to_move()}
-            chosen(moves)
-            match.play(moves)
+            choices = {seat: seated[seat].choose(match, seat) for seat in match.to_move()}
+            chosen(choices)
+            match.play(choices)
     sheet = match.score_sheet()
     winners = sheet.winners
     return {
@@ -484,7 +484,8 @@ class Statistics:
         self.wonders: dict[tuple[str, str], list[float]] = {}  # played, win credit, score sum
         self.bots: dict[str, list[float]] = {}
         # per card: [seat-games present, built, win credit built, score built,
-        #            win credit present-not-built, score present-not-built, games present]
+        #            win credit present-not-built, score present-not-built, games present,
+        #            games built in, copies dealt, copies built]
         self.cards: dict[str, list[float]] = {}
         self.victories: dict[str, int] = {name: 0 for name in VICTORIES}
 
@@ -525,9 +526,18 @@ class Statistics:
             bot[1] += credits[seat]
             bot[2] += total
         built = [set(names) for names in record["built"]]
+        copies: dict[str, int] = {}
         for name in record["dealt"]:
-            row = cards.setdefault(name, [0.0] * 7)
+            copies[name] = copies.get(name, 0) + 1
+        for name, dealt in copies.items():
+            row = cards.setdefault(name, [0.0] * 10)
+            builders = sum(1 for names in built if name in names)
             row[6] += 1
+            row[7] += builders > 0
+            row[8] += dealt
+            row[9] += min(builders, dealt)
+        for name in record["dealt"]:
+            row = cards[name]
             for seat in range(players):
                 total = record["totals"][seat]
                 row[0] += 1
@@ -561,8 +571,8 @@ class Statistics:
                       "win_rate_ci": wilson(wn, p), "avg_score": _rate(s, p)}
                      for w, (p, wn, s) in sorted(wonder_totals.items())]
         card_rows = []
-        for name, (present, built_n, win_b, score_b, win_n, score_n, in_games) in sorted(
-                cards.items()):
+        for name, (present, built_n, win_b, score_b, win_n, score_n, in_games, built_games,
+                   copies, copies_built) in sorted(cards.items()):
             not_built = present - built_n
             win_rate_built = _rate(win_b, built_n)
             win_rate_not = _rate(win_n, not_built)
@@ -575,6 +585,11 @@ class Statistics:
                 "present": int(present), "wins_built": win_b, "wins_not_built": win_n,
                 "build_rate": _rate(built_n, present),
                 "build_rate_ci": wilson(built_n, present),
+                "copies": int(copies),
+                "build_rate_game": _rate(built_games, in_games),
+                "build_rate_game_ci": wilson(built_games, in_games),
+                "build_rate_copy": _rate(copies_built, copies),
+                "build_rate_copy_ci": wilson(copies_built, copies),
                 "win_rate_built": win_rate_built, "win_rate_not_built": win_rate_not,
                 "win_rate_built_ci": wilson(win_b, built_n),
                 "win_rate_not_built_ci": wilson(win_n, not_built),
@@ -627,16 +642,33 @@ class Selection:
 
 
 def select(games: Sequence[GameData], cards: Sequence[str] = (),
-           sets: Sequence[str] = ()) -> Selection:
+           sets: Sequence[str] = (), players: int | None = None) -> Selection:
     """The cards named and those of the sets named, in any of ``games`` (the two sides of
     a comparison); with ``sets``, the sets' wonders too (when they have any).  A name no
-    game holds raises :class:`SelectionError`."""
+    game plays (unknown, removed by a card set, or without a copy at ``players``) raises
+    :class:`SelectionError`: its table would be empty."""
     from wonders.dsl.errors import closest
 
-    known = {card.name for data in games for card in data.cards}
-    known_sets = sorted({name for data in games for name in data.sets})
+    known = {card.name for data in games for card in data.cards
+             if card.name not in data.removed}
     title = " or ".join(dict.fromkeys(data.rules.title for data in games))
+    if players is not None:
+        reserved = {data.rules.model.reserve.colour for data in games}
+        unplayed = {card.name: card for data in games for card in data.cards
+                    if card.name in known and not card.drawn and card.colour not in reserved
+                    and card.copies(players) == 0}
+        for name in cards:
+            if name in unplayed and not any(
+                    c.name == name and (c.drawn or c.copies(players)) for data in games
+                    for c in data.cards):
+                smallest = min(unplayed[name].players)
+                raise SelectionError(f"'{name}' is not dealt at {players} players (its first "
+                                     f"copy comes in at {smallest})")
+    known_sets = sorted({name for data in games for name in data.sets})
     for name in cards:
+        if name not in known and any(name in data.removed for data in games):
+            raise SelectionError(f"'{name}' is removed from {title} by a card set: it is "
+                                 "never dealt")
         if name not in known:
             hint = closest(name, known)
             raise SelectionError(f"no card '{name}' in {title}"
@@ -667,7 +699,14 @@ def filtered(stats: dict[str, Any], selection: Selection) -> dict[str, Any]:
 ALPHA: Final = 0.05  # the family-wise error rate of a comparison (Holm–Bonferroni)
 
 
-def compare(a: dict[str, Any], b: dict[str, Any], alpha: float = ALPHA) -> list[dict[str, Any]]:
+def replacements(data: GameData) -> list[tuple[str, str]]:
+    """(the card replaced, the card that replaces it) for each card of ``data`` that
+    declares ``replaces:``, in card order."""
+    return [(card.replaces, card.name) for card in data.cards if card.replaces]
+
+
+def compare(a: dict[str, Any], b: dict[str, Any], alpha: float = ALPHA,
+            pairs: Sequence[tuple[str, str]] = ()) -> list[dict[str, Any]]:
     """Every figure the two runs share, tested for a difference, B minus A.
 
     Rates (win rates by wonder and side, by bot; each card's build rate and win rate
@@ -676,7 +715,9 @@ def compare(a: dict[str, Any], b: dict[str, Any], alpha: float = ALPHA) -> list[
     So many tests at once would find "differences" by chance, so a difference is
     *significant* by Holm's step-down correction at family-wise level ``alpha``.
     Cards and wonders present in one run only are listed too (``only``: "a" or "b").
-    Rows come most significant first."""
+    Each of ``pairs`` (a card of A, the card of B that replaces it) is tested too: the
+    change in win-rate lift from the old card to the new (a normal interval from the two
+    Newcombe intervals) and in build rate per copy.  Rows come most significant first."""
     rows: list[dict[str, Any]] = []
 
     def rate(what: str, name: str, s1: float, n1: float, s2: float, n2: float) -> None:
@@ -746,6 +787,27 @@ def compare(a: dict[str, Any], b: dict[str, Any], alpha: float = ALPHA) -> list[
                      "a": None, "b": row["win_rate_built"],
                      "b_ci": row["win_rate_built_ci"], "b_lift": row["win_lift"],
                      "b_lift_ci": row["win_lift_ci"]})
+    cards_a = {row["card"]: row for row in a["cards"]}
+    cards_b = {row["card"]: row for row in b["cards"]}
+    for old, new in pairs:
+        before, after = cards_a.get(old), cards_b.get(new)
+        if before is None or after is None:
+            continue
+        name = f"{new} (replacing {old})"
+        rate("replacement build rate per copy", name,
+             round(before["build_rate_copy"] * before["copies"]), before["copies"],
+             round(after["build_rate_copy"] * after["copies"]), after["copies"])
+        lift_a, lift_b = before["win_lift"], after["win_lift"]
+        if lift_a is None or lift_b is None:
+            continue
+        spread = math.hypot(*((hi - lo) / (2 * Z95) for lo, hi in (before["win_lift_ci"],
+                                                                    after["win_lift_ci"])))
+        change = lift_b - lift_a
+        rows.append({"what": "replacement win-rate lift", "name": name, "a": lift_a,
+                     "b": lift_b, "difference": change,
+                     "ci": [change - Z95 * spread, change + Z95 * spread],
+                     "p": math.erfc(abs(change) / spread / math.sqrt(2)) if spread else None,
+                     "samples": [before["built"], after["built"]]})
     tested = sorted((row for row in rows if row.get("p") is not None), key=lambda r: r["p"])
     count = len(tested)
     rejecting = True
@@ -817,11 +879,8 @@ def plot_heading(stats: dict[str, Any], game: str, bots: Sequence[str]) -> str:
             f"{', '.join(bots)}")
 
 
-def plot(stats: dict[str, Any], path: str, top: int = 10, game: str = "",
-         bots: Sequence[str] = ()) -> None:
-    """Write the main figures (win rate by wonder side, category averages, card lift) to
-    ``path``, titled with the game, the bots and the number of games; rates carry their
-    95 % intervals as error bars."""
+def _pyplot() -> Any:
+    """matplotlib's pyplot on a backend that needs no display."""
     try:
         import matplotlib
     except ImportError:
@@ -831,6 +890,15 @@ def plot(stats: dict[str, Any], path: str, top: int = 10, game: str = "",
                               f"{install_command('plot')} (or pip install matplotlib)") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    return plt
+
+
+def plot(stats: dict[str, Any], path: str, top: int = 10, game: str = "",
+         bots: Sequence[str] = ()) -> None:
+    """Write the main figures (win rate by wonder side, category averages, card lift) to
+    ``path``, titled with the game, the bots and the number of games; rates carry their
+    95 % intervals as error bars."""
+    plt = _pyplot()
 
     figure, (wonders_ax, categories_ax, cards_ax) = plt.subplots(
         3, 1, figsize=(11, 15), gridspec_kw={"height_ratios": [1.2, 0.8, 1.4]})
@@ -871,6 +939,33 @@ def plot(stats: dict[str, Any], path: str, top: int = 10, game: str = "",
     cards_ax.set_xlabel("win rate when built − win rate when not built")
     cards_ax.set_title(f"Cards: top and bottom {top} by win-rate lift (95 % intervals)")
     figure.suptitle(plot_heading(stats, game or "simulation", bots), fontsize=14)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def plot_comparison(rows: Sequence[dict[str, Any]], path: str, heading: str) -> None:
+    """Write a comparison's figure to ``path``: every significant difference and every
+    replacement (B minus A) as a bar with its 95 % interval, rates in percentage points."""
+    plt = _pyplot()
+    shown = [row for row in rows if row.get("p") is not None and (
+        row.get("significant") or row["what"].startswith("replacement"))]
+    scale = [1.0 if row["what"] in ("average score", "average points") else 100.0
+             for row in shown]
+    labels = [f"{row['what']}: {row['name']}" for row in shown]
+    values = [row["difference"] * k for row, k in zip(shown, scale)]
+    intervals: list[Interval] = [[row["ci"][0] * k, row["ci"][1] * k]
+                                 for row, k in zip(shown, scale)]
+    figure, axis = plt.subplots(figsize=(11, max(3.0, 0.45 * len(shown) + 1.5)))
+    if shown:
+        axis.barh(labels, values, xerr=_error_bars(values, intervals),
+                  color=["#55a868" if v >= 0 else "#c44e52" for v in values])
+    else:
+        axis.text(0.5, 0.5, "no significant difference", ha="center", va="center",
+                  transform=axis.transAxes)
+    axis.axvline(0, color="grey", linewidth=1)
+    axis.set_xlabel("B − A (rates in percentage points, averages in points; 95 % intervals)")
+    figure.suptitle(heading, fontsize=13)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from wonders.engine.actions import Action
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.bots.greedy import GreedyBot
 from wonders.bots.mcts import MCTSBot
 from wonders.bots.random_bot import QuickRandomBot, RandomBot
@@ -22,7 +21,7 @@ from wonders.bots.random_bot import QuickRandomBot, RandomBot
 class Bot(Protocol):
     name: str
 
-    def choose(self, game: GameState, seat: int) -> Action: ...
+    def choose(self, game: GameState, seat: int) -> AnyAction: ...
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {

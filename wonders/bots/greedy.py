@@ -612,10 +612,10 @@ class GreedyBot:
         self.seed = seed
         self.noise = noise
         self.fast = fast
-        self._policies: dict[object, Policy] = {}
-        self._last: tuple[GameData, Policy] | None = None
+        self._policies: dict[object, Policy[Any]] = {}
+        self._last: tuple[GameData, Policy[Any]] | None = None
 
-    def policy(self, game: GameState) -> Policy:
+    def policy(self, game: GameState) -> Policy[Any]:
         """The policy for ``game``'s loop (made once per loop, and remembered per data)."""
         last = self._last
         if last is not None and last[0] is game.data:

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from wonders.engine.actions import Action
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.playout import GREEDY, playout
 from wonders.bots.policy import Policy, PolicyFactory, greedy_policy
 
@@ -58,9 +58,9 @@ class MCTSBot:
         self.first_cut = first_cut
         self.last_stats: dict[str, object] = {}
         # the data last played -> its loop's greedy policy class and a ranking policy
-        self._policy: tuple[GameData, PolicyFactory, Policy] | None = None
+        self._policy: tuple[GameData, PolicyFactory[Any], Policy[Any]] | None = None
 
-    def _policies(self, game: GameState) -> tuple[PolicyFactory, Policy]:
+    def _policies(self, game: GameState) -> tuple[PolicyFactory[Any], Policy[Any]]:
         """The running loop's greedy policy class, and one instance of it for ranking."""
         found = self._policy
         if found is None or found[0] is not game.data:
@@ -71,7 +71,7 @@ class MCTSBot:
 
     # --- choosing ----------------------------------------------------------------
 
-    def choose(self, game: GameState, seat: int) -> Action:
+    def choose(self, game: GameState, seat: int) -> AnyAction:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
@@ -105,7 +105,8 @@ class MCTSBot:
                            "means": [t / max(samples, 1) for t in totals]}
         return candidates[best]
 
-    def shortlist(self, game: GameState, seat: int, actions: Sequence[Action]) -> list[Action]:
+    def shortlist(self, game: GameState, seat: int,
+                  actions: Sequence[AnyAction]) -> list[AnyAction]:
         """A few candidate actions: the loop's greedy ranking's best few, plus the best of
         each kind of action missing among them (a wonder stage, a sale …)."""
         _, ranker = self._policies(game)
@@ -127,7 +128,7 @@ class MCTSBot:
         world = game.determinize(seat, rng)
         return world, rng.getrandbits(64)
 
-    def playout(self, world: GameState, seat: int, first: Action, seed: int) -> float:
+    def playout(self, world: GameState, seat: int, first: AnyAction, seed: int) -> float:
         """Play ``first`` in a copy of ``world``, then everyone greedily (noisy) to the end."""
         # one greedy policy seeded ``seed`` for every seat, fast and noisy, in the compiled
         # whole-game loop (:mod:`wonders.engine.playout`)

@@ -11,30 +11,34 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence, TypeVar
 
-from wonders.engine.actions import Action
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.registry import loop_for
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
 
+#: The game class a policy values (each loop's policy takes its own loop's games).
+G = TypeVar("G", bound=GameState, contravariant=True)
 
-class Policy(Protocol):
+
+class Policy(Protocol[G]):
     """A greedy policy of one loop."""
 
-    def choose(self, game: GameState, seat: int) -> Action:
+    def choose(self, game: G, seat: int) -> AnyAction:
         """The best action for ``seat`` now by the policy's estimate (ties by its own generator)."""
 
-    def rank(self, game: GameState, seat: int,
-             actions: Sequence[Action]) -> list[tuple[float, Action]]:
-        """``actions`` valued for ``seat``, best first, one entry per distinct choice (a card
-        paid for in several ways is one choice: its best payment); no noise."""
+    def rank(self, game: G, seat: int,
+             actions: Sequence[Any]) -> list[tuple[float, Any]]:
+        """``actions`` (the loop's own) valued for ``seat``, best first, one entry per
+        distinct choice (a card paid for in several ways is one choice: its best
+        payment); no noise."""
 
 
-class PolicyFactory(Protocol):
-    def __call__(self, seed: int = 0, noise: float = 0.0, fast: bool = False) -> Policy: ...
+class PolicyFactory(Protocol[G]):
+    def __call__(self, seed: int = 0, noise: float = 0.0,
+                 fast: bool = False) -> Policy[G]: ...
 
 
 A = TypeVar("A")
@@ -57,17 +61,9 @@ def best_of(actions: Sequence[A], value: Callable[[A], float], rng: random.Rando
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-_FACTORIES: dict[str, PolicyFactory] = {}
-
-
-def greedy_policy(data: GameData) -> PolicyFactory:
+def greedy_policy(data: GameData) -> PolicyFactory[Any]:
     """The greedy policy class registered for the loop that plays ``data``."""
-    loop = loop_for(data)
-    found = _FACTORIES.get(loop.greedy)
-    if found is None:
-        found = cast(PolicyFactory, loop.load("greedy"))
-        _FACTORIES[loop.greedy] = found
-    return found
+    return loop_for(data).greedy()
 
 
 __all__ = ["Policy", "PolicyFactory", "best_of", "greedy_policy"]

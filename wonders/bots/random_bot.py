@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from wonders.engine.actions import Action
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.randomness import below
 
 
@@ -18,7 +17,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: GameState, seat: int) -> Action:
+    def choose(self, game: GameState, seat: int) -> AnyAction:
         return self.rng.choice(game.legal_actions(seat))
 
 
@@ -34,10 +33,10 @@ class QuickRandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: GameState, seat: int) -> Action:
+    def choose(self, game: GameState, seat: int) -> AnyAction:
         sampler: Any = getattr(game, "random_action", None)
         if sampler is not None:
-            found: Action = sampler(seat, self.rng)
+            found: AnyAction = sampler(seat, self.rng)
             return found
         actions = game.legal_actions(seat)
         return actions[below(self.rng, len(actions))]

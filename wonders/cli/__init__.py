@@ -30,7 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "Check card sets, wonders and rule sets: every error, located as "
                  "file:line:col."),
     "schema": ("wonders.cli.data_commands",
-               "Print the JSON Schema (draft-07) of a file kind, for editors."),
+               "Print the JSON Schema (draft-07) of a file kind, or write them all, for "
+               "editors."),
     "graph": ("wonders.cli.data_commands",
               "Show the chain graph (free builds): as text, as Graphviz DOT, or as a PNG."),
     "cards": ("wonders.cli.data_commands",
@@ -53,6 +54,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "categories."),
     "serve": ("wonders.serve.command",
               "Serve the online table: humans and bots playing together in the browser."),
+    "lsp": ("wonders.cli.lsp_command",
+            "Run the language server over standard input and output (for editors: diagnostics\n"
+            "as you type, completion of keys and names, hovers that describe cards)."),
 }
 
 

@@ -110,15 +110,35 @@ def validate(
 
 
 def schema_command(
-    kind: SchemaKind = typer.Argument(
-        ..., help="Which file kind: cards, wonders, rules, tokens, forum, sheets or "
-                  "scenario."),
+    kind: Optional[SchemaKind] = typer.Argument(
+        None, help="Which file kind: cards, wonders, rules, tokens, forum, sheets or "
+                   "scenario.", show_default=False),
+    write: Optional[Path] = typer.Option(
+        None, "--write", help="Write every kind's schema into this folder as "
+                              "KIND.schema.json instead of printing one."),
 ) -> None:
-    """Print the JSON Schema (draft-07) of a file kind, for editors.
+    """Print the JSON Schema (draft-07) of a file kind, or write them all, for editors.
 
     Point yaml-language-server at it with a first line such as
     '# yaml-language-server: $schema=cards.schema.json'.
     """
+    if write is not None:
+        try:
+            write.mkdir(parents=True, exist_ok=True)
+            for each in SchemaKind:
+                target = write / f"{each.value}.schema.json"
+                target.write_text(json.dumps(schema(each.value), indent=2) + "\n",
+                                  encoding="utf-8")
+                typer.echo(str(target))
+        except OSError as exc:
+            typer.echo(f"wonders schema: cannot write into {write}: {exc.strerror or exc}",
+                       err=True)
+            raise typer.Exit(2) from None
+        return
+    if kind is None:
+        typer.echo("wonders schema: name a file kind (cards, wonders, rules, tokens, forum, "
+                   "sheets, scenario) or give --write DIR", err=True)
+        raise typer.Exit(2)
     _print_json(schema(kind.value))
 
 

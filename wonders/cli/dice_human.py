@@ -38,8 +38,7 @@ class DiceHuman(TerminalSession[DiceGame]):
                     if seat == self.seat:
                         moves[seat] = self.choose()
                     else:
-                        moves[seat] = cast(DiceAction, self.bots[seat].choose(
-                            game, seat))  # type: ignore[arg-type]
+                        moves[seat] = cast(DiceAction, self.bots[seat].choose(game, seat))
                 game.play(moves)
                 for seat, action in sorted(moves.items()):
                     if seat != self.seat:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import product
-from typing import Sequence
+from typing import Sequence, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -324,7 +324,7 @@ class HumanGame(TerminalSession[Game]):
                     self._waiting(movers)
                 for mover in movers:
                     if mover != self.seat:
-                        actions[mover] = self.bots[mover].choose(game, mover)
+                        actions[mover] = cast(Action, self.bots[mover].choose(game, mover))
                 phase, age = game.phase, game.age
                 game.play(actions)
                 self._report(before, phase, age, movers, actions.get(self.seat))

@@ -81,7 +81,7 @@ def play(
         opponents = ", ".join(sorted({n for s, n in enumerate(names) if s != human_seat}))
         sys.stdout.write(f"seed {seed} (the same deal again: --seed {seed}); "
                          f"opponents: {opponents}\n")
-        play_human = loop_for(data).load("terminal")  # the loop's terminal UI
+        play_human = loop_for(data).terminal()
         finished = bool(play_human(match, human_seat, others))
         if finished and log is not None:
             from wonders.scenarios.log import write as write_log

@@ -15,8 +15,9 @@ import typer
 
 from wonders.bots import BOTS
 from wonders.simulate import (ALPHA, Outcome, PlotUnavailable, RayUnavailable, Run, Selection,
-                        SelectionError, compare, drafted_wonders, filtered, plot, ranked_cards,
-                        run_games, select, session, timing)
+                              SelectionError, compare, drafted_wonders, filtered, plot,
+                              plot_comparison, ranked_cards, replacements, run_games, select,
+                              session, timing)
 from wonders.engine.sources import Source, SourceError, resolve
 from wonders.extras import install_command
 from wonders.cli.options import (GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
@@ -88,9 +89,6 @@ def simulate(
     if compare is not None:
         compared = [_compared(spec) for spec in compare]
         source = compared[0]
-        if plot_file is not None:
-            raise typer.BadParameter("--plot draws one run; leave it out with --compare",
-                                     param_hint="--plot")
     if games < 1:
         raise typer.BadParameter("play at least one game", param_hint="--games")
     if workers is not None and workers < 1:
@@ -118,7 +116,7 @@ def simulate(
     selection = None
     if cards or sets:
         try:
-            selection = select(loaded, cards or [], sets or [])
+            selection = select(loaded, cards or [], sets or [], players)
         except SelectionError as exc:
             raise typer.BadParameter(str(exc), param_hint="--card" if cards else "--set"
                                      ) from None
@@ -143,7 +141,7 @@ def simulate(
     outcomes = _run_all(runs, show_progress=sys.stderr.isatty())
     if compared is not None:
         _report_comparison(compare or ("", ""), loaded, runs, outcomes, selection, as_json,
-                           side)
+                           side, plot_file)
         return
     outcome = outcomes[0]
     stats = outcome.stats
@@ -219,13 +217,24 @@ def _ci(interval: list[float] | None, scale: float = 100.0, digits: int = 1) -> 
 
 def _report_comparison(specs: tuple[str, str], loaded: list[Any], runs: list[Run],
                        outcomes: list[Outcome], selection: Selection | None, as_json: bool,
-                       side: str) -> None:
-    """Print what differs between two runs of the same seeds (text or JSON)."""
+                       side: str, plot_file: Path | None = None) -> None:
+    """Print what differs between two runs of the same seeds (text or JSON), and draw it
+    when asked."""
     stats = [outcome.stats for outcome in outcomes]
     if selection is not None:
         stats = [filtered(one, selection) for one in stats]
-    rows = compare(stats[0], stats[1])
+    pairs = replacements(loaded[1])
+    rows = compare(stats[0], stats[1], pairs=pairs)
     run = runs[0]
+    if plot_file is not None:
+        heading = (f"{specs[1]} − {specs[0]}: {run.games} games each, {run.players} players, "
+                   f"bots {', '.join(sorted(set(run.bots)))}")
+        try:
+            plot_comparison(rows, str(plot_file), heading)
+        except PlotUnavailable as exc:
+            fail(str(exc))
+        except (OSError, ValueError) as exc:
+            fail(f"cannot write the plot to {plot_file}: {getattr(exc, 'strerror', None) or exc}")
     if as_json:
         record = {
             "run": {"compare": list(specs), "paths": list(run.paths), "players": run.players,
@@ -243,6 +252,8 @@ def _report_comparison(specs: tuple[str, str], loaded: list[Any], runs: list[Run
     from rich.table import Table
 
     console = Console(width=None if sys.stdout.isatty() else 120)
+    if plot_file is not None:
+        console.print(f"wrote {plot_file}")
     console.print(f"[bold]A[/bold] = {specs[0]} ({loaded[0].rules.title}), [bold]B[/bold] = "
                   f"{specs[1]} ({loaded[1].rules.title}): {run.games} games each on the same "
                   f"seeds {run.seed}–{run.seed + run.games - 1}, {run.players} players, bots "
@@ -263,6 +274,19 @@ def _report_comparison(specs: tuple[str, str], loaded: list[Any], runs: list[Run
                           _pct(row["b"]) if rate else _num(row["b"], 2),
                           f"{_signed(row['difference'], scale, unit)}"
                           f"{_ci(row['ci'], scale, 1)}", f"{row['p']:.2g}")
+        console.print(table)
+    replaced = [row for row in rows if row["what"] == "replacement win-rate lift"]
+    if replaced:
+        table = Table(title="Replacements: each new card beside the card it replaces, B − A",
+                      caption="lift: win rate when built − when dealt but not built; a lift "
+                      "is a correlation with winning, not its cause")
+        for header in ("new card (replacing)", "lift A (old)", "lift B (new)",
+                       "change [95 % CI]", "p"):
+            table.add_column(header, justify="left" if header.startswith("new") else "right")
+        for row in replaced:
+            table.add_row(row["name"], _signed(row["a"]), _signed(row["b"]),
+                          f"{_signed(row['difference'], 100.0, ' pp')}{_ci(row['ci'], 100.0, 1)}",
+                          f"{row['p']:.2g}" + (" *" if row.get("significant") else ""))
         console.print(table)
     only = [row for row in rows if row.get("only")]
     if only:

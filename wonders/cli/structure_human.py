@@ -19,7 +19,7 @@ of input.  No card, wonder or token is named here: everything comes from data.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -110,7 +110,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
                 else:
                     self.console.print(f"[dim]Waiting: your opponent is {game.phase_name()}…"
                                        "[/dim]")
-                    action = self.bots[mover].choose(game, mover)
+                    action = cast(Action, self.bots[mover].choose(game, mover))
                 before = self._snapshot()
                 game.play({mover: action})
                 self._report(mover, action, before)

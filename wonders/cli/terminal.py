@@ -9,7 +9,7 @@ errors the same way.
 
 from __future__ import annotations
 
-from typing import Callable, Generic, Sequence, TypeVar
+from typing import Callable, Generic, Sequence, TypeVar, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -226,7 +226,7 @@ class TerminalSession(Generic[GameT]):
                          "card", help_text)
 
     def legal(self) -> list[Action]:
-        return self.game_state().legal_actions(self.seat)
+        return cast("list[Action]", self.game_state().legal_actions(self.seat))
 
     def game_state(self) -> GameState:
         assert isinstance(self.game, GameState)

@@ -78,6 +78,7 @@ CODES: dict[str, str] = {
     "D615": "dice data naming a building, symbol or die that is not defined, or defined twice "
             "(offer: dice)",
     "D616": "fewer cards of the reserve's colour than its draft deals at the most players",
+    "D620": "'replaces:' names a card that is not loaded",
     # L: loading files and sets
     "L701": "no such file or folder, or a folder without YAML files",
     "L702": "no rule set is loaded, or an unknown game is named",

@@ -392,6 +392,7 @@ class _Load:
         self.hashes: dict[str, str] = {}
         self.extending: list[Path] = []  # the rule-set files being extended (cycles)
         self.broken_extends = False      # an 'extends:' failed (already reported)
+        self.replacing: list[tuple[str, Location]] = []  # each card's 'replaces:' and its place
 
     # --- files -------------------------------------------------------------------
 
@@ -853,7 +854,10 @@ class _Load:
                         cost=cost or fx.FREE, effects=effects or fx.NO_EFFECTS,
                         free_if_built=_names(item.get("free_if_built")),
                         makes_free=_names(item.get("makes_free")), set=set_name,
-                        location=doc.location(path + ("name",)))
+                        replaces=replaced if isinstance(replaced := item.get("replaces"), str)
+                        else "", location=doc.location(path + ("name",)))
+            if card.replaces:
+                self.replacing.append((card.replaces, doc.location(path + ("replaces",))))
 
             def locate(field: str, index: int, _path: PathKey = path) -> Location:
                 return doc.location(_path + (field, index))
@@ -975,6 +979,11 @@ class _Load:
                 self.report.add(Diagnostic(
                     "D607", f"cannot remove '{name}': no loaded card has that name", location,
                     text=name, suggestion=closest(name, names)))
+        for name, location in self.replacing:
+            if name not in names:
+                self.report.add(Diagnostic(
+                    "D620", f"'replaces: {name}' names no loaded card", location, text=name,
+                    suggestion=closest(name, names)))
         wonder_seen: dict[str, Wonder] = {}
         for wonder in wonders:
             if wonder.name in wonder_seen:

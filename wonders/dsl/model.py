@@ -30,6 +30,7 @@ class Card:
     free_if_built: tuple[str, ...] = ()
     makes_free: tuple[str, ...] = ()
     set: str = ""
+    replaces: str = ""  # the card it stands in for in a balance comparison ('' for none)
     location: Location = field(default=Location(""), compare=False)
     # The engine's number for this card object (-1 until it has one): small, dense and
     # unique in the process, so the card-structure loop's shared tables find a card's
@@ -162,9 +163,6 @@ class Game:
     # flow's set-up), under keys each mechanism owns: shared by every game on the data,
     # gone with it.  A field, not attributes set later: compiled classes have no __dict__.
     derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
-
-    def rules_name(self) -> str:
-        return self.rules.name
 
     def deck_cards(self) -> tuple[Card, ...]:
         """The cards that go into the age decks (those named by a ``remove:`` list are out,

@@ -19,9 +19,11 @@ import bisect
 import math
 import re
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Iterator, Mapping, Union
 
 import yaml
 
@@ -194,12 +196,6 @@ def _escape(text: str, pos: int) -> tuple[str | None, int]:
     if code == "\r" and text[pos + 2:pos + 3] == "\n":
         return None, 3
     return None, 2 if code else 1
-
-
-def _align(text: str, scalar: _Scalar, value: str, offset: int) -> int:
-    """Source index of ``value[offset]`` (see :func:`_align_all`)."""
-    table = _align_all(text, scalar, value)
-    return table[max(0, min(offset, len(value)))]
 
 
 def _align_all(text: str, scalar: _Scalar, value: str) -> list[int]:
@@ -449,9 +445,30 @@ def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
     return builder.doc, builder.problems
 
 
+# Files open in an editor with changes not yet saved: their text by resolved path.  The
+# language server sets it around one load (``unsaved``), so a buffer is checked as typed
+# with the saved files beside it; every other load reads the disk.
+_UNSAVED: ContextVar[Mapping[Path, str]] = ContextVar("unsaved", default={})
+
+
+@contextmanager
+def unsaved(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Load ``texts`` (resolved path -> text) instead of those files' saved contents."""
+    token = _UNSAVED.set({path.resolve(): text for path, text in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
 def load_file(path: Path, display: str | None = None) -> tuple[Document | None, list[Diagnostic]]:
     """Read and load one YAML file, refusing oversized, binary or non-UTF-8 input."""
     name = display or str(path)
+    edited = _UNSAVED.get()
+    if edited:
+        text = edited.get(path.resolve())
+        if text is not None:
+            return load_text(name, text)
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
@@ -478,4 +495,4 @@ def load_file(path: Path, display: str | None = None) -> tuple[Document | None, 
     return load_text(name, text)
 
 
-__all__ = ["Document", "SourceText", "load_file", "load_text", "Severity"]
+__all__ = ["Document", "SourceText", "Severity", "load_file", "load_text", "unsaved"]

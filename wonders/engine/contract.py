@@ -21,14 +21,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, Union, runtime_checkable
+
+from wonders.engine.actions import Action
+from wonders.engine.dice_actions import DiceAction
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Card, Game as GameData
 
-    from wonders.engine.actions import Action
     from wonders.engine.city import City
     from wonders.engine.scoring import ScoreSheet
+
+#: An action of any loop: what :meth:`GameState.legal_actions` hands out and ``play`` takes.
+AnyAction = Union[Action, DiceAction]
 
 
 @dataclass(frozen=True)
@@ -87,14 +92,16 @@ class GameState(Protocol):
         """The seats that decide now (``decision().seats`` as a list); read it only: a
         loop may hand the same list every time (the structure loop does)."""
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> Sequence[AnyAction]:
         """Everything ``seat`` may do now ([] when it is not deciding); a shared list."""
 
-    def check(self, seat: int, action: Action) -> None:
-        """Raise :class:`~wonders.engine.errors.IllegalActionError` saying why not."""
+    def check(self, seat: int, action: Any) -> None:
+        """Raise :class:`~wonders.engine.errors.IllegalActionError` saying why not (any
+        value may be asked about: one that is no legal action of ``seat`` is refused)."""
 
-    def play(self, actions: Mapping[int, Action]) -> None:
-        """Resolve the pending decision: one action from each seat of ``to_move()``."""
+    def play(self, actions: Mapping[int, Any]) -> None:
+        """Resolve the pending decision: one action from each seat of ``to_move()`` (any
+        other value is refused with :class:`~wonders.engine.errors.IllegalActionError`)."""
 
     def score_sheet(self) -> ScoreSheet:
         """The score sheet: final once over, the standing so far before."""
@@ -135,4 +142,4 @@ class GameState(Protocol):
         """
 
 
-__all__ = ["Decision", "GameState"]
+__all__ = ["AnyAction", "Decision", "GameState"]

@@ -47,7 +47,7 @@ decision; the only optional per-decision work is what the caller asks for
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, Final, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Mapping, Sequence, cast
 
 from wonders.engine.errors import RuleError
 from wonders.engine.randomness import below, seeded
@@ -158,7 +158,7 @@ def playout(game: GameState, policy: str | Sequence[str] = RANDOM,
                 elif kind == _SAMPLED:
                     action = sampler(s, rngs[s])
                 else:
-                    actions: list[Any] = game.legal_actions(s)
+                    actions = cast("list[Any]", game.legal_actions(s))
                     if not actions:
                         raise RuleError(f"seat {s} must decide but has no legal action")
                     action = actions[below(rngs[s], len(actions))]

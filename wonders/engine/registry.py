@@ -5,9 +5,10 @@ the shape of a turn, so it selects the loop, and the loop reads its other slots
 (trade, military, science, end) from the same rule set.  Like python-chess's
 variants, each loop registers itself here with what the rest of the engine needs
 from it *beyond* the game contract (:mod:`wonders.engine.contract`): the runner of
-its rule scenarios, its terminal UI and its greedy policy.  Those are named as
-``"module:attribute"`` and imported when first used, so loading a game never
-pulls in the command line.
+its rule scenarios, its terminal UI and its greedy policy, and its kind (OpenSpiel's
+metadata: dynamics, chance, information, table sizes, maximum length).  Companions are
+imported by small typed functions when first used, so loading a game never pulls in
+the command line, and mypy checks every registered game class against the contract.
 
 Everything else — bots, logs, simulations, scenarios, the command line — asks
 the registry, never a concrete loop class: a new game registers here and nothing
@@ -16,82 +17,169 @@ else is edited.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Sequence, TypeVar, cast
 
+from wonders.dsl.mechanisms import capabilities
 from wonders.engine import memo
 from wonders.engine.errors import RuleError
 
 if TYPE_CHECKING:
+    from wonders.bots.policy import PolicyFactory
     from wonders.dsl.model import Game as GameData
+    from wonders.engine.dice_game import DiceGame
+    from wonders.engine.game import Game
+    from wonders.engine.structure_game import StructureGame
+    from wonders.scenarios.draft import DraftRunner
 
-    from wonders.engine.contract import GameState
+from wonders.engine.contract import GameState
+
+#: A loop's game class: ``Class(data, players, seed, **options)`` is a :class:`GameState`.
+GameFactory = Callable[..., GameState]
+#: The game class of one registered loop.
+G = TypeVar("G", bound=GameState)
 
 
 @dataclass(frozen=True)
-class Loop:
-    """A registered game loop and its companions (each ``"module:attribute"``)."""
+class GameKind:
+    """What kind of game a loop plays, declared once (OpenSpiel's ``GameType``).
 
-    offer: str           # the ``offer.mechanism`` it plays
-    game: str            # the GameState class: ``Class(data, players, seed, **options)``
-    scenarios: str       # the scenario runner class (``wonders check``)
-    terminal: str        # ``play(game, seat, bots) -> bool``: a human at the terminal
-    greedy: str          # the greedy policy class: ``Policy(seed, noise, fast)`` with
-                         # ``choose(game, seat)`` and ``rank(game, seat, actions)``
-                         # (:mod:`wonders.bots.policy`)
-    summary: str         # one line for people
+    ``dynamics``: who is asked at once (every deciding seat, or one); ``chance``: how
+    randomness enters (``sampled``: shuffles and rolls drawn inside ``play`` from the
+    game's own seeded generator, never a chance player's decision); ``information``:
+    ``imperfect`` when a seat cannot see everything (hands, face-down cards, decks);
+    ``players``: the table sizes the loop can play (a rule set narrows it);
+    ``max_decisions``: an upper bound on the decisions of one game, which the
+    conformance suite holds every random game to.
+    """
 
-    def load(self, which: str) -> Any:
-        """Import one companion by its field name (``game``, ``scenarios`` …)."""
-        return load_attribute(getattr(self, which))
+    dynamics: Literal["simultaneous", "sequential"]
+    chance: Literal["sampled"]
+    information: Literal["imperfect", "perfect"]
+    players: tuple[int, int]
+    max_decisions: int
 
 
-LOOPS: dict[str, Loop] = {}
+@dataclass(frozen=True)
+class Loop(Generic[G]):
+    """A registered game loop: its kind and its companions, each imported when first asked
+    for (so loading a game never pulls in the command line).  Generic in the loop's game
+    class, so mypy checks that the class is a :class:`GameState` and that the policy
+    values games of that class."""
+
+    offer: str                                  # the ``offer.mechanism`` it plays
+    summary: str                                # one line for people
+    kind: GameKind
+    game: Callable[[], Callable[..., G]]        # the GameState class
+    scenarios: Callable[[], type[DraftRunner]]  # the scenario runner (``wonders check``)
+    terminal: Callable[[], Callable[..., bool]]  # ``play(game, seat, bots) -> bool``: a human
+    greedy: Callable[[], PolicyFactory[G]]      # the greedy policy (wonders.bots.policy)
 
 
-def register(loop: Loop) -> Loop:
+LOOPS: dict[str, Loop[Any]] = {}
+
+
+def register(loop: Loop[G]) -> Loop[G]:
     """Add a loop (a later registration of the same offer replaces the earlier one)."""
     LOOPS[loop.offer] = loop
     return loop
 
 
-_LOADED: dict[str, Any] = {}  # spec -> the object (new_game asks for it on every game)
+def _dynamics(offer: str) -> Literal["simultaneous", "sequential"]:
+    """The turn order the language's catalogue declares for the offer's loop."""
+    caps = capabilities(offer)
+    assert caps is not None and caps.turns in ("simultaneous", "sequential"), offer
+    return "simultaneous" if caps.turns == "simultaneous" else "sequential"
 
 
-def load_attribute(spec: str) -> Any:
-    """``"package.module:name"`` -> the object (raises ImportError/AttributeError)."""
-    found = _LOADED.get(spec)
-    if found is None:
-        module, _, name = spec.partition(":")
-        found = _LOADED[spec] = getattr(importlib.import_module(module), name)
-    return found
+# Each companion is imported inside a small typed function: mypy checks that the class a
+# record names is a GameState (and its policy a PolicyFactory), and nothing is imported
+# before a game of that loop asks for it.
+
+def _draft_game() -> type[Game]:
+    from wonders.engine.game import Game
+    return Game
+
+
+def _draft_scenarios() -> type[DraftRunner]:
+    from wonders.scenarios.draft import DraftRunner
+    return DraftRunner
+
+
+def _draft_terminal() -> Callable[..., bool]:
+    from wonders.cli.human import play_human
+    return play_human
+
+
+def _draft_greedy() -> PolicyFactory[Game]:
+    from wonders.bots.greedy import DraftGreedy
+    return DraftGreedy
+
+
+def _structure_game() -> type[StructureGame]:
+    from wonders.engine.structure_game import StructureGame
+    return StructureGame
+
+
+def _structure_scenarios() -> type[DraftRunner]:
+    from wonders.scenarios.structure import StructureRunner
+    return StructureRunner
+
+
+def _structure_terminal() -> Callable[..., bool]:
+    from wonders.cli.structure_human import play_structure_human
+    return play_structure_human
+
+
+def _structure_greedy() -> PolicyFactory[StructureGame]:
+    from wonders.bots.greedy_structure import StructureGreedy
+    return StructureGreedy
+
+
+def _dice_game() -> type[DiceGame]:
+    from wonders.engine.dice_game import DiceGame
+    return DiceGame
+
+
+def _dice_scenarios() -> type[DraftRunner]:
+    from wonders.scenarios.dice import DiceRunner
+    return DiceRunner
+
+
+def _dice_terminal() -> Callable[..., bool]:
+    from wonders.cli.dice_human import play_dice_human
+    return play_dice_human
+
+
+def _dice_greedy() -> PolicyFactory[DiceGame]:
+    from wonders.bots.greedy_dice import DiceGreedy
+    return DiceGreedy
 
 
 register(Loop(
     offer="draft",
-    game="wonders.engine.game:Game",
-    scenarios="wonders.scenarios.draft:DraftRunner",
-    terminal="wonders.cli.human:play_human",
-    greedy="wonders.bots.greedy:DraftGreedy",
     summary="hands passed around the table, everyone plays at once (7 Wonders)",
+    kind=GameKind(dynamics=_dynamics("draft"), chance="sampled", information="imperfect",
+                  players=(3, 8), max_decisions=400),
+    game=_draft_game, scenarios=_draft_scenarios, terminal=_draft_terminal,
+    greedy=_draft_greedy,
 ))
 register(Loop(
     offer="structure",
-    game="wonders.engine.structure_game:StructureGame",
-    scenarios="wonders.scenarios.structure:StructureRunner",
-    terminal="wonders.cli.structure_human:play_structure_human",
-    greedy="wonders.bots.greedy_structure:StructureGreedy",
     summary="cards taken in turn from overlapping rows (7 Wonders Duel)",
+    kind=GameKind(dynamics=_dynamics("structure"), chance="sampled", information="imperfect",
+                  players=(2, 2), max_decisions=400),
+    game=_structure_game, scenarios=_structure_scenarios, terminal=_structure_terminal,
+    greedy=_structure_greedy,
 ))
 register(Loop(
     offer="dice",
-    game="wonders.engine.dice_game:DiceGame",
-    scenarios="wonders.scenarios.dice:DiceRunner",
-    terminal="wonders.cli.dice_human:play_dice_human",
-    greedy="wonders.bots.greedy_dice:DiceGreedy",
     summary="dice shaken into a shared forum, sheets crossed by everyone at once "
             "(7 Wonders Dice)",
+    kind=GameKind(dynamics=_dynamics("dice"), chance="sampled", information="perfect",
+                  players=(2, 7), max_decisions=400),
+    game=_dice_game, scenarios=_dice_scenarios, terminal=_dice_terminal,
+    greedy=_dice_greedy,
 ))
 
 
@@ -100,7 +188,7 @@ def offer_of(data: GameData) -> str:
     return data.rules.model.offer.mechanism
 
 
-def loop_for(data: GameData) -> Loop:
+def loop_for(data: GameData) -> Loop[Any]:
     """The registered loop that plays ``data``'s rule set."""
     mechanism = offer_of(data)
     loop = LOOPS.get(mechanism)
@@ -130,12 +218,12 @@ def new_game(data: GameData, players: int | None = None, seed: int = 0,
     derived = data.derived
     # (the offer, its loop and the loop's class): used while that loop is still the one
     # registered for the offer (a later registration may replace it)
-    kept = cast("tuple[str, Loop, Callable[..., GameState]] | None", derived.get(_FACTORY))
+    kept = cast("tuple[str, Loop[Any], GameFactory] | None", derived.get(_FACTORY))
     if kept is not None and LOOPS.get(kept[0]) is kept[1]:
         factory = kept[2]
     else:
         loop = loop_for(data)
-        factory = cast(Callable[..., "GameState"], loop.load("game"))
+        factory = loop.game()
         memo.watch(data)  # any loop: the memo tables are emptied when the data is dropped
         derived[_FACTORY] = (loop.offer, loop, factory)
     return factory(data, default_players(data) if players is None else players, seed, **options)
@@ -149,5 +237,5 @@ def load_new_game(game: str, players: int | None = None, seed: int = 0,
     return new_game(load_game(paths, game), players, seed, **options)
 
 
-__all__ = ["LOOPS", "Loop", "default_players", "load_attribute", "load_new_game", "loop_for",
-           "new_game", "offer_of", "register"]
+__all__ = ["LOOPS", "GameFactory", "GameKind", "Loop", "default_players", "load_new_game",
+           "loop_for", "new_game", "offer_of", "register"]

@@ -716,11 +716,8 @@ class StructureGame(Table):
         assert self.structure is not None
         city = self.cities[seat]
         coins = city.coins
-        # built, or free by chain: looked at closely.  (A set lookup on the name, ~78
-        # instructions: flags by name number read through a list by card number were
-        # measured and cost as much, ~+7.6 K a Duel game, as each compiled list index with
-        # a tagged int pays tag and bounds checks and an unbox, and the cities' flag lists
-        # must be grown, copied and freed.)
+        # built, or free by chain: looked at closely (a set lookup on the name: flags by
+        # number cost more, docs/engine.md "Measured and dropped")
         marked = city.marked
         terms = self._context(seat)
         tucks: list[_Tuck] = _NO_TUCKS
@@ -827,10 +824,8 @@ class StructureGame(Table):
         self.again = False
         self._resolve_turn(seat, action)
         first, second = self.cities
-        # (a flat tuple: a small compiled class with unboxed int fields was measured and
-        # cost more, ~+6.5 K instructions a Duel game in the code it touched and +9.6 K in
-        # all: tuples come from a free list, while a native object pays its allocation, GC
-        # link, __init__ and dealloc in full)
+        # a flat tuple, which comes from a free list (docs/engine.md: a native record is
+        # not always cheaper than a tuple)
         self.decisions.append((age, turn, _TURN, seat, action, first.coins, second.coins))
         self._legal_seat = -1
         if self.pending or self.phase is not StructurePhase.TURN:
@@ -852,8 +847,6 @@ class StructureGame(Table):
         returned is checked against each class of the union, and the identity test with
         the offered objects is the check that matters."""
         action: Any
-        # (walking the one-item dict instead of ``get`` was measured: its items iterator
-        # and generic key comparison cost ~+18 K a Duel game)
         if isinstance(actions, dict):  # the usual case; compiled, a native lookup and size
             action = actions.get(seat)
             count = len(actions)

@@ -134,7 +134,7 @@ class _Common:
         found = self._legal.get(seat)
         if found is None:
             found = self._legal[seat] = self.spaces.actions.legal(
-                self._current().legal_actions(seat))
+                cast("list[Action]", self._current().legal_actions(seat)))
         return found
 
     def action_mask(self, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:

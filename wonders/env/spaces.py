@@ -238,7 +238,7 @@ class ViewEncoder:
                 if kind not in kinds:
                     kinds.append(kind)
                 for seat in game.to_move():
-                    for action in game.legal_actions(seat):
+                    for action in cast("list[Action]", game.legal_actions(seat)):
                         slot = slot_of(action)
                         if slot[0] == "other":
                             seen_other.add(slot)

@@ -673,7 +673,7 @@ def _check_file(path: Path) -> CheckResult:
             report.add(Diagnostic("L702", "no game could be loaded", doc.location(("game",))))
         return CheckResult(report, [])
     try:
-        runner_class = loop_for(loaded.game).load("scenarios")
+        runner_class = loop_for(loaded.game).scenarios()
     except RuleError as exc:
         report.add(Diagnostic("L702", str(exc), doc.location(("game",))))
         return CheckResult(report, [])

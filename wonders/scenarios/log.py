@@ -27,7 +27,7 @@ from typing import Any, Sequence, TextIO
 from wonders.dsl.loader import load
 
 from wonders.engine.actions import Action
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.errors import RuleError
 from wonders.engine.registry import new_game
 from wonders.engine.sources import SourceError, resolve
@@ -252,7 +252,7 @@ def read(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def _find(game: GameState, seat: int, wanted: dict[str, Any]) -> Action | None:
+def _find(game: GameState, seat: int, wanted: dict[str, Any]) -> AnyAction | None:
     for action in game.legal_actions(seat):
         if action.to_json() == wanted:
             return action
@@ -304,7 +304,7 @@ def replay(path: Path) -> Replay:
         where = f"age {record.get('age')}, turn {record.get('turn')} ({record.get('phase')})"
         if game.over:
             return Replay(game, decisions, f"{where}: the game is already over", line, changed)
-        actions: dict[int, Action] = {}
+        actions: dict[int, AnyAction] = {}
         for seat_text, wanted in (record.get("actions") or {}).items():
             seat = int(seat_text)
             action = _find(game, seat, wanted)

@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from wonders.engine.actions import Action
 from wonders.bots import Bot
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
 from wonders.serve.protocol import MAX_MESSAGE_BYTES, ProtocolError, RateLimit, parse
 from wonders.serve.tables import Table, TableError, Tables
@@ -86,7 +86,7 @@ class Server:
         try:
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(self.executor, bot.choose, clone, seat)
-            action: Action = await asyncio.wait_for(future, timeout=limit)
+            action: AnyAction = await asyncio.wait_for(future, timeout=limit)
             wanted = action.to_json()
         except asyncio.TimeoutError:
             LOGGER.warning("table %s: the %s bot of seat %d took more than %.0f s; it plays "

@@ -27,7 +27,7 @@ from wonders.dsl.model import Card, Game as GameData, Wonder
 from wonders.dsl.sheets_model import DiceSet
 
 from wonders.engine.actions import CHAIN, FREE_BUILD, Action, Build, BuildStage, BuildWonder, DestroyCard
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
 CHAIN_MARK = "chain"
@@ -135,7 +135,7 @@ def _common(values: Sequence[Any]) -> Any:
 _HIDDEN: Any = object()
 
 
-def _own_coins(game: GameState, seat: int, action: Action) -> int:
+def _own_coins(game: GameState, seat: int, action: AnyAction) -> int:
     """Coins the thing itself costs (what anyone pays to the bank for it), without trade."""
     if isinstance(action, Build):
         return 0 if action.method in (CHAIN, FREE_BUILD) else action.card.cost.coins
@@ -169,7 +169,8 @@ def _chain_source(game: GameState, seat: int, card: Card) -> str | None:
     return None
 
 
-def describe_action(game: GameState, seat: int, index: int, action: Action) -> dict[str, Any]:
+def describe_action(game: GameState, seat: int, index: int,
+                    action: AnyAction) -> dict[str, Any]:
     """One legal action for the page: what to send back, words, costs and its indicator."""
     record = action.to_json()
     payment = record.get("payment")

@@ -46,7 +46,7 @@ from wonders.bots import Bot
 from wonders.bots.mcts import MCTSBot
 from wonders.bots.policy import greedy_policy
 from wonders.bots.random_bot import RandomBot
-from wonders.engine.contract import GameState
+from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import new_game
 from wonders.engine.sources import Source, SourceError, resolve
@@ -123,12 +123,12 @@ class _Greedy:
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
-    def choose(self, game: GameState, seat: int) -> Action:
-        action: Action = greedy_policy(game.data)(self.seed).choose(game, seat)
+    def choose(self, game: GameState, seat: int) -> AnyAction:
+        action: AnyAction = greedy_policy(game.data)(self.seed).choose(game, seat)
         return action
 
 
-def find_action(game: GameState, seat: int, wanted: Any) -> Action | None:
+def find_action(game: GameState, seat: int, wanted: Any) -> AnyAction | None:
     """The legal action of ``seat`` whose ``to_json()`` is ``wanted`` (None if none is)."""
     for action in game.legal_actions(seat):
         if action.to_json() == wanted:
@@ -188,7 +188,7 @@ class Table:
     created: float
     data_dir: Path | None
     writer: Writer | None = None
-    pending: dict[int, Action] = field(default_factory=dict)
+    pending: dict[int, AnyAction] = field(default_factory=dict)
     listeners: list[Callable[[], None]] = field(default_factory=list)
     bots_busy: set[int] = field(default_factory=set)
     events: list[str] = field(default_factory=list)
@@ -245,7 +245,7 @@ class Table:
 
     # --- changing -------------------------------------------------------------------
 
-    def submit(self, seat: int, decision: Any, wanted: Any) -> Action:
+    def submit(self, seat: int, decision: Any, wanted: Any) -> AnyAction:
         """Take ``seat``'s action for the open decision; the decision resolves once every
         deciding seat has chosen.  Raises TableError (nothing changed) when the game is
         over, the decision is not the open one (a repeated or stale message), the seat
@@ -652,7 +652,7 @@ class Tables:
         for record in records[1:]:
             if record.get("type") != "decision":
                 continue
-            actions: dict[int, Action] = {}
+            actions: dict[int, AnyAction] = {}
             for seat_text, wanted in (record.get("actions") or {}).items():
                 action = find_action(game, int(seat_text), wanted)
                 if action is None:

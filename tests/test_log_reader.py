@@ -1,4 +1,4 @@
-"""Issue 16, logs: one validating reader (``path:line: field: problem``), no internal
+"""Logs: one validating reader (``path:line: field: problem``), no internal
 errors for malformed records or deep nesting, and a truncated log is not "identical"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16: a card set that validates must score (two copy effects, one candidate).
+"""A card set that validates must score (two copy effects, one candidate).
 
 A base card ``copy red cards from left`` validated and then failed an assertion
 in scoring at 7 players: with two such cards in one city and a left neighbour

@@ -1,4 +1,4 @@
-"""Issue 16: locating diagnostics is linear (one walk per string, not one per diagnostic).
+"""Locating diagnostics is linear (one walk per string, not one per diagnostic).
 
 An effect repeating a name 4,000 times gives 3,999 T404 diagnostics; locating each
 walked the string from its start, 8.5 s (quadratic).  See benchmarks/validate_speed.py.

@@ -1,4 +1,4 @@
-"""Issue 16, the command line: paths that could hang or crash (the file-system root, a FIFO,
+"""The command line: paths that could hang or crash (the file-system root, a FIFO,
 a symbolic link loop, a folder too big to be a game), output files that cannot be written,
 and ``simulate`` aggregating as games finish."""
 

@@ -1,4 +1,4 @@
-"""Issue 16: huge and senseless numbers give located errors, fast, never a traceback.
+"""Huge and senseless numbers give located errors, fast, never a traceback.
 
 Before: ages.count, players.max or a card count of 10^9 made validation run for
 minutes (the schema reported S106, then the deck checks used the value); a

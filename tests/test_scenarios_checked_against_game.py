@@ -1,4 +1,4 @@
-"""Scenario files are checked against the loaded game before they run (issue 16).
+"""Scenario files are checked against the loaded game before they run.
 
 Each example of the issue gives a located X902 (or a schema S… code) instead of a
 traceback; a scenario whose run raises (a bug) is a located X903 for that scenario
