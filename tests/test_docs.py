@@ -479,7 +479,10 @@ def readme_blocks() -> list[Block]:
 
 
 def _extras() -> set[str]:
-    import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     return set(config["project"]["optional-dependencies"])
