@@ -94,6 +94,10 @@ def _extensions() -> list[object]:
     from mypyc.build import mypycify
 
     paths = [f"{name}.py" for name in HOT_PATH]
+    # pip shows this with -v only (without it: "Building wheel ... " and a wait)
+    sys.stderr.write(f"wonders: compiling the hot path ({len(paths)} modules) with mypyc into "
+                     "one C extension: about 2-3 minutes of one core (WONDERS_COMPILE=0 "
+                     "skips it)\n")
     options = ["--config-file", "mypyc.ini"]
     # One group (``separate=False``): every module's code in one C file and one shared
     # library, so the C compiler calls across modules directly and inlines small

@@ -3,7 +3,7 @@
 Every decision enumerates all legal actions with every Pareto-optimal payment
 (what a bot or an agent needs), on one core; rates are measured in CPU time of
 this process, so other load on the machine disturbs them less.  The figures go
-in the README.
+in docs/performance.md.
 
     python benchmarks/throughput.py [--games 300] [--players 3 7]
     python benchmarks/throughput.py --game duel --games 2000    # 2 players

@@ -34,6 +34,9 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import subprocess
+import sys
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
@@ -450,6 +453,167 @@ def test_effects_table_markers() -> None:
         marked("no markers")
     with pytest.raises(ValueError):
         replace_marked("<!-- effects-table:end --> <!-- effects-table:start -->", "x")
+
+
+# --- README.md: every command in it runs -------------------------------------------------
+#
+# The README's ```sh blocks are what a newcomer types in a clone.  Each block runs with bash
+# (``set -e``: a failing command fails the test), in a scratch folder that links the clone's
+# top-level entries (so ``expansions/tutorial`` and ``examples/…`` resolve, and a file the
+# block writes lands in the scratch folder), with this interpreter's ``bin`` first on PATH
+# (``wonders`` and ``python`` are the installed ones).  Three kinds of line are not run
+# as they stand, and are checked instead:
+#   ``pip install …``      its target is the clone (``.``) and each extra it names exists in
+#                          pyproject.toml (the suite's environment is that install);
+#   ``python -m pytest``   the suite itself: the set-up's test command must be .ci/run's;
+#   ``wonders serve``      started on a free port, checked to serve the page, then stopped;
+# and ``wonders play --human`` reads its answers from a script that leaves at the first
+# prompt.  A ```text block is output, not a command.
+
+README = ROOT / "README.md"
+README_KINDS = {"sh", "python", "text"}
+
+
+def readme_blocks() -> list[Block]:
+    return parse_blocks("README.md", README.read_text(encoding="utf-8"))
+
+
+def _extras() -> set[str]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return set(config["project"]["optional-dependencies"])
+
+
+def check_pip(command: str) -> None:
+    """``pip install [-e] TARGET``: the clone, with extras pyproject.toml defines."""
+    words = shlex.split(command)
+    assert words[:2] == ["pip", "install"], command
+    targets = [w for w in words[2:] if w not in ("-e", "-v")]
+    assert len(targets) == 1, command
+    match = re.fullmatch(r"\.(?:\[([a-z,]+)\])?", targets[0])
+    assert match, f"{command}: installs something other than this clone"
+    for extra in (match.group(1) or "").split(","):
+        assert not extra or extra in _extras(), f"{command}: no extra '{extra}'"
+
+
+def ci_test_command() -> str:
+    """The command .ci/run runs (its last line), without the quiet flag."""
+    last = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
+    return last.replace("python -m pip install -q ", "pip install ")
+
+
+def scratch(folder: Path) -> Path:
+    """A folder holding links to the clone's top-level entries: a newcomer's clone whose
+    new files do not land in the real one."""
+    for entry in ROOT.iterdir():
+        if not entry.name.startswith(".") and entry.name not in ("build", "dist"):
+            (folder / entry.name).symlink_to(entry)
+    return folder
+
+
+def shell_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["COLUMNS"] = "120"
+    return env
+
+
+def serve_and_check(command: str, folder: Path) -> None:
+    """Start ``wonders serve`` (on a free port), fetch the page, stop it."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    words = shlex.split(command)
+    server = subprocess.Popen([*words, "--port", str(port)], cwd=folder, env=shell_env(),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, f"{command} stopped: {server.communicate()[0]}"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+                    assert page.status == 200 and b"<html" in page.read().lower()
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, f"{command}: no page after 90 s"
+                time.sleep(0.5)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def readme_script(block: Block, folder: Path) -> str:
+    """The block as a bash script, with the lines that are checked rather than run taken
+    out (and checked)."""
+    script = []
+    for line in block.text.splitlines():
+        parts = line.split(" && ") if not line.startswith((" ", "\t")) else [line]
+        kept = []
+        for part in parts:
+            if part.startswith("pip install"):
+                check_pip(part)
+            elif part == "python -m pytest":
+                assert block.section == "Set-up: two commands", f"{block.id}: {part}"
+            elif part.startswith("wonders serve"):
+                serve_and_check(part, folder)
+            elif part.startswith("wonders play") and "--human" in part.split():
+                kept.append(part + " <<< $'quit\\ny\\nquit\\ny'")
+            else:
+                kept.append(part)
+        if kept:
+            script.append(" && ".join(kept))
+    return "\n".join(script)
+
+
+def test_readme_block_kinds_are_known() -> None:
+    for block in readme_blocks():
+        assert block.lang in README_KINDS, f"{block.id}: a ```{block.lang} block nothing checks"
+
+
+def test_readme_test_command_is_the_ci_command() -> None:
+    """The set-up's second command is exactly what .ci/run runs."""
+    setup = [b for b in readme_blocks() if b.section == "Set-up: two commands" and b.lang == "sh"]
+    assert len(setup) == 2, "the set-up is two commands"
+    main_job, tests = (b.text.strip() for b in setup)
+    assert tests == ci_test_command(), (tests, ci_test_command())
+    assert main_job.startswith("pip install . && wonders ")
+
+
+@pytest.mark.parametrize("block", [b for b in readme_blocks() if b.lang == "sh"],
+                         ids=lambda b: f"{b.id} {b.text.splitlines()[0][:40]}")
+def test_readme_commands_run(block: Block, tmp_path: Path) -> None:
+    folder = scratch(tmp_path)
+    script = readme_script(block, folder)
+    if "examples/agent_vs_bots.py" in script:
+        pytest.importorskip("pettingzoo", reason="the env extra is not installed")
+    if not script:
+        return
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=folder, env=shell_env(),
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, (f"{block.id}:\n{script}\n--- exit {done.returncode}:\n"
+                                  f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_readme_shows_the_real_error_of_its_typo(tmp_path: Path) -> None:
+    """The error the README shows for its card with ``grene`` is what ``validate`` prints."""
+    blocks = readme_blocks()
+    card = next(b for b in blocks if "cat > my-guild.yaml" in b.text)
+    shown = next(b for b in blocks if b.lang == "text" and "N302" in b.text)
+    yaml_text = card.text.split("<<'END'\n", 1)[1].split("\nEND\n", 1)[0] + "\n"
+    (tmp_path / "my-guild.yaml").write_text(yaml_text.replace("green card", "grene card"),
+                                            encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "wonders.cli", "validate", "my-guild.yaml"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert shown.text.strip() in done.stdout + done.stderr
 
 
 if __name__ == "__main__":  # pragma: no cover - print the counts

@@ -30,9 +30,13 @@ GREEDY_SCRIPT = "build 1\n\nsell 1\n" * 80
 
 def play(text: str, *args: str):  # type: ignore[no-untyped-def]
     """``play --human``; sides dealt at random unless the test says otherwise, so the
-    scripts below start on the first turn (choosing sides has tests of its own)."""
+    scripts below start on the first turn (choosing sides has tests of its own); seed 0
+    and random bots unless the test says otherwise (the scripts were written for that
+    deal; the defaults of ``--human`` have tests of their own)."""
     sides = () if "--side" in args else ("--side", "random")
-    return runner.invoke(app, ["play", "--human", *sides, *args], input=text)
+    seed = () if "--seed" in args else ("--seed", "0")
+    bots = () if "--bots" in args else ("--bots", "random")
+    return runner.invoke(app, ["play", "--human", *sides, *seed, *bots, *args], input=text)
 
 
 # --- complete games through the command line -------------------------------------------------
@@ -50,6 +54,29 @@ def test_complete_game_through_the_cli() -> None:
     assert "(you)" in out
     assert ("You win!" in out or "You share the victory!" in out or "You finished" in out)
     assert "Traceback" not in out
+
+
+def test_defaults_a_fresh_printed_seed_and_greedy_opponents() -> None:
+    """Without --seed and --bots, ``play --human`` deals a new game each time against the
+    greedy bot, and prints the seed: the same seed and ``--bots greedy`` replay exactly
+    that game, random bots play another one."""
+    def human(*args: str) -> str:
+        result = runner.invoke(app, ["play", "--human", "--side", "random", "--players", "3",
+                                     *args], input=GREEDY_SCRIPT)
+        assert result.exit_code == 0, result.output
+        assert "Final score sheet" in result.output
+        return result.output
+
+    first, second = human(), human()
+    seeds = [int(out.split()[1]) for out in (first, second)]
+    assert first.startswith(f"seed {seeds[0]} (the same deal again: --seed {seeds[0]}); "
+                            "opponents: greedy\n")
+    assert seeds[0] != seeds[1]  # one in a million to fail
+    assert human("--seed", str(seeds[0]), "--bots", "greedy") == first
+    replayed_with_random = human("--seed", str(seeds[0]), "--bots", "random")
+    assert replayed_with_random.splitlines()[0] == (
+        f"seed {seeds[0]} (the same deal again: --seed {seeds[0]}); opponents: random")
+    assert replayed_with_random.splitlines()[1:] != first.splitlines()[1:]
 
 
 def test_complete_game_by_names_and_numbers_with_seat_and_bots() -> None:

@@ -42,7 +42,12 @@ def duel() -> GameData:
 
 
 def play(text: str, *args: str):  # type: ignore[no-untyped-def]
-    return runner.invoke(app, ["play", "--game", "duel", "--human", *args], input=text)
+    """``play --game duel --human``: seed 0 and random bots unless the test says otherwise
+    (the drivers were written for them; the defaults of ``--human`` have tests of their own)."""
+    seed = () if "--seed" in args else ("--seed", "0")
+    bots = () if "--bots" in args else ("--bots", "random")
+    return runner.invoke(app, ["play", "--game", "duel", "--human", *seed, *bots, *args],
+                         input=text)
 
 
 Policy = Callable[[StructureGame, int], Action]

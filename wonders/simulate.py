@@ -277,8 +277,10 @@ def ray_session(run: Run) -> Iterator[None]:
     try:
         import ray
     except ImportError:
+        from wonders.extras import install_command
+
         raise RayUnavailable("--ray needs Ray, which is not installed: "
-                             "pip install 'wonders[ray]'") from None
+                             f"{install_command('ray')}") from None
     started_here = not ray.is_initialized()
     if started_here:
         if run.address is not None:
@@ -882,8 +884,10 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
+        from wonders.extras import install_command
+
         raise PlotUnavailable("--plot needs matplotlib, which is not installed: "
-                              "pip install 'wonders[plot]' (or pip install matplotlib)") from None
+                              f"{install_command('plot')} (or pip install matplotlib)") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

@@ -4,20 +4,112 @@ Exit codes, the same for every command: 0 ok, 1 invalid data or a failed
 check, 2 a usage error (bad option, unknown game, missing file).  Bad input
 never ends in a traceback; an unexpected internal error prints one line and
 asks for a report (``--debug`` shows the traceback).
+
+Each command's module is imported when that command runs (or its own ``--help``
+is asked for): ``wonders --help`` lists the commands from :data:`COMMANDS` alone,
+so it costs Typer and nothing of the engine (``docs/performance.md``, "Start-up").
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
-from wonders.serve import command as serve_command
-from wonders.cli import (data_commands, lsp_command, play_commands, position_command,
-                         render_command, simulate_command)
+# Each command: the module whose ``register(app)`` defines it, and the help line
+# ``wonders --help`` shows (its docstring's first paragraph; tests/test_startup.py
+# checks the two agree).  The order is the order of ``wonders --help``.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "diff": ("wonders.cli.data_commands",
+             "Show what rule set B changes against A: parameters, cards, wonder boards, tokens\n"
+             "(e.g. 'wonders diff base examples/house-rules/rich-start.yaml')."),
+    "validate": ("wonders.cli.data_commands",
+                 "Check card sets, wonders and rule sets: every error, located as "
+                 "file:line:col."),
+    "schema": ("wonders.cli.data_commands",
+               "Print the JSON Schema (draft-07) of a file kind, or write them all, for "
+               "editors."),
+    "graph": ("wonders.cli.data_commands",
+              "Show the chain graph (free builds): as text, as Graphviz DOT, or as a PNG."),
+    "render": ("wonders.cli.render_command",
+               "Draw a card, wonder side, token or Dice sheet from its data, or a whole "
+               "gallery."),
+    "cards": ("wonders.cli.data_commands",
+              "List the cards of a set: age, colour, copies per player count, cost, chains, "
+              "effect."),
+    "games": ("wonders.cli.data_commands", "List the shipped games and expansions."),
+    "effects": ("wonders.cli.data_commands",
+                "Print which effects, abilities and mechanisms each game loop and game runs "
+                "(Markdown\ntables made from the catalogue 'wonders validate' checks against)."),
+    "play": ("wonders.cli.play_commands",
+             "Play one game with bots and print the score sheet; --human to play yourself."),
+    "check": ("wonders.cli.play_commands",
+              "Run rule scenarios and report every expectation that fails, located in its "
+              "file."),
+    "replay": ("wonders.cli.play_commands",
+               "Replay a game log on the current data and engine; report the first "
+               "divergence."),
+    "position": ("wonders.cli.position_command",
+                 "Print a logged game's position at any decision: one line that reads back "
+                 "to the same state."),
+    "simulate": ("wonders.cli.simulate_command",
+                 "Play many games with bots: win rates by wonder, side, card and bot; score "
+                 "categories."),
+    "serve": ("wonders.serve.command",
+              "Serve the online table: humans and bots playing together in the browser."),
+    "lsp": ("wonders.cli.lsp_command",
+            "Run the language server over standard input and output (for editors: diagnostics\n"
+            "as you type, completion of keys and names, hovers that describe cards)."),
+}
+
+
+class LazyGroup(TyperGroup):
+    """The command group: a command's module is imported the first time the command is
+    looked up to run; listing the commands (``wonders --help``) uses :data:`COMMANDS`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._listing = False
+        # placeholders carry name and help for the listing (and for "did you mean")
+        for name, (_, text) in COMMANDS.items():
+            self.commands.setdefault(name, typer.core.TyperCommand(name, help=text))
+        self._loaded: set[str] = set()
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None or self._listing or entry[0] in self._loaded:
+            return self.commands.get(cmd_name)
+        self._load(entry[0])
+        return self.commands.get(cmd_name)
+
+    def _load(self, module: str) -> None:
+        """Import ``module`` and put the real commands it registers in place of the
+        placeholders (Typer builds each from its function's signature)."""
+        commands = typer.Typer(rich_markup_mode=self.rich_markup_mode)
+        importlib.import_module(module).register(commands)
+        # a group of one command would be that command: add a no-op callback
+        commands.callback()(lambda: None)
+        built = typer.main.get_group(commands)
+        self.commands.update(built.commands)
+        self._loaded.add(module)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
 
 app = typer.Typer(
     name="wonders",
+    cls=LazyGroup,
     help="A declarative rules engine for the 7 Wonders family: validate, inspect and play "
          "card sets written as data.",
     no_args_is_help=True,
@@ -25,13 +117,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-data_commands.register(app)
-play_commands.register(app)
-simulate_command.register(app)
-render_command.register(app)
-serve_command.register(app)
-lsp_command.register(app)
-position_command.register(app)
+
+
+@app.callback()
+def _group() -> None:
+    """(The group's own options: none beyond --help.)"""
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -11,9 +11,10 @@ def lsp() -> None:
     try:
         from wonders.lsp.server import main
     except ImportError as exc:  # pygls is an optional extra
+        from wonders.extras import install_command
+
         typer.echo(f"wonders lsp needs the 'lsp' extra ({exc.name} is missing): "
-                   "pip install 'wonders[lsp]' (from a checkout: pip install -e '.[lsp]')",
-                   err=True)
+                   f"{install_command('lsp')}", err=True)
         raise typer.Exit(2) from None
     main()
 

@@ -3,25 +3,31 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-
 from wonders.bots import BotError, make_bot
 from wonders.engine.city import City
 from wonders.engine.contract import GameState
 from wonders.engine.errors import IllegalActionError, RuleError
-from wonders.scenarios.log import LogError, replay as replay_log, write as write_log
 from wonders.engine.registry import loop_for, new_game
-from wonders.scenarios.draft import check_file
 from wonders.engine.scoring import ScoreSheet
 from wonders.cli.options import (BOTS_HELP, GAME_HELP, SIDE_HELP, check_game_name, check_paths,
                                 fail, load_playable, parse_bots, parse_sides, write_output)
 from wonders.cli.render import print_text
-from wonders.dsl.loader import display_name, kind_of, walk_yaml
+
+# With --human and no --seed: a fresh deal each time, printed so it can be replayed.
+SEED_RANGE = 1_000_000
+HUMAN_BOTS = "greedy"  # the default opponents of --human: the strongest quick bot
+
+
+def fresh_seed() -> int:
+    """A seed nobody chose: the operating system's randomness, below SEED_RANGE."""
+    return secrets.randbelow(SEED_RANGE)
 
 
 def play(
@@ -31,18 +37,23 @@ def play(
     players: Optional[int] = typer.Option(
         None, "--players", "-n", help="Number of players (default: the rule set's, e.g. 3 "
         "for base, 2 for duel).", show_default=False),
-    seed: int = typer.Option(0, "--seed", "-s", help="Random seed: same seed, same game."),
+    seed: Optional[int] = typer.Option(
+        None, "--seed", "-s", help="Random seed: same seed, same game (default 0; with "
+        "--human a fresh one, printed).", show_default=False),
     side: Optional[str] = typer.Option(
         None, "--side", help=SIDE_HELP + "; default: the rule set's (base: choose).",
         show_default=False),
     as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
-    bots: Optional[str] = typer.Option(None, "--bots", "-b", help=BOTS_HELP),
+    bots: Optional[str] = typer.Option(
+        None, "--bots", "-b", help=BOTS_HELP + f" ({HUMAN_BOTS} with --human)"),
     log: Optional[Path] = typer.Option(None, "--log", help="Write the game log (JSON Lines)."),
     human: bool = typer.Option(False, "--human", help="Play yourself at the terminal; the "
                                "other seats are bots (--bots)."),
     human_seat: int = typer.Option(0, "--seat", help="Your seat with --human (0 = first)."),
 ) -> None:
     """Play one game with bots and print the score sheet; --human to play yourself."""
+    if seed is None:
+        seed = fresh_seed() if human else 0
     source = check_game_name(game)
     check_paths(paths)
     data, players = load_playable(source, paths, players)
@@ -59,6 +70,8 @@ def play(
                                      param_hint="--json")
         if not 0 <= human_seat < players:
             raise typer.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
+    if human and bots is None:
+        bots = HUMAN_BOTS
     names = parse_bots(bots, players, human_seat if human else None)
     try:
         players_bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
@@ -67,9 +80,14 @@ def play(
     extra = [str(p) for p in paths or []]
     if human:
         others = {s: b for s, b in enumerate(players_bots) if s != human_seat}
+        opponents = ", ".join(sorted({n for s, n in enumerate(names) if s != human_seat}))
+        sys.stdout.write(f"seed {seed} (the same deal again: --seed {seed}); "
+                         f"opponents: {opponents}\n")
         play_human = loop_for(data).terminal()
         finished = bool(play_human(match, human_seat, others))
         if finished and log is not None:
+            from wonders.scenarios.log import write as write_log
+
             write_output(log, lambda handle: write_log(match, handle, source.spec, extra, sides),
                          "the log")
             sys.stdout.write(f"wrote {log}\n")
@@ -84,6 +102,8 @@ def play(
         fail(f"bot '{names[exc.player]}' of player {exc.player}: {exc.action} is not "
              f"allowed: {exc.reason}")
     if log is not None:
+        from wonders.scenarios.log import write as write_log
+
         write_output(log, lambda handle: write_log(match, handle, source.spec, extra, sides),
                      "the log")
     sheet = match.score_sheet()
@@ -143,6 +163,9 @@ def check(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List every scenario."),
 ) -> None:
     """Run rule scenarios and report every expectation that fails, located in its file."""
+    from wonders.dsl.loader import display_name, kind_of, walk_yaml
+    from wonders.scenarios.draft import check_file
+
     check_paths(files, "FILES")
     paths: list[Path] = []
     ok = True
@@ -188,6 +211,8 @@ def replay(
     log: Path = typer.Argument(..., help="A game log written by --log."),
 ) -> None:
     """Replay a game log on the current data and engine; report the first divergence."""
+    from wonders.scenarios.log import LogError, replay as replay_log
+
     check_paths([log], "LOG")
     if log.is_dir():
         raise typer.BadParameter(f"{log} is a folder, not a log file", param_hint="LOG")

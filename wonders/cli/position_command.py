@@ -13,9 +13,10 @@ def position(
     at: Optional[int] = typer.Option(None, "--at", help="After this many decisions "
                                      "(default: all of the log's)."),
 ) -> None:
-    """Print the position of a logged game (docs/positions.md): one line that
-    'wonders.scenarios.position.read' sets up again, hidden cards and future deals
-    included."""
+    """Print a logged game's position at any decision: one line that reads back to the same state.
+
+    The line (docs/positions.md) is what 'wonders.scenarios.position.read' sets up again,
+    hidden cards and future deals included; a scenario may start from it."""
     from wonders.scenarios.log import LogError, replay, sides_option
     from wonders.scenarios.log import read as read_log
     from wonders.scenarios.position import PositionError, write

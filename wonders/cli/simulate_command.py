@@ -20,6 +20,7 @@ from wonders.simulate import (ALPHA, Outcome, PlotUnavailable, RayUnavailable, R
                               plot_comparison, ranked_cards, replacements, run_games, select,
                               session, timing)
 from wonders.engine.sources import Source, SourceError, resolve
+from wonders.extras import install_command
 from wonders.cli.options import (BOTS_HELP, GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
                       load_playable, open_output, parse_bots, parse_sides)
 
@@ -100,7 +101,7 @@ def simulate(
             import matplotlib  # noqa: F401
         except ImportError:
             sys.stderr.write("wonders: --plot needs matplotlib, which is not installed: "
-                             "pip install 'wonders[plot]'\n")
+                             f"{install_command('plot')}\n")
             raise typer.Exit(1) from None
     if players is None:
         data, players = load_playable(source, paths, None)
@@ -129,7 +130,7 @@ def simulate(
         try:
             import ray  # noqa: F401
         except ImportError:
-            fail("--ray needs Ray, which is not installed: pip install 'wonders[ray]'")
+            fail(f"--ray needs Ray, which is not installed: {install_command('ray')}")
     run = Run(game=source.spec, players=players, games=games, seed=seed, bots=tuple(seat_bots),
               workers=count, paths=tuple(str(p) for p in paths or []),
               side=sides if sides is None or isinstance(sides, str) else tuple(sides),

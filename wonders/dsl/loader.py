@@ -23,9 +23,8 @@ import stat
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-import networkx as nx
 import yaml
 
 from wonders.dsl import effects as fx
@@ -41,6 +40,9 @@ from wonders.dsl.schema import detect_kind, validate
 from wonders.dsl.sheets import build_dice
 from wonders.dsl.source import Document, PathKey, load_file
 from wonders.dsl.vocabulary import Vocabulary
+
+if TYPE_CHECKING:  # the chain graph's type only (wonders.dsl.chains builds it)
+    import networkx as nx
 
 YAML_SUFFIXES = (".yaml", ".yml")
 

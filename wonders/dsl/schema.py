@@ -12,10 +12,11 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-import jsonschema
-from jsonschema.exceptions import ValidationError
+if TYPE_CHECKING:  # imported where used: valid files never need jsonschema (the quick check)
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 from wonders.dsl.errors import Diagnostic, Location, closest
 from wonders.dsl.source import Document, PathKey
@@ -34,6 +35,8 @@ def schema(kind: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=None)
 def _validator(kind: str) -> jsonschema.Draft7Validator:
+    import jsonschema
+
     return jsonschema.Draft7Validator(schema(kind))
 
 
@@ -77,10 +80,12 @@ def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
     """For anyOf/oneOf, report the error of the best alternative unless a message is given."""
     if (error.validator in ("anyOf", "oneOf") and error.context
             and "errorMessage" not in _schema_of(error)):
+        from jsonschema.exceptions import best_match
+
         # an alternative of another type (a text position beside a map) says nothing about
         # what is wrong inside the value: the alternatives of the value's own type do
         inside = [e for e in error.context if not (e.validator == "type" and not e.path)]
-        best = jsonschema.exceptions.best_match(inside or error.context)
+        best = best_match(inside or error.context)
         if best is not None:
             yield from _leaf_errors(best)
             return

@@ -45,8 +45,10 @@ def serve(
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        sys.stderr.write("wonders: serve needs Starlette and uvicorn: pip install "
-                         "'wonders[serve]'\n")
+        from wonders.extras import install_command
+
+        sys.stderr.write("wonders: serve needs Starlette and uvicorn: "
+                         f"{install_command('serve')}\n")
         raise typer.Exit(2) from None
     if data.exists() and not data.is_dir():
         raise typer.BadParameter(f"{data} is not a folder", param_hint="--data")

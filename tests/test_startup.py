@@ -1,0 +1,167 @@
+"""Start-up: each ``wonders`` command imports what it needs when it needs it.
+
+Each command runs in a new interpreter, as a user starts it, and reports the modules
+loaded when it ends; a heavy library (or a part of this package) that the command does
+not use must not be among them.  The times are measured by ``benchmarks/startup.py``
+(``docs/performance.md``, "Start-up"); a test cannot time a shared machine reliably,
+but it can keep out the imports that made ``wonders --help`` take a second.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from wonders import cli, extras
+from wonders.cli import COMMANDS, app
+
+# Run the command line, then print the names of the loaded modules as the last line.
+DRIVER = """
+import atexit, json, sys
+atexit.register(lambda: print(json.dumps(sorted(sys.modules))))
+from wonders.cli import main
+main(sys.argv[1:])
+"""
+
+# libraries that only some commands use (the optional extras and the heavy dependencies)
+HEAVY = ("networkx", "jsonschema", "pydot", "starlette", "uvicorn", "websockets", "httpx",
+         "ray", "numpy", "matplotlib", "pettingzoo", "gymnasium", "playwright")
+
+
+def modules_of(*args: str, stdin: str = "") -> set[str]:
+    """The modules loaded by ``wonders ARGS`` run in a new interpreter."""
+    done = subprocess.run([sys.executable, "-c", DRIVER, *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    loaded = json.loads(done.stdout.splitlines()[-1])
+    assert "wonders.cli" in loaded
+    return set(loaded)
+
+
+def tops(modules: set[str]) -> set[str]:
+    return {name.split(".")[0] for name in modules}
+
+
+def under(modules: set[str], package: str) -> set[str]:
+    return {m for m in modules if m == package or m.startswith(package + ".")}
+
+
+def test_help_imports_typer_and_no_command() -> None:
+    """``wonders --help`` lists the commands without importing one: no part of the
+    engine, the language, the bots or the web table, and no library but Typer's."""
+    loaded = modules_of("--help")
+    assert not tops(loaded) & {*HEAVY, "lark", "yaml", "pydantic"}
+    for package in ("wonders.engine", "wonders.dsl", "wonders.bots", "wonders.serve",
+                    "wonders.scenarios", "wonders.env", "wonders.simulate"):
+        assert not under(loaded, package), package
+    assert under(loaded, "wonders.cli") == {"wonders.cli"}
+
+
+def test_play_imports_the_engine_not_the_extras() -> None:
+    """``wonders play`` loads the data (the language stack) and plays, but does not import
+    the web table, the environment, simulations, scenarios or the JSON Schema validator
+    (valid data passes the quick check without it)."""
+    loaded = modules_of("play", "--players", "4")
+    assert under(loaded, "wonders.engine") and under(loaded, "wonders.dsl.loader")
+    heavy = tops(loaded) & set(HEAVY)
+    # the loader's chain checks (wonders.dsl.chains) build their graph with networkx
+    assert heavy == {"networkx"}, heavy
+    for package in ("wonders.serve", "wonders.env", "wonders.simulate", "wonders.scenarios",
+                    "wonders.cli.data_commands", "wonders.cli.simulate_command"):
+        assert not under(loaded, package), package
+
+
+def test_play_human_imports_only_its_loop_terminal() -> None:
+    loaded = modules_of("play", "--human", "--seed", "1", stdin="quit\ny\n")
+    assert "wonders.cli.human" in loaded
+    assert not tops(loaded) & (set(HEAVY) - {"networkx"})
+    assert not under(loaded, "wonders.cli.dice_human")
+
+
+@pytest.mark.parametrize("args, allowed", [
+    (["games"], {"networkx"}),
+    (["validate", "--game", "base"], {"networkx"}),
+    (["schema", "cards"], {"networkx"}),
+    (["graph", "--game", "base"], {"networkx"}),
+    (["simulate", "--games", "2", "--workers", "1"], {"networkx"}),
+    (["serve", "--help"], {"networkx"}),
+])
+def test_commands_import_no_extra_they_do_not_use(args: list[str], allowed: set[str]) -> None:
+    """Data commands, simulations without --ray/--plot and ``serve --help`` import no
+    optional extra (no web server, no Ray, no matplotlib, no PettingZoo) and no library
+    they do not call (pydot only for a PNG or DOT graph)."""
+    loaded = modules_of(*args)
+    assert tops(loaded) & set(HEAVY) <= allowed, args
+
+
+def test_the_listing_is_the_commands_own_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """``wonders --help`` lists each command with its own help (the first paragraph of its
+    docstring) from :data:`COMMANDS`, so the listing cannot drift from the commands; and
+    the listing once every command is loaded is the same text."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, cli.LazyGroup)
+
+    def listing() -> str:
+        with group.make_context("wonders", [], resilient_parsing=True) as ctx:
+            formatter = ctx.make_formatter()
+            group.format_help(ctx, formatter)  # Rich prints it
+        return capsys.readouterr().out + formatter.getvalue()
+
+    lazy = listing()
+    assert all(name in lazy for name in COMMANDS)
+    for name, (module, text) in COMMANDS.items():
+        command = group.get_command(None, name)  # type: ignore[arg-type]  # imports it
+        assert command is not None and command.callback is not None, name
+        assert command.callback.__module__ == module, name
+        assert command.help is not None
+        assert command.help.split("\n\n")[0].strip() == text, name
+    assert listing() == lazy
+
+
+def test_a_typo_still_gets_a_did_you_mean() -> None:
+    result = CliRunner().invoke(app, ["plya"])
+    assert result.exit_code == 2
+    assert "Did you mean 'play'" in result.output
+
+
+# --- the install hint of an optional extra ------------------------------------------------
+
+BLOCKED = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("starlette", "uvicorn"):
+            raise ImportError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Block())
+from wonders.cli import main
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("where", ["checkout", "elsewhere"])
+def test_serve_without_the_extra_names_the_command_that_works_here(
+        where: str, tmp_path: Path) -> None:
+    """From a checkout, ``wonders serve`` without Starlette says to install the extra from
+    that checkout, editable (``pip install 'wonders[serve]'`` would look for a published
+    package); the path is ``.`` in the checkout's own folder."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", BLOCKED, "serve"], capture_output=True,
+                          text=True, timeout=120, cwd=root if where == "checkout" else tmp_path)
+    assert done.returncode == 2
+    shown = "." if where == "checkout" else str(root)
+    assert done.stderr == ("wonders: serve needs Starlette and uvicorn: "
+                           f"pip install -e '{shown}[serve]'\n")
+
+
+def test_an_installed_copy_names_the_published_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed from a wheel (no checkout beside the package), pip adds an extra's
+    requirements to the installed package: ``pip install 'wonders[serve]'``."""
+    monkeypatch.setattr(extras, "checkout", lambda: None)
+    assert extras.install_command("serve") == "pip install 'wonders[serve]'"
+    assert extras.install_command("env") == "pip install 'wonders[env]'"
