@@ -9,7 +9,7 @@ future: this engine draws its shuffles during play, from the game's own generato
 
 Version 1, one line (``docs/positions.md``)::
 
-    wonders/1 duel players=2 seed=7 | 0 choose The Colossus | 1 choose Circus Maximus
+    wonders/1 duel players=2 seed=7 | 0 choose <a wonder> | 1 choose <another wonder> | …
 
 The game is a shipped name or a rule-set path (quoted as a shell would when it holds
 spaces); ``players`` and ``seed`` are always written, ``sides`` when the game was set up
@@ -97,7 +97,7 @@ def parse(text: str) -> tuple[Header, list[list[tuple[int, str]]]]:
             seat_text, _, written = move.strip().partition(" ")
             if not seat_text.isdigit() or not written.strip():
                 raise PositionError(f"decision {number}: '{move.strip()}' is not a seat "
-                                    "number and an action (e.g. '0 sell Tavern')")
+                                    "number and an action (e.g. '0 sell <card>')")
             moves.append((int(seat_text), _unescape(written.strip())))
         decisions.append(moves)
     return header, decisions
