@@ -93,7 +93,7 @@ def _extensions() -> list[object]:
         return []
     from mypyc.build import mypycify
 
-    paths = [f"{name}.py" for name in HOT_PATH]
+    paths = [f"src/{name}.py" for name in HOT_PATH]
     # pip shows this with -v only (without it: "Building wheel ... " and a wait)
     sys.stderr.write(f"wonders: compiling the hot path ({len(paths)} modules) with mypyc into "
                      "one C extension: about 2-3 minutes of one core (WONDERS_COMPILE=0 "

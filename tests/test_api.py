@@ -121,12 +121,13 @@ def test_unknown_games_and_bad_data_raise_the_documented_errors(tmp_path: Path) 
 
 
 def test_the_source_folder_is_the_package_with_its_type_marker() -> None:
-    """wonders/ is the import package as it is (no mapping, no links for the type checker);
-    only the shipped data is mapped into it."""
+    """src/wonders/ is the import package as it is (a src layout: no links for the type
+    checker, and a test run in the checkout imports the installed package, never the bare
+    sources); only the shipped data is mapped into it."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert set(config["tool"]["setuptools"]["package-dir"]) == {"wonders.cards",
-                                                                "wonders.expansions"}
-    assert (ROOT / "wonders" / "py.typed").is_file()
+    assert config["tool"]["setuptools"]["package-dir"] == {
+        "": "src", "wonders.cards": "cards", "wonders.expansions": "expansions"}
+    assert (ROOT / "src" / "wonders" / "py.typed").is_file()
     assert not (ROOT / "typecheck").exists() and not (ROOT / "api").exists()
     # the shipped data are packages too, so an editable install finds them under `wonders`
     for data in ("cards", "expansions"):

@@ -309,7 +309,7 @@ def test_tutorial_expansion_validates() -> None:
     for path in TUTORIAL.glob("*.yaml"):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         kind = yaml.safe_load(path.read_text(encoding="utf-8"))["kind"]
-        schema = f"../../wonders/dsl/schemas/{kind}.schema.json"
+        schema = f"../../src/wonders/dsl/schemas/{kind}.schema.json"
         assert first == f"# yaml-language-server: $schema={schema}"
 
 

@@ -429,7 +429,7 @@ def test_every_construct_of_the_grammar_has_a_case() -> None:
     """Every rule alternative (alias) and every word (terminal) of the effect grammar that
     ``effects`` reaches is used by some generated case or part one's example: a new form
     added to the language fails here until a case shows what it does."""
-    grammar = (ROOT / "wonders" / "dsl" / "effects.lark").read_text(encoding="utf-8")
+    grammar = (ROOT / "src" / "wonders" / "dsl" / "effects.lark").read_text(encoding="utf-8")
     parser = Lark(grammar, start="effects", parser="lalr", keep_all_tokens=True)
     by_origin: dict[str, list[object]] = {}
     for rule in parser.rules:

@@ -57,7 +57,7 @@ def _keys(schema: Any) -> dict[str, str]:
     return found
 
 
-KEYS = _keys(json.loads((ROOT / "wonders" / "dsl" / "schemas" / "scenario.schema.json").read_text()))
+KEYS = _keys(json.loads((ROOT / "src" / "wonders" / "dsl" / "schemas" / "scenario.schema.json").read_text()))
 KEY_NAMES = sorted(KEYS)
 NAMES = ["Gizah", "Gizha", "Rhodos", "Lumber Yard", "Loom (2)", "Loom (9)", "Loom (x)",
          "Baths", "The Pyramids", "The Sphinx", "Law", "Economy", "victory", "defeat",

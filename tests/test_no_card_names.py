@@ -27,7 +27,7 @@ from pathlib import Path
 from wonders.dsl.loader import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
-SCANNED = ("wonders",)  # the language, the engine and every front-end
+SCANNED = ("src/wonders",)  # the language, the engine and every front-end
 GAMES = ("base", "duel", "dice")
 
 # Names (as written) that are let through because they are ordinary words where they occur
@@ -88,8 +88,8 @@ def test_the_scan_covers_every_name_and_file() -> None:
     assert {"The Great Library", "Economy", "Glass-Blower", "Lumber Yard", "Gizah"} <= names
     assert len(names) > 100
     files = source_files()
-    assert ROOT / "wonders" / "engine" / "structure_game.py" in files
-    assert ROOT / "wonders" / "dsl" / "compiler.py" in files
+    assert ROOT / "src" / "wonders" / "engine" / "structure_game.py" in files
+    assert ROOT / "src" / "wonders" / "dsl" / "compiler.py" in files
     assert any("bots" in p.parts for p in files)
 
 

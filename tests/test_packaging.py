@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_code_package_is_listed() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     listed = set(config["tool"]["setuptools"]["packages"])
-    for init in (ROOT / "wonders").rglob("__init__.py"):
-        name = ".".join(init.parent.relative_to(ROOT).parts)
+    for init in (ROOT / "src" / "wonders").rglob("__init__.py"):
+        name = ".".join(init.parent.relative_to(ROOT / "src").parts)
         assert name in listed, f"{name} is missing from [tool.setuptools] packages"
 
 

@@ -134,7 +134,7 @@ def test_engine_parameters_come_from_the_model(base: GameData, duel: GameData) -
 
 def test_the_engine_never_reads_the_raw_document() -> None:
     """Mechanisms read ``RuleSet.model``; ``RuleSet.parameters`` is the document as written."""
-    readers = [path for path in (ROOT / "wonders" / "engine").rglob("*.py")
+    readers = [path for path in (ROOT / "src" / "wonders" / "engine").rglob("*.py")
                if re.search(r"\.parameters\b(?!\()", path.read_text(encoding="utf-8"))]
     assert readers == []
 

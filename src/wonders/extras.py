@@ -18,8 +18,9 @@ from pathlib import Path
 
 def checkout() -> Path | None:
     """The repository the running package is imported from, or None for an installed
-    copy (the package folder is the source folder: ``wonders/`` beside ``pyproject.toml``)."""
-    root = Path(__file__).resolve().parent.parent
+    copy (the package folder is the source folder: ``src/wonders/``, two folders below
+    ``pyproject.toml``)."""
+    root = Path(__file__).resolve().parent.parent.parent
     project = root / "pyproject.toml"
     try:
         text = project.read_text(encoding="utf-8")
