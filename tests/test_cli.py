@@ -236,11 +236,14 @@ def test_schemas_validate_the_shipped_files() -> None:
 
 
 def _shipped_yaml() -> list[Path]:
+    """The repository's data files (what an editor opens; their schema lines point into
+    src/wonders/, which an installed copy does not have beside its data)."""
+    repository = Path(__file__).resolve().parents[1]
     files = []
     for root in (games_dir(), expansions_dir()):
         if root is not None:
-            files.extend(yaml_files(root))
-    assert files
+            files.extend(repository / path.relative_to(root.parent) for path in yaml_files(root))
+    assert files and all(path.is_file() for path in files)
     return files
 
 

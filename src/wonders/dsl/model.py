@@ -30,8 +30,8 @@ class Card:
     free_if_built: tuple[str, ...] = ()
     makes_free: tuple[str, ...] = ()
     set: str = ""
-    replaces: str = ""  # the card it stands in for in a balance comparison ('' for none)
     location: Location = field(default=Location(""), compare=False)
+    replaces: str = ""  # the card it stands in for in a balance comparison ('' for none)
     # The engine's number for this card object (-1 until it has one): small, dense and
     # unique in the process, so the card-structure loop's shared tables find a card's
     # records by list index instead of hashing the card (see

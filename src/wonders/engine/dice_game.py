@@ -527,9 +527,11 @@ class DiceGame(SharedGenerator):
             self._score = self._scores()
         return self._score
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """Everything is public in a dice-forum game: the forum and every sheet."""
-        check_seat(seat, self.players)
+        return self._view(check_seat(seat, self.players))
+
+    def _view(self, seat: int) -> dict[str, Any]:
         return {"seat": seat, "turn": self.turn, "phase": self.phase,
                 "to_move": list(self.seats), "forum": self.forum.to_json(),
                 "last_turn": (self.trigger.triggered + self.trigger.extra

@@ -27,10 +27,11 @@ class IllegalActionError(RuleError):
         return (type(self), (self.player, str(self.action), self.reason))
 
 
-def check_seat(seat: object, players: int) -> None:
+def check_seat(seat: object, players: int) -> int:
     """Raise :class:`RuleError` unless ``seat`` is one of the game's seats (``view``'s
     argument; not on the hot path)."""
     if isinstance(seat, bool) or not hasattr(seat, "__index__"):
         raise RuleError(f"a seat is a number 0 to {players - 1}, not {seat!r}")
     if not 0 <= operator.index(cast(SupportsIndex, seat)) < players:
         raise RuleError(f"no seat {seat!r}: this game's seats are 0 to {players - 1}")
+    return operator.index(cast(SupportsIndex, seat))

@@ -1379,9 +1379,11 @@ class Game(Table):
         return reserve.sold == "out" and reserve.colour is not None and \
             card.colour == reserve.colour
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """What the player at ``seat`` may see: their hand, every city, hand sizes."""
-        check_seat(seat, self.players)
+        return self._view(check_seat(seat, self.players))
+
+    def _view(self, seat: int) -> dict[str, Any]:
         return {
             "seat": seat,
             "age": self.age,

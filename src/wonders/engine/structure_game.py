@@ -1160,9 +1160,11 @@ class StructureGame(Table):
         other.invalidate()
         return other
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """What the player at ``seat`` may see: the structure (face-down cards hidden) and more."""
-        check_seat(seat, self.players)
+        return self._view(check_seat(seat, self.players))
+
+    def _view(self, seat: int) -> dict[str, Any]:
         return {
             "seat": seat,
             "age": self.age,
