@@ -37,6 +37,7 @@ from wonders.dsl.formula import Formula
 from wonders.dsl.model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
 from wonders.dsl.rules_model import DrawPool, RuleModel, decimal, read_rules
 from wonders.dsl.schema import detect_kind, validate
+from wonders.dsl.components import build_components
 from wonders.dsl.sheets import build_dice
 from wonders.dsl.source import Document, PathKey, load_file
 from wonders.dsl.vocabulary import Vocabulary
@@ -1291,9 +1292,11 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
     digest = hashlib.sha256("".join(sorted(state.hashes.values())).encode()).hexdigest()
     dice = build_dice(rules, [(d.doc, d.kind) for d in state.docs], state.compiler.effects,
                       state.report, entry.doc)  # forum and sheets files (offer: dice)
+    components = build_components(rules, [(d.doc, d.kind) for d in state.docs], state.report,
+                                  entry.doc)  # components files (offer: decks)
     built = Game(rules=rules, cards=tuple(cards), wonders=tuple(wonders), sets=tuple(sets),
                  removed=frozenset(removed), files=tuple(files), tokens=tuple(tokens),
-                 content_hash=digest, dice=dice)
+                 content_hash=digest, dice=dice, components=components)
     rules_doc = entry.doc
     inherited = {d.doc.name for d in state.docs if d.depth > 0}
     # a copy marked for more players than a variant allows is left out on purpose (a

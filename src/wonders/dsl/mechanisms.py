@@ -242,6 +242,21 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         # an ability acts once, when its space or stage is crossed
         frequencies={"extra_action": _ONCE, "free_die": _ONCE},
     ),
+    # A decks game (7 Wonders Architects), run by the flow interpreter
+    # (wonders/engine/flow.py): its components are data of their own (components files),
+    # read by the flow's steps; no effect of the effect language is run.
+    "decks": Capabilities(
+        offer="decks",
+        turns="sequential",
+        effects=frozenset(),
+        refused={},
+        abilities=frozenset(),
+        buy_places=frozenset(),
+        buy_anyone=False,
+        slots={},
+        next_age=(),
+        boards=False,
+    ),
 }
 
 

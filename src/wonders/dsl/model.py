@@ -8,13 +8,16 @@ only as a :class:`Location` for messages.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wonders.dsl.effects import Cost, Effects
 from wonders.dsl.errors import Location
 from wonders.dsl.rules_model import DrawPool, RuleModel
 from wonders.dsl.sheets_model import DiceSet
 from wonders.dsl.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from wonders.dsl.components_model import Components
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,6 +162,8 @@ class Game:
     tokens: tuple[Token, ...] = ()
     content_hash: str = ""  # sha256 over every loaded file's text: logs record it
     dice: DiceSet | None = None  # a dice-forum game's forum and sheets (offer: dice)
+    # a decks game's card kinds, decks, Wonders in pieces and progress tokens (offer: decks)
+    components: Components | None = None
     # What engine mechanisms compute once from this data (parameters, decks by age, a
     # flow's set-up), under keys each mechanism owns: shared by every game on the data,
     # gone with it.  A field, not attributes set later: compiled classes have no __dict__.

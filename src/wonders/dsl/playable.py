@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence
 
 from wonders.dsl import effects as fx
+from wonders.dsl.flow_model import check_flow
 from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
 from wonders.dsl.mechanisms import (EFFECT_WORDS, PERIOD_END, PERIOD_START, TOKEN_EVENT,
                                     Capabilities, capabilities, refusal_code)
@@ -246,6 +247,12 @@ class _Checker:
 
     def check_rules(self) -> None:
         caps, doc, data = self.caps, self.rules, self.rules.data
+        for slot in ("turns", "trade", "military", "science"):
+            if slot in data and slot not in caps.slots:
+                self.report.add(Diagnostic(
+                    "M905", f"{slot} is never read: the {caps.offer} game has no {slot} "
+                    "mechanism to play it with (its flow: says how turns go)",
+                    doc.location((slot,), key=True), text=slot))
         for slot, allowed in caps.slots.items():
             chosen, path = _mechanism(data, slot)
             if chosen is not None and chosen not in allowed:
@@ -268,12 +275,12 @@ class _Checker:
                     doc.location(("turns", "next_age")), text=str(value)))
         military = _map(data.get("military"))
         chosen, _ = _mechanism(data, "military")
-        if "sit_out" in military and (chosen or caps.slots["military"][0]) != "battles":
+        if "sit_out" in military and (chosen or caps.slots.get("military", ("",))[0]) != "battles":
             self.report.add(Diagnostic(
                 "M905", "military.sit_out is never read: only neighbour battles "
                 "(military: {mechanism: battles}) let a token's holder sit one out",
                 doc.location(("military", "sit_out"), key=True), text="sit_out"))
-        if "ages" in military and (chosen or caps.slots["military"][0]) != "battles":
+        if "ages" in military and (chosen or caps.slots.get("military", ("",))[0]) != "battles":
             self.report.add(Diagnostic(
                 "M905", "military.ages is never read: only neighbour battles "
                 "(military: {mechanism: battles}) happen at the end of chosen ages",
@@ -285,7 +292,7 @@ class _Checker:
                 text="reserve"))
         science = _map(data.get("science"))
         chosen, _ = _mechanism(data, "science")
-        if "pair" in science and (chosen or caps.slots["science"][0]) != "pairs":
+        if "pair" in science and (chosen or caps.slots.get("science", ("",))[0]) != "pairs":
             self.report.add(Diagnostic(
                 "M905", "science.pair is never read: only science by pairs "
                 "(science: {mechanism: pairs}) gives something for a pair",
@@ -323,6 +330,7 @@ def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, s
     caps = capabilities(offer_of(rules.data))
     if caps is None:
         return
+    check_flow(rules, report, caps.offer)
     if playable(caps, rules.data) or not caps.boards:  # (a rule set without boards: always)
         _check_abilities(game, rules, caps, report)
     if not playable(caps, rules.data):

@@ -54,6 +54,7 @@ key                           default
                               green science, red military
 ``score.tokens``              a token kind's points go to the line of its name
 ``tie_break``                 coins
+``flow``                      none (the offer's own loop); see :mod:`.flow_model`
 ============================  ====================================================
 
 Reading never fails: a value of the wrong type (already a schema error, reported
@@ -70,6 +71,7 @@ from typing import Any, Final, Mapping
 
 from wonders.dsl.effects import Effects
 from wonders.dsl.errors import Location
+from wonders.dsl.flow_model import Flow, read_flow
 from wonders.dsl.formula import Formula
 from wonders.dsl.mechanisms import capabilities
 
@@ -303,6 +305,7 @@ class RuleModel:
     score: Score = Score()
     tie_break: tuple[str, ...] = ("coins",)
     reserve: Reserve = Reserve()
+    flow: Flow | None = None              # the flow interpreter's flow (offer: decks)
 
     def compiled(self, draws: tuple[DrawPool, ...], sell: Effects | None,
                  treasury: Effects | None, pair: Effects | None) -> "RuleModel":
@@ -361,6 +364,7 @@ def read_rules(data: Mapping[str, Any]) -> RuleModel:
                     _int_map(score.get("worth"))),
         tie_break=_strs(data.get("tie_break")) or RuleModel.tie_break,
         reserve=_read_reserve(data.get("reserve")),
+        flow=read_flow(data.get("flow")),
     )
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # imported where used: valid files never need jsonschema (the
 from wonders.dsl.errors import Diagnostic, Location, closest
 from wonders.dsl.source import Document, PathKey
 
-KINDS = ("cards", "wonders", "rules", "tokens", "forum", "sheets")
+KINDS = ("cards", "wonders", "rules", "tokens", "forum", "sheets", "components")
 ALL_SCHEMAS = KINDS + ("scenario",)
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, Union, runti
 
 from wonders.engine.actions import Action
 from wonders.engine.dice_actions import DiceAction
+from wonders.engine.flow_actions import Move
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Card, Game as GameData
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from wonders.engine.scoring import ScoreSheet
 
 #: An action of any loop: what :meth:`GameState.legal_actions` hands out and ``play`` takes.
-AnyAction = Union[Action, DiceAction]
+AnyAction = Union[Action, DiceAction, Move]
 
 
 @dataclass(frozen=True)

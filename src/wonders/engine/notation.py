@@ -36,6 +36,7 @@ from wonders.engine.dice_actions import (BuildWonderStage, CrossSpace, Decline, 
                                          Pass, TakeBonus)
 from wonders.engine.contract import AnyAction
 from wonders.engine.errors import RuleError
+from wonders.engine.flow_actions import Move
 from wonders.engine.payment import Payment, shared_payment
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ _PRINTERS: dict[type, Callable[[Any], str]] = {
     ChooseSide: lambda a: f"side {a.side}",
     Keep: lambda a: f"keep {a.card.name}",
     CrossSpace: _cross,
+    Move: str,
     BuildWonderStage: lambda a: f"stage {a.stage + 1}{_coins(a.shortfall)}",
     Pass: lambda a: "pass",
     TakeBonus: _bonus,
@@ -357,6 +359,12 @@ def from_json(data: GameData, record: Mapping[str, Any]) -> Any:
     Raises :class:`NotationError` for a record that describes no action."""
     if not isinstance(record, Mapping):
         raise NotationError(f"an action record is a JSON object, not {type(record).__name__}")
+    if "words" in record:   # a move of a game the flow interpreter runs
+        move = Move.from_json(record)
+        if move is None:
+            raise NotationError(f"action record {dict(record)!r}: a move is "
+                                "{'action': VERB, 'words': [WORD, …]}, every word a string")
+        return move
     read = _Record(record, data)
     kind = read.kind
     reader = _READERS.get(kind) if isinstance(kind, str) else None

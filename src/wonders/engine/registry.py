@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from wonders.bots.policy import PolicyFactory
     from wonders.dsl.model import Game as GameData
     from wonders.engine.dice_game import DiceGame
+    from wonders.engine.flow import FlowGame
     from wonders.engine.game import Game
     from wonders.engine.structure_game import StructureGame
     from wonders.scenarios.draft import DraftRunner
@@ -193,6 +194,37 @@ register(Loop(
                   players=(2, 7), max_decisions=400),
     game=_dice_game, scenarios=_dice_scenarios, terminal=_dice_terminal,
     greedy=_dice_greedy,
+))
+
+
+def _flow_game() -> type[FlowGame]:
+    from wonders.engine.flow import FlowGame
+    return FlowGame
+
+
+def _flow_scenarios() -> type[DraftRunner]:
+    from wonders.scenarios.flow import FlowRunner
+    return FlowRunner
+
+
+def _flow_terminal() -> Callable[..., bool]:
+    from wonders.cli.flow_human import play_flow_human
+    return play_flow_human
+
+
+def _flow_greedy() -> PolicyFactory[FlowGame]:
+    from wonders.bots.greedy_flow import FlowGreedy
+    return FlowGreedy
+
+
+register(Loop(
+    offer="decks",
+    summary="cards taken in turn from the decks between neighbours, run by the flow "
+            "interpreter from the rule set's flow: (7 Wonders Architects)",
+    kind=GameKind(dynamics=_dynamics("decks"), chance="sampled", information="imperfect",
+                  players=(2, 7), max_decisions=1200),
+    game=_flow_game, scenarios=_flow_scenarios, terminal=_flow_terminal,
+    greedy=_flow_greedy,
 ))
 
 

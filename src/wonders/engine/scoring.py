@@ -127,7 +127,8 @@ class ScoreSheet:
 
     def __init__(self, order: tuple[str, ...], lines: list[dict[str, int]], coins: list[int],
                  copied: list[list[str]] | None = None, tie_break: tuple[str, ...] = ("coins",),
-                 victory: str = "civilian", decided: tuple[int, ...] | None = None) -> None:
+                 victory: str = "civilian", decided: tuple[int, ...] | None = None,
+                 counts: dict[str, list[int]] | None = None) -> None:
         self.order = order
         self.lines = lines
         self.coins = coins
@@ -135,10 +136,12 @@ class ScoreSheet:
         self.tie_break = tie_break
         self.victory = victory
         self.decided = decided
+        # per seat, counts a tie-break may name that are no score line (pieces built)
+        self.counts: dict[str, list[int]] = {} if counts is None else counts
 
     def _fields(self) -> tuple[object, ...]:
         return (self.order, self.lines, self.coins, self.copied, self.tie_break, self.victory,
-                self.decided)
+                self.decided, self.counts)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreSheet):
@@ -160,7 +163,8 @@ class ScoreSheet:
     def _key(self, seat: int) -> tuple[int, ...]:
         won = 1 if self.decided is not None and seat in self.decided else 0
         return (won, self.total(seat),
-                *(self.coins[seat] if name == "coins" else self.lines[seat].get(name, 0)
+                *(self.coins[seat] if name == "coins" else self.counts[name][seat]
+                  if name in self.counts else self.lines[seat].get(name, 0)
                   for name in self.tie_break))
 
     def ranking(self) -> list[int]:

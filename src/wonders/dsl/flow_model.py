@@ -1,0 +1,241 @@
+"""A rule set's ``flow:`` section, typed, and the catalogue of steps the flow interpreter runs.
+
+The flow says how a game proceeds (``docs/flow.md``): what set-up lays out, the turn
+(who decides, what it offers, what each card taken sets off, what follows the turn) and
+what ends the game.  The other sections stay the parameters of the mechanisms; a step
+carries its own parameters (``lay_progress: {face_up: 3}``).  :func:`read_flow` turns the
+schema-valid section into a :class:`Flow` (every default here); :func:`check_flow` reports,
+located, a step, offer or end condition that no mechanism runs, a step where it cannot
+run, and a parameter that step does not read (M909, with "did you mean").
+
+The catalogue (:data:`STEPS`, :data:`OFFERS`, :data:`END_CONDITIONS`) lives in the language
+package because the loader checks data against it and the language never imports the
+engine; the engine's interpreter (:mod:`wonders.engine.flow`) implements exactly these
+names, and a test holds the two equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final, Mapping
+
+from wonders.dsl.errors import Diagnostic, Report, closest
+from wonders.dsl.source import Document, PathKey
+
+SETUP, AFTER_CARD, AFTER = "setup", "after_card", "after"
+PLACES: Final = (SETUP, AFTER_CARD, AFTER)
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """What a step is: where in the flow it may stand, its parameters (name -> the
+    JSON types it takes, and its default) and what it does, in a line for the docs."""
+
+    places: frozenset[str]
+    parameters: Mapping[str, tuple[tuple[type, ...], object]]
+    does: str
+
+
+_INT = (int,)
+_MAP = (dict,)
+
+#: Every step the flow interpreter runs (the engine implements each; a test checks).
+STEPS: Final[Mapping[str, StepSpec]] = {
+    "deal_boards": StepSpec(frozenset({SETUP}), {},
+                            "deal each seat a Wonder at random, with its deck"),
+    "place_decks": StepSpec(frozenset({SETUP}), {},
+                            "shuffle every deck; each Wonder's deck on its owner's left"),
+    "lay_progress": StepSpec(frozenset({SETUP}), {"face_up": (_INT, 3)},
+                             "shuffle the progress tokens into a stack, turn N face up"),
+    "lay_conflict": StepSpec(frozenset({SETUP}), {"tokens": (_MAP, {})},
+                             "lay conflict tokens peace side up, by player count"),
+    "take_cat": StepSpec(frozenset({AFTER_CARD}), {"points": (_INT, 2)},
+                         "a card with a cat: its taker takes the cat pawn (points at the end)"),
+    "flip_conflict": StepSpec(frozenset({AFTER_CARD}), {},
+                              "flip a peace token per horn; the last one flipped calls a battle"),
+    "build_when_paid": StepSpec(frozenset({AFTER_CARD}), {},
+                                "build every Wonder piece the cards taken pay for (mandatory)"),
+    "progress_on_sets": StepSpec(frozenset({AFTER_CARD}),
+                                 {"same": (_INT, 2), "different": (_INT, 3)},
+                                 "N identical or M different science symbols: take a token"),
+    "extra_card": StepSpec(frozenset({AFTER_CARD}), {},
+                           "a progress token's 'one more card', optional, once a turn each"),
+    "battle_if_due": StepSpec(frozenset({AFTER}), {"victory": (_INT, 3), "double": (_INT, 2)},
+                              "a battle called this turn: shields compared, tokens won"),
+}
+
+#: The offers the interpreter runs: what a turn offers (a mechanism each).
+OFFERS: Final[Mapping[str, str]] = {
+    "decks": "the top card of the deck on the left, on the right, or of the central deck",
+}
+
+#: The end conditions the interpreter checks after each turn.
+END_CONDITIONS: Final[Mapping[str, str]] = {
+    "wonder_complete": "a seat has built every piece of its Wonder",
+    "no_card": "the seat to move has no card to take",
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step of the flow: its name and its parameters (defaults filled in)."""
+
+    name: str
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Flow:
+    """``flow``: set-up, the turn and the end (see the module's docstring)."""
+
+    setup: tuple[Step, ...] = ()
+    decide: str = "in_order"
+    offer: str = "decks"
+    after_card: tuple[Step, ...] = ()
+    after: tuple[Step, ...] = ()
+    end_when: tuple[str, ...] = ()
+    then: str = "end_of_turn"
+    until: str | None = None
+
+    def step(self, name: str) -> Step | None:
+        """The first step called ``name`` anywhere in the flow (None: not in it)."""
+        for step in (*self.setup, *self.after_card, *self.after):
+            if step.name == name:
+                return step
+        return None
+
+
+def _section(data: Any, key: str) -> dict[str, Any]:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _items(data: Any, key: str) -> list[Any]:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _step(raw: Any) -> Step | None:
+    if isinstance(raw, str):
+        name, given = raw, {}
+    elif isinstance(raw, dict) and len(raw) == 1:
+        name, value = next(iter(raw.items()))
+        given = value if isinstance(value, dict) else {}
+    else:
+        return None
+    spec = STEPS.get(str(name))
+    parameters = {key: default for key, (_, default) in spec.parameters.items()} if spec else {}
+    parameters.update(given)
+    return Step(str(name), parameters)
+
+
+def _steps(raw: Any) -> tuple[Step, ...]:
+    items = raw if isinstance(raw, list) else []
+    return tuple(s for s in (_step(item) for item in items) if s is not None)
+
+
+def read_flow(data: Any) -> Flow | None:
+    """The typed flow (None: the rule set has no ``flow:`` section)."""
+    if not isinstance(data, dict):
+        return None
+    turn, end = _section(data, "turn"), _section(data, "end")
+    until = _section(data, "rounds").get("until")
+    return Flow(setup=_steps(data.get("setup")), decide=str(turn.get("decide", "in_order")),
+                offer=str(turn.get("offer", "decks")), after_card=_steps(turn.get("after_card")),
+                after=_steps(turn.get("after")),
+                end_when=tuple(w for w in _items(end, "when") if isinstance(w, str)),
+                then=str(end.get("then", "end_of_turn")),
+                until=until if isinstance(until, str) else None)
+
+
+def _unknown(report: Report, doc: Document, path: PathKey, what: str, name: str,
+             known: Mapping[str, object], key: bool = False) -> None:
+    report.add(Diagnostic("M909", f"unknown {what} '{name}'; the flow interpreter runs: "
+                          f"{', '.join(known)}", doc.location(path, key=key), text=name,
+                          suggestion=closest(name, list(known))))
+
+
+def check_flow(doc: Document, report: Report, offer: str) -> None:
+    """Report, located, what in the rule set's ``flow:`` no mechanism runs (M909).
+
+    A flow is run only by the flow interpreter, which plays ``offer: decks``; the other
+    offers are still played by their own loops (``docs/flow.md``), so a flow beside them
+    is refused rather than silently ignored."""
+    data = doc.data.get("flow")
+    if not isinstance(data, dict):
+        if offer in OFFERS:
+            report.add(Diagnostic("M909", f"offer '{offer}' is played by the flow interpreter, "
+                                  "which needs a 'flow:' section (docs/flow.md)",
+                                  doc.location(("offer",), key=True), text="offer"))
+        return
+    if offer not in OFFERS:
+        report.add(Diagnostic("M909", f"a 'flow:' section is read only by the flow interpreter "
+                              f"(offer: {', '.join(OFFERS)}); offer '{offer}' is played by its "
+                              "own loop, which would ignore it", doc.location(("flow",), key=True),
+                              text="flow"))
+        return
+    turn = _section(data, "turn")
+    chosen = turn.get("offer")
+    if isinstance(chosen, str) and chosen not in OFFERS:
+        _unknown(report, doc, ("flow", "turn", "offer"), "offer", chosen, OFFERS)
+    elif isinstance(chosen, str) and chosen != offer:
+        report.add(Diagnostic("M909", f"the turn offers '{chosen}', but the rule set's offer "
+                              f"is '{offer}'", doc.location(("flow", "turn", "offer")),
+                              text=chosen))
+    sections: list[tuple[PathKey, str, Any]] = [
+        (("flow", "setup"), SETUP, data.get("setup")),
+        (("flow", "turn", "after_card"), AFTER_CARD, turn.get("after_card")),
+        (("flow", "turn", "after"), AFTER, turn.get("after"))]
+    for path, place, items in sections:
+        for i, raw in enumerate(items if isinstance(items, list) else []):
+            _check_step(doc, report, path + (i,), place, raw)
+    when = _items(_section(data, "end"), "when")
+    for i, name in enumerate(when):
+        if isinstance(name, str) and name not in END_CONDITIONS:
+            _unknown(report, doc, ("flow", "end", "when", i), "end condition", name,
+                     END_CONDITIONS)
+    if not when:
+        report.add(Diagnostic("M909", "the flow never ends: 'end: when:' names no end "
+                              f"condition ({', '.join(END_CONDITIONS)})",
+                              doc.location(("flow",), key=True), text="flow"))
+    until = _section(data, "rounds").get("until")
+    if isinstance(until, str) and until not in when:
+        report.add(Diagnostic("M909", f"rounds.until '{until}' is not one of the end "
+                              f"conditions the flow checks ('end: when:' has "
+                              f"{', '.join(str(w) for w in when) or 'none'})",
+                              doc.location(("flow", "rounds", "until")), text=until,
+                              suggestion=closest(until, [str(w) for w in when])))
+
+
+def _check_step(doc: Document, report: Report, path: PathKey, place: str, raw: Any) -> None:
+    name = raw if isinstance(raw, str) else next(iter(raw)) if isinstance(raw, dict) and raw \
+        else None
+    if not isinstance(name, str):
+        return  # (a schema error already)
+    spec = STEPS.get(name)
+    where = path if isinstance(raw, str) else path + (name,)
+    if spec is None:
+        _unknown(report, doc, where, "step", name, STEPS, key=not isinstance(raw, str))
+        return
+    if place not in spec.places:
+        fits = ", ".join(sorted(spec.places))
+        report.add(Diagnostic("M909", f"step '{name}' cannot run in {place} (it runs in "
+                              f"{fits}): it would never act", doc.location(where,
+                              key=not isinstance(raw, str)), text=name))
+    given = raw.get(name) if isinstance(raw, dict) else None
+    for key, value in (given.items() if isinstance(given, dict) else ()):
+        wanted = spec.parameters.get(key)
+        if wanted is None:
+            known = list(spec.parameters)
+            report.add(Diagnostic("M909", f"step '{name}' reads no parameter '{key}' (it reads "
+                                  f"{', '.join(known) or 'none'})",
+                                  doc.location(where + (key,), key=True), text=str(key),
+                                  suggestion=closest(str(key), known)))
+        elif not isinstance(value, wanted[0]) or isinstance(value, bool):
+            kind = "a number" if wanted[0] == _INT else "a map"
+            report.add(Diagnostic("M909", f"step '{name}': '{key}' is {kind}",
+                                  doc.location(where + (key,)), text=str(value)))
+
+
+__all__ = ["END_CONDITIONS", "Flow", "OFFERS", "STEPS", "Step", "StepSpec", "check_flow",
+           "read_flow"]

@@ -1,0 +1,100 @@
+"""The state of a game run by the flow interpreter, in small objects that copy themselves.
+
+A :class:`Seat` is what one player has in front of them; the :class:`Table` is what lies
+between the players (the decks, the progress tokens, the conflict tokens, the cat); an
+:class:`Ask` is one decision waiting for its answer.  Each copies itself (``copy``), so a
+game's clone is its objects' copies, never a hand-kept list of fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wonders.engine.flow_actions import Move
+
+
+class Seat:
+    """One player: the Wonder and the pieces built, the cards held (a count per card
+    kind), the progress tokens held (token indices, in the order taken) and the military
+    victory tokens won."""
+
+    def __init__(self, seat: int, wonder: int, pieces: int, kinds: int) -> None:
+        self.seat = seat
+        self.wonder = wonder
+        self.built = [False] * pieces
+        self.held = [0] * kinds
+        self.progress: list[int] = []
+        self.victories = 0
+        self.coins = 0   # (the contract's coins: a decks game has none, only coin cards)
+
+    def copy(self) -> Seat:
+        other = Seat(self.seat, self.wonder, 0, 0)
+        other.built = list(self.built)
+        other.held = list(self.held)
+        other.progress = list(self.progress)
+        other.victories = self.victories
+        return other
+
+    @property
+    def pieces_built(self) -> int:
+        return sum(self.built)
+
+    @property
+    def complete(self) -> bool:
+        return all(self.built)
+
+
+class Table:
+    """What lies between the players.
+
+    ``decks``: by slot, the cards of each deck as kind indices, top last (slot ``i`` < the
+    number of players is seat ``i``'s Wonder deck, on that seat's left; the last slot is the
+    central deck); ``face_up``/``stack``: the progress tokens (token indices; the stack's top
+    last); ``peace``/``conflict``: the conflict tokens peace side up, and in all; ``battle``:
+    whether a battle is due at the end of this turn; ``cat``: the cat pawn's holder (-1:
+    nobody); ``discard``: the cards discarded, kind indices in order; ``looking``: cards
+    taken off a deck to choose from, and the deck's slot (-1: none).
+    """
+
+    def __init__(self) -> None:
+        self.decks: list[list[int]] = []
+        self.face_up: list[int] = []
+        self.stack: list[int] = []
+        self.peace = 0
+        self.conflict = 0
+        self.battle = False
+        self.cat = -1
+        self.discard: list[int] = []
+        self.looking: list[int] = []
+        self.looking_slot = -1
+
+    def copy(self) -> Table:
+        other = Table()
+        other.decks = [list(d) for d in self.decks]
+        other.face_up = list(self.face_up)
+        other.stack = list(self.stack)
+        other.peace = self.peace
+        other.conflict = self.conflict
+        other.battle = self.battle
+        other.cat = self.cat
+        other.discard = list(self.discard)
+        other.looking = list(self.looking)
+        other.looking_slot = self.looking_slot
+        return other
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A decision waiting for ``seat``: its kind (the history's phase), the legal moves, and
+    what the mechanism that asked needs to resolve it (``about``: a piece, a token …)."""
+
+    kind: str
+    seat: int
+    moves: tuple[Move, ...]
+    about: int = -1
+
+
+#: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
+Task = tuple[str, int, int]
+
+__all__ = ["Ask", "Seat", "Table", "Task"]

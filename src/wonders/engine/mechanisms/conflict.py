@@ -1,0 +1,77 @@
+"""Conflict tokens flipped by war horns, and the battle the last one calls.
+
+Set-up lays a number of conflict tokens (by player count) peace side up.  Each horn on a
+red card taken flips one to its battle side (fewer left than horns: what is left); the
+turn that flips the last one ends in a battle for everyone: each seat compares its
+shields with each neighbour's and wins a military victory token for each neighbour with
+fewer.  With two players the one with more shields wins one token, two with at least
+``double`` times the other's (and at least ``double`` against none).  Then every red card
+with horns is discarded and every conflict token turns back to peace.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from wonders.engine.table import left_of, right_of
+
+if TYPE_CHECKING:
+    from wonders.engine.flow import FlowGame
+
+
+def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Lay the conflict tokens for the table's size (the largest count given at or below
+    it when the size is not listed)."""
+    by_players = {int(k): v for k, v in dict(parameters.get("tokens", {})).items()
+                  if str(k).isdigit() and isinstance(v, int)}
+    sizes = [p for p in sorted(by_players) if p <= game.players]
+    count = by_players[sizes[-1]] if sizes else 0
+    game.table.conflict = game.table.peace = count
+
+
+def flip(game: FlowGame, horns: int) -> None:
+    """Flip a peace token per horn; flipping the last one calls a battle."""
+    table = game.table
+    if horns and table.peace:
+        table.peace -= min(horns, table.peace)
+        if table.peace == 0:
+            table.battle = True
+
+
+def shields(game: FlowGame, seat: int) -> int:
+    """The seat's shields: its red cards', its pieces' and its tokens'."""
+    held = game.seats[seat].held
+    return (sum(kind.shields * held[k] for k, kind in enumerate(game.kinds))
+            + game.piece_shields(seat) + game.token_shields(seat))
+
+
+def won(mine: int, theirs: int, double: int) -> int:
+    """Victory tokens won by ``mine`` shields against ``theirs`` at a two-player table."""
+    if mine <= theirs:
+        return 0
+    return 2 if mine >= double * max(theirs, 1) else 1
+
+
+def battle(game: FlowGame, double: int) -> None:
+    """Fight the battle due, then discard the horned red cards and restore the peace."""
+    table = game.table
+    players = game.players
+    counts = [shields(game, s) for s in range(players)]
+    if players == 2:
+        for s in range(2):
+            game.seats[s].victories += won(counts[s], counts[1 - s], double)
+    else:
+        for s in range(players):
+            for other in (left_of(s, players), right_of(s, players)):
+                if counts[other] < counts[s]:
+                    game.seats[s].victories += 1
+    game.battles.append(counts)
+    for city in game.seats:
+        for k, kind in enumerate(game.kinds):
+            if kind.horns and city.held[k]:
+                table.discard.extend([k] * city.held[k])
+                city.held[k] = 0
+    table.peace, table.battle = table.conflict, False
+
+
+__all__ = ["battle", "flip", "lay", "shields", "won"]

@@ -1,0 +1,136 @@
+"""Wonders built in pieces, as soon as the cards a player holds pay for them.
+
+A piece costs N resource cards, all different, all of one resource, or any (a progress
+token may lift the 'same'/'different' rule).  A coin card stands for any one missing
+resource (a progress token may make one coin card count twice in a payment); coins fill
+gaps only, so a payment uses every resource it can.  Building is mandatory: after every
+card taken, each piece whose pieces below are built and that the held cards pay for is
+built, one after the other (the owner chooses the piece and the payment where there are
+several); the cards paid are discarded, the piece's effect acts at once.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+from typing import TYPE_CHECKING
+
+from wonders.dsl.components_model import Piece
+from wonders.engine.flow_actions import Move
+from wonders.engine.mechanisms import decks
+
+if TYPE_CHECKING:
+    from wonders.engine.flow import FlowGame
+
+BUILD = "build"
+
+
+def _coin_cards(gaps: int, doubled: bool) -> int:
+    """Coin cards that fill ``gaps`` (one of them counting twice when ``doubled``)."""
+    return gaps - 1 if doubled and gaps >= 2 else gaps
+
+
+def payments(game: FlowGame, seat: int, piece: Piece) -> list[tuple[str, ...]]:
+    """Every way ``seat``'s cards pay for ``piece``: the kind names of the cards spent,
+    resources first, each way once."""
+    held = game.seats[seat].held
+    kinds = game.kinds
+    resources: dict[str, int] = {}      # resource -> kind index holding it
+    counts: dict[str, int] = {}
+    coin = -1
+    for k, n in enumerate(held):
+        if n and kinds[k].resource is not None:
+            name = kinds[k].resource or ""
+            resources[name] = k
+            counts[name] = counts.get(name, 0) + n
+        elif n and kinds[k].coins and coin < 0:
+            coin = k
+    coins = held[coin] if coin >= 0 else 0
+    doubled = game.token_flag(seat, "coin_value")
+    rule = "any" if game.token_flag(seat, "any_resources") else piece.rule
+    n = piece.count
+    found: list[tuple[str, ...]] = []
+
+    def add(spent: list[str]) -> None:
+        gaps = n - len(spent)
+        cards = _coin_cards(gaps, doubled)
+        if cards <= coins:
+            found.append(tuple(kinds[resources[r]].name for r in spent)
+                         + (kinds[coin].name,) * cards)
+
+    if rule == "different":
+        names = sorted(resources)
+        for chosen in combinations(names, min(n, len(names))):
+            add(list(chosen))
+    elif rule == "same":
+        for name in sorted(resources):
+            add([name] * min(n, counts[name]))
+        if not resources:
+            add([])
+    else:
+        pool = [r for r in sorted(resources) for _ in range(counts[r])]
+        seen: set[tuple[str, ...]] = set()
+        for chosen in combinations_with_replacement(sorted(resources), min(n, len(pool))):
+            if chosen not in seen and all(chosen.count(r) <= counts[r] for r in set(chosen)):
+                seen.add(chosen)
+                add(list(chosen))
+        if not pool:
+            add([])
+    return found
+
+
+def buildable(game: FlowGame, seat: int) -> list[int]:
+    """The pieces ``seat`` may build now: not built, every piece below built."""
+    city = game.seats[seat]
+    pieces = game.wonders[city.wonder].pieces
+    return [i for i, piece in enumerate(pieces) if not city.built[i]
+            and all(city.built[j] for j in piece.rests_on)]
+
+
+def build_moves(game: FlowGame, seat: int) -> tuple[Move, ...]:
+    """Every piece ``seat`` can pay for now, with each of its payments."""
+    pieces = game.wonders[game.seats[seat].wonder].pieces
+    return tuple(Move(BUILD, (str(i + 1), "pay", *spent)) for i in buildable(game, seat)
+                 for spent in payments(game, seat, pieces[i]))
+
+
+def build_when_paid(game: FlowGame, seat: int) -> None:
+    """The mandatory build: ask which piece and payment when there is a choice."""
+    moves = build_moves(game, seat)
+    if moves:
+        game.schedule([("build_when_paid", seat, -1)])   # then build what else is paid
+        game.ask(BUILD, seat, moves)
+
+
+def resolve(game: FlowGame, seat: int, move: Move) -> None:
+    """Build the piece a move names, paying with the cards it names."""
+    city = game.seats[seat]
+    index = int(move.words[0]) - 1
+    for name in move.words[2:]:
+        kind = game.kind_index(name)
+        city.held[kind] -= 1
+        game.table.discard.append(kind)
+    city.built[index] = True
+    piece = game.wonders[city.wonder].pieces[index]
+    game.built_piece(seat)
+    for _ in range(piece.progress):
+        game.schedule([("progress_pick", seat, -1)])
+    if piece.take is not None:
+        decks.take(game, seat, piece.take)
+
+
+def points(game: FlowGame, seat: int) -> int:
+    """The points of the pieces ``seat`` has built."""
+    city = game.seats[seat]
+    pieces = game.wonders[city.wonder].pieces
+    return sum(p.points for p, built in zip(pieces, city.built) if built)
+
+
+def shields(game: FlowGame, seat: int) -> int:
+    """The shields of the pieces ``seat`` has built."""
+    city = game.seats[seat]
+    pieces = game.wonders[city.wonder].pieces
+    return sum(p.shields for p, built in zip(pieces, city.built) if built)
+
+
+__all__ = ["BUILD", "build_moves", "build_when_paid", "buildable", "payments", "points",
+           "resolve", "shields"]

@@ -1,0 +1,149 @@
+"""Progress tokens: taken for sets of science symbols, and what they do.
+
+Set-up shuffles the tokens into a stack and turns some face up.  A seat holding N cards
+of one science symbol, or M cards of M different symbols, must take a token (one face up,
+replaced from the stack, or the stack's top) and discard those cards.  A token acts from
+then on: one more card when its owner takes a card of some kind or builds a piece
+(optional, once a turn for each token), one coin card counting twice, costs without
+their 'same'/'different' rule, shields, or points at the end.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Mapping
+
+from wonders.dsl.components_model import CENTRAL, Progress
+from wonders.engine.flow_actions import Move
+from wonders.engine.mechanisms import decks
+from wonders.engine.randomness import shuffle
+
+if TYPE_CHECKING:
+    from wonders.engine.flow import FlowGame
+
+PROGRESS = "progress"   # which token to take (and, for a set, which cards pay)
+EXTRA = "extra"         # one more card from a token, or decline
+STACK = "stack"         # the face-down stack's top, in a move
+
+
+def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Shuffle every token into the stack and turn ``face_up`` of them up."""
+    stack = [t for t, token in enumerate(game.progress) for _ in range(token.copies)]
+    shuffle(game.generator(), stack)
+    count = min(int(parameters.get("face_up", 3)), len(stack))
+    game.table.face_up = [stack.pop() for _ in range(count)]
+    game.table.stack = stack
+
+
+def choices(game: FlowGame) -> list[str]:
+    """The tokens that may be taken: each face-up name once, and the stack's top."""
+    table = game.table
+    names = sorted({game.progress[t].name for t in table.face_up})
+    return names + ([STACK] if table.stack else [])
+
+
+def sets(game: FlowGame, seat: int, same: int, different: int) -> list[tuple[str, ...]]:
+    """The science sets ``seat`` holds: the kind names of the cards each spends."""
+    held = game.seats[seat].held
+    by_symbol: dict[str, int] = {}
+    for k, kind in enumerate(game.kinds):
+        if kind.science is not None and held[k]:
+            by_symbol[kind.science] = k
+    found = [(game.kinds[k].name,) * same for s, k in sorted(by_symbol.items())
+             if held[k] >= same]
+    if different and len(by_symbol) >= different:
+        found += [tuple(game.kinds[by_symbol[s]].name for s in chosen)
+                  for chosen in combinations(sorted(by_symbol), different)]
+    return found
+
+
+def on_sets(game: FlowGame, seat: int, parameters: Mapping[str, Any]) -> None:
+    """A set held: take a token with it (asked when there is a choice)."""
+    tokens = choices(game)
+    found = sets(game, seat, int(parameters.get("same", 2)), int(parameters.get("different", 3)))
+    if not tokens or not found:
+        return
+    game.schedule([("progress_on_sets", seat, -1)])   # then look for another set
+    game.ask(PROGRESS, seat, tuple(Move(PROGRESS, (token, "with", *spent))
+                                   for token in tokens for spent in found))
+
+
+def pick(game: FlowGame, seat: int) -> None:
+    """A token taken for nothing (a piece's effect): which one, asked."""
+    tokens = choices(game)
+    if tokens:
+        game.ask(PROGRESS, seat, tuple(Move(PROGRESS, (token,)) for token in tokens))
+
+
+def resolve(game: FlowGame, seat: int, move: Move) -> None:
+    """Take the token a move names, discarding the cards it names."""
+    table = game.table
+    city = game.seats[seat]
+    for name in move.words[2:]:
+        kind = game.kind_index(name)
+        city.held[kind] -= 1
+        table.discard.append(kind)
+    if move.words[0] == STACK:
+        token = table.stack.pop()
+    else:
+        token = next(t for t in table.face_up if game.progress[t].name == move.words[0])
+        table.face_up.remove(token)
+        if table.stack:
+            table.face_up.append(table.stack.pop())
+    city.progress.append(token)
+
+
+def triggered(game: FlowGame, seat: int, kind: int, piece: bool) -> list[int]:
+    """The tokens of ``seat`` whose 'one more card' a card of ``kind`` (or a piece built)
+    sets off, not used this turn."""
+    found = []
+    for token in game.seats[seat].progress:
+        extra = game.progress[token].extra_card
+        if extra is None or token in game.used or token in found:
+            continue
+        if (extra.piece if piece else extra.matches(game.kinds[kind])):
+            found.append(token)
+    return found
+
+
+def offer_extra(game: FlowGame, seat: int, token: int) -> None:
+    """Offer one more card from a token (the turn's three decks), or to decline."""
+    if token in game.used:
+        return
+    places = decks.places_of(game, seat, decks.RELATIVE)
+    if places:
+        moves = tuple(Move("take", (p,)) for p in places) + (Move("decline"),)
+        game.ask(EXTRA, seat, moves, token)
+
+
+def resolve_extra(game: FlowGame, seat: int, move: Move, token: int) -> None:
+    game.used.append(token)
+    if move.verb == "take":
+        decks.take_top(game, seat, decks.slot_of(game, seat, move.words[0]))
+
+
+def end_points(game: FlowGame, seat: int, token: Progress, copies: int) -> int:
+    """What ``copies`` tokens of one kind held by ``seat`` score at the end."""
+    end = token.end
+    if end is None:
+        return 0
+    if end.held:
+        return end.held[min(copies, len(end.held)) - 1]
+    city = game.seats[seat]
+    if end.complete is not None and city.complete:
+        each = end.complete
+    elif end.per is None:
+        each = end.points
+    else:
+        each = end.points * game.count(seat, end.per)
+    return each * copies
+
+
+def points(game: FlowGame, seat: int) -> int:
+    held = game.seats[seat].progress
+    return sum(end_points(game, seat, game.progress[t], held.count(t)) for t in set(held))
+
+
+__all__ = ["CENTRAL", "EXTRA", "PROGRESS", "STACK", "choices", "end_points", "lay",
+           "offer_extra", "on_sets", "pick", "points", "resolve", "resolve_extra", "sets",
+           "triggered"]
