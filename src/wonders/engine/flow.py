@@ -45,8 +45,8 @@ _WORDING: Final = {
 
 def _deal_boards(game: FlowGame, parameters: Mapping[str, Any]) -> None:
     chosen = sample(game.generator(), range(len(game.wonders)), game.players)
-    game.seats = [Seat(s, w, len(game.wonders[w].pieces), len(game.kinds))
-                  for s, w in enumerate(chosen)]
+    game.seats = [Seat(s, w, len(game.wonders[w].pieces), len(game.kinds),
+                       game.wonders[w].name) for s, w in enumerate(chosen)]
 
 
 def _place_decks(game: FlowGame, parameters: Mapping[str, Any]) -> None:

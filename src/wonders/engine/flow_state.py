@@ -18,9 +18,10 @@ class Seat:
     kind), the progress tokens held (token indices, in the order taken) and the military
     victory tokens won."""
 
-    def __init__(self, seat: int, wonder: int, pieces: int, kinds: int) -> None:
+    def __init__(self, seat: int, wonder: int, pieces: int, kinds: int, name: str = "") -> None:
         self.seat = seat
         self.wonder = wonder
+        self.name = name   # the Wonder's name (score-sheet headings, statistics)
         self.built = [False] * pieces
         self.held = [0] * kinds
         self.progress: list[int] = []
@@ -28,7 +29,7 @@ class Seat:
         self.coins = 0   # (the contract's coins: a decks game has none, only coin cards)
 
     def copy(self) -> Seat:
-        other = Seat(self.seat, self.wonder, 0, 0)
+        other = Seat(self.seat, self.wonder, 0, 0, self.name)
         other.built = list(self.built)
         other.held = list(self.held)
         other.progress = list(self.progress)
@@ -42,6 +43,20 @@ class Seat:
     @property
     def complete(self) -> bool:
         return all(self.built)
+
+    # --- a seat in a few words (the contract's City: score sheets, statistics) ---------
+
+    def label(self) -> str:
+        """A column heading for the seat: its Wonder (the seat alone without one)."""
+        return f"{self.seat}: {self.name}" if self.name else f"seat {self.seat}"
+
+    def summary(self) -> dict[str, object]:
+        """What a score-sheet row in JSON says beyond the points."""
+        return {"wonder": self.name, "pieces": self.pieces_built}
+
+    def wonder_states(self) -> list[tuple[str, str]]:
+        """The Wonder played, for statistics by Wonder (one side, as the dice boards')."""
+        return [(self.name, "A")]
 
 
 class Table:
