@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Sequence
+from typing import Sequence
 
 from wonders.bots.policy import best_of
+from wonders.dsl.components_model import Piece
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import conflict, decks, pieces
@@ -37,7 +38,7 @@ TOKEN = 4.0           # a progress token a science set would take
 LATER_TOKEN = 3.0     # a held token whose effect acts during the game (not at the end)
 SHIELD_LEAD = 0.9     # per victory token the next battle would give, early
 DEPTH = 3             # the seat's own follow-ups played out after a move
-FAST_DEPTH = 1
+FAST_DEPTH = 0        # (search playouts: each follow-up is its own decision)
 
 
 def _remaining(game: FlowGame) -> float:
@@ -46,7 +47,7 @@ def _remaining(game: FlowGame) -> float:
     return max(0.1, 1.0 - most)
 
 
-def _missing(game: FlowGame, seat: int, piece: Any) -> int:
+def _missing(game: FlowGame, seat: int, piece: Piece) -> int:
     """The cards ``seat`` still needs to pay for ``piece`` (0: it is paid for)."""
     held = game.seats[seat].held
     counts: Counter[str] = Counter()
@@ -69,7 +70,7 @@ def _missing(game: FlowGame, seat: int, piece: Any) -> int:
     return max(0, piece.count - min(have, piece.count) - coins)
 
 
-def _piece_worth(piece: Any) -> float:
+def _piece_worth(piece: Piece) -> float:
     """A piece's points and what its effect is worth."""
     worth = float(piece.points) + EFFECT_TOKEN * piece.progress + 1.5 * piece.shields
     if piece.take is not None:
@@ -103,8 +104,9 @@ def _science(game: FlowGame, seat: int) -> float:
     return TOKEN * min(share, 1.0) * 0.8
 
 
-def _military(game: FlowGame, seat: int) -> float:
-    """The victory tokens the next battle would give now, weighed by its nearness."""
+def _military(game: FlowGame, seat: int, shields: Sequence[int]) -> float:
+    """The victory tokens the next battle would give now (``shields``: every seat's),
+    weighed by its nearness."""
     table = game.table
     if not table.conflict:
         return 0.0
@@ -112,7 +114,6 @@ def _military(game: FlowGame, seat: int) -> float:
     victory = float(parameters.get("victory", 3))
     double = int(parameters.get("double", 2))
     players = game.players
-    shields = [conflict.shields(game, s) for s in range(players)]
     if players == 2:
         tokens = float(conflict.won(shields[seat], shields[1 - seat], double))
     else:
@@ -133,23 +134,32 @@ def _later(game: FlowGame, seat: int) -> float:
     return LATER_TOKEN * count * _remaining(game)
 
 
-def estimate(game: FlowGame, seat: int) -> float:
-    """``seat``'s points now plus what its position promises."""
-    return (game.score_sheet().total(seat) + _wonder(game, seat) + _science(game, seat)
-            + _military(game, seat) + _later(game, seat))
+def estimate(game: FlowGame, seat: int, total: int | None = None,
+             shields: Sequence[int] | None = None) -> float:
+    """``seat``'s points now (``total``: its score-sheet total, when known) plus what its
+    position promises."""
+    if total is None:
+        total = game.score_sheet().total(seat)
+    if shields is None:
+        shields = [conflict.shields(game, s) for s in range(game.players)]
+    return (total + _wonder(game, seat) + _science(game, seat)
+            + _military(game, seat, shields) + _later(game, seat))
 
 
 def value(game: FlowGame, seat: int) -> float:
     """How good ``game`` is for ``seat``: its estimate less part of its best rival's; a
     finished game is its margin and a win."""
+    sheet = game.score_sheet()
+    totals = sheet.totals
     if game.over:
-        sheet = game.score_sheet()
-        best = max(sheet.total(s) for s in range(game.players) if s != seat)
+        best = max(totals[s] for s in range(game.players) if s != seat)
         winners = sheet.winners
-        return (sheet.total(seat) - best
+        return (totals[seat] - best
                 + (WIN / len(winners) if seat in winners else -WIN))
-    mine = estimate(game, seat)
-    rival = max(estimate(game, s) for s in range(game.players) if s != seat)
+    shields = [conflict.shields(game, s) for s in range(game.players)]
+    mine = estimate(game, seat, totals[seat], shields)
+    rival = max(estimate(game, s, totals[s], shields) for s in range(game.players)
+                if s != seat)
     return mine - RIVAL * rival
 
 

@@ -477,7 +477,8 @@ class FlowGame(SharedGenerator):
     def determinize(self, seat: int, rng: random.Random) -> FlowGame:
         """A clone in which every card and token ``seat`` cannot see is dealt again: each
         deck's cards below its visible top (each deck's make-up is printed, so cards stay
-        in their deck), the central deck, the stack of tokens and cards looked at by another."""
+        in their deck), the central deck, the stack of tokens and cards looked at by another,
+        each dealt from a sorted pool, so the deal depends only on what ``seat`` may see."""
         other = self.clone()
         table = other.table
         table.decks = [list(d) for d in table.decks]
@@ -486,14 +487,15 @@ class FlowGame(SharedGenerator):
             hidden = len(deck) - (1 if view["top"] is not None else 0)
             if slot == table.looking_slot and self.asking is not None \
                     and self.asking.seat != seat:
-                pool = deck[:hidden] + table.looking
+                pool = sorted(deck[:hidden] + table.looking)   # (canonical, then dealt)
                 shuffle(rng, pool)
                 table.looking = pool[:len(table.looking)]
                 deck[:hidden] = pool[len(table.looking):]
                 continue
-            part = deck[:hidden]
+            part = sorted(deck[:hidden])   # (canonical: the deal ignores the hidden order)
             shuffle(rng, part)
             deck[:hidden] = part
+        table.stack.sort()
         shuffle(rng, table.stack)
         other.set_generator(seeded(rng.getrandbits(64)))
         return other
