@@ -112,29 +112,47 @@ class FlowRunner(DraftRunner):
         self.check_keys(spec, self.POSITION, path, "a position")
         players = spec["players"]
         self.check_player_count(len(players), path + ("players",))
-        wonders = self._try(self.wonders_of, players, path + ("players",))
+        parts = self.parts
+        named: list[int | None] = []
         for i, player in enumerate(players):
             ppath = path + ("players", i)
             self.check_keys(player, self.PLAYER, ppath, "a player")
-            if wonders is not None and i < len(wonders):
-                count = len(self.parts.wonders[wonders[i]].pieces)
+            w = self._try(self.wonder_index, player["wonder"], ppath + ("wonder",)) \
+                if "wonder" in player else None
+            if w is not None and w in named:
+                self.problem(ppath + ("wonder",), f"{parts.wonders[w].name} is already "
+                             "another player's Wonder")
+            named.append(w)
+            if w is not None:
+                count = len(parts.wonders[w].pieces)
                 for j, number in enumerate(player.get("pieces") or []):
                     if not 1 <= number <= count:
-                        self.problem(ppath + ("pieces", j), f"{self.parts.wonders[wonders[i]].name}"
-                                     f" has pieces 1 to {count}, not {number}")
+                        self.problem(ppath + ("pieces", j), f"{parts.wonders[w].name} has "
+                                     f"pieces 1 to {count}, not {number}")
             for name in (player.get("held") or {}):
-                self._try(self.kind, name, ppath + ("held", name))
+                self._key(self.kind, name, ppath + ("held", name))
             self.check_names(self.token_index, player.get("progress"), ppath + ("progress",))
-        if sum(1 for p in players if p.get("cat")) > 1:
-            self.problem(path + ("players",), "only one player holds the cat pawn")
-        if wonders is not None:
-            decks = self.deck_names(wonders)
-            for name, cards in (spec.get("decks") or {}).items():
-                if name not in decks:
-                    self.problem(path + ("decks", name), f"no deck '{name}' on this table "
-                                 f"(decks: {', '.join(decks)})", closest(str(name), decks),
-                                 key=True)
-                self.check_names(self.kind, cards, path + ("decks", name))
+            if player.get("cat") and any(p.get("cat") for p in players[:i]):
+                self.problem(ppath + ("cat",), "only one player holds the cat pawn")
+        copies = {token.name: token.copies for token in parts.progress}
+        seen: Counter[str] = Counter()
+        for i, player in enumerate(players):
+            for j, name in enumerate(player.get("progress") or []):
+                seen[name] += 1
+                if name in copies and seen[name] > copies[name]:
+                    self.problem(path + ("players", i, "progress", j), f"every {name} token "
+                                 f"is taken already ({copies[name]} in the game)")
+        wonders = self._try(self.wonders_of, players, path + ("players",)) \
+            if all(w is not None or "wonder" not in p for w, p in zip(named, players)) \
+            else None
+        every = [d.name for d in parts.decks]
+        decks = self.deck_names(wonders) if wonders is not None else every
+        for name, cards in (spec.get("decks") or {}).items():
+            if name not in decks:
+                where = "on this table" if name in every else "in the game"
+                self.problem(path + ("decks", name), f"no deck '{name}' {where} (decks: "
+                             f"{', '.join(decks)})", closest(str(name), decks), key=True)
+            self.check_names(self.kind, cards, path + ("decks", name))
         for key in ("face_up", "stack"):
             self.check_names(self.token_index, spec.get(key), path + (key,))
         self.check_names(self.kind, spec.get("discard"), path + ("discard",))
@@ -142,11 +160,18 @@ class FlowRunner(DraftRunner):
             self.check_seat(spec["to_move"], len(players), path + ("to_move",))
         return len(players)
 
+    def _key(self, find: Any, name: Any, path: PathKey) -> None:
+        """``find(name)`` for a name written as a key: its problem located at the key."""
+        try:
+            find(name, path)
+        except _ScenarioDataError as exc:
+            self.problem(exc.path, str(exc), exc.suggestion, key=True)
+
     def check_expectation(self, kind: str, spec: Any, path: PathKey, seats: int) -> None:
         if kind == "state":
             self.check_keys(spec, self.STATE, path, "a state check")
             for name in (spec.get("held") or {}):
-                self._try(self.kind, name, path + ("held", name))
+                self._key(self.kind, name, path + ("held", name))
             self.check_names(self.token_index, spec.get("progress"), path + ("progress",))
             return
         if kind == "table":
