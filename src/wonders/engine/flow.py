@@ -518,13 +518,14 @@ class FlowGame(SharedGenerator):
         table = self.table
         places: dict[str, tuple[bool, list[Card]]] = {}
         for slot, deck in enumerate(table.decks):
-            view = self._deck_view(slot, seat)
-            shown = 1 if view["top"] is not None else 0
+            # every seat is told the same places: the top card is the top's place, seen by
+            # those it faces (a face-up deck's; the central one's by the cat's holder)
+            seen = self._deck_view(slot, seat)["top"] is not None
+            top = deck[len(deck) - 1:]
             name = self.deck_names[slot]
-            places[f"{name} deck, top"] = (True, [self.kinds[k].card
-                                                  for k in deck[len(deck) - shown:]])
+            places[f"{name} deck, top"] = (seen, [self.kinds[k].card for k in top])
             places[f"{name} deck"] = (False, [self.kinds[k].card
-                                              for k in deck[:len(deck) - shown]])
+                                              for k in deck[:len(deck) - len(top)]])
         for s, city in enumerate(self.seats):
             places[f"seat {s}"] = (True, [self.kinds[k].card for k, n in enumerate(city.held)
                                           for _ in range(n)])
