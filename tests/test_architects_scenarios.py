@@ -150,3 +150,20 @@ def test_t9_the_cat_holder_sees_the_central_top_at_the_start_of_its_turn() -> No
     tops = {game.determinize(other, random.Random(k)).table.decks[central][-1]
             for k in range(12)}
     assert len(tops) > 1      # for the others the top is dealt again
+
+
+def test_s1_s7_wonders_are_dealt_from_the_seed_and_the_first_seat_starts() -> None:
+    """S1: each seat a different Wonder, dealt at random (the same for a seed); S7: the
+    first seat (the youngest, assumed seat 0) takes the first turn."""
+    data = load_game(game="architects")
+    deals = set()
+    for seed in range(6):
+        game = FlowGame(data, 4, seed)
+        names = [city.name for city in game.seats]
+        assert len(set(names)) == 4
+        assert names == [city.name for city in FlowGame(data, 4, seed).seats]
+        assert game.to_move() == [0] and game.decision().kind == "turn"
+        # S2: seat i's own deck is the i-th; the central deck last
+        assert list(game.deck_names) == names + ["central"]
+        deals.add(tuple(names))
+    assert len(deals) > 1
