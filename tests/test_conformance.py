@@ -241,7 +241,9 @@ def assert_score_sheet(game: GameState) -> None:
         return
 
     def key(seat: int) -> tuple[int, ...]:
+        # a tie-break names the coins, a count kept beside the lines (pieces built), or a line
         return (sheet.total(seat), *(sheet.coins[seat] if name == "coins"
+                                     else sheet.counts[name][seat] if name in sheet.counts
                                      else sheet.lines[seat].get(name, 0)
                                      for name in sheet.tie_break))
 

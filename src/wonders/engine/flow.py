@@ -89,12 +89,13 @@ def _flip_conflict(game: FlowGame, seat: int, kind: int, parameters: Mapping[str
 
 def _build_when_paid(game: FlowGame, seat: int, kind: int,
                      parameters: Mapping[str, Any]) -> None:
-    pieces.build_when_paid(game, seat)
+    if kind < 0 or game.kinds[kind].resource is not None or game.kinds[kind].coins:
+        pieces.build_when_paid(game, seat)   # (only a card that pays can make a piece paid)
 
 
 def _progress_on_sets(game: FlowGame, seat: int, kind: int,
                       parameters: Mapping[str, Any]) -> None:
-    progress.on_sets(game, seat, parameters)
+    progress.on_sets(game, seat, kind, parameters)
 
 
 def _extra_card(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
@@ -482,14 +483,18 @@ class FlowGame(SharedGenerator):
         table = other.table
         table.decks = [list(d) for d in table.decks]
         for slot, deck in enumerate(table.decks):
-            view = self._deck_view(slot, seat)
-            hidden = len(deck) - (1 if view["top"] is not None else 0)
+            hidden = len(deck) - (1 if deck and self._deck_view(slot, seat)["top"] is not None
+                                  else 0)
             if slot == table.looking_slot and self.asking is not None \
                     and self.asking.seat != seat:
                 pool = deck[:hidden] + table.looking
                 shuffle(rng, pool)
                 table.looking = pool[:len(table.looking)]
                 deck[:hidden] = pool[len(table.looking):]
+                asked = self.asking   # the chooser's options: the cards now looked at
+                names = sorted({self.kinds[k].name for k in table.looking})
+                other.asking = Ask(asked.kind, asked.seat,
+                                   tuple(Move("keep", (n,)) for n in names), asked.about)
                 continue
             part = deck[:hidden]
             shuffle(rng, part)
@@ -516,13 +521,10 @@ class FlowGame(SharedGenerator):
         table = self.table
         places: dict[str, tuple[bool, list[Card]]] = {}
         for slot, deck in enumerate(table.decks):
-            view = self._deck_view(slot, seat)
-            shown = 1 if view["top"] is not None else 0
+            seen = self._deck_view(slot, seat)["top"] is not None
             name = self.deck_names[slot]
-            places[f"{name} deck, top"] = (True, [self.kinds[k].card
-                                                  for k in deck[len(deck) - shown:]])
-            places[f"{name} deck"] = (False, [self.kinds[k].card
-                                              for k in deck[:len(deck) - shown]])
+            places[f"{name} deck, top"] = (seen, [self.kinds[k].card for k in deck[-1:]])
+            places[f"{name} deck"] = (False, [self.kinds[k].card for k in deck[:-1]])
         for s, city in enumerate(self.seats):
             places[f"seat {s}"] = (True, [self.kinds[k].card for k, n in enumerate(city.held)
                                           for _ in range(n)])

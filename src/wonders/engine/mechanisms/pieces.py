@@ -86,10 +86,24 @@ def buildable(game: FlowGame, seat: int) -> list[int]:
             and all(city.built[j] for j in piece.rests_on)]
 
 
+def _enough(game: FlowGame, seat: int, count: int) -> bool:
+    """Whether ``seat`` holds at least ``count`` paying cards (a quick test before the
+    payments are worked out: one coin card may count twice)."""
+    held = game.seats[seat].held
+    cards = 0
+    for k, kind in enumerate(game.kinds):
+        if held[k] and (kind.resource is not None or kind.coins):
+            cards += held[k]
+    return cards + 1 >= count
+
+
 def build_moves(game: FlowGame, seat: int) -> tuple[Move, ...]:
     """Every piece ``seat`` can pay for now, with each of its payments."""
     pieces = game.wonders[game.seats[seat].wonder].pieces
-    return tuple(Move(BUILD, (str(i + 1), "pay", *spent)) for i in buildable(game, seat)
+    open_pieces = buildable(game, seat)
+    if not open_pieces or not _enough(game, seat, min(pieces[i].count for i in open_pieces)):
+        return ()
+    return tuple(Move(BUILD, (str(i + 1), "pay", *spent)) for i in open_pieces
                  for spent in payments(game, seat, pieces[i]))
 
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 PROGRESS = "progress"   # which token to take (and, for a set, which cards pay)
 EXTRA = "extra"         # one more card from a token, or decline
 STACK = "stack"         # the face-down stack's top, in a move
+_DECLINE = Move("decline")
 
 
 def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
@@ -57,8 +58,10 @@ def sets(game: FlowGame, seat: int, same: int, different: int) -> list[tuple[str
     return found
 
 
-def on_sets(game: FlowGame, seat: int, parameters: Mapping[str, Any]) -> None:
+def on_sets(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
     """A set held: take a token with it (asked when there is a choice)."""
+    if kind >= 0 and game.kinds[kind].science is None:
+        return   # (only a science card taken, or a set just spent, can make a new set)
     tokens = choices(game)
     found = sets(game, seat, int(parameters.get("same", 2)), int(parameters.get("different", 3)))
     if not tokens or not found:
@@ -91,6 +94,9 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
         if table.stack:
             table.face_up.append(table.stack.pop())
     city.progress.append(token)
+    found = game.progress[token]
+    if found.coin_value > 1 or found.any_resources:
+        game.schedule([("build_when_paid", seat, -1)])   # it may pay for a piece now
 
 
 def triggered(game: FlowGame, seat: int, kind: int, piece: bool) -> list[int]:
@@ -112,7 +118,7 @@ def offer_extra(game: FlowGame, seat: int, token: int) -> None:
         return
     places = decks.places_of(game, seat, decks.RELATIVE)
     if places:
-        moves = tuple(Move("take", (p,)) for p in places) + (Move("decline"),)
+        moves = tuple(decks.take_move(p) for p in places) + (_DECLINE,)
         game.ask(EXTRA, seat, moves, token)
 
 
