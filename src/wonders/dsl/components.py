@@ -235,8 +235,9 @@ def build_components(rules: RuleSet, docs: Sequence[tuple[Document, str]], repor
                               found["decks"].location(("decks",), key=True)))
         return None
     wonder_names = {w.name for w in wonders}
+    deckless = any(w.deck < 0 for w in wonders)   # (then that D617 names the deck meant)
     for deck in decks:
-        if deck.name != CENTRAL and deck.name not in wonder_names:
+        if deck.name != CENTRAL and deck.name not in wonder_names and not deckless:
             report.add(Diagnostic("D617", f"deck '{deck.name}' belongs to no Wonder (the "
                                   f"'wonders' section has {', '.join(sorted(wonder_names))})",
                                   found["decks"].location(("decks", deck.name), key=True),
