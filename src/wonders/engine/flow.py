@@ -78,24 +78,21 @@ SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] 
 
 
 def _take_cat(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
-    if kind >= 0 and game.kinds[kind].cat:
-        game.table.cat = seat
+    game.table.cat = seat
 
 
 def _flip_conflict(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
-    if kind >= 0:
-        conflict.flip(game, game.kinds[kind].horns)
+    conflict.flip(game, game.kinds[kind].horns)
 
 
 def _build_when_paid(game: FlowGame, seat: int, kind: int,
                      parameters: Mapping[str, Any]) -> None:
-    if kind < 0 or game.kinds[kind].resource is not None or game.kinds[kind].coins:
-        pieces.build_when_paid(game, seat)   # (only a card that pays can make a piece paid)
+    pieces.build_when_paid(game, seat)
 
 
 def _progress_on_sets(game: FlowGame, seat: int, kind: int,
                       parameters: Mapping[str, Any]) -> None:
-    progress.on_sets(game, seat, kind, parameters)
+    progress.on_sets(game, seat, parameters)
 
 
 def _extra_card(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
@@ -103,6 +100,16 @@ def _extra_card(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, A
         game.schedule([("extra_offer", seat, t)
                        for t in progress.triggered(game, seat, kind, piece=False)])
 
+
+#: Which cards set each step off (a step not set off by a card kind is not run for it;
+#: kind -1, a step looking again after a build or a token, always runs).
+CARD_FILTERS: Final[Mapping[str, Callable[[CardKind], bool]]] = {
+    "take_cat": lambda kind: kind.cat,
+    "flip_conflict": lambda kind: kind.horns > 0,
+    "build_when_paid": lambda kind: kind.resource is not None or kind.coins > 0,
+    "progress_on_sets": lambda kind: kind.science is not None,
+    "extra_card": lambda kind: True,
+}
 
 #: Steps after each card taken: ``(game, seat, card kind or -1, parameters)``.
 CARD_STEPS: Final[Mapping[str, Callable[[FlowGame, int, int, Mapping[str, Any]], None]]] = {
@@ -131,14 +138,14 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
 
 def _check_end(game: FlowGame, condition: str) -> bool:
     if condition == "wonder_complete":
-        return any(city.complete for city in game.seats)
+        return game.completed
     return False   # no_card: checked when the next turn would start
 
 
 class _Program:
     """A flow made ready to run once per data set: its steps with their parameters."""
 
-    def __init__(self, flow: Flow) -> None:
+    def __init__(self, flow: Flow, kinds: Sequence[CardKind]) -> None:
         self.flow = flow
         self.setup = flow.setup
         self.after_card = flow.after_card
@@ -146,6 +153,10 @@ class _Program:
         self.parameters = {step.name: step.parameters for step in
                            (*flow.setup, *flow.after_card, *flow.after)}
         self.end_when = flow.end_when
+        # per card kind, the after_card steps it sets off, in the flow's order
+        self.card_steps: list[tuple[str, ...]] = [
+            tuple(step.name for step in flow.after_card if CARD_FILTERS[step.name](kind))
+            for kind in kinds]
 
 
 _PROGRAM = "flow.program"   # the program's entry in GameData.derived
@@ -158,7 +169,8 @@ def _program(data: GameData) -> _Program:
     flow = data.rules.model.flow
     if flow is None:
         raise RuleError(f"rule set '{data.rules.name}' has no flow: section to run")
-    program = _Program(flow)
+    components = data.components
+    program = _Program(flow, components.kinds if components is not None else ())
     data.derived[_PROGRAM] = program
     return program
 
@@ -208,6 +220,7 @@ class FlowGame(SharedGenerator):
         self.used: list[int] = []          # tokens whose extra card this turn has used
         self.in_turn = False
         self.finished = False
+        self.completed = False             # a seat has built its whole Wonder
         self.records: list[tuple[int, str, dict[int, Move]]] = []
         self.battles: list[list[int]] = []  # each battle's shields, by seat
         self.set_generator(seeded(seed))
@@ -229,6 +242,7 @@ class FlowGame(SharedGenerator):
         self.used = list(source.used)
         self.in_turn = source.in_turn
         self.finished = source.finished
+        self.completed = source.completed
         self.records = list(source.records)
         self.battles = list(source.battles)
         self.dealt = source.dealt
@@ -246,10 +260,12 @@ class FlowGame(SharedGenerator):
     def gain(self, seat: int, kind: int) -> None:
         """``seat`` takes a card of ``kind``: in front of it, then the ``after_card`` steps."""
         self.seats[seat].held[kind] += 1
-        self.schedule([(step.name, seat, kind) for step in self.program.after_card])
+        self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
     def built_piece(self, seat: int) -> None:
         """A piece was built: the tokens whose extra card that sets off."""
+        if self.seats[seat].complete:
+            self.completed = True
         self.schedule([("extra_offer", seat, t)
                        for t in progress.triggered(self, seat, -1, piece=True)])
 
@@ -329,9 +345,10 @@ class FlowGame(SharedGenerator):
         for step in self.program.after:
             TURN_STEPS[step.name](self, step.parameters)
         self.in_turn = False
-        if any(_check_end(self, c) for c in self.program.end_when):
-            self.finished = True
-            return
+        for condition in self.program.end_when:
+            if _check_end(self, condition):
+                self.finished = True
+                return
         self.current = (self.current + 1) % self.players
 
     # --- the contract -----------------------------------------------------------------------
@@ -366,7 +383,8 @@ class FlowGame(SharedGenerator):
         return Decision(self.asking.kind, (self.asking.seat,), _WORDING[self.asking.kind])
 
     def to_move(self) -> list[int]:
-        return [] if self.finished or self.asking is None else [self.asking.seat]
+        asked = self.asking
+        return [] if self.finished or asked is None else asked.seats
 
     def legal_actions(self, seat: int) -> Sequence[Move]:
         asked = self.asking
@@ -399,7 +417,12 @@ class FlowGame(SharedGenerator):
             raise RuleError(f"expected one action from seat {asked.seat} "
                             f"({_WORDING[asked.kind]}), got seats {sorted(actions)}")
         move = actions[asked.seat]
-        if not any(offered is move for offered in asked.moves):
+        known = False
+        for offered in asked.moves:
+            if offered is move:
+                known = True
+                break
+        if not known:
             self.check(asked.seat, move)
         self.records.append((self.turn, asked.kind, {asked.seat: move}))
         self.asking = None

@@ -8,8 +8,6 @@ game's clone is its objects' copies, never a hand-kept list of fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from wonders.engine.flow_actions import Move
 
 
@@ -83,15 +81,18 @@ class Table:
         return other
 
 
-@dataclass(frozen=True)
 class Ask:
     """A decision waiting for ``seat``: its kind (the history's phase), the legal moves, and
-    what the mechanism that asked needs to resolve it (``about``: a piece, a token …)."""
+    what the mechanism that asked needs to resolve it (``about``: a piece, a token …).
+    Never changed once made, so clones share it; ``seats`` is the one-seat list
+    ``to_move`` hands out (read only)."""
 
-    kind: str
-    seat: int
-    moves: tuple[Move, ...]
-    about: int = -1
+    def __init__(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.moves = moves
+        self.about = about
+        self.seats = [seat]
 
 
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).

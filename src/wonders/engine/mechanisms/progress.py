@@ -58,10 +58,8 @@ def sets(game: FlowGame, seat: int, same: int, different: int) -> list[tuple[str
     return found
 
 
-def on_sets(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
+def on_sets(game: FlowGame, seat: int, parameters: Mapping[str, Any]) -> None:
     """A set held: take a token with it (asked when there is a choice)."""
-    if kind >= 0 and game.kinds[kind].science is None:
-        return   # (only a science card taken, or a set just spent, can make a new set)
     tokens = choices(game)
     found = sets(game, seat, int(parameters.get("same", 2)), int(parameters.get("different", 3)))
     if not tokens or not found:
