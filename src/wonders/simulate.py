@@ -248,7 +248,7 @@ def ray_chunk_size(games: int, cpus: int) -> int:
 RAY_CHUNK_MAX = 200  # games per Ray task at most (a few ms each: about a second of work)
 
 def _ray_chunk(key: str, game: str, paths: list[str], players: int, seeds: list[int],
-               bots: list[str], side: Sides, overlay: Overlay = ()) -> list[Record]:
+               bots: list[str], side: Sides, overlay: Overlay) -> list[Record]:
     """A Ray task: play ``seeds``.  The worker loads the data itself, once per process
     (:func:`game_data`), and checks it is the driver's (``key``, the content hash of every
     loaded file): the data is not sent through the object store because compiled data

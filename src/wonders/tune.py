@@ -417,11 +417,19 @@ def _site(entry: dict[str, Any], at: PathKey, doc: Document, spec_dir: Path,
         f"{display_name(file)}:{_dotted(path)}"))
     field_at = at + ("field",) if "field" in entry else at + (
         "path" if kind == "file" else kind,)
-    if value is None or isinstance(value, (bool, dict, list)):
+    if isinstance(value, (dict, list)):
+        inside = [_dotted(path + p) for p in _all_paths(value)
+                  if isinstance(data_doc.get(path + p), (int, float))]
+        problems.append(Diagnostic(
+            "U003", f"'{_dotted(path)}' is a {'map' if isinstance(value, dict) else 'list'}, "
+            "not a number: tune one of the numbers in it"
+            + (f" ({', '.join(inside[:6])}{', …' if len(inside) > 6 else ''})" if inside
+               else ""), doc.location(field_at)))
+        return None
+    if value is None or isinstance(value, bool):
         close = closest(_dotted(path), [_dotted(p) for p in _all_paths(data_doc.data)])
         problems.append(Diagnostic(
-            "U003", f"{display_name(file)} has no number or text at '{_dotted(path)}'"
-            + ("" if value is None else f" (it holds {type(value).__name__})"),
+            "U003", f"{display_name(file)} has no number or text at '{_dotted(path)}'",
             doc.location(field_at), suggestion=close if value is None else None))
         return None
     number = entry.get("number")
@@ -943,6 +951,10 @@ class Search:
         target = self.spec.target
         while True:
             open_ = [e for e in finalists if e.verdict(target) in ("likely", "unlikely")]
+            settled = [e for e in finalists if e.verdict(target) == "yes"]
+            if settled:  # a sure answer: only a candidate nearer the centre could beat it
+                best = min(e.rank(target) for e in settled)
+                open_ = [e for e in open_ if e.rank(target) < best]
             if not open_:
                 break
             games = max(e.games for e in open_) * 2
