@@ -237,3 +237,34 @@ def test_usage_errors_exit_2(args: tuple[str, ...], message: str) -> None:
     result = run("tune", *args)
     assert result.exit_code == 2
     assert message in flat(result.stderr), result.stderr
+
+
+@pytest.mark.parametrize(("metric", "options"), [
+    ("seat_win_rate", {"seat": 0}),
+    ("bot_win_rate", {"bot": "quick"}),
+    ("card_lift", {"card": "Lumber Yard"}),
+    ("card_build_rate", {"card": "Lumber Yard", "per": "game"}),
+    ("card_win_rate", {"card": "Lumber Yard"}),
+    ("wonder_win_rate", {"wonder": "The Pyramids"}),
+    ("average_points", {}),
+])
+def test_each_metric_is_the_figure_simulate_reports(metric: str, options: dict[str, Any],
+                                                    tmp_path: Path) -> None:
+    """Each metric is read from the statistics of the candidate's games, in percent (rates,
+    lift) or points, with its interval around it; a seat's win rates sum to 100 %."""
+    spec_file = tmp_path / "one.yaml"
+    target = {"metric": metric, **options, "value": 50, "within": 1}
+    spec_file.write_text(json.dumps({
+        "kind": "tune", "game": "duel", "bots": "quick",
+        "tune": [{"rule": "setup.coins", "values": [7]}], "target": target,
+        "search": "grid", "budget": {"games": 40}}), encoding="utf-8")
+    found = search(read_spec(spec_file)).to_json()
+    (row,) = found["candidates"]
+    assert row["games"] == 40 and row["value"] is not None
+    assert row["ci"][0] <= row["value"] <= row["ci"][1]
+    if metric == "seat_win_rate":
+        spec_file.write_text(spec_file.read_text().replace('"seat": 0', '"seat": 1'))
+        other = search(read_spec(spec_file)).to_json()["candidates"][0]["value"]
+        assert row["value"] + other == pytest.approx(100)
+    if metric == "bot_win_rate":
+        assert row["value"] == pytest.approx(50)  # the same bot in both seats

@@ -50,7 +50,8 @@ METRICS: Final = {
     "average_points": ((), ("category",), "points"),
 }
 METHODS: Final = ("bisect", "halving", "grid")
-MAX_CANDIDATES: Final = 1000  # values of one tunable, and candidates of a grid
+MAX_CANDIDATES: Final = 1000  # values of one tunable
+MAX_GRID: Final = 256         # candidates of a grid (each is loaded and kept in memory)
 
 _NUMBER = {"type": "number"}
 _PATH = {"anyOf": [{"type": "string", "minLength": 1},
@@ -629,9 +630,9 @@ def read_spec(path: Path, games: int | None = None, max_games: int | None = None
     per = games if games is not None else budget.get("games", DEFAULT_GAMES)
     cap = max_games if max_games is not None else budget.get("max_games", DEFAULT_MAX_GAMES)
     grid = math.prod(len(s.values) for s in sites) if sites else 0
-    if grid > MAX_CANDIDATES:
+    if method != "bisect" and grid > MAX_GRID:
         problems.append(Diagnostic("U007", f"the tunables make {grid} candidates; at most "
-                                   f"{MAX_CANDIDATES}: fewer values or larger steps",
+                                   f"{MAX_GRID}: fewer values or larger steps",
                                    doc.location(("tune",))))
     first = {"bisect": 2, "halving": grid, "grid": grid}[method] * per if sites else 0
     if sites and first > cap:
@@ -855,6 +856,12 @@ class Search:
     def label(self, candidate: Candidate) -> str:
         return ", ".join(f"{s.label} = {_fmt(v)}" for s, v in zip(self.spec.sites, candidate))
 
+    def short(self, candidate: Candidate) -> str:
+        """A candidate in a step's line: its value alone when one number is tuned."""
+        if len(candidate) == 1:
+            return _fmt(candidate[0])
+        return ", ".join(f"{s.label}={_fmt(v)}" for s, v in zip(self.spec.sites, candidate))
+
     def play(self, candidate: Candidate, games: int) -> Evaluation:
         """Bring the candidate up to ``games`` games (seeds S … S+games-1, the same for
         every candidate), within the budget; its metric recomputed."""
@@ -919,10 +926,10 @@ class Search:
             return (e.value > target.value) - (e.value < target.value)
 
         rising = last.value >= first.value
-        self.steps.append(f"ends: {self.label(first.candidate)} → {_fmt_value(first, target)}, "
-                          f"{self.label(last.candidate)} → {_fmt_value(last, target)}: "
-                          f"the metric {'rises' if rising else 'falls'} with "
-                          f"{spec.sites[0].label}")
+        self.steps.append(f"ends: {self.short(first.candidate)} → {_fmt_value(first, target)}"
+                          f"; {self.short(last.candidate)} → {_fmt_value(last, target)}: "
+                          f"the metric {'rises' if rising else 'falls'} as "
+                          f"{spec.sites[0].label} rises")
         if side(first) == side(last) != 0 and not first.meets(target) \
                 and not last.meets(target):
             self.steps.append(f"the target {_fmt(target.value)} is not between the ends: out "
@@ -941,8 +948,8 @@ class Search:
                 above = middle
         pair = [self.found[(values[i],)] for i in sorted({below, above})
                 if (values[i],) in self.found]
-        self.steps.append("bracket: " + " and ".join(
-            f"{self.label(e.candidate)} ({_fmt_value(e, target)})" for e in pair))
+        self.steps.append("bracket: " + "; ".join(
+            f"{self.short(e.candidate)} → {_fmt_value(e, target)}" for e in pair))
         return self.confirm(pair)
 
     def confirm(self, finalists: list[Evaluation]) -> Evaluation:
@@ -965,8 +972,8 @@ class Search:
                 break
             for e in open_:
                 self.play(e.candidate, games)
-            self.steps.append(f"confirmed on {games} games: " + ", ".join(
-                f"{self.label(e.candidate)} ({_fmt_value(e, target)})" for e in open_))
+            self.steps.append(f"confirmation on {games} games: " + "; ".join(
+                f"{self.short(e.candidate)} → {_fmt_value(e, target, False)}" for e in open_))
         return self.finish(finalists)
 
     def halving(self, keep_all: bool = False) -> Evaluation:
@@ -985,7 +992,8 @@ class Search:
                 self.play(c, games)
             ranked = sorted(survivors, key=lambda c: (self.found[c].rank(target), grid.index(c)))
             self.steps.append(f"round of {len(survivors)} on {games} games: best "
-                              f"{self.label(ranked[0])} ({_fmt_value(self.found[ranked[0]], target)})")
+                              f"{self.short(ranked[0])} → "
+                              f"{_fmt_value(self.found[ranked[0]], target, False)}")
             if keep_all or len(ranked) == 1:
                 break
             survivors = ranked[:math.ceil(len(ranked) / 2)]
@@ -1003,12 +1011,12 @@ class Search:
         return min(pool, key=lambda e: (e.rank(target), -e.games, self.order.index(e)))
 
 
-def _fmt_value(e: Evaluation, target: Target) -> str:
+def _fmt_value(e: Evaluation, target: Target, games: bool = True) -> str:
     if e.value is None:
         return "no value"
     unit = {"%": " %", "pp": " pp", "points": ""}[target.unit]
     ci = f" [{e.ci[0]:.1f}, {e.ci[1]:.1f}]" if e.ci else ""
-    return f"{e.value:.1f}{unit}{ci}, {e.games} games"
+    return f"{e.value:.1f}{unit}{ci}" + (f" on {e.games} games" if games else "")
 
 
 def search(spec: Spec, workers: int = 1,

@@ -129,9 +129,9 @@ def _print(result: Any) -> None:
             + ("  ← best" if mark else "")]
         table.add_row(*cells, style="bold" if mark else None)
     console.print(table)
-    console.print("meets: yes = its 95 % interval lies in the band; likely = the estimate "
-                  "does; unlikely = the estimate is outside, the interval reaches in; no = "
-                  "the interval is outside")
+    console.print("meets: yes = the 95 % interval is inside the band; likely = the "
+                  "estimate is;\n       unlikely = only the interval reaches in; no = the "
+                  "interval is outside")
     for step in result.steps:
         console.print(f"  {step}")
     best = result.best
