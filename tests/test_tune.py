@@ -268,3 +268,18 @@ def test_each_metric_is_the_figure_simulate_reports(metric: str, options: dict[s
         assert row["value"] + other == pytest.approx(100)
     if metric == "bot_win_rate":
         assert row["value"] == pytest.approx(50)  # the same bot in both seats
+
+
+def test_the_docs_show_the_shipped_example_and_document_every_code() -> None:
+    """docs/simulate.md ("Tuning") shows the example spec as shipped (less its comment
+    lines) and a row for every U code tune.py can report, and no other."""
+    doc = (ROOT / "docs" / "simulate.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Tuning"):doc.index("## Plots")]
+    shown = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert shown is not None
+    shipped = [line for line in EXAMPLE.read_text(encoding="utf-8").splitlines()
+               if not line.startswith("#")]
+    assert shown.group(1).splitlines() == shipped
+    source = (ROOT / "src" / "wonders" / "tune.py").read_text(encoding="utf-8")
+    assert set(re.findall(r"^\| (U\d{3}) \|", section, re.M)) == set(
+        re.findall(r'"(U\d{3})"', source))

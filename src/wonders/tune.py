@@ -474,8 +474,8 @@ def _site(entry: dict[str, Any], at: PathKey, doc: Document, spec_dir: Path,
                                        doc.location(field_at), text=value))
             return None
         current = float(match.group())
-        if len(numbers) > 1 or kind != "rule":
-            label = entry.get("name") or f"{label} #{number or 1}"
+        if len(numbers) > 1 and "name" not in entry:
+            label = f"{label} #{number or 1}"
     values = _candidates(entry, doc, at, problems)
     if not values:
         return None
@@ -880,11 +880,12 @@ class Search:
         try:
             game_data(spec.game, spec.paths, texts)
         except DataError as exc:
-            where = next((s.where for s, v in zip(spec.sites, candidate) if v != s.current),
-                         spec.sites[0].where)
+            changed = [(s, v) for s, v in zip(spec.sites, candidate) if v != s.current]
+            where = changed[0][0].where if changed else spec.sites[0].where
+            values = ", ".join(f"{s.label} = {_fmt(v)}" for s, v in changed)
             raise SearchError([Diagnostic(
-                "U008", f"the data refuses {self.label(candidate)} (the errors below, "
-                "in the data as tuned): leave it out of the candidates", where),
+                "U008", f"the data refuses {values} (the errors below, in the data as "
+                "tuned): leave it out of the candidates", where),
                 *exc.diagnostics]) from None
         run = Run(game=spec.game, players=spec.players, games=more,
                   seed=spec.seed + found.games, bots=spec.bots,
