@@ -36,10 +36,11 @@ def tune(
     """Search tunable numbers (a rule parameter, a card's points or cost) for values that
     meet a target, by simulation.
 
-    The spec names the game, the numbers and their candidate values, the target (e.g. a
-    victory type's share within 30 ± 5 %) and a budget of games; every candidate plays the
-    same seeds, as an in-memory change of the data (the files are never written). Exit 0
-    when the best value meets the target, 1 when none does or the spec is wrong.
+    The spec names the game, the numbers and their candidate values, the
+    target (e.g. military victories in 25 ± 8 % of the games) and a budget of
+    games. Every candidate plays the same seeds, as an in-memory change of the
+    data: the files are never written. Exit 0 when the best value meets the
+    target, 1 when none does or the spec is wrong (docs/simulate.md, "Tuning").
     """
     from wonders import tune as tuning
 
