@@ -109,6 +109,11 @@ search: grid
 budget: {{games: 30, max_games: 60}}
 """, encoding="utf-8")
     spec = read_spec(spec_file)
+    # 'file:' beside 'card:' says which file's card is meant: the same number
+    spec_file.write_text(spec_file.read_text(encoding="utf-8").replace(
+        "    number: 1\n", f"    number: 1\n    file: {TUTORIAL / 'cards.yaml'}\n"),
+        encoding="utf-8")
+    assert read_spec(spec_file).sites == spec.sites
     (site,) = spec.sites
     assert site.current == 2 and site.values == (0.0, 9.0)
     (file, text), = overlay(spec, (9.0,))
@@ -180,6 +185,11 @@ target:
      "spec.yaml:10:3: U005 'card:' does not apply to the metric 'victory_share' (it takes: "
      "victory)"),
     (("bots: greedy", "bots: gredy"), "spec.yaml:3:7: U006 "),
+    (("rule: military.supremacy", "rule: military.supremacy\n    file: rules.yaml"),
+     "spec.yaml:5:5: U002 say which number to tune with one of 'rule:', 'card:', 'wonder:' "
+     "or 'file:' (with 'path:'), not rule and file"),
+    (("rule: military.supremacy", "file: nothing.yaml\n    path: a.b"),
+     "spec.yaml:5:11: U001 no such file: nothing.yaml"),
     (("    range: {min: 7, max: 12}", "    range: {min: 12, max: 7}"),
      "spec.yaml:6:18: U004 the range's min (12) is above its max (7)"),
     (("  within: 5\n", "  within: 5\nbudget: {games: 500, max_games: 600}\n"),

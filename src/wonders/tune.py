@@ -312,8 +312,11 @@ def _site(entry: dict[str, Any], at: PathKey, doc: Document, spec_dir: Path,
           problems: list[Diagnostic]) -> Site | None:
     """Where one ``tune:`` entry's number is; None (a problem added) when it is not found."""
     where = doc.location(at)
-    kinds = [k for k in ("rule", "card", "wonder", "file") if k in entry]
-    if len(kinds) != 1:
+    # 'file:' names the file on its own, or says which file's card or wonder is meant
+    kinds: list[str] = [k for k in ("rule", "card", "wonder") if k in entry] or (
+        ["file"] if "file" in entry else [])
+    if len(kinds) != 1 or (kinds == ["rule"] and "file" in entry):
+        kinds += ["file"] if "file" in entry and "file" not in kinds else []
         problems.append(Diagnostic(
             "U002", "say which number to tune with one of 'rule:', 'card:', 'wonder:' or "
             "'file:' (with 'path:')" + (f", not {' and '.join(kinds)}" if kinds else ""),
