@@ -185,6 +185,7 @@ target:
      "spec.yaml:10:3: U005 'card:' does not apply to the metric 'victory_share' (it takes: "
      "victory)"),
     (("bots: greedy", "bots: gredy"), "spec.yaml:3:7: U006 "),
+
     (("rule: military.supremacy", "rule: military.supremacy\n    file: rules.yaml"),
      "spec.yaml:5:5: U002 say which number to tune with one of 'rule:', 'card:', 'wonder:' "
      "or 'file:' (with 'path:'), not rule and file"),
@@ -293,3 +294,17 @@ def test_the_docs_show_the_shipped_example_and_document_every_code() -> None:
     source = (ROOT / "src" / "wonders" / "tune.py").read_text(encoding="utf-8")
     assert set(re.findall(r"^\| (U\d{3}) \|", section, re.M)) == set(
         re.findall(r'"(U\d{3})"', source))
+
+
+def test_a_card_target_the_table_never_deals_is_refused(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its figures would be empty: the Tavern's first copy comes in at 4 players."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spec.yaml").write_text(
+        "kind: tune\ngame: base\nplayers: 3\ntune:\n  - rule: setup.coins\n"
+        "    values: [3]\ntarget: {metric: card_lift, card: Tavern, value: 0, within: 2}\n",
+        encoding="utf-8")
+    result = run("tune", "spec.yaml")
+    assert result.exit_code == 1
+    assert ("spec.yaml:7:35: U005 'Tavern' is not dealt at 3 players (its first copy comes "
+            "in at 4)") in result.stderr, result.stderr

@@ -526,6 +526,15 @@ def _target(doc: Document, problems: list[Diagnostic], players: int, bots: Seque
     check("bot", sorted(set(bots)))
     check("victory", list(VICTORIES))
     check("card", sorted({c.name for c in data.cards if c.name not in data.removed}))
+    if ok and "card" in options:  # a card the game never deals at this table has no figures
+        from wonders.simulate import SelectionError, select
+
+        try:
+            select([data], [options["card"]], [], players)
+        except SelectionError as exc:
+            problems.append(Diagnostic("U005", str(exc), doc.location(("target", "card")),
+                                       text=options["card"]))
+            ok = False
     check("wonder", sorted({w.name for w in data.wonders}))
     if "side" in options:
         check("side", sorted({s for w in data.wonders for s in w.sides}))
