@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typer.testing import CliRunner
 from wonders.cli import app
 from wonders.dsl.loader import shipped_expansions, shipped_games
 from wonders.simulate import game_data
-from wonders.tune import SpecError, overlay, read_spec, search
+from wonders.tune import Evaluation, Search, SpecError, overlay, read_spec, search
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "tune" / "duel-military.yaml"
@@ -308,3 +309,40 @@ def test_a_card_target_the_table_never_deals_is_refused(tmp_path: Path,
     assert result.exit_code == 1
     assert ("spec.yaml:7:35: U005 'Tavern' is not dealt at 3 players (its first copy comes "
             "in at 4)") in result.stderr, result.stderr
+
+
+class Scripted(Search):
+    """The search's logic on a response given in advance: the metric is 10 + v, read
+    within ±3 points on 20 games (the interval shrinking with the square root of the
+    games), except that the first 20 games of v = 5 read 3 points low."""
+
+    def play(self, candidate: tuple[float, ...], games: int) -> Evaluation:
+        found = self.found.get(candidate)
+        if found is None:
+            found = self.found[candidate] = Evaluation(candidate)
+            self.order.append(found)
+        more = min(games - found.games, self.left())
+        if more > 0:
+            found.games += more
+            self.played += more
+            (v,) = candidate
+            found.value = 10 + v - (3 if v == 5 and found.games <= 20 else 0)
+            half = 3 * math.sqrt(20 / found.games)
+            found.ci = [found.value - half, found.value + half]
+        return found
+
+
+def test_a_bracket_that_more_games_disprove_walks_on(tmp_path: Path) -> None:
+    """Bisection believes a noisy first reading (v = 5 below the target 14 ± 0.5, so the
+    crossing looks to be between 5 and 6); the confirmation's games put both 5 and 6 above
+    the band, and the bracket moves to 4, the value that meets it."""
+    spec_file = tmp_path / "scripted.yaml"
+    spec_file.write_text(QUICK_COINS.replace("SEARCH", "bisect").replace(
+        "values: [0, 6, 12]", "range: {min: 0, max: 10}").replace(
+        "value: 14, within: 1", "value: 14, within: 0.5").replace(
+        "max_games: 200", "max_games: 100000"), encoding="utf-8")
+    driver = Scripted(read_spec(spec_file))
+    best = driver.bisect()
+    assert best.candidate == (4.0,) and best.verdict(driver.spec.target) == "yes"
+    assert any("bracket moved to 4" in step for step in driver.steps), driver.steps
+    assert [e.candidate[0] for e in driver.order][:5] == [0, 10, 5, 7, 6]

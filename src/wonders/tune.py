@@ -13,7 +13,8 @@ Search methods (``docs/simulate.md``, "Tuning"):
 
 * ``bisect`` (one tunable whose statistic moves one way with it): both ends,
   then halve the bracket that holds the target, then *confirm* the finalists by
-  doubling their games until their 95 % intervals settle or the budget ends;
+  doubling their games until their 95 % intervals settle or the budget ends
+  (walking the bracket on when the confirmed figures no longer hold the target);
 * ``halving`` (successive halving, any number of tunables): every candidate of
   the grid on ``games`` games, keep the better half, double the games, again;
 * ``grid``: every candidate on ``games`` games, nothing dropped.
@@ -963,7 +964,36 @@ class Search:
                 if (values[i],) in self.found]
         self.steps.append("bracket: " + "; ".join(
             f"{self.short(e.candidate)} → {_fmt_value(e, target)}" for e in pair))
-        return self.confirm(pair)
+        visited = {tuple(e.candidate for e in pair)}
+        while True:
+            best = self.confirm(pair)
+            if len(pair) != 2 or any(e.value is None or e.meets(target) for e in pair):
+                return best
+            sides = {side(e) for e in pair}
+            if len(sides) != 1 or 0 in sides:
+                return best  # the confirmed figures still bracket the target
+            # More games put both on one side: the crossing lies beyond the nearer one
+            # (a noisy estimate sent the bisection the wrong way); walk the bracket on.
+            toward = 1 if (sides.pop() < 0) == rising else -1
+            indexes = [values.index(e.candidate[0]) for e in pair]
+            edge = max(indexes) if toward > 0 else min(indexes)
+            step = edge + toward
+            games_now = max(e.games for e in pair)
+            known = self.found.get((values[step],)) if 0 <= step < len(values) else None
+            cost = games_now - (known.games if known is not None else 0)
+            moved = tuple(sorted(((values[edge],), (values[step],)))) \
+                if 0 <= step < len(values) else None
+            if moved is None or moved in visited or cost > self.left():
+                self.steps.append("the confirmed figures are both on one side of the target;"
+                                  " the bracket cannot move on")
+                return best
+            visited.add(moved)
+            self.play((values[step],), games_now)
+            pair = [self.found[c] for c in moved]
+            self.steps.append("the confirmed figures are both on one side of the target: "
+                              "bracket moved to " + "; ".join(
+                                  f"{self.short(e.candidate)} → {_fmt_value(e, target)}"
+                                  for e in pair))
 
     def confirm(self, finalists: list[Evaluation]) -> Evaluation:
         """Double the games of the finalists whose 95 % intervals still straddle an edge
