@@ -58,6 +58,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("wonders.cli.simulate_command",
                  "Play many games with bots: win rates by wonder, side, card and bot; score "
                  "categories."),
+    "tune": ("wonders.cli.tune_command",
+             "Search tunable numbers (a rule parameter, a card's points or cost) for values "
+             "that\nmeet a target, by simulation."),
     "serve": ("wonders.serve.command",
               "Serve the online table: humans and bots playing together in the browser."),
     "lsp": ("wonders.cli.lsp_command",
