@@ -311,6 +311,11 @@ def cards(
                                and (needle is None or needle in t.name.lower()
                                     or needle in t.effects.text.lower())], as_json)
         return
+    if loaded.components is not None:   # a decks game: its card kinds, decks, Wonders, tokens
+        from wonders.cli.components_listing import print_components
+
+        print_components(loaded, as_json)
+        return
     if loaded.dice is not None and not show_wonders:   # a dice-forum game: its sheets
         from wonders.cli.dice_listing import print_dice
 

@@ -45,7 +45,7 @@ _WORDING: Final = {
 
 def _deal_boards(game: FlowGame, parameters: Mapping[str, Any]) -> None:
     chosen = sample(game.generator(), range(len(game.wonders)), game.players)
-    game.seats = [Seat(s, w, len(game.wonders[w].pieces), len(game.kinds))
+    game.seats = [Seat(s, w, len(game.wonders[w].pieces), len(game.kinds), game.wonders[w].name)
                   for s, w in enumerate(chosen)]
 
 
@@ -456,6 +456,7 @@ class FlowGame(SharedGenerator):
                      "cat": cat if self.table.cat == s else 0}
             lines.append({name: found.get(name, 0) for name in order})
         return ScoreSheet(order, lines, [0] * self.players, tie_break=model.tie_break,
+                          victory="points",
                           counts={"pieces": [c.pieces_built for c in self.seats]})
 
     def _deck_view(self, slot: int, seat: int) -> dict[str, Any]:

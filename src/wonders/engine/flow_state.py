@@ -16,9 +16,10 @@ class Seat:
     kind), the progress tokens held (token indices, in the order taken) and the military
     victory tokens won."""
 
-    def __init__(self, seat: int, wonder: int, pieces: int, kinds: int) -> None:
+    def __init__(self, seat: int, wonder: int, pieces: int, kinds: int, name: str = "") -> None:
         self.seat = seat
         self.wonder = wonder
+        self.name = name   # the Wonder's
         self.built = [False] * pieces
         self.held = [0] * kinds
         self.progress: list[int] = []
@@ -26,12 +27,21 @@ class Seat:
         self.coins = 0   # (the contract's coins: a decks game has none, only coin cards)
 
     def copy(self) -> Seat:
-        other = Seat(self.seat, self.wonder, 0, 0)
+        other = Seat(self.seat, self.wonder, 0, 0, self.name)
         other.built = list(self.built)
         other.held = list(self.held)
         other.progress = list(self.progress)
         other.victories = self.victories
         return other
+
+    def label(self) -> str:
+        """The seat for people: ``player 1 (Giza)``."""
+        return f"player {self.seat} ({self.name})" if self.name else f"player {self.seat}"
+
+    def summary(self) -> dict[str, object]:
+        """What a score sheet row in JSON says of the seat beyond its points."""
+        return {"wonder": self.name, "pieces": self.pieces_built,
+                "progress_tokens": len(self.progress), "victories": self.victories}
 
     @property
     def pieces_built(self) -> int:
