@@ -175,6 +175,20 @@ def _program(data: GameData) -> _Program:
     return program
 
 
+def every_move(data: GameData) -> list[Move]:
+    """Every move a game of ``data`` can offer, from its components and flow alone (each
+    mechanism lists its own): the fixed action ids of agents' environments and OpenSpiel."""
+    components = data.components
+    flow = data.rules.model.flow
+    if components is None or flow is None:
+        return []
+    sets = flow.step("progress_on_sets")
+    same = int(sets.parameters.get("same", 2)) if sets is not None else 0
+    different = int(sets.parameters.get("different", 3)) if sets is not None else 0
+    return (decks.every_move(components) + pieces.every_move(components)
+            + progress.every_move(components, same, different))
+
+
 # --- the game --------------------------------------------------------------------------
 
 class FlowGame(SharedGenerator):
@@ -559,4 +573,4 @@ class FlowGame(SharedGenerator):
         return places
 
 
-__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "SETUP_STEPS", "TURN_STEPS"]
+__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "every_move", "SETUP_STEPS", "TURN_STEPS"]

@@ -35,7 +35,7 @@ class Seat:
         return other
 
     def label(self) -> str:
-        """The seat for people: ``player 1 (Giza)``."""
+        """The seat for people: ``player 1 (WONDER)``."""
         return f"player {self.seat} ({self.name})" if self.name else f"player {self.seat}"
 
     def summary(self) -> dict[str, object]:

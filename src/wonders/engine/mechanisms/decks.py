@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from wonders.dsl.components_model import ANY_DECK, CENTRAL, Take
+from wonders.dsl.components_model import ANY_DECK, CENTRAL, Components, Take
 from wonders.engine.flow_actions import Move
 from wonders.engine.randomness import shuffle
 from wonders.engine.table import right_of
@@ -123,5 +123,12 @@ def resolve(game: FlowGame, seat: int, kind: str, move: Move, about: int) -> Non
     game.ask(KEEP, seat, tuple(Move("keep", (n,)) for n in names))
 
 
-__all__ = ["DECK", "KEEP", "LOOK", "TURN", "places_of", "resolve", "slot_of", "take",
+def every_move(components: Components) -> list[Move]:
+    """Every move a take can be (by relative place or by deck name) or a keep."""
+    places = ["left", "right", *(deck.name for deck in components.decks)]
+    return ([take_move(p) for p in dict.fromkeys(places)]
+            + [Move("keep", (kind.name,)) for kind in components.kinds])
+
+
+__all__ = ["DECK", "KEEP", "LOOK", "TURN", "every_move", "places_of", "resolve", "slot_of", "take",
            "take_move", "take_top", "turn_moves"]

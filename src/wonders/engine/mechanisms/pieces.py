@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING
 
-from wonders.dsl.components_model import Piece
+from wonders.dsl.components_model import Components, Piece
 from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import decks
 
@@ -72,9 +72,7 @@ def payments(game: FlowGame, seat: int, piece: Piece) -> list[tuple[str, ...]]:
         for chosen in combinations_with_replacement(sorted(resources), min(n, len(pool))):
             if chosen not in seen and all(chosen.count(r) <= counts[r] for r in set(chosen)):
                 seen.add(chosen)
-                add(list(chosen))
-        if not pool:
-            add([])
+                add(list(chosen))   # (no resource held: the one empty choice, coins only)
     return found
 
 
@@ -146,5 +144,38 @@ def shields(game: FlowGame, seat: int) -> int:
     return sum(p.shields for p, built in zip(pieces, city.built) if built)
 
 
-__all__ = ["BUILD", "build_moves", "build_when_paid", "buildable", "payments", "points",
+def every_move(components: Components) -> list[Move]:
+    """Every build move any piece of any Wonder can be: its number, then each multiset of
+    resource cards (by resource name, as :func:`payments` lists them) and the coin cards
+    that fill the gaps (one fewer when a coin card counts twice)."""
+    resources: dict[str, str] = {}
+    coin = ""
+    for kind in components.kinds:
+        if kind.resource is not None:
+            resources[kind.resource] = kind.name
+        elif kind.coins and not coin:
+            coin = kind.name
+    names = [resources[r] for r in sorted(resources)]
+    counts: dict[int, set[int]] = {}
+    for wonder in components.wonders:
+        for i, piece in enumerate(wonder.pieces):
+            counts.setdefault(i, set()).add(piece.count)
+    moves: list[Move] = []
+    for i in sorted(counts):
+        spent: list[tuple[str, ...]] = []
+        for count in sorted(counts[i]):
+            for r in range(count + 1):
+                for chosen in combinations_with_replacement(names, r):
+                    gaps = count - r
+                    for cards in sorted({gaps, _coin_cards(gaps, True)}):
+                        if cards and not coin:
+                            continue
+                        way = chosen + (coin,) * cards
+                        if way not in spent:
+                            spent.append(way)
+        moves += [Move(BUILD, (str(i + 1), "pay", *way)) for way in spent]
+    return moves
+
+
+__all__ = ["BUILD", "build_moves", "every_move", "build_when_paid", "buildable", "payments", "points",
            "resolve", "shields"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping
 
-from wonders.dsl.components_model import CENTRAL, Progress
+from wonders.dsl.components_model import CENTRAL, Components, Progress
 from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import decks
 from wonders.engine.randomness import shuffle
@@ -148,6 +148,23 @@ def points(game: FlowGame, seat: int) -> int:
     return sum(end_points(game, seat, game.progress[t], held.count(t)) for t in set(held))
 
 
-__all__ = ["CENTRAL", "EXTRA", "PROGRESS", "STACK", "choices", "end_points", "lay",
+def every_move(components: Components, same: int, different: int) -> list[Move]:
+    """Every move taking a token can be: each token (or the stack's top), alone or with each
+    science set (as :func:`sets` lists them) and decline."""
+    science: dict[str, str] = {}
+    for kind in components.kinds:
+        if kind.science is not None:
+            science[kind.science] = kind.name
+    symbols = sorted(science)
+    spent = [(science[s],) * same for s in symbols]
+    if different:
+        spent += [tuple(science[s] for s in chosen) for chosen in combinations(symbols, different)]
+    tokens = [*dict.fromkeys(t.name for t in components.progress), STACK]
+    return ([Move(PROGRESS, (t,)) for t in tokens]
+            + [Move(PROGRESS, (t, "with", *way)) for t in tokens for way in spent]
+            + [_DECLINE])
+
+
+__all__ = ["CENTRAL", "EXTRA", "PROGRESS", "STACK", "choices", "end_points", "every_move", "lay",
            "offer_extra", "on_sets", "pick", "points", "resolve", "resolve_extra", "sets",
            "triggered"]
