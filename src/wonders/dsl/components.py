@@ -133,12 +133,12 @@ class _Builder:
                 spec = _map(piece_raw)
                 count, _, rule = str(spec.get("cost", "1 any")).partition(" ")
                 rests = []
-                for j, below in enumerate(_list(spec.get("on"))):
+                for j, below in enumerate(_list(spec.get("rests_on"))):
                     if not isinstance(below, int) or not 1 <= below <= i:
                         self.problem("D617", f"piece {i + 1} of '{name}' rests on piece "
                                      f"{below}, which is not one of the pieces before it "
                                      f"(1 to {i})" if i else f"the first piece of '{name}' "
-                                     "rests on nothing", doc, path + (i, "on", j),
+                                     "rests on nothing", doc, path + (i, "rests_on", j),
                                      text=str(below))
                         continue
                     rests.append(below - 1)
