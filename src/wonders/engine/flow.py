@@ -273,7 +273,9 @@ class FlowGame(SharedGenerator):
 
     def gain(self, seat: int, kind: int) -> None:
         """``seat`` takes a card of ``kind``: in front of it, then the ``after_card`` steps."""
-        self.seats[seat].held[kind] += 1
+        city = self.seats[seat]
+        city.held[kind] += 1
+        city.built.append(self.kinds[kind].card)
         self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
     def built_piece(self, seat: int) -> None:
@@ -492,7 +494,7 @@ class FlowGame(SharedGenerator):
             "game": self.data.rules.name, "seat": seat, "turn": self.turn,
             "decision": self.decision().kind, "to_move": self.to_move(),
             "seats": [{"seat": s, "wonder": self.wonders[c.wonder].name,
-                       "built": list(c.built),
+                       "built": list(c.raised),
                        "cards": {self.kinds[k].name: n for k, n in enumerate(c.held) if n},
                        "shields": conflict.shields(self, s),
                        "progress": [self.progress[t].name for t in c.progress],

@@ -8,35 +8,43 @@ game's clone is its objects' copies, never a hand-kept list of fields.
 
 from __future__ import annotations
 
+from wonders.dsl.model import Card
 from wonders.engine.flow_actions import Move
 
 
 class Seat:
-    """One player: the Wonder and the pieces built, the cards held (a count per card
+    """One player: the Wonder and the pieces raised, the cards held (a count per card
     kind), the progress tokens held (token indices, in the order taken) and the military
-    victory tokens won."""
+    victory tokens won; ``built`` is every card taken (the name the statistics read of
+    every game's cities)."""
 
     def __init__(self, seat: int, wonder: int, pieces: int, kinds: int, name: str = "") -> None:
         self.seat = seat
         self.wonder = wonder
         self.name = name   # the Wonder's
-        self.built = [False] * pieces
+        self.raised = [False] * pieces   # per piece of the Wonder, whether it is built
         self.held = [0] * kinds
         self.progress: list[int] = []
         self.victories = 0
         self.coins = 0   # (the contract's coins: a decks game has none, only coin cards)
+        self.built: list[Card] = []   # every card taken, in order (statistics read it)
 
     def copy(self) -> Seat:
         other = Seat(self.seat, self.wonder, 0, 0, self.name)
-        other.built = list(self.built)
+        other.raised = list(self.raised)
         other.held = list(self.held)
         other.progress = list(self.progress)
         other.victories = self.victories
+        other.built = list(self.built)
         return other
 
     def label(self) -> str:
         """The seat for people: ``player 1 (WONDER)``."""
         return f"player {self.seat} ({self.name})" if self.name else f"player {self.seat}"
+
+    def wonder_states(self) -> list[tuple[str, str]]:
+        """The Wonder played and whether it was completed, for statistics by Wonder."""
+        return [(self.name, "complete" if self.complete else "unfinished")]
 
     def summary(self) -> dict[str, object]:
         """What a score sheet row in JSON says of the seat beyond its points."""
@@ -45,11 +53,11 @@ class Seat:
 
     @property
     def pieces_built(self) -> int:
-        return sum(self.built)
+        return sum(self.raised)
 
     @property
     def complete(self) -> bool:
-        return all(self.built)
+        return all(self.raised)
 
 
 class Table:

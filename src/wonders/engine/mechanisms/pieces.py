@@ -80,8 +80,8 @@ def buildable(game: FlowGame, seat: int) -> list[int]:
     """The pieces ``seat`` may build now: not built, every piece below built."""
     city = game.seats[seat]
     pieces = game.wonders[city.wonder].pieces
-    return [i for i, piece in enumerate(pieces) if not city.built[i]
-            and all(city.built[j] for j in piece.rests_on)]
+    return [i for i, piece in enumerate(pieces) if not city.raised[i]
+            and all(city.raised[j] for j in piece.rests_on)]
 
 
 def _enough(game: FlowGame, seat: int, count: int) -> bool:
@@ -121,7 +121,7 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
         kind = game.kind_index(name)
         city.held[kind] -= 1
         game.table.discard.append(kind)
-    city.built[index] = True
+    city.raised[index] = True
     piece = game.wonders[city.wonder].pieces[index]
     game.built_piece(seat)
     for _ in range(piece.progress):
@@ -134,14 +134,14 @@ def points(game: FlowGame, seat: int) -> int:
     """The points of the pieces ``seat`` has built."""
     city = game.seats[seat]
     pieces = game.wonders[city.wonder].pieces
-    return sum(p.points for p, built in zip(pieces, city.built) if built)
+    return sum(p.points for p, built in zip(pieces, city.raised) if built)
 
 
 def shields(game: FlowGame, seat: int) -> int:
     """The shields of the pieces ``seat`` has built."""
     city = game.seats[seat]
     pieces = game.wonders[city.wonder].pieces
-    return sum(p.shields for p, built in zip(pieces, city.built) if built)
+    return sum(p.shields for p, built in zip(pieces, city.raised) if built)
 
 
 def every_move(components: Components) -> list[Move]:
