@@ -97,8 +97,7 @@ DECKS_COMPONENTS = ('kind: components\nset: tiny\ngame: tiny\ncards:\n'
                     '  North: {cards: {wood: 2, stone: 1}}\n'
                     '  South: {cards: {stone: 2, wood: 1}}\nwonders:\n'
                     '  North: [{cost: 2 different, points: 3}]\n'
-                    '  South: [{cost: 2 same, points: 4}]\nprogress:\n'
-                    '  Tactics: {shields: 2}\n')
+                    '  South: [{cost: 2 same, points: 4}]\n')
 
 
 def _decks_game(ws: Workspace, rules: str = DECKS_RULES,
@@ -437,6 +436,11 @@ CASES: list[Case] = [
                    "face: 3"),
          file="tiny-rules.yaml", text="face", suggestion="face_up",
          message=("step 'lay_progress' reads no parameter 'face'",)),
+    Case("flow-never-lays-the-tokens", "M909",
+         lambda ws, mp: _decks_game(ws, components=DECKS_COMPONENTS
+                                    + "progress:\n  Tactics: {shields: 2}\n"),
+         len(DECKS_COMPONENTS.splitlines()) + 1, 1, file="tiny-components.yaml",
+         text="progress", message=("the flow has no 'lay_progress' step",)),
     Case("flow-beside-a-draft", "M909",
          lambda ws, mp: ws.diagnose(card_file(card()), "cards.yaml", rules=MINI_RULES + (
              "flow:\n  turn: {offer: decks}\n")),
