@@ -292,6 +292,18 @@ def _check_flow_runs(rules: RuleSet, found: dict[str, Document], kinds: Sequence
     if wonders:
         missing("build_when_paid", "Wonders are built in pieces", found["wonders"],
                 ("wonders",))
+    order = rules.model.score.order
+    lines = (("wonder", any(p.points for w in wonders for p in w.pieces), "pieces' points"),
+             ("civilian", any(k.points for k in kinds), "cards' points"),
+             ("military", "battle_if_due" in steps, "victory tokens"),
+             ("progress", any(t.end is not None for t in progress), "progress tokens' points"),
+             ("cat", "take_cat" in steps, "the cat's points"))
+    for line, scored, what in lines:
+        if scored and line not in order:
+            where = ("score", "order") if "order" in _map(rules_doc.data.get("score")) else ()
+            report.add(Diagnostic("M909", f"the {what} go to the score line '{line}', which "
+                                  f"score.order leaves out: they would count for nothing",
+                                  rules_doc.location(where), text=line))
     if "flip_conflict" in steps or "lay_conflict" in steps:
         for needed, what in (("lay_conflict", "horns flip conflict tokens"),
                              ("battle_if_due", "the last conflict token flipped calls a "
