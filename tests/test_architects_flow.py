@@ -130,3 +130,20 @@ def test_games_end_when_a_wonder_is_complete_or_no_card_is_left() -> None:
                                               game.central))
         sheet = game.score_sheet()
         assert sheet.totals == [sum(line.values()) for line in sheet.lines]
+
+
+def test_every_decision_kind_has_its_mechanism_and_its_words() -> None:
+    assert set(flow.RESOLVERS) | {flow.OVER} == set(flow._WORDING)
+
+
+def test_a_variant_extends_the_flow_key_by_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "rules.yaml").write_text(
+        "kind: rules\nname: quick\nextends: architects\nflow:\n  setup:\n    - deal_boards\n"
+        "    - place_decks\n    - lay_progress: {face_up: 4}\n"
+        "    - lay_conflict: {tokens: {2: 2}}\n", encoding="utf-8")
+    game = new_game(load_game([tmp_path]), 3, 0)
+    assert isinstance(game, FlowGame)
+    # the variant's set-up; its turn and end are architects' own
+    assert len(game.table.face_up) == 4 and game.table.peace == 2
+    assert [s.name for s in game.program.after_card] == [
+        "take_cat", "flip_conflict", "build_when_paid", "progress_on_sets", "extra_card"]

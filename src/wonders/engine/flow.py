@@ -136,6 +136,20 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
 }
 
 
+def _take(game: FlowGame, asked: Ask, move: Move) -> None:
+    decks.resolve(game, asked.seat, asked.kind, move, asked.about)
+
+
+#: The mechanism that carries out the answer to each kind of decision: ``(game, ask, move)``.
+RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Move], None]]] = {
+    decks.TURN: _take, decks.DECK: _take, decks.LOOK: _take, decks.KEEP: _take,
+    pieces.BUILD: lambda game, asked, move: pieces.resolve(game, asked.seat, move),
+    progress.PROGRESS: lambda game, asked, move: progress.resolve(game, asked.seat, move),
+    progress.EXTRA: lambda game, asked, move: progress.resolve_extra(game, asked.seat, move,
+                                                                     asked.about),
+}
+
+
 def _check_end(game: FlowGame, condition: str) -> bool:
     if condition == "wonder_complete":
         return game.completed
@@ -323,16 +337,7 @@ class FlowGame(SharedGenerator):
     # --- running the flow -------------------------------------------------------------------
 
     def _resolve(self, asked: Ask, move: Move) -> None:
-        seat = asked.seat
-        kind = asked.kind
-        if kind in (decks.TURN, decks.DECK, decks.LOOK, decks.KEEP):
-            decks.resolve(self, seat, kind, move, asked.about)
-        elif kind == pieces.BUILD:
-            pieces.resolve(self, seat, move)
-        elif kind == progress.PROGRESS:
-            progress.resolve(self, seat, move)
-        else:
-            progress.resolve_extra(self, seat, move, asked.about)
+        RESOLVERS[asked.kind](self, asked, move)
 
     def _advance(self) -> None:
         """Run the agenda until a decision is asked or the game ends."""
@@ -575,4 +580,4 @@ class FlowGame(SharedGenerator):
         return places
 
 
-__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "every_move", "SETUP_STEPS", "TURN_STEPS"]
+__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "RESOLVERS", "every_move", "SETUP_STEPS", "TURN_STEPS"]
