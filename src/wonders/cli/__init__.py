@@ -90,9 +90,10 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         entry = COMMANDS.get(cmd_name)
-        if entry is None or self._listing or entry[0] in self._loaded:
+        if entry is None or self._listing:
             return self.commands.get(cmd_name)
-        self._load(entry[0])
+        if entry[0] not in self._loaded:
+            self._load(entry[0])
         command = self.commands.get(cmd_name)
         if command is not None:
             QuickCoercion.install(command, ctx)
