@@ -160,6 +160,22 @@ def test_caching_can_be_turned_off_and_moved(monkeypatch: pytest.MonkeyPatch,
     assert not list(tmp_path.iterdir())
 
 
+def test_the_default_folder_is_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    for name in ("WONDERS_CACHE_DIR", "WONDERS_NO_CACHE", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    if sys.platform == "win32":
+        pytest.skip("the folder is under %LOCALAPPDATA%")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert parser.cache_dir() == tmp_path / ".cache" / "wonders"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert parser.cache_dir() == tmp_path / "xdg" / "wonders"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # not a folder the standard allows
+    assert parser.cache_dir() == tmp_path / ".cache" / "wonders"
+    monkeypatch.setattr(Path, "home", classmethod(lambda cls: Path("~")))  # none found
+    assert parser.cache_dir() is None  # never a folder named '~' where the command runs
+
+
 def test_a_syntax_error_is_an_effect_syntax_error_either_way(cache: SyntaxCache) -> None:
     with pytest.raises(EffectSyntaxError) as first:
         parser.parse_effects("pionts 1")

@@ -112,9 +112,10 @@ def cache_dir() -> Path | None:
     if base and os.path.isabs(base):
         return Path(base) / "wonders"
     try:
-        return Path.home() / ".cache" / "wonders"
-    except RuntimeError:  # no home folder
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no home folder
         return None
+    return home / ".cache" / "wonders" if home.is_absolute() else None
 
 
 def cache_key() -> str | None:
