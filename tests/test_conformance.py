@@ -69,7 +69,9 @@ EXPANSIONS = {"leaders": str(Path(__file__).resolve().parents[1] / "expansions" 
 # what each adds is played at every table size above, so the pair plays one table, with a
 # smaller budget of random games (its own tests play whole games at 3-7 players).
 PAIR = str(Path(__file__).resolve().parents[1] / "expansions" / "leaders-cities")
-BUDGETS = {PAIR: 12_000}
+# (an Architects game is several times as long as a base game's 30 decisions a player, and
+# a decks table takes every seat's view at every decision: 60-240 games a table)
+BUDGETS = {PAIR: 12_000, "architects": 12_000}
 TABLES = [pytest.param(name, players, id=f"{name}-{players}")
           for name in shipped_games() for players in player_counts(name)] + [
     pytest.param(path, players, id=f"{name}-{players}")
