@@ -167,12 +167,14 @@ def describe_kind(kind: CardKind) -> str:
 
 
 def describe_take(take: Take) -> str:
-    decks = " or ".join("any deck" if d == ANY_DECK else f"the {d} deck" for d in take.decks)
+    decks = ("any deck" if ANY_DECK in take.decks
+             else "the " + " or ".join(take.decks) + (" deck" if len(take.decks) == 1
+                                                      else " decks"))
     if take.each:
         return "take the top card of " + " and of ".join(
             "any deck" if d == ANY_DECK else f"the {d} deck" for d in take.decks)
     if take.look > 1:
-        return f"look at the top {take.look} cards of {decks}, keep one, shuffle that deck"
+        return f"look at the top {take.look} cards of {decks.replace(' decks', ' deck')}, keep one"
     return f"take the top card of {decks}"
 
 
