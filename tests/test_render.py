@@ -377,3 +377,11 @@ def test_a_decks_game_draws_its_card_kinds_wonders_and_progress_tokens(tmp_path:
         assert root.tag.endswith("svg") and root.find("{*}title") is not None
     wonder = next(d for d in found if d.section == "Wonders" and d.caption == "Rhodes")
     assert "26 points" in wonder.detail   # reference: Rhodes 4 + 4 + 5 + 6 + 7
+
+
+def test_render_draws_one_decks_component_by_name() -> None:
+    runner = CliRunner()
+    drawn = runner.invoke(app, ["render", "--game", "architects", "--wonder", "Giza"])
+    assert drawn.exit_code == 0 and "30 points" in drawn.stdout   # 4 + 5 + 6 + 7 + 8
+    wrong = runner.invoke(app, ["render", "--game", "architects", "--token", "Culturr"])
+    assert wrong.exit_code == 2 and "did you mean 'Culture'" in wrong.output
