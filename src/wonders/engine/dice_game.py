@@ -85,44 +85,16 @@ class _Tables:
         self.takes: dict[int, TakeBonus] = {}
         self.follows: dict[int, CrossSpace] = {}
         # the crossing actions of dice in a grid of lists (an int key of a dict is boxed
-        # on every look-up): per slot and die a row (:meth:`offered`), made when first
-        # needed, indexed by building, space, price and shortfall (:meth:`at`); anything
-        # outside its bounds (a position set by hand) goes through ``crossings``
+        # on every look-up): per building, space and die a row, made when first needed,
+        # indexed by slot, price and shortfall; anything outside its bounds (a position
+        # set by hand) goes through ``crossings``
         self.spaces = max((len(b.spaces) for b in dice.buildings), default=0)
         self.kinds = len(dice.dice)
         self.slots = len(dice.dice)
         self.prices = max(dice.quadrants, default=0) + 1
         self.shorts = max((s.cost for b in dice.buildings for s in b.spaces), default=0) + 1
-        self.grid: list[list[CrossSpace | None] | None] = [None] * (self.slots * self.kinds)
-        self.row = len(dice.buildings) * self.spaces * self.prices * self.shorts
-        # what a die offers lying in a slot with a face and a quadrant (:data:`Lying`), by
-        # slot and die a row, indexed by face and quadrant
-        self.faces = max((len(d.faces) for d in dice.dice), default=0)
-        self.quadrants = len(dice.quadrants)
-        self.laid: list[list[Lying | None] | None] = [None] * (self.slots * self.kinds)
-
-    def lying(self, k: int, index: int, face: int, quadrant: int) -> Lying:
-        """What die ``index`` offers lying in forum slot ``k`` with face ``face`` up, in
-        quadrant ``quadrant`` (made once: it is the data's)."""
-        if not (0 <= k < self.slots and 0 <= face < self.faces
-                and 0 <= quadrant < self.quadrants):
-            return self._lying(k, index, face, quadrant)
-        where = k * self.kinds + index
-        row = self.laid[where]
-        if row is None:
-            row = [None] * (self.faces * self.quadrants)
-            self.laid[where] = row
-        at = face * self.quadrants + quadrant
-        made = row[at]
-        if made is None:
-            made = self._lying(k, index, face, quadrant)
-            row[at] = made
-        return made
-
-    def _lying(self, k: int, index: int, face: int, quadrant: int) -> Lying:
-        die = self.dice.dice[index]
-        return (k, index, "" if die.start else die.colour, die.faces[face].compare,
-                self.dice.quadrants[quadrant], die.colour, self.face_groups[index][face])
+        self.grid: list[list[CrossSpace | None] | None] = \
+            [None] * (len(dice.buildings) * self.spaces * self.kinds)
 
     def stage(self, stage: int, short: int) -> BuildWonderStage:
         """The shared action building Wonder stage ``stage`` for ``short`` coins (one was
@@ -158,31 +130,17 @@ class _Tables:
                                                    0, short, b)
         return found
 
-    def offered(self, slot: int, die: int) -> list[CrossSpace | None] | None:
-        """The row of the grid of crossings with die ``die`` lying in slot ``slot`` (None
-        for a slot beyond the grid's)."""
-        if not 0 <= slot < self.slots:
-            return None
-        where = slot * self.kinds + die
-        row = self.grid[where]
-        if row is None:
-            row = [None] * self.row
-            self.grid[where] = row
-        return row
-
-    def at(self, b: int, i: int, price: int, short: int) -> int:
-        """Where in a row of the grid the crossing of space ``i`` of building ``b`` for
-        ``price`` + ``short`` coins is (-1: beyond the grid's bounds)."""
-        if 0 <= price < self.prices and 0 <= short < self.shorts and 0 <= i < self.spaces:
-            return ((b * self.spaces + i) * self.prices + price) * self.shorts + short
-        return -1
-
     def cross(self, b: int, i: int, slot: int, die: int, price: int, short: int) -> CrossSpace:
         """The shared action crossing space ``i`` of building ``b`` with die ``die`` lying
         in forum slot ``slot``, for ``price`` + ``short`` coins."""
-        row = self.offered(slot, die)
-        at = self.at(b, i, price, short)
-        if row is not None and at >= 0:
+        if 0 <= slot < self.slots and 0 <= price < self.prices and 0 <= short < self.shorts \
+                and 0 <= i < self.spaces:
+            where = (b * self.spaces + i) * self.kinds + die
+            row = self.grid[where]
+            if row is None:
+                row = [None] * (self.slots * self.prices * self.shorts)
+                self.grid[where] = row
+            at = (slot * self.prices + price) * self.shorts + short
             made = row[at]
             if made is None:
                 made = CrossSpace(self.dice.buildings[b].key, i, slot, self.dice.dice[die].name,
@@ -788,12 +746,18 @@ class DiceGame(SharedGenerator):
 
     def _lay(self) -> None:
         """What the forum offers this turn, read once for every seat (:data:`Lying`)."""
+        dice = self.dice.dice
         forum = self.forum
-        faces = forum.faces
-        quadrants = forum.quadrants
-        tables = self.tables
-        self.lying = [tables.lying(k, index, faces[k], quadrants[k])
-                      for k, index in enumerate(forum.slots)]
+        prices = self.dice.quadrants
+        groups = self.tables.face_groups
+        lying: list[Lying] = []
+        for k, index in enumerate(forum.slots):
+            die = dice[index]
+            face = die.faces[forum.faces[k]]
+            lying.append((k, index, "" if die.start else die.colour, face.compare,
+                          prices[forum.quadrants[k]], die.colour,
+                          groups[index][forum.faces[k]]))
+        self.lying = lying
 
     def die_price(self, seat: int, base: int, colour: str) -> int:
         """What ``seat`` pays to choose a die of ``colour`` lying in a quadrant of price
@@ -816,9 +780,6 @@ class DiceGame(SharedGenerator):
         types = len(city.resources)
         off = city.die_off
         caps = city.die_cap
-        width = tables.spaces   # (the grid's bounds: Tables.at)
-        prices = tables.prices
-        shorts = tables.shorts
         found: list[DiceAction] = []
         for k, index, lock, compare, base, _colour, targets in self.lying:
             if lock and lock not in unlocked:
@@ -835,7 +796,6 @@ class DiceGame(SharedGenerator):
                     price = 0
             if price > coins:
                 continue
-            offered = tables.offered(k, index)   # (the shared actions of this die, inline)
             for b, spaces in targets:
                 costs = tables.costs[b]
                 row = crossed[b]
@@ -855,13 +815,7 @@ class DiceGame(SharedGenerator):
                                         and other.die_price + other.shortfall == pay:
                                     break
                             else:
-                                made: CrossSpace | None = None
-                                if offered is not None and price < prices and short < shorts:
-                                    made = offered[((b * width + i) * prices + price) * shorts
-                                                   + short]
-                                if made is None:
-                                    made = tables.cross(b, i, k, index, price, short)
-                                found.append(made)
+                                found.append(tables.cross(b, i, k, index, price, short))
                         break
         return found
 
