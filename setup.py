@@ -55,6 +55,15 @@ HOT_PATH = [
     "wonders/engine/structure_rules",
     "wonders/engine/table",
     "wonders/engine/track",
+    # the flow interpreter and the mechanisms its flows name (7 Wonders Architects)
+    "wonders/dsl/components_model",
+    "wonders/engine/flow",
+    "wonders/engine/flow_actions",
+    "wonders/engine/flow_state",
+    "wonders/engine/mechanisms/conflict",
+    "wonders/engine/mechanisms/decks",
+    "wonders/engine/mechanisms/pieces",
+    "wonders/engine/mechanisms/progress",
     # the dice-forum loop (7 Wonders Dice) and its mechanisms
     "wonders/dsl/sheets_model",
     "wonders/engine/dice_actions",

@@ -183,12 +183,13 @@ def _links(cards: list[Card]) -> list[Link]:
 def test_check_chains_asks_which_set_holds_an_unknown_name() -> None:
     cards = [_card("Hut", 1), _card("Villa", 2, before=("Quarry", "Hutt"))]
     catalogue = {"Quarry": "extra"}
-    graph, found = check_chains(cards, _links(cards), catalogue.get)
+    chains, found = check_chains(cards, _links(cards), catalogue.get)
     assert [(d.code, d.text, d.location.column) for d in found] == [
         ("C505", "Quarry", 10), ("C501", "Hutt", 11)]
     assert found[0].message == ("'Villa' chains to 'Quarry', a card of set 'extra', which is not "
                                 "loaded (add it to 'requires' and load it)")
     assert found[0].suggestion is None and found[1].suggestion == "Hut"
+    graph = chains.graph  # built from the same cards and links when asked for
     assert set(graph.nodes) == {"Hut", "Villa"} and not graph.edges
 
 
@@ -301,3 +302,54 @@ def test_dot_quotes_awkward_names(ws: Workspace) -> None:
     assert result.ok, [d.render() for d in result.report.diagnostics]
     (graph,) = pydot.graph_from_dot_data(to_dot(result.graph))
     assert len(graph.get_edges()) == 1
+
+
+# --- the checks without networkx give what networkx gave ----------------------------------------
+
+def _reference_problems(cards: list[Card], links: list[Link]) -> list[tuple[str, str]]:
+    """Age and cycle problems found on the networkx graph, as the checks were first written
+    (before they ran on plain dictionaries, to keep networkx out of every load)."""
+    import networkx as nx
+
+    from wonders.dsl.chains import chain_graph
+    graph = chain_graph(cards, links)
+    found = []
+    for before, after in graph.edges:
+        if max(graph.nodes[before]["ages"]) >= min(graph.nodes[after]["ages"]):
+            found.append(("C502", f"{before}>{after}"))
+    for cycle in sorted(nx.simple_cycles(graph), key=lambda c: sorted(c)):
+        if len(cycle) > 1:
+            first = cycle.index(min(cycle))
+            found.append(("C503", " → ".join(cycle[first:] + cycle[:first])))
+    return found
+
+
+def test_plain_checks_agree_with_networkx_on_random_link_sets() -> None:
+    """Random chain links among a few cards (self-links, cycles, unknown names, cards in two
+    ages): the age and cycle diagnostics, in order, are those networkx's graph gives."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    names = ["A", "B", "C", "D", "E", "X"]  # "X" is never a card: an unknown target
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.tuples(st.sampled_from(names[:5]), st.integers(1, 3),
+                              st.lists(st.sampled_from(names), max_size=3),
+                              st.lists(st.sampled_from(names), max_size=3)),
+                    min_size=1, max_size=7))
+    def check(specs: list[tuple[str, int, list[str], list[str]]]) -> None:
+        cards = [_card(name, age, before=tuple(before), after=tuple(after))
+                 for name, age, before, after in specs]
+        links = _links(cards)
+        _, found = check_chains(cards, links)
+        ours = []
+        for d in found:
+            if d.code == "C502":
+                before, after = d.message.split("'")[1], d.message.split("'")[3]
+                ours.append(("C502", f"{before}>{after}"))
+            elif d.code == "C503":
+                ours.append(("C503", d.message.removeprefix("chain links form a cycle: ")
+                             .rsplit(" → ", 1)[0]))
+        assert ours == _reference_problems(cards, links)
+
+    check()

@@ -162,7 +162,7 @@ def test_validate_card_file_brings_in_its_game(ws: Workspace) -> None:
 @pytest.mark.parametrize("args, message", [
     ((), "give --game NAME or one or more PATHs"),
     (("--game", "bsae"), "no shipped game 'bsae' (did you mean 'base'?)"),
-    (("--game", "nothing-like-it"), "no shipped game 'nothing-like-it'; shipped: base"),
+    (("--game", "nothing-like-it"), "no shipped game 'nothing-like-it'; shipped: architects, base"),
     (("does-not-exist.yaml",), "no such file or folder: does-not-exist.yaml"),
     (("--format", "yaml", "--game", "base"), "'yaml' is not one of"),
     (("--no-such-option",), "No such option"),

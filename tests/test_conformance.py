@@ -69,7 +69,9 @@ EXPANSIONS = {"leaders": str(Path(__file__).resolve().parents[1] / "expansions" 
 # what each adds is played at every table size above, so the pair plays one table, with a
 # smaller budget of random games (its own tests play whole games at 3-7 players).
 PAIR = str(Path(__file__).resolve().parents[1] / "expansions" / "leaders-cities")
-BUDGETS = {PAIR: 12_000}
+# (an Architects game is several times as long as a base game's 30 decisions a player, and
+# a decks table takes every seat's view at every decision: 60-240 games a table)
+BUDGETS = {PAIR: 12_000, "architects": 12_000}
 TABLES = [pytest.param(name, players, id=f"{name}-{players}")
           for name in shipped_games() for players in player_counts(name)] + [
     pytest.param(path, players, id=f"{name}-{players}")
@@ -241,7 +243,9 @@ def assert_score_sheet(game: GameState) -> None:
         return
 
     def key(seat: int) -> tuple[int, ...]:
+        # a tie-break names the coins, a count kept beside the lines (pieces built), or a line
         return (sheet.total(seat), *(sheet.coins[seat] if name == "coins"
+                                     else sheet.counts[name][seat] if name in sheet.counts
                                      else sheet.lines[seat].get(name, 0)
                                      for name in sheet.tie_break))
 

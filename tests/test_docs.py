@@ -57,7 +57,7 @@ from wonders.cli import render
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-DOC_FILES = ("language.md", "errors.md", "tutorial.md")
+DOC_FILES = ("language.md", "errors.md", "tutorial.md", "new-game.md")
 TUTORIAL = ROOT / "expansions" / "tutorial"
 # Messages name shipped files by their full path when the command runs outside the
 # install folder; the docs show them as seen from the repository (cards/base/…).

@@ -33,7 +33,7 @@ def test_every_shipped_game_and_expansion_name_works(name: str) -> None:
 
 
 def test_an_unknown_name_says_what_is_shipped() -> None:
-    with pytest.raises(SourceError, match=r"did you mean 'leaders'\?.*shipped: base"):
+    with pytest.raises(SourceError, match=r"did you mean 'leaders'\?.*shipped: architects, base"):
         env("leader")
 
 

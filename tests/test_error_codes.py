@@ -84,6 +84,32 @@ def line_col(text: str, needle: str) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
+# A decks game (offer: decks) of two Wonders of one piece each (docs/errors.md, D617, M909)
+DECKS_RULES = ('kind: rules\nname: tiny\nplayers: {min: 2, max: 2}\nvocabulary:\n'
+               '  resources: {raw: [wood, stone]}\n  colours: [grey]\n  science: []\n'
+               'ages:\n  count: 1\noffer: {mechanism: decks}\nflow:\n'
+               '  setup: [deal_boards, place_decks]\n  turn:\n    offer: decks\n'
+               '    after_card: [build_when_paid]\n  end: {when: [wonder_complete, no_card]}\n')
+DECKS_COMPONENTS = ('kind: components\nset: tiny\ngame: tiny\ncards:\n'
+                    '  wood: {colour: grey, resource: wood}\n'
+                    '  stone: {colour: grey, resource: stone}\ndecks:\n'
+                    '  central: {face: down, cards: {wood: 2, stone: 2}}\n'
+                    '  North: {cards: {wood: 2, stone: 1}}\n'
+                    '  South: {cards: {stone: 2, wood: 1}}\nwonders:\n'
+                    '  North: [{cost: 2 different, points: 3}]\n'
+                    '  South: [{cost: 2 same, points: 4}]\n')
+
+
+def _decks_game(ws: Workspace, rules: str = DECKS_RULES,
+                components: str = DECKS_COMPONENTS) -> list[Diagnostic]:
+    paths = [ws.write("tiny-rules.yaml", rules), ws.write("tiny-components.yaml", components)]
+    return ws.load(*paths).report.sorted()
+
+
+def test_the_decks_mini_game_is_valid(ws: Workspace) -> None:
+    assert _decks_game(ws) == []
+
+
 TOKENS_HEADER = "kind: tokens\nset: mini\ngame: mini\ntokens:\n"
 
 
@@ -379,6 +405,47 @@ CASES: list[Case] = [
     Case("dice-face-building", "D615", lambda ws, mp: _dice_typo(ws), *line_col(DICE_FORUM, "yrad"),
          file="tiny-forum.yaml", text="yrad", suggestion="yard",
          message=("unknown building 'yrad'",)),
+    Case("deck-kind-typo", "D617",
+         lambda ws, mp: _decks_game(ws, components=DECKS_COMPONENTS.replace(
+             "wood: 2, stone: 1", "wood: 2, stne: 1")),
+         *line_col(DECKS_COMPONENTS.replace("wood: 2, stone: 1", "wood: 2, stne: 1"), "stne"),
+         file="tiny-components.yaml", text="stne", suggestion="stone",
+         message=("deck 'North' counts cards of kind 'stne'",)),
+    Case("wonder-without-deck", "D617",
+         lambda ws, mp: _decks_game(ws, components=DECKS_COMPONENTS.replace(
+             "  South: [{cost", "  Suoth: [{cost")),
+         *line_col(DECKS_COMPONENTS.replace("  South: [{cost", "  Suoth: [{cost"), "Suoth"),
+         file="tiny-components.yaml", text="Suoth", suggestion="South",
+         message=("Wonder 'Suoth' has no deck",)),
+    Case("flow-step-typo", "M909",
+         lambda ws, mp: _decks_game(ws, rules=DECKS_RULES.replace("place_decks", "place_deck")),
+         *line_col(DECKS_RULES.replace("place_decks", "place_deck"), "place_deck"),
+         file="tiny-rules.yaml", text="place_deck", suggestion="place_decks",
+         message=("unknown step 'place_deck'",)),
+    Case("flow-step-misplaced", "M909",
+         lambda ws, mp: _decks_game(ws, rules=DECKS_RULES.replace(
+             "[build_when_paid]", "[build_when_paid, place_decks]")),
+         *line_col(DECKS_RULES.replace("[build_when_paid]", "[build_when_paid, place_decks]"),
+                   "place_decks]\n  end"),
+         file="tiny-rules.yaml", text="place_decks",
+         message=("step 'place_decks' cannot run in after_card",)),
+    Case("flow-parameter-typo", "M909",
+         lambda ws, mp: _decks_game(ws, rules=DECKS_RULES.replace(
+             "place_decks]", "place_decks, {lay_progress: {face: 3}}]")),
+         *line_col(DECKS_RULES.replace("place_decks]", "place_decks, {lay_progress: {face: 3}}]"),
+                   "face: 3"),
+         file="tiny-rules.yaml", text="face", suggestion="face_up",
+         message=("step 'lay_progress' reads no parameter 'face'",)),
+    Case("flow-never-lays-the-tokens", "M909",
+         lambda ws, mp: _decks_game(ws, components=DECKS_COMPONENTS
+                                    + "progress:\n  Tactics: {shields: 2}\n"),
+         len(DECKS_COMPONENTS.splitlines()) + 1, 1, file="tiny-components.yaml",
+         text="progress", message=("the flow has no 'lay_progress' step",)),
+    Case("flow-beside-a-draft", "M909",
+         lambda ws, mp: ws.diagnose(card_file(card()), "cards.yaml", rules=MINI_RULES + (
+             "flow:\n  turn: {offer: decks}\n")),
+         len(MINI_RULES.splitlines()) + 1, 1, file="rules.yaml", text="flow",
+         message=("a 'flow:' section is read only by the flow interpreter",)),
     _rules_case("too-few-reserve-cards", "D616", MINI_RULES + "reserve: {colour: blue, hand: 1}\n",
                 "blue, hand", message=("the reserve deals 1 blue cards to each of up to 4 "
                                        "players (4), but only 1 are loaded",)),

@@ -27,7 +27,7 @@ def data(name: str) -> GameData:
 
 
 def test_every_loop_declares_its_kind() -> None:
-    assert set(LOOPS) == {"draft", "structure", "dice"}
+    assert set(LOOPS) == {"draft", "structure", "dice", "decks"}
     for loop in LOOPS.values():
         low, high = loop.kind.players
         assert 1 <= low <= high and loop.kind.max_decisions > 0

@@ -56,6 +56,7 @@ KINDS = {
                        "reserve_build", "copy", "debt"},
     "duel": {"wonder_draft", "turn", "token", "destroy", "discard_build", "starter"},
     "dice": {"turn", "bonus", "extra"},
+    "architects": {"turn", "build", "progress", "extra"},
 }
 SEEDS = (0, 1, 2)
 

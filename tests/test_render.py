@@ -361,3 +361,27 @@ def test_graph_png_states_it_needs_graphviz(monkeypatch: pytest.MonkeyPatch,
     assert "Graphviz's 'dot' program" in result.output and "apt-get install graphviz" in \
         result.output
     assert "Graphviz" in run("graph", "--help").output
+
+
+def test_a_decks_game_draws_its_card_kinds_wonders_and_progress_tokens(tmp_path: Path) -> None:
+    from wonders.render.gallery import drawings
+    data = game("architects")
+    found = drawings(data)
+    components = data.components
+    assert components is not None
+    assert {d.section for d in found} == {"Cards", "Wonders", "Tokens"}
+    assert len(found) == (len(components.kinds) + len(components.wonders)
+                          + len(components.progress))
+    for drawing in found:
+        root = ET.fromstring(drawing.draw())
+        assert root.tag.endswith("svg") and root.find("{*}title") is not None
+    wonder = next(d for d in found if d.section == "Wonders" and d.caption == "Rhodes")
+    assert "26 points" in wonder.detail   # reference: Rhodes 4 + 4 + 5 + 6 + 7
+
+
+def test_render_draws_one_decks_component_by_name() -> None:
+    runner = CliRunner()
+    drawn = runner.invoke(app, ["render", "--game", "architects", "--wonder", "Giza"])
+    assert drawn.exit_code == 0 and "30 points" in drawn.stdout   # 4 + 5 + 6 + 7 + 8
+    wrong = runner.invoke(app, ["render", "--game", "architects", "--token", "Culturr"])
+    assert wrong.exit_code == 2 and "did you mean 'Culture'" in wrong.output

@@ -33,8 +33,11 @@ from dataclasses import dataclass, field
 from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Mapping, Sequence,
                     TypeVar)
 
+from pathlib import Path
+
 from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
+from wonders.dsl.source import unsaved
 
 from wonders.engine.actions import Action, ChooseWonder
 from wonders.bots import make_bot
@@ -50,16 +53,21 @@ VICTORIES = ("military", "science", "civilian")
 Record = dict[str, Any]
 # a table's wonder sides: None (the rule set's way), one mode for all, or one per seat
 Sides = str | tuple[str, ...] | None
+# files read from memory instead of the disk: (a file's resolved path, the text to load in its
+# place), e.g. ``wonders tune``'s candidate values; the user's files are never written
+Overlay = tuple[tuple[str, str], ...]
 
-_DATA: dict[tuple[str, tuple[str, ...]], GameData] = {}
+_DATA: dict[tuple[str, tuple[str, ...], Overlay], GameData] = {}
 
 
-def game_data(game: str, paths: Sequence[str] = ()) -> GameData:
-    """The loaded data of a game (a shipped name or a rule-set path), once per process."""
-    key = (game, tuple(paths))
+def game_data(game: str, paths: Sequence[str] = (), overlay: Overlay = ()) -> GameData:
+    """The loaded data of a game (a shipped name or a rule-set path, with ``overlay``'s
+    texts in place of those files), once per process."""
+    key = (game, tuple(paths), overlay)
     found = _DATA.get(key)
     if found is None:
-        result = resolve(game).load(list(paths))
+        with unsaved({Path(file): text for file, text in overlay}):
+            result = resolve(game).load(list(paths))
         if result.game is None:
             raise DataError(result.report.sorted())
         found = result.game
@@ -144,8 +152,8 @@ def _wonders(city: City, drafted: Sequence[str]) -> list[list[str]]:
 
 
 def _chunk(game: str, paths: tuple[str, ...], players: int, seeds: Sequence[int],
-           bots: Sequence[str], side: Sides) -> list[Record]:
-    data = game_data(game, paths)
+           bots: Sequence[str], side: Sides, overlay: Overlay = ()) -> list[Record]:
+    data = game_data(game, paths, overlay)
     return [play_game(data, players, seed, bots, side) for seed in seeds]
 
 
@@ -163,6 +171,7 @@ class Run:
     side: Sides = "random"   # the ``sides`` option: None (the rule set's), one mode, or per seat
     ray: bool = False        # games as Ray tasks (``workers`` CPUs of a local runtime)
     address: str | None = None  # an existing Ray cluster (``ray.init(address=...)``)
+    overlay: Overlay = ()    # data files loaded from these texts instead of the disk
 
     def seat_bots(self) -> list[str]:
         names = list(self.bots)
@@ -239,13 +248,13 @@ def ray_chunk_size(games: int, cpus: int) -> int:
 RAY_CHUNK_MAX = 200  # games per Ray task at most (a few ms each: about a second of work)
 
 def _ray_chunk(key: str, game: str, paths: list[str], players: int, seeds: list[int],
-               bots: list[str], side: Sides) -> list[Record]:
+               bots: list[str], side: Sides, overlay: Overlay) -> list[Record]:
     """A Ray task: play ``seeds``.  The worker loads the data itself, once per process
     (:func:`game_data`), and checks it is the driver's (``key``, the content hash of every
     loaded file): the data is not sent through the object store because compiled data
     classes cannot be pickled.  So a cluster's nodes need the package (shipped games
     come with it) and any extra card files at the same paths."""
-    data = game_data(game, paths)
+    data = game_data(game, paths, overlay)
     if data.content_hash != key:
         raise RuntimeError(f"the card files of '{game}' on this Ray node differ from the "
                            "driver's: install the same files at the same paths")
@@ -314,7 +323,7 @@ def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
              ) -> tuple[int, int, float]:
     """Play the run's games as Ray tasks (see :func:`ray_session`): the number of tasks,
     the CPUs, the seconds it took to start or join the runtime."""
-    data = game_data(run.game, run.paths)
+    data = game_data(run.game, run.paths, run.overlay)
     started = time.perf_counter()
     with ray_session(run):
         import ray
@@ -326,7 +335,7 @@ def _run_ray(run: Run, bots: list[str], take: Callable[[Sequence[Record]], None]
 
         def launch(seeds: list[int]) -> Any:
             return task.remote(key, run.game, list(run.paths), run.players, seeds, bots,
-                               run.side)
+                               run.side, run.overlay)
 
         def finished(handles: list[Any]) -> list[tuple[Any, list[Record]]]:
             ready, _ = ray.wait(handles, num_returns=1)
@@ -367,7 +376,7 @@ def run_games(run: Run, progress: Callable[[int], None] | None = None,
     if run.ray:
         tasks, workers, setup_seconds = _run_ray(run, bots, take)
     elif run.workers <= 1:
-        data = game_data(run.game, run.paths)
+        data = game_data(run.game, run.paths, run.overlay)
         for i in range(run.games):
             take([play_game(data, run.players, run.seed + i, bots, run.side)])
     else:
@@ -375,7 +384,7 @@ def run_games(run: Run, progress: Callable[[int], None] | None = None,
         with ProcessPoolExecutor(max_workers=run.workers) as pool:
             def launch(seeds: list[int]) -> Future[list[Record]]:
                 return pool.submit(_chunk, run.game, run.paths, run.players, seeds, bots,
-                                   run.side)
+                                   run.side, run.overlay)
 
             def finished(handles: list[Future[list[Record]]]) -> list[
                     tuple[Future[list[Record]], list[Record]]]:

@@ -43,7 +43,7 @@ FAST_DEPTH = 0        # (search playouts: each follow-up is its own decision)
 
 def _remaining(game: FlowGame) -> float:
     """How much of the game is left, by the pieces of the most advanced Wonder (1 to 0.1)."""
-    most = max(city.pieces_built / max(len(city.built), 1) for city in game.seats)
+    most = max(city.pieces_built / max(len(city.raised), 1) for city in game.seats)
     return max(0.1, 1.0 - most)
 
 

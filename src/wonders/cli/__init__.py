@@ -8,11 +8,14 @@ asks for a report (``--debug`` shows the traceback).
 Each command's module is imported when that command runs (or its own ``--help``
 is asked for): ``wonders --help`` lists the commands from :data:`COMMANDS` alone,
 so it costs Typer and nothing of the engine (``docs/performance.md``, "Start-up").
+The common option values (none given, a string, a whole number, a choice) are checked
+without Pydantic (:class:`QuickCoercion`); anything else goes to Typer's own check.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from typing import Any
 
@@ -58,6 +61,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("wonders.cli.simulate_command",
                  "Play many games with bots: win rates by wonder, side, card and bot; score "
                  "categories."),
+    "tune": ("wonders.cli.tune_command",
+             "Search tunable numbers (a rule parameter, a card's points or cost) for values "
+             "that\nmeet a target, by simulation."),
     "serve": ("wonders.serve.command",
               "Serve the online table: humans and bots playing together in the browser."),
     "lsp": ("wonders.cli.lsp_command",
@@ -78,15 +84,23 @@ class LazyGroup(TyperGroup):
             self.commands.setdefault(name, typer.core.TyperCommand(name, help=text))
         self._loaded: set[str] = set()
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        QuickCoercion.install(self, ctx, own=True)  # the group's own option: --help
+        return super().parse_args(ctx, args)
+
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         entry = COMMANDS.get(cmd_name)
-        if entry is None or self._listing or entry[0] in self._loaded:
+        if entry is None or self._listing:
             return self.commands.get(cmd_name)
-        self._load(entry[0])
-        return self.commands.get(cmd_name)
+        if entry[0] not in self._loaded:
+            self._load(entry[0])
+        command = self.commands.get(cmd_name)
+        if command is not None:
+            QuickCoercion.install(command, ctx)
+        return command
 
     def _load(self, module: str) -> None:
         """Import ``module`` and put the real commands it registers in place of the
@@ -105,6 +119,77 @@ class LazyGroup(TyperGroup):
             super().format_help(ctx, formatter)
         finally:
             self._listing = False
+
+
+# A whole number as Pydantic reads it to the same int (anything else goes to Pydantic).
+_WHOLE = re.compile(r"-?[1-9][0-9]{0,17}|0")
+
+
+class QuickCoercion:
+    """A command parameter's value check, as Typer's own gives it, without Pydantic.
+
+    Typer (0.29) checks each option's value with a Pydantic ``TypeAdapter`` that it
+    builds when the command runs: importing Pydantic and building the adapters is about a
+    tenth of a second of ``wonders play``.  The values met on nearly every run (an option
+    not given, a string, a plain whole number such as ``4``, a valid choice) are read here
+    exactly as that adapter reads them; any other value (``007``, ``x``, a wrong choice, a
+    path, a list) is handed to Typer's own check, so its result and its error message are
+    Typer's.  Installed on a parameter only where this Typer has that mechanism.
+    """
+
+    def __init__(self, param: Any) -> None:
+        self.param = param
+        descriptor = param.type_descriptor
+        info = descriptor.parameter_info
+        self.multiple = bool(param.multiple or param.nargs == -1)
+        plain = not self.multiple and info.parser is None
+        self.annotation = descriptor.annotation if plain else None
+        self.whole = self.annotation is int and info.min is None and info.max is None \
+            and not info.clamp
+        self.choices = descriptor.choices if plain and descriptor.is_choice else None
+        self.case_sensitive = bool(info.case_sensitive)
+        self._typer: Any = None
+
+    @classmethod
+    def install(cls, command: Any, ctx: Any, own: bool = False) -> None:
+        """Put a quick check in front of each parameter of ``command`` that Typer checks
+        with a ``TypeAdapter`` of its own making, and of its --help: named as in ``ctx``,
+        the command's own context (``own``) or its group's, which the command's inherits."""
+        params = list(getattr(command, "params", ()))
+        if ctx is not None and (own or "help_option_names" not in (command.context_settings
+                                                                    or {})):
+            params.append(command.get_help_option(ctx))
+        for param in params:
+            if getattr(param, "_runtime_param", "absent") is None and \
+                    getattr(param, "type_descriptor", None) is not None and \
+                    callable(getattr(param, "get_runtime_param", None)):
+                param._runtime_param = cls(param)
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        """The checked value (Typer's ``RuntimeParam.coerce``)."""
+        if value is None:  # not given and no default: as Typer's, before any adapter
+            return () if self.multiple else None
+        if self.annotation is str and type(value) is str:
+            return value
+        if self.whole and (type(value) is int or type(value) is str and _WHOLE.fullmatch(value)):
+            return int(value)
+        if self.choices is not None:
+            from typer._param_types import coerce_cli_choice
+
+            try:
+                return coerce_cli_choice(value, choices=self.choices,
+                                         case_sensitive=self.case_sensitive, ctx=ctx)
+            except ValueError:
+                pass  # Typer's adapter says what is wrong, in its words
+        return self.typer().coerce(value, param, ctx)
+
+    def typer(self) -> Any:
+        """Typer's own check of this parameter (built, with Pydantic, when first needed)."""
+        if self._typer is None:
+            from typer._coercion import build_runtime_param
+
+            self._typer = build_runtime_param(self.param.type_descriptor)
+        return self._typer
 
 
 app = typer.Typer(

@@ -50,6 +50,7 @@ class SchemaKind(str, Enum):
     tokens = "tokens"
     forum = "forum"      # a dice forum (offer: dice)
     sheets = "sheets"    # player sheets (offer: dice)
+    components = "components"   # card kinds, decks, Wonders in pieces (offer: decks)
     scenario = "scenario"
 
 
@@ -111,8 +112,8 @@ def validate(
 
 def schema_command(
     kind: Optional[SchemaKind] = typer.Argument(
-        None, help="Which file kind: cards, wonders, rules, tokens, forum, sheets or "
-                   "scenario.", show_default=False),
+        None, help="Which file kind: cards, wonders, rules, tokens, forum, sheets, "
+                   "components or scenario.", show_default=False),
     write: Optional[Path] = typer.Option(
         None, "--write", help="Write every kind's schema into this folder as "
                               "KIND.schema.json instead of printing one."),
@@ -137,7 +138,7 @@ def schema_command(
         return
     if kind is None:
         typer.echo("wonders schema: name a file kind (cards, wonders, rules, tokens, forum, "
-                   "sheets, scenario) or give --write DIR", err=True)
+                   "sheets, components, scenario) or give --write DIR", err=True)
         raise typer.Exit(2)
     _print_json(schema(kind.value))
 
@@ -310,6 +311,11 @@ def cards(
                                if (card_set is None or t.set == card_set)
                                and (needle is None or needle in t.name.lower()
                                     or needle in t.effects.text.lower())], as_json)
+        return
+    if loaded.components is not None:   # a decks game: its card kinds, decks, Wonders, tokens
+        from wonders.cli.components_listing import print_components
+
+        print_components(loaded, as_json)
         return
     if loaded.dice is not None and not show_wonders:   # a dice-forum game: its sheets
         from wonders.cli.dice_listing import print_dice

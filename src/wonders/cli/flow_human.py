@@ -230,10 +230,10 @@ class FlowHuman(TerminalSession[FlowGame]):
         for column in ("piece", "cost", "points", "effect", "state"):
             pieces.add_column(column)
         for i, piece in enumerate(wonder.pieces):
-            if city.built[i]:
+            if city.raised[i]:
                 state = "built"
             else:
-                waiting = [str(j + 1) for j in piece.rests_on if not city.built[j]]
+                waiting = [str(j + 1) for j in piece.rests_on if not city.raised[j]]
                 state = ("next: build it as soon as your cards pay" if not waiting
                          else "on piece " + ", ".join(waiting))
             pieces.add_row(str(i + 1), _cost(piece), str(piece.points),

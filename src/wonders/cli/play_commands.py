@@ -128,7 +128,10 @@ def play(
     for line in sheet.order:
         table.add_row(line, *[str(row[line]) for row in sheet.lines])
     table.add_row("[bold]total[/bold]", *[f"[bold]{t}[/bold]" for t in sheet.totals])
-    table.add_row("coins", *[str(c) for c in sheet.coins])
+    if "coins" in sheet.tie_break or any(sheet.coins):   # (a game without coins: no row)
+        table.add_row("coins", *[str(c) for c in sheet.coins])
+    for name, counts in sheet.counts.items():            # a tie-break count (pieces built)
+        table.add_row(name, *[str(c) for c in counts])
     Console().print(table)
     sys.stdout.write(winner_line(match, sheet) + "\n")
 
@@ -145,7 +148,8 @@ def seat_label(city: City) -> str:
 
 VICTORY_TEXT = {"military": "supremacy: the conflict pawn reached the capital",
                 "science": "supremacy: enough different science symbols",
-                "civilian": "most points after the last age"}
+                "civilian": "most points after the last age",
+                "points": "most points at the end"}
 
 
 def winner_line(match: GameState, sheet: ScoreSheet) -> str:

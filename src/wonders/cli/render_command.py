@@ -43,6 +43,20 @@ def _one(game: "Game", card: str | None, wonder: str | None, token: str | None,
     """The one drawing asked for, as SVG text (usage errors for unknown names)."""
     from wonders.render import card_svg, dice_svg, sheet_svg, token_svg, wonder_svg
 
+    components = game.components
+    if components is not None and sheet is None:   # a decks game's kinds, Wonders, tokens
+        from wonders.render.pieces import kind_svg, progress_svg
+        from wonders.render.pieces import wonder_svg as piece_wonder_svg
+
+        if card is not None:
+            _pick("card", card, [k.name for k in components.kinds], "--card")
+            return kind_svg(next(k for k in components.kinds if k.name == card))
+        if wonder is not None:
+            _pick("wonder", wonder, [w.name for w in components.wonders], "--wonder")
+            return piece_wonder_svg(next(w for w in components.wonders if w.name == wonder))
+        assert token is not None
+        _pick("token", token, [t.name for t in components.progress], "--token")
+        return progress_svg(next(t for t in components.progress if t.name == token))
     if card is not None:
         _pick("card", card, list(dict.fromkeys(c.name for c in game.cards)), "--card")
         found = [c for c in game.cards if c.name == card and (age is None or c.age == age)]

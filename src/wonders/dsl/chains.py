@@ -1,4 +1,4 @@
-"""Chain links (free builds) as a networkx graph, and the checks made on it.
+"""Chain links (free builds), the checks made on them, and their graph (networkx).
 
 A link says "having built A makes B free".  Cards may declare it from either
 side (``makes_free`` on A, ``free_if_built`` on B); the graph holds one edge per
@@ -6,18 +6,23 @@ link with where it was declared.  Checks: links to cards that do not exist (the
 classic "Aquaduct"), links to a card of the same or an earlier age, cycles,
 links the two cards of one set declare differently, and links to a card of a
 set that is not loaded.
+
+The checks run on plain dictionaries: networkx, slow to import, is imported only to
+draw the graph (``wonders graph``, :attr:`Chains.graph`) and to list the cycles of data
+that has some (``docs/performance.md``, "Start-up").
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from wonders.dsl.errors import Diagnostic, Location, Severity, closest
 from wonders.dsl.model import Card
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 FREE_IF_BUILT = "free_if_built"
 MAKES_FREE = "makes_free"
@@ -55,6 +60,8 @@ def links_of(cards: Iterable[tuple[Card, Callable[[str, int], Location]]]) -> li
 
 def chain_graph(cards: Sequence[Card], links: Sequence[Link]) -> "nx.DiGraph[str]":
     """Cards as nodes (with their ages, colour and set), links between known cards as edges."""
+    import networkx as nx
+
     graph: nx.DiGraph[str] = nx.DiGraph()
     for card in cards:
         if card.name in graph:
@@ -70,15 +77,75 @@ def chain_graph(cards: Sequence[Card], links: Sequence[Link]) -> "nx.DiGraph[str
     return graph
 
 
+class Chains:
+    """The cards and links of one load; their networkx graph is built when first asked for."""
+
+    def __init__(self, cards: Sequence[Card], links: Sequence[Link]) -> None:
+        self.cards = tuple(cards)
+        self.links = tuple(links)
+        self._graph: "nx.DiGraph[str] | None" = None
+
+    @property
+    def graph(self) -> "nx.DiGraph[str]":
+        """The chain graph (:func:`chain_graph`), built once."""
+        if self._graph is None:
+            self._graph = chain_graph(self.cards, self.links)
+        return self._graph
+
+
+def _plain_graph(cards: Sequence[Card], links: Sequence[Link],
+                 ) -> tuple[dict[str, set[int]], dict[str, dict[str, list[Link]]]]:
+    """:func:`chain_graph` as dictionaries (ages by card; links by card and successor),
+    in networkx's order: nodes as first met, each node's successors as first linked."""
+    ages: dict[str, set[int]] = {}
+    succ: dict[str, dict[str, list[Link]]] = {}
+    for card in cards:
+        if card.name in ages:
+            ages[card.name].add(card.age)
+        else:
+            ages[card.name] = {card.age}
+            succ[card.name] = {}
+    for link in links:
+        if link.before in ages and link.after in ages:
+            succ[link.before].setdefault(link.after, []).append(link)
+    return ages, succ
+
+
+def _has_cycle(succ: dict[str, dict[str, list[Link]]]) -> bool:
+    """Whether links form a cycle of two cards or more (a self-link is not counted)."""
+    done: set[str] = set()
+    for root in succ:
+        if root in done:
+            continue
+        on_path = {root}
+        stack: list[tuple[str, Any]] = [(root, iter(succ[root]))]
+        while stack:
+            node, successors = stack[-1]
+            for nxt in successors:
+                if nxt == node or nxt in done:
+                    continue
+                if nxt in on_path:
+                    return True
+                on_path.add(nxt)
+                stack.append((nxt, iter(succ[nxt])))
+                break
+            else:
+                stack.pop()
+                on_path.discard(node)
+                done.add(node)
+    return False
+
+
 def check_chains(cards: Sequence[Card], links: Sequence[Link],
                  set_of_unloaded: Callable[[str], str | None] = lambda name: None,
-                 ) -> tuple["nx.DiGraph[str]", list[Diagnostic]]:
-    """The chain graph and every chain problem, each at the link that causes it."""
-    graph = chain_graph(cards, links)
+                 ) -> tuple[Chains, list[Diagnostic]]:
+    """The chains and every chain problem, each at the link that causes it."""
+    chains = Chains(cards, links)
+    ages, succ = _plain_graph(cards, links)
     found: list[Diagnostic] = []
-    names = sorted(graph.nodes)
+    names = sorted(ages)
     for link in links:
-        if link.target in graph:
+        if link.target in ages:
             continue
         elsewhere = set_of_unloaded(link.target)
         if elsewhere:
@@ -91,27 +158,32 @@ def check_chains(cards: Sequence[Card], links: Sequence[Link],
                 "C501", f"'{link.declared_by}' chains to '{link.target}', which is not a loaded "
                 "card", link.location, text=link.target, suggestion=closest(link.target, names)))
 
-    for before, after, data in graph.edges(data=True):
-        before_ages, after_ages = graph.nodes[before]["ages"], graph.nodes[after]["ages"]
-        if max(before_ages) >= min(after_ages):
-            link = data["declared"][0]
-            found.append(Diagnostic(
-                "C502", f"'{before}' (age {_ages(before_ages)}) cannot make '{after}' "
-                f"(age {_ages(after_ages)}) free: a chain must lead to a later age",
-                link.location, text=link.target))
+    for before, successors in succ.items():
+        for after, declared in successors.items():
+            before_ages, after_ages = ages[before], ages[after]
+            if max(before_ages) >= min(after_ages):
+                link = declared[0]
+                found.append(Diagnostic(
+                    "C502", f"'{before}' (age {_ages(before_ages)}) cannot make '{after}' "
+                    f"(age {_ages(after_ages)}) free: a chain must lead to a later age",
+                    link.location, text=link.target))
 
-    for cycle in sorted(nx.simple_cycles(graph), key=lambda c: sorted(c)):
-        if len(cycle) == 1:
-            continue  # a self-link is already an age error
-        first = cycle.index(min(cycle))  # start at the same card on every run
-        cycle = cycle[first:] + cycle[:first]
-        link = graph.edges[cycle[0], cycle[1 % len(cycle)]]["declared"][0]
-        path = " → ".join(cycle + [cycle[0]])
-        found.append(Diagnostic("C503", f"chain links form a cycle: {path}", link.location,
-                                text=link.target))
+    if _has_cycle(succ):  # only faulty data has one: networkx lists them
+        import networkx as nx
+
+        graph = chains.graph
+        for cycle in sorted(nx.simple_cycles(graph), key=lambda c: sorted(c)):
+            if len(cycle) == 1:
+                continue  # a self-link is already an age error
+            first = cycle.index(min(cycle))  # start at the same card on every run
+            cycle = cycle[first:] + cycle[:first]
+            link = graph.edges[cycle[0], cycle[1 % len(cycle)]]["declared"][0]
+            path = " → ".join(cycle + [cycle[0]])
+            found.append(Diagnostic("C503", f"chain links form a cycle: {path}", link.location,
+                                    text=link.target))
 
     found.extend(_disagreements(cards, links))
-    return graph, found
+    return chains, found
 
 
 def _disagreements(cards: Sequence[Card], links: Sequence[Link]) -> list[Diagnostic]:

@@ -78,6 +78,9 @@ CODES: dict[str, str] = {
     "D615": "dice data naming a building, symbol or die that is not defined, or defined twice "
             "(offer: dice)",
     "D616": "fewer cards of the reserve's colour than its draft deals at the most players",
+    "D617": "components data (offer: decks) naming a card kind, deck or piece that is not "
+            "defined, a Wonder without its deck or a deck without its Wonder, or a section "
+            "given twice",
     "D620": "'replaces:' names a card that is not loaded",
     # L: loading files and sets
     "L701": "no such file or folder, or a folder without YAML files",
@@ -111,6 +114,9 @@ CODES: dict[str, str] = {
     "M907": "a trade price ('buy … at N') above the rule set's fixed price: it never acts",
     "M908": "a clause that can never act where it is written ('on age start:' on a card of "
             "the last age, shields after the last battle) (warning)",
+    "M909": "a flow step, offer or end condition the flow interpreter does not run, a step "
+            "where it cannot act or with a parameter it does not read, or a flow beside an "
+            "offer whose own loop would ignore it",
 }
 
 # X: rule scenarios (``wonders check``, wonders/scenarios/draft.py).  Kept apart from CODES,

@@ -23,6 +23,7 @@ from wonders.dsl.source import Document, PathKey
 OFFER = "decks"
 KIND = "components"
 SECTIONS = ("cards", "decks", "wonders", "progress")
+REQUIRED = ("cards", "decks", "wonders")   # (a game without progress tokens leaves it out)
 
 
 def _map(value: Any) -> dict[str, Any]:
@@ -133,12 +134,12 @@ class _Builder:
                 spec = _map(piece_raw)
                 count, _, rule = str(spec.get("cost", "1 any")).partition(" ")
                 rests = []
-                for j, below in enumerate(_list(spec.get("on"))):
+                for j, below in enumerate(_list(spec.get("rests_on"))):
                     if not isinstance(below, int) or not 1 <= below <= i:
                         self.problem("D617", f"piece {i + 1} of '{name}' rests on piece "
                                      f"{below}, which is not one of the pieces before it "
                                      f"(1 to {i})" if i else f"the first piece of '{name}' "
-                                     "rests on nothing", doc, path + (i, "on", j),
+                                     "rests on nothing", doc, path + (i, "rests_on", j),
                                      text=str(below))
                         continue
                     rests.append(below - 1)
@@ -219,24 +220,25 @@ def build_components(rules: RuleSet, docs: Sequence[tuple[Document, str]], repor
                                       doc.location((section,), key=True), text=section))
                 continue
             found[section] = doc
-    missing = [s for s in SECTIONS if s not in found]
+    missing = [s for s in REQUIRED if s not in found]
     if missing:
         report.add(Diagnostic("M905", "a decks game needs components files with the sections "
-                              f"{', '.join(SECTIONS)}; missing: {', '.join(missing)}",
+                              f"{', '.join(REQUIRED)}; missing: {', '.join(missing)}",
                               rules_doc.location(("offer",))))
         return None
     kinds = builder.kinds(found["cards"])
     decks = builder.decks(found["decks"], kinds)
     wonders = builder.wonders(found["wonders"], decks)
-    progress = builder.progress(found["progress"])
+    progress = builder.progress(found["progress"]) if "progress" in found else []
     names = [d.name for d in decks]
     if CENTRAL not in names:
         report.add(Diagnostic("D617", "the 'decks' section has no 'central' deck",
                               found["decks"].location(("decks",), key=True)))
         return None
     wonder_names = {w.name for w in wonders}
+    deckless = any(w.deck < 0 for w in wonders)   # (then that D617 names the deck meant)
     for deck in decks:
-        if deck.name != CENTRAL and deck.name not in wonder_names:
+        if deck.name != CENTRAL and deck.name not in wonder_names and not deckless:
             report.add(Diagnostic("D617", f"deck '{deck.name}' belongs to no Wonder (the "
                                   f"'wonders' section has {', '.join(sorted(wonder_names))})",
                                   found["decks"].location(("decks", deck.name), key=True),
@@ -246,8 +248,70 @@ def build_components(rules: RuleSet, docs: Sequence[tuple[Document, str]], repor
         report.add(Diagnostic("M904", f"{len(wonders)} Wonders for up to {rules.max_players} "
                               "players: each player builds one",
                               found["wonders"].location(("wonders",), key=True)))
+    _check_flow_runs(rules, found, kinds, wonders, progress, report, rules_doc)
     return Components(tuple(kinds), tuple(decks), names.index(CENTRAL), tuple(wonders),
                       tuple(progress))
+
+
+def _check_flow_runs(rules: RuleSet, found: dict[str, Document], kinds: Sequence[CardKind],
+                     wonders: Sequence[PieceWonder], progress: Sequence[Progress],
+                     report: Report, rules_doc: Document) -> None:
+    """What the components say that no step of the flow would ever do (M909): horns
+    without ``flip_conflict``, a cat without ``take_cat``, science without
+    ``progress_on_sets``, tokens never laid out, pieces never built, conflict tokens that
+    call no battle."""
+    flow = rules.model.flow
+    if flow is None:
+        return   # (M909 already: a decks game needs a flow)
+    steps = {step.name for step in (*flow.setup, *flow.after_card, *flow.after)}
+
+    def missing(step: str, what: str, doc: Document, path: PathKey) -> None:
+        if step not in steps:
+            report.add(Diagnostic("M909", f"{what}, but the flow has no '{step}' step: it "
+                                  "would never act", doc.location(path, key=True),
+                                  text=str(path[-1])))
+
+    cards = found["cards"]
+    for kind in kinds:
+        if kind.horns:
+            missing("flip_conflict", f"card '{kind.name}' has horns", cards,
+                    ("cards", kind.name, "horns"))
+        if kind.cat:
+            missing("take_cat", f"card '{kind.name}' has a cat", cards,
+                    ("cards", kind.name, "cat"))
+        if kind.science is not None:
+            missing("progress_on_sets", f"card '{kind.name}' has a science symbol", cards,
+                    ("cards", kind.name, "science"))
+    if progress:
+        missing("lay_progress", "progress tokens are defined", found["progress"], ("progress",))
+    for wonder in wonders:
+        for i, piece in enumerate(wonder.pieces):
+            if piece.progress:
+                missing("lay_progress", f"piece {i + 1} of '{wonder.name}' gives a progress "
+                        "token", found["wonders"], ("wonders", wonder.name, i, "progress"))
+    if wonders:
+        missing("build_when_paid", "Wonders are built in pieces", found["wonders"],
+                ("wonders",))
+    order = rules.model.score.order
+    lines = (("wonder", any(p.points for w in wonders for p in w.pieces), "pieces' points"),
+             ("civilian", any(k.points for k in kinds), "cards' points"),
+             ("military", "battle_if_due" in steps, "victory tokens"),
+             ("progress", any(t.end is not None for t in progress), "progress tokens' points"),
+             ("cat", "take_cat" in steps, "the cat's points"))
+    for line, scored, what in lines:
+        if scored and line not in order:
+            where = ("score", "order") if "order" in _map(rules_doc.data.get("score")) else ()
+            report.add(Diagnostic("M909", f"the {what} go to the score line '{line}', which "
+                                  f"score.order leaves out: they would count for nothing",
+                                  rules_doc.location(where), text=line))
+    if "flip_conflict" in steps or "lay_conflict" in steps:
+        for needed, what in (("lay_conflict", "horns flip conflict tokens"),
+                             ("battle_if_due", "the last conflict token flipped calls a "
+                              "battle")):
+            if needed not in steps:
+                report.add(Diagnostic("M909", f"{what}, but the flow has no '{needed}' step: "
+                                      "nothing would come of it",
+                                      rules_doc.location(("flow",), key=True), text="flow"))
 
 
 __all__ = ["KIND", "OFFER", "build_components"]

@@ -141,5 +141,94 @@ class Components:
         raise ValueError(name)
 
 
+
+
+# --- in words: what ``wonders cards`` and the terminal say a component does -------------
+
+def describe_kind(kind: CardKind) -> str:
+    """What a card of ``kind`` shows, in words ('1 shield, 2 horns')."""
+    parts = []
+    if kind.resource is not None:
+        parts.append(kind.resource)
+    if kind.coins:
+        parts.append(f"{kind.coins} coin{'s' if kind.coins > 1 else ''} (any one missing "
+                     "resource each)")
+    if kind.points:
+        parts.append(f"{kind.points} points")
+    if kind.cat:
+        parts.append("a cat (take the cat pawn)")
+    if kind.science is not None:
+        parts.append(f"science: {kind.science}")
+    if kind.shields:
+        parts.append(f"{kind.shields} shield{'s' if kind.shields > 1 else ''}")
+    if kind.horns:
+        parts.append(f"{kind.horns} horn{'s' if kind.horns > 1 else ''}")
+    return ", ".join(parts) or "nothing"
+
+
+def describe_take(take: Take) -> str:
+    decks = ("any deck" if ANY_DECK in take.decks
+             else "the " + " or ".join(take.decks) + (" deck" if len(take.decks) == 1
+                                                      else " decks"))
+    if take.each:
+        return "take the top card of " + " and of ".join(
+            "any deck" if d == ANY_DECK else f"the {d} deck" for d in take.decks)
+    if take.look > 1:
+        return f"look at the top {take.look} cards of {decks.replace(' decks', ' deck')}, keep one"
+    return f"take the top card of {decks}"
+
+
+def describe_piece(piece: Piece) -> str:
+    """A piece's cost, points, what it rests on and its effect, in words."""
+    rule = {"different": "different resources", "same": "of one resource",
+            "any": "resources"}[piece.rule]
+    parts = [f"{piece.count} {rule}", f"{piece.points} points"]
+    if piece.rests_on:
+        parts.append("on " + ", ".join(str(i + 1) for i in piece.rests_on))
+    if piece.shields:
+        parts.append(f"{piece.shields} shield{'s' if piece.shields > 1 else ''}")
+    if piece.progress:
+        parts.append(f"take {piece.progress} progress token{'s' if piece.progress > 1 else ''}")
+    if piece.take is not None:
+        parts.append(describe_take(piece.take))
+    return "; ".join(parts)
+
+
+def describe_progress(token: Progress) -> str:
+    """What a progress token does, in words."""
+    parts = []
+    extra = token.extra_card
+    if extra is not None:
+        when = [f"a {r} card" for r in extra.resources] + [f"a {c} card" for c in extra.colours]
+        if extra.horns:
+            when.append(f"a card with at least {extra.horns} horn"
+                        f"{'s' if extra.horns > 1 else ''}")
+        if extra.piece:
+            when.append("building a Wonder piece")
+        parts.append("one more card (optional, once a turn) on taking "
+                     + " or ".join(when) if not extra.piece or len(when) > 1
+                     else "one more card (optional, once a turn) on building a Wonder piece")
+    if token.coin_value > 1:
+        parts.append(f"one coin card counts as {token.coin_value} coins in a payment")
+    if token.any_resources:
+        parts.append("costs need any resources, not 'same' or 'different'")
+    if token.shields:
+        parts.append(f"{token.shields} shields")
+    end = token.end
+    if end is not None:
+        if end.held:
+            parts.append("at the end: " + ", ".join(
+                f"{p} points for {i + 1}" for i, p in enumerate(end.held)))
+        elif end.per is not None:
+            parts.append(f"at the end: {end.points} point{'s' if end.points != 1 else ''} per "
+                         + end.per.replace("_", " "))
+        else:
+            parts.append(f"at the end: {end.points} points"
+                         + (f", {end.complete} if the Wonder is complete"
+                            if end.complete is not None else ""))
+    return "; ".join(parts) or "nothing"
+
+
 __all__ = ["ANY_DECK", "CENTRAL", "CardKind", "Components", "Deck", "EndPoints", "ExtraCard",
-           "Piece", "PieceWonder", "Progress", "Take"]
+           "Piece", "PieceWonder", "Progress", "Take", "describe_kind", "describe_piece",
+           "describe_progress", "describe_take"]

@@ -17,10 +17,12 @@ names, and a test holds the two equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Mapping
+from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from wonders.dsl.errors import Diagnostic, Report, closest
-from wonders.dsl.source import Document, PathKey
+
+if TYPE_CHECKING:   # (the engine reads flows; the YAML stack stays out of its imports)
+    from wonders.dsl.source import Document, PathKey
 
 SETUP, AFTER_CARD, AFTER = "setup", "after_card", "after"
 PLACES: Final = (SETUP, AFTER_CARD, AFTER)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 import yaml
 
 from wonders.dsl import effects as fx
-from wonders.dsl.chains import check_chains, links_of
+from wonders.dsl.chains import Chains, check_chains, links_of
 from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.decks import check_decks
 from wonders.dsl.errors import DataError, Diagnostic, Location, Report, Severity, closest
@@ -324,9 +324,14 @@ class LoadResult:
 
     game: Game | None
     report: Report
-    graph: "nx.DiGraph[str] | None" = None
+    chains: Chains | None = None
     files: list[str] = field(default_factory=list)
     partial: Game | None = None  # what could be built even with errors (for listing)
+
+    @property
+    def graph(self) -> "nx.DiGraph[str] | None":
+        """The chain graph (networkx, imported and built when first asked for)."""
+        return None if self.chains is None else self.chains.graph
 
     @property
     def ok(self) -> bool:
@@ -1284,7 +1289,7 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
         found = _shipped_card_sets().get(name)
         return found[0] if found and found[0] not in loaded else None
 
-    graph, chain_problems = check_chains(cards, links_of(located), unloaded_set)
+    chains, chain_problems = check_chains(cards, links_of(located), unloaded_set)
     # (a chain "to an earlier age" from a card in an age the rule set lacks is that D603)
     misaged = [f"'{c.name}' (age {c.age})" for c in cards if c.age > rules.ages]
     state.report.extend(d for d in chain_problems
@@ -1305,7 +1310,7 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
                         if not (d.code == "D604" and d.location.file in inherited))
     state.check_playable(built, rules_doc)
     ok = state.report.ok
-    return LoadResult(built if ok else None, state.report, graph, files, partial=built)
+    return LoadResult(built if ok else None, state.report, chains, files, partial=built)
 
 
 def load_each(paths: Sequence[str | Path]) -> list[LoadResult]:

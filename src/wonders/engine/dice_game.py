@@ -43,18 +43,20 @@ from wonders.engine.mechanisms.sheet import first_open, groups, shortfall
 from wonders.engine.randomness import SharedGenerator, sample, seeded
 from wonders.engine.scoring import ScoreSheet
 
-TURN = "turn"
-BONUS = "bonus"
-EXTRA = "extra"
-OVER = "over"
-ANY_ACTION = "any"      # a follow-up: any action with the forum as it lies
-FREE_DIE = "free_die"   # a follow-up: cross with a die without paying its price
+# (Final: compiled, each use is a constant rather than a look-up in the module's dict)
+TURN: Final = "turn"
+BONUS: Final = "bonus"
+EXTRA: Final = "extra"
+OVER: Final = "over"
+ANY_ACTION: Final = "any"      # a follow-up: any action with the forum as it lies
+FREE_DIE: Final = "free_die"   # a follow-up: cross with a die without paying its price
 _WORDING = {TURN: "choosing a die, a wonder stage or to pass", BONUS: "choosing a bonus",
             EXTRA: "taking another action", OVER: "the game is over"}
-WONDER_LINE = "wonder"
-BONUS_LINE = "bonuses"
+WONDER_LINE: Final = "wonder"
+BONUS_LINE: Final = "bonuses"
 PASS: Final = Pass()        # actions are values: one object each
 DECLINE: Final = Decline()
+NO_CAP: Final = 1 << 40   # a die price without a cap (DiceCity.die_cap)
 # the ability an effect names -> the follow-up it gives
 ABILITIES = {"extra_action": ANY_ACTION, "free_die": FREE_DIE}
 # a follow-up waiting for a seat: a bonus, an ability's action, or spaces to cross
@@ -68,8 +70,8 @@ Lying = tuple[int, int, str, tuple[int, ...], int, str,
 
 class _Tables:
     """What the loop computes once per data set: each die face's groups of spaces, each
-    building's space costs and index by key, and the crossing actions already made
-    (actions are values: one shared object per distinct crossing)."""
+    building's space costs and index by key, and the actions already made (actions are
+    values: one shared object per distinct action)."""
 
     def __init__(self, dice: DiceSet) -> None:
         self.dice = dice
@@ -81,6 +83,18 @@ class _Tables:
         self.crossings: dict[int, CrossSpace] = {}
         self.stages: dict[int, BuildWonderStage] = {}
         self.takes: dict[int, TakeBonus] = {}
+        self.follows: dict[int, CrossSpace] = {}
+        # the crossing actions of dice in a grid of lists (an int key of a dict is boxed
+        # on every look-up): per building, space and die a row, made when first needed,
+        # indexed by slot, price and shortfall; anything outside its bounds (a position
+        # set by hand) goes through ``crossings``
+        self.spaces = max((len(b.spaces) for b in dice.buildings), default=0)
+        self.kinds = len(dice.dice)
+        self.slots = len(dice.dice)
+        self.prices = max(dice.quadrants, default=0) + 1
+        self.shorts = max((s.cost for b in dice.buildings for s in b.spaces), default=0) + 1
+        self.grid: list[list[CrossSpace | None] | None] = \
+            [None] * (len(dice.buildings) * self.spaces * self.kinds)
 
     def stage(self, stage: int, short: int) -> BuildWonderStage:
         """The shared action building Wonder stage ``stage`` for ``short`` coins (one was
@@ -106,7 +120,33 @@ class _Tables:
             self.takes[key] = found
         return found
 
+    def follow(self, b: int, i: int, short: int) -> CrossSpace:
+        """The shared action crossing space ``i`` of building ``b`` without a die, for
+        ``short`` coins (a crossing follow-up's)."""
+        key = (b * 32 + i) * 1024 + short
+        found = self.follows.get(key)
+        if found is None:
+            found = self.follows[key] = CrossSpace(self.dice.buildings[b].key, i, None, "",
+                                                   0, short, b)
+        return found
+
     def cross(self, b: int, i: int, slot: int, die: int, price: int, short: int) -> CrossSpace:
+        """The shared action crossing space ``i`` of building ``b`` with die ``die`` lying
+        in forum slot ``slot``, for ``price`` + ``short`` coins."""
+        if 0 <= slot < self.slots and 0 <= price < self.prices and 0 <= short < self.shorts \
+                and 0 <= i < self.spaces:
+            where = (b * self.spaces + i) * self.kinds + die
+            row = self.grid[where]
+            if row is None:
+                row = [None] * (self.slots * self.prices * self.shorts)
+                self.grid[where] = row
+            at = (slot * self.prices + price) * self.shorts + short
+            made = row[at]
+            if made is None:
+                made = CrossSpace(self.dice.buildings[b].key, i, slot, self.dice.dice[die].name,
+                                  price, short, b)
+                row[at] = made
+            return made
         # one int for the six small numbers (schema bounds: 30 buildings and dice, 30
         # spaces, prices below 100, shortfalls below 10): no tuple to build and hash
         key = ((((b * 32 + i) * 32 + slot) * 32 + die) * 128 + price) * 16 + short
@@ -156,6 +196,8 @@ class DiceCity:
             self.colour_less: dict[str, int] = dict(source.colour_less)
             self.colour_most: dict[str, int] = dict(source.colour_most)
             self.die_gains: dict[str, int] = dict(source.die_gains)
+            self.die_off: list[int] = source.die_off   # (never changed in place: shared)
+            self.die_cap: list[int] = source.die_cap
             return
         assert dice is not None, "a fresh sheet needs the dice set"
         self.crossed = [[False] * len(b.spaces) for b in dice.buildings]
@@ -172,6 +214,10 @@ class DiceCity:
         self.colour_less = {}   # die colour -> coins off
         self.colour_most = {}   # die colour -> the most such a die costs
         self.die_gains = {}     # die colour -> coins gained on choosing one
+        # by die (index into the dice set), what the above make of its price: coins off
+        # (every die's and its colour's) and the most it costs (NO_CAP: no cap)
+        self.die_off = [0] * len(dice.dice)
+        self.die_cap = [NO_CAP] * len(dice.dice)
 
     def clone(self) -> "DiceCity":
         return DiceCity(self.seat, self.board, None, self.coins, source=self)
@@ -223,6 +269,7 @@ class DiceGame(SharedGenerator):
         self.players = players
         self.seed = seed
         self._legal: dict[int, list[DiceAction]] = {}
+        self._everyone: tuple[int, ...] = tuple(range(players))   # a turn's seats
         if source is not None:
             self._copy(source)
             return
@@ -510,12 +557,13 @@ class DiceGame(SharedGenerator):
                 self.check(seat, action)
             chosen[seat] = action
         phase = self.phase
-        follows: dict[int, FollowUp] = {}
-        if phase != TURN:
+        if phase == TURN:
             for seat in self.seats:
-                follows[seat] = self.pending[seat].pop(0)
-        for seat in self.seats:
-            self._apply(seat, chosen[seat], follows.get(seat))
+                self._apply(seat, chosen[seat], None)
+        else:
+            follows = [self.pending[seat].pop(0) for seat in self.seats]
+            for k, seat in enumerate(self.seats):
+                self._apply(seat, chosen[seat], follows[k])
         coins = [city.coins for city in self.sheets]
         self.records.append((self.turn, phase, chosen, tuple(coins)))
         self._legal = {}
@@ -619,19 +667,18 @@ class DiceGame(SharedGenerator):
         self.forum.roll(self.generator())
         self._lay()
         snap = self.snap_counts
-        if len(snap) == len(self.sheets):   # the start-of-turn counts, copied in place
-            for seat, city in enumerate(self.sheets):
-                row = snap[seat]
-                row[:-1] = city.counts
-                row[-1] = city.stages   # (what a face comparing the Wonder counts)
-                defences = self.snap_defences[seat]
-                for side, n in city.defences.items():
-                    defences[side] = n
+        if len(snap) == len(self.sheets):   # the start-of-turn counts and defences
+            snap_defences = self.snap_defences
+            for seat, city in enumerate(self.sheets):   # (copies: never shared nor changed)
+                row = list(city.counts)
+                row.append(city.stages)   # (what a face comparing the Wonder counts)
+                snap[seat] = row
+                snap_defences[seat] = dict(city.defences)
         else:
             self.snap_counts = [[*c.counts, c.stages] for c in self.sheets]
             self.snap_defences = [dict(c.defences) for c in self.sheets]
         self.phase = TURN
-        self.seats = tuple(range(self.players))
+        self.seats = self._everyone
 
     def _advance(self) -> None:
         """The next decision: follow-ups (bonuses first), else the end of the turn."""
@@ -670,12 +717,10 @@ class DiceGame(SharedGenerator):
             found_follow.append(DECLINE)
             return found_follow
         if follow == FREE_DIE:
-            found_free: list[DiceAction] = list(self._die_crosses(seat, True))
+            found_free = self._die_crosses(seat, True)
             found_free.append(DECLINE)
             return found_free
-        found: list[DiceAction] = []
-        for cross in self._die_crosses(seat, False):
-            found.append(cross)
+        found = self._die_crosses(seat, False)
         city = self.sheets[seat]
         stages = city.board.stages
         if city.stages < len(stages):
@@ -724,28 +769,31 @@ class DiceGame(SharedGenerator):
             price = most
         return price if price > 0 else 0
 
-    def _die_crosses(self, seat: int, free: bool) -> list[CrossSpace]:
+    def _die_crosses(self, seat: int, free: bool) -> list[DiceAction]:
+        """The crossings ``seat`` may make with a die of the forum (``free``: without
+        paying its price), one per space and pay, in the forum's order."""
         city = self.sheets[seat]
         tables = self.tables
         unlocked = city.unlocked
         coins = city.coins
         crossed = city.crossed
         types = len(city.resources)
-        plain = not city.colour_less and not city.colour_most
-        discount = city.discount
-        found: list[CrossSpace] = []
-        seen: list[int] = []   # (a few keys: a list is cheaper to make than a set)
-        for k, index, lock, compare, base, colour, targets in self.lying:
+        off = city.die_off
+        caps = city.die_cap
+        found: list[DiceAction] = []
+        for k, index, lock, compare, base, _colour, targets in self.lying:
             if lock and lock not in unlocked:
                 continue
             if compare and not self._gate(seat, compare):
                 continue
-            if free:
-                price = 0
-            elif plain:
-                price = base - discount if base > discount else 0
-            else:
-                price = self.die_price(seat, base, colour)
+            price = 0
+            if not free:   # what die_price() says, from the sheet's prices by die
+                price = base - off[index]
+                cap = caps[index]
+                if price > cap:
+                    price = cap
+                if price < 0:
+                    price = 0
             if price > coins:
                 continue
             for b, spaces in targets:
@@ -758,10 +806,16 @@ class DiceGame(SharedGenerator):
                         cost = costs[i]
                         short = cost - types if cost > types else 0
                         pay = price + short
-                        key = (b * 64 + i) * 1024 + pay
-                        if pay <= coins and key not in seen:
-                            seen.append(key)
-                            found.append(tables.cross(b, i, k, index, price, short))
+                        if pay <= coins:
+                            # one action per space and pay: the first die offering it (the
+                            # fields compared natively; boxed keys in a list cost more)
+                            for other in found:
+                                assert isinstance(other, CrossSpace)
+                                if other.index == b and other.space == i \
+                                        and other.die_price + other.shortfall == pay:
+                                    break
+                            else:
+                                found.append(tables.cross(b, i, k, index, price, short))
                         break
         return found
 
@@ -776,7 +830,7 @@ class DiceGame(SharedGenerator):
             for i in first_open(self.tables.any_groups[b], city.crossed[b]):
                 short = shortfall(building.spaces[i].cost, types)
                 if short <= city.coins:
-                    found.append(CrossSpace(building.key, i, None, "", 0, short, b))
+                    found.append(self.tables.follow(b, i, short))
         return found
 
     def _bonus_options(self, seat: int) -> list[DiceAction]:
@@ -916,6 +970,10 @@ class DiceGame(SharedGenerator):
                     held = city.colour_most.get(colour)
                     city.colour_most[colour] = price.most if held is None else min(held,
                                                                                    price.most)
+        if gains.prices:
+            city.die_off = [city.discount + city.colour_less.get(d.colour, 0)
+                            for d in self.dice.dice]
+            city.die_cap = [city.colour_most.get(d.colour, NO_CAP) for d in self.dice.dice]
         for gain in gains.die_gains:
             city.die_gains[gain.colour] = city.die_gains.get(gain.colour, 0) + gain.coins
         if gains.cross is not None and not silent:

@@ -45,8 +45,8 @@ _WORDING: Final = {
 
 def _deal_boards(game: FlowGame, parameters: Mapping[str, Any]) -> None:
     chosen = sample(game.generator(), range(len(game.wonders)), game.players)
-    game.seats = [Seat(s, w, len(game.wonders[w].pieces), len(game.kinds),
-                       game.wonders[w].name) for s, w in enumerate(chosen)]
+    game.seats = [Seat(s, w, len(game.wonders[w].pieces), len(game.kinds), game.wonders[w].name)
+                  for s, w in enumerate(chosen)]
 
 
 def _place_decks(game: FlowGame, parameters: Mapping[str, Any]) -> None:
@@ -78,13 +78,11 @@ SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] 
 
 
 def _take_cat(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
-    if kind >= 0 and game.kinds[kind].cat:
-        game.table.cat = seat
+    game.table.cat = seat
 
 
 def _flip_conflict(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
-    if kind >= 0:
-        conflict.flip(game, game.kinds[kind].horns)
+    conflict.flip(game, game.kinds[kind].horns)
 
 
 def _build_when_paid(game: FlowGame, seat: int, kind: int,
@@ -102,6 +100,16 @@ def _extra_card(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, A
         game.schedule([("extra_offer", seat, t)
                        for t in progress.triggered(game, seat, kind, piece=False)])
 
+
+#: Which cards set each step off (a step not set off by a card kind is not run for it;
+#: kind -1, a step looking again after a build or a token, always runs).
+CARD_FILTERS: Final[Mapping[str, Callable[[CardKind], bool]]] = {
+    "take_cat": lambda kind: kind.cat,
+    "flip_conflict": lambda kind: kind.horns > 0,
+    "build_when_paid": lambda kind: kind.resource is not None or kind.coins > 0,
+    "progress_on_sets": lambda kind: kind.science is not None,
+    "extra_card": lambda kind: True,
+}
 
 #: Steps after each card taken: ``(game, seat, card kind or -1, parameters)``.
 CARD_STEPS: Final[Mapping[str, Callable[[FlowGame, int, int, Mapping[str, Any]], None]]] = {
@@ -128,16 +136,30 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
 }
 
 
+def _take(game: FlowGame, asked: Ask, move: Move) -> None:
+    decks.resolve(game, asked.seat, asked.kind, move, asked.about)
+
+
+#: The mechanism that carries out the answer to each kind of decision: ``(game, ask, move)``.
+RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Move], None]]] = {
+    decks.TURN: _take, decks.DECK: _take, decks.LOOK: _take, decks.KEEP: _take,
+    pieces.BUILD: lambda game, asked, move: pieces.resolve(game, asked.seat, move),
+    progress.PROGRESS: lambda game, asked, move: progress.resolve(game, asked.seat, move),
+    progress.EXTRA: lambda game, asked, move: progress.resolve_extra(game, asked.seat, move,
+                                                                     asked.about),
+}
+
+
 def _check_end(game: FlowGame, condition: str) -> bool:
     if condition == "wonder_complete":
-        return any(city.complete for city in game.seats)
+        return game.completed
     return False   # no_card: checked when the next turn would start
 
 
 class _Program:
     """A flow made ready to run once per data set: its steps with their parameters."""
 
-    def __init__(self, flow: Flow) -> None:
+    def __init__(self, flow: Flow, kinds: Sequence[CardKind]) -> None:
         self.flow = flow
         self.setup = flow.setup
         self.after_card = flow.after_card
@@ -145,6 +167,10 @@ class _Program:
         self.parameters = {step.name: step.parameters for step in
                            (*flow.setup, *flow.after_card, *flow.after)}
         self.end_when = flow.end_when
+        # per card kind, the after_card steps it sets off, in the flow's order
+        self.card_steps: list[tuple[str, ...]] = [
+            tuple(step.name for step in flow.after_card if CARD_FILTERS[step.name](kind))
+            for kind in kinds]
 
 
 _PROGRAM = "flow.program"   # the program's entry in GameData.derived
@@ -157,9 +183,24 @@ def _program(data: GameData) -> _Program:
     flow = data.rules.model.flow
     if flow is None:
         raise RuleError(f"rule set '{data.rules.name}' has no flow: section to run")
-    program = _Program(flow)
+    components = data.components
+    program = _Program(flow, components.kinds if components is not None else ())
     data.derived[_PROGRAM] = program
     return program
+
+
+def every_move(data: GameData) -> list[Move]:
+    """Every move a game of ``data`` can offer, from its components and flow alone (each
+    mechanism lists its own): the fixed action ids of agents' environments and OpenSpiel."""
+    components = data.components
+    flow = data.rules.model.flow
+    if components is None or flow is None:
+        return []
+    sets = flow.step("progress_on_sets")
+    same = int(sets.parameters.get("same", 2)) if sets is not None else 0
+    different = int(sets.parameters.get("different", 3)) if sets is not None else 0
+    return (decks.every_move(components) + pieces.every_move(components)
+            + progress.every_move(components, same, different))
 
 
 # --- the game --------------------------------------------------------------------------
@@ -207,6 +248,7 @@ class FlowGame(SharedGenerator):
         self.used: list[int] = []          # tokens whose extra card this turn has used
         self.in_turn = False
         self.finished = False
+        self.completed = False             # a seat has built its whole Wonder
         self.records: list[tuple[int, str, dict[int, Move]]] = []
         self.battles: list[list[int]] = []  # each battle's shields, by seat
         self.set_generator(seeded(seed))
@@ -228,6 +270,7 @@ class FlowGame(SharedGenerator):
         self.used = list(source.used)
         self.in_turn = source.in_turn
         self.finished = source.finished
+        self.completed = source.completed
         self.records = list(source.records)
         self.battles = list(source.battles)
         self.dealt = source.dealt
@@ -244,11 +287,15 @@ class FlowGame(SharedGenerator):
 
     def gain(self, seat: int, kind: int) -> None:
         """``seat`` takes a card of ``kind``: in front of it, then the ``after_card`` steps."""
-        self.seats[seat].held[kind] += 1
-        self.schedule([(step.name, seat, kind) for step in self.program.after_card])
+        city = self.seats[seat]
+        city.held[kind] += 1
+        city.built.append(self.kinds[kind].card)
+        self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
     def built_piece(self, seat: int) -> None:
         """A piece was built: the tokens whose extra card that sets off."""
+        if self.seats[seat].complete:
+            self.completed = True
         self.schedule([("extra_offer", seat, t)
                        for t in progress.triggered(self, seat, -1, piece=True)])
 
@@ -290,16 +337,7 @@ class FlowGame(SharedGenerator):
     # --- running the flow -------------------------------------------------------------------
 
     def _resolve(self, asked: Ask, move: Move) -> None:
-        seat = asked.seat
-        kind = asked.kind
-        if kind in (decks.TURN, decks.DECK, decks.LOOK, decks.KEEP):
-            decks.resolve(self, seat, kind, move, asked.about)
-        elif kind == pieces.BUILD:
-            pieces.resolve(self, seat, move)
-        elif kind == progress.PROGRESS:
-            progress.resolve(self, seat, move)
-        else:
-            progress.resolve_extra(self, seat, move, asked.about)
+        RESOLVERS[asked.kind](self, asked, move)
 
     def _advance(self) -> None:
         """Run the agenda until a decision is asked or the game ends."""
@@ -328,9 +366,10 @@ class FlowGame(SharedGenerator):
         for step in self.program.after:
             TURN_STEPS[step.name](self, step.parameters)
         self.in_turn = False
-        if any(_check_end(self, c) for c in self.program.end_when):
-            self.finished = True
-            return
+        for condition in self.program.end_when:
+            if _check_end(self, condition):
+                self.finished = True
+                return
         self.current = (self.current + 1) % self.players
 
     # --- the contract -----------------------------------------------------------------------
@@ -365,7 +404,8 @@ class FlowGame(SharedGenerator):
         return Decision(self.asking.kind, (self.asking.seat,), _WORDING[self.asking.kind])
 
     def to_move(self) -> list[int]:
-        return [] if self.finished or self.asking is None else [self.asking.seat]
+        asked = self.asking
+        return [] if self.finished or asked is None else asked.seats
 
     def legal_actions(self, seat: int) -> Sequence[Move]:
         asked = self.asking
@@ -398,7 +438,12 @@ class FlowGame(SharedGenerator):
             raise RuleError(f"expected one action from seat {asked.seat} "
                             f"({_WORDING[asked.kind]}), got seats {sorted(actions)}")
         move = actions[asked.seat]
-        if not any(offered is move for offered in asked.moves):
+        known = False
+        for offered in asked.moves:
+            if offered is move:
+                known = True
+                break
+        if not known:
             self.check(asked.seat, move)
         self.records.append((self.turn, asked.kind, {asked.seat: move}))
         self.asking = None
@@ -432,6 +477,7 @@ class FlowGame(SharedGenerator):
                      "cat": cat if self.table.cat == s else 0}
             lines.append({name: found.get(name, 0) for name in order})
         return ScoreSheet(order, lines, [0] * self.players, tie_break=model.tie_break,
+                          victory="points",
                           counts={"pieces": [c.pieces_built for c in self.seats]})
 
     def _deck_view(self, slot: int, seat: int) -> dict[str, Any]:
@@ -453,7 +499,7 @@ class FlowGame(SharedGenerator):
             "game": self.data.rules.name, "seat": seat, "turn": self.turn,
             "decision": self.decision().kind, "to_move": self.to_move(),
             "seats": [{"seat": s, "wonder": self.wonders[c.wonder].name,
-                       "built": list(c.built),
+                       "built": list(c.raised),
                        "cards": {self.kinds[k].name: n for k, n in enumerate(c.held) if n},
                        "shields": conflict.shields(self, s),
                        "progress": [self.progress[t].name for t in c.progress],
@@ -483,14 +529,18 @@ class FlowGame(SharedGenerator):
         table = other.table
         table.decks = [list(d) for d in table.decks]
         for slot, deck in enumerate(table.decks):
-            view = self._deck_view(slot, seat)
-            hidden = len(deck) - (1 if view["top"] is not None else 0)
+            hidden = len(deck) - (1 if deck and self._deck_view(slot, seat)["top"] is not None
+                                  else 0)
             if slot == table.looking_slot and self.asking is not None \
                     and self.asking.seat != seat:
                 pool = sorted(deck[:hidden] + table.looking)   # (canonical, then dealt)
                 shuffle(rng, pool)
                 table.looking = pool[:len(table.looking)]
                 deck[:hidden] = pool[len(table.looking):]
+                asked = self.asking   # the chooser's options: the cards now looked at
+                names = sorted({self.kinds[k].name for k in table.looking})
+                other.asking = Ask(asked.kind, asked.seat,
+                                   tuple(Move("keep", (n,)) for n in names), asked.about)
                 continue
             part = sorted(deck[:hidden])   # (canonical: the deal ignores the hidden order)
             shuffle(rng, part)
@@ -518,14 +568,10 @@ class FlowGame(SharedGenerator):
         table = self.table
         places: dict[str, tuple[bool, list[Card]]] = {}
         for slot, deck in enumerate(table.decks):
-            # every seat is told the same places: the top card is the top's place, seen by
-            # those it faces (a face-up deck's; the central one's by the cat's holder)
             seen = self._deck_view(slot, seat)["top"] is not None
-            top = deck[len(deck) - 1:]
             name = self.deck_names[slot]
-            places[f"{name} deck, top"] = (seen, [self.kinds[k].card for k in top])
-            places[f"{name} deck"] = (False, [self.kinds[k].card
-                                              for k in deck[:len(deck) - len(top)]])
+            places[f"{name} deck, top"] = (seen, [self.kinds[k].card for k in deck[-1:]])
+            places[f"{name} deck"] = (False, [self.kinds[k].card for k in deck[:-1]])
         for s, city in enumerate(self.seats):
             places[f"seat {s}"] = (True, [self.kinds[k].card for k, n in enumerate(city.held)
                                           for _ in range(n)])
@@ -536,4 +582,4 @@ class FlowGame(SharedGenerator):
         return places
 
 
-__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "SETUP_STEPS", "TURN_STEPS"]
+__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "RESOLVERS", "every_move", "SETUP_STEPS", "TURN_STEPS"]

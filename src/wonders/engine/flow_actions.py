@@ -1,7 +1,7 @@
 """The actions of a game run by the flow interpreter: a verb and its words.
 
 One small value for every decision a flow's mechanisms ask (``take left``, ``build 2 pay
-wood stone``, ``progress Urbanism with tablet tablet``, ``decline``): its notation is its
+wood stone``, ``progress stack with tablet tablet``, ``decline``): its notation is its
 words joined by spaces, printed and parsed the same way, and its JSON form names the verb
 and the words, so logs, the web protocol and the environment need nothing per mechanism.
 """

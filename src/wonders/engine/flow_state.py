@@ -8,55 +8,56 @@ game's clone is its objects' copies, never a hand-kept list of fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from wonders.dsl.model import Card
 from wonders.engine.flow_actions import Move
 
 
 class Seat:
-    """One player: the Wonder and the pieces built, the cards held (a count per card
+    """One player: the Wonder and the pieces raised, the cards held (a count per card
     kind), the progress tokens held (token indices, in the order taken) and the military
-    victory tokens won."""
+    victory tokens won; ``built`` is every card taken (the name the statistics read of
+    every game's cities)."""
 
     def __init__(self, seat: int, wonder: int, pieces: int, kinds: int, name: str = "") -> None:
         self.seat = seat
         self.wonder = wonder
-        self.name = name   # the Wonder's name (score-sheet headings, statistics)
-        self.built = [False] * pieces
+        self.name = name   # the Wonder's
+        self.raised = [False] * pieces   # per piece of the Wonder, whether it is built
         self.held = [0] * kinds
         self.progress: list[int] = []
         self.victories = 0
         self.coins = 0   # (the contract's coins: a decks game has none, only coin cards)
+        self.built: list[Card] = []   # every card taken, in order (statistics read it)
 
     def copy(self) -> Seat:
         other = Seat(self.seat, self.wonder, 0, 0, self.name)
-        other.built = list(self.built)
+        other.raised = list(self.raised)
         other.held = list(self.held)
         other.progress = list(self.progress)
         other.victories = self.victories
+        other.built = list(self.built)
         return other
+
+    def label(self) -> str:
+        """The seat for people: ``player 1 (WONDER)``."""
+        return f"player {self.seat} ({self.name})" if self.name else f"player {self.seat}"
+
+    def wonder_states(self) -> list[tuple[str, str]]:
+        """The Wonder played and whether it was completed, for statistics by Wonder."""
+        return [(self.name, "complete" if self.complete else "unfinished")]
+
+    def summary(self) -> dict[str, object]:
+        """What a score sheet row in JSON says of the seat beyond its points."""
+        return {"wonder": self.name, "pieces": self.pieces_built,
+                "progress_tokens": len(self.progress), "victories": self.victories}
 
     @property
     def pieces_built(self) -> int:
-        return sum(self.built)
+        return sum(self.raised)
 
     @property
     def complete(self) -> bool:
-        return all(self.built)
-
-    # --- a seat in a few words (the contract's City: score sheets, statistics) ---------
-
-    def label(self) -> str:
-        """A column heading for the seat: its Wonder (the seat alone without one)."""
-        return f"{self.seat}: {self.name}" if self.name else f"seat {self.seat}"
-
-    def summary(self) -> dict[str, object]:
-        """What a score-sheet row in JSON says beyond the points."""
-        return {"wonder": self.name, "pieces": self.pieces_built}
-
-    def wonder_states(self) -> list[tuple[str, str]]:
-        """The Wonder played, for statistics by Wonder (one side, as the dice boards')."""
-        return [(self.name, "A")]
+        return all(self.raised)
 
 
 class Table:
@@ -98,15 +99,18 @@ class Table:
         return other
 
 
-@dataclass(frozen=True)
 class Ask:
     """A decision waiting for ``seat``: its kind (the history's phase), the legal moves, and
-    what the mechanism that asked needs to resolve it (``about``: a piece, a token …)."""
+    what the mechanism that asked needs to resolve it (``about``: a piece, a token …).
+    Never changed once made, so clones share it; ``seats`` is the one-seat list
+    ``to_move`` hands out (read only)."""
 
-    kind: str
-    seat: int
-    moves: tuple[Move, ...]
-    about: int = -1
+    def __init__(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.moves = moves
+        self.about = about
+        self.seats = [seat]
 
 
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).

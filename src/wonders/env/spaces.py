@@ -19,6 +19,7 @@ from wonders.engine.actions import (FREE_BUILD, Action, Build, BuildFromDiscard,
                                     CopyCard, DestroyCard, Keep, PayOrTake, Sell, Skip,
                                     TakeToken)
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
+from wonders.engine.flow_actions import Move
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
@@ -94,6 +95,8 @@ def slot_of(action: object) -> Slot:
         return ("pass",)
     if isinstance(action, Decline):
         return ("decline",)
+    if isinstance(action, Move):   # a flow game's move: its verb and what it names first
+        return ("move", action.verb, *action.words[:1])
     raise UnmappedActionError(f"the environment has no action slot for {action!r} (a new "
                               "action type: teach wonders/env/spaces.py's slot_of and "
                               "ActionCatalogue about it)")
@@ -184,6 +187,25 @@ def dice_slots(data: GameData) -> list[Slot]:
     return slots
 
 
+def flow_slots(data: GameData) -> list[Slot]:
+    """The slots of a game the flow interpreter plays with components (``data.components``):
+    take from each deck (where it lies from the taker, or by its Wonder), keep each card
+    kind, decline, build each piece (by number; of several payments, the first offered),
+    take each progress token or the stack's top (whatever cards a set spends)."""
+    components = data.components
+    if components is None:
+        return []
+    slots: list[Slot] = [("move", "take", place) for place in
+                         ("left", "right", *(deck.name for deck in components.decks))]
+    slots += [("move", "keep", kind.name) for kind in components.kinds]
+    slots.append(("move", "decline"))
+    pieces = max((len(w.pieces) for w in components.wonders), default=0)
+    slots += [("move", "build", str(i + 1)) for i in range(pieces)]
+    slots += [("move", "progress", name) for name in
+              (*dict.fromkeys(t.name for t in components.progress), "stack")]
+    return slots
+
+
 def _cost(action: object) -> tuple[int, int]:
     payment = getattr(action, "payment", None)
     if payment is None:
@@ -240,6 +262,7 @@ class ActionCatalogue:
         debts = debt_slots(data)
         slots += debts
         slots += dice_slots(data)
+        slots += flow_slots(data)
         self.slots: tuple[Slot, ...] = tuple(slots)
         self.index: dict[Slot, int] = {slot: i for i, slot in enumerate(slots)}
         # a card object -> the index of its first slot (build), for the common actions'

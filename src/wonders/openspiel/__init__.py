@@ -8,7 +8,7 @@
 True
 
 One name per shipped game and expansion rule set (:data:`GAMES`): ``wonders_base``,
-``wonders_base2e``, ``wonders_duel``, ``wonders_dice``, ``wonders_leaders``,
+``wonders_base2e``, ``wonders_duel``, ``wonders_dice``, ``wonders_architects``, ``wonders_leaders``,
 ``wonders_cities``, ``wonders_leaders_cities``; parameters ``players`` and ``seed``.
 :func:`register` adds a rule set of one's own under a name.  How chance, simultaneous
 decisions, information states and returns map is in ``docs/openspiel.md``.
@@ -40,6 +40,7 @@ GAMES: dict[str, str] = {
     "wonders_leaders": "leaders",
     "wonders_cities": "cities",
     "wonders_leaders_cities": "leaders-cities",
+    "wonders_architects": "architects",
 }
 
 _DATA: dict[str, GameData] = {}   # OpenSpiel name -> its loaded data (loaded once)

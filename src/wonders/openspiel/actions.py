@@ -21,6 +21,7 @@ from wonders.engine.actions import (CHAIN, FREE_BUILD, PAY, Build, BuildFromDisc
                                     ChooseWonder, CopyCard, DestroyCard, Keep, PayOrTake,
                                     Sell, Skip, TakeToken)
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
+from wonders.engine.flow_actions import Move
 from wonders.engine.errors import RuleError
 from wonders.engine.payment import FREE, Payment
 
@@ -145,6 +146,8 @@ def slot_of(action: AnyAction) -> Slot:
         return ("pass",)
     if isinstance(action, Decline):
         return ("decline",)
+    if isinstance(action, Move):   # a flow game's move: every one its own id
+        return ("move", action.verb, *action.words)
     raise UnmappedActionError(f"OpenSpiel has no action id for {action!r}: a kind of action "
                               "wonders.openspiel.actions does not know yet")
 
@@ -212,6 +215,8 @@ class ActionCatalogue:
             stages = max((len(board.stages) for board in dice.boards), default=0)
             entries += [(("dice_stage", stage), 1) for stage in range(stages)]
             entries += [(("pass",), 1), (("decline",), 1)]
+        from wonders.engine.flow import every_move   # (a flow game's moves, from its data)
+        entries += [(slot_of(move), 1) for move in every_move(data)]
         entries.append((WAIT, 1))
         self.first: dict[Slot, tuple[int, int]] = {}   # slot -> (its first id, its ways)
         self.slots: list[tuple[Slot, int]] = []        # id -> (slot, way)

@@ -15,7 +15,10 @@ from typing import Callable
 
 from wonders.dsl import describe
 from wonders.dsl.model import Game
+from wonders.dsl.components_model import describe_kind, describe_progress
 from wonders.render.card import card_svg, players_line
+from wonders.render.pieces import kind_svg, progress_svg
+from wonders.render.pieces import wonder_svg as piece_wonder_svg
 from wonders.render.sheet import dice_svg, sheet_svg
 from wonders.render.svg import el, roman, slug
 from wonders.render.token import token_svg
@@ -74,6 +77,22 @@ def drawings(game: Game) -> list[Drawing]:
         out.append(Drawing("Tokens", token.kind, token.name, f"{token.kind} token",
                            _unique(f"tokens/{slug(token.name)}", taken),
                            partial(token_svg, token)))
+    components = game.components
+    if components is not None:   # a decks game: its card kinds, Wonders and progress tokens
+        for kind in components.kinds:
+            out.append(Drawing("Cards", kind.colour, kind.name, describe_kind(kind),
+                               _unique(f"cards/{slug(kind.name)}", taken),
+                               partial(kind_svg, kind)))
+        for wonder in components.wonders:
+            out.append(Drawing("Wonders", "", wonder.name,
+                               f"{len(wonder.pieces)} pieces, "
+                               f"{sum(p.points for p in wonder.pieces)} points",
+                               _unique(f"wonders/{slug(wonder.name)}", taken),
+                               partial(piece_wonder_svg, wonder)))
+        for token in components.progress:
+            out.append(Drawing("Tokens", "progress", token.name, describe_progress(token),
+                               _unique(f"tokens/{slug(token.name)}", taken),
+                               partial(progress_svg, token)))
     if game.dice is not None:
         for board in game.dice.boards:
             out.append(Drawing("Sheets", "", board.name, "the player sheet with this board",

@@ -208,21 +208,23 @@ class FlowRunner(DraftRunner):
         parts = self.parts
         wonders = self.wonders_of(players, path + ("players",))
         game.seats = []
-        kinds = len(parts.kinds)
+        kinds = parts.kinds
         table = game.table
         for seat, (w, player) in enumerate(zip(wonders, players)):
             ppath = path + ("players", seat)
             wonder = parts.wonders[w]
-            city = Seat(seat, w, len(wonder.pieces), kinds, wonder.name)
+            city = Seat(seat, w, len(wonder.pieces), len(kinds), wonder.name)
             for j, number in enumerate(player.get("pieces") or []):
                 if not 1 <= number <= len(wonder.pieces):
                     raise _ScenarioDataError(f"{wonder.name} has pieces 1 to "
                                              f"{len(wonder.pieces)}", ppath + ("pieces", j))
-                city.built[number - 1] = True
+                city.raised[number - 1] = True
             for name, held in (player.get("held") or {}).items():
                 city.held[self.kind(name, ppath + ("held", name))] = int(held)
             city.progress = [self.token_index(name, ppath + ("progress", j))
                              for j, name in enumerate(player.get("progress") or [])]
+            # (every card taken, as the statistics read it: the cards held)
+            city.built = [kinds[k].card for k, n in enumerate(city.held) for _ in range(n)]
             city.victories = int(player.get("victories", 0))
             if player.get("cat"):
                 table.cat = seat
@@ -258,6 +260,7 @@ class FlowRunner(DraftRunner):
         # the seat to move starts its turn (the interpreter asks it what to take)
         game.current, game.turn, game.agenda, game.asking = to_move, 0, [], None
         game.in_turn, game.finished, game.records, game.battles = False, False, [], []
+        game.completed = any(city.complete for city in game.seats)
         game._advance()
         return game
 
@@ -366,7 +369,7 @@ class FlowRunner(DraftRunner):
         city = game.seats[seat]
         kinds = self.parts.kinds
         if "pieces" in spec:
-            got = [i + 1 for i, built in enumerate(city.built) if built]
+            got = [i + 1 for i, built in enumerate(city.raised) if built]
             if got != sorted(spec["pieces"]):
                 self.fail(outcome, path + ("pieces",), f"player {seat} has built pieces "
                           f"{got or 'none'}, expected {sorted(spec['pieces']) or 'none'}")

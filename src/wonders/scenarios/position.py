@@ -16,7 +16,11 @@ spaces); ``players`` and ``seed`` are always written, ``sides`` when the game wa
 with one, ``load`` for extra card files.  Each decision after a ``|`` gives, for every
 seat that decided it, the seat and its action; a simultaneous decision lists its seats
 in order, separated by ``;``.  A ``|``, ``;`` or ``\\`` inside a name is written ``\\|``,
-``\\;``, ``\\\\``.
+``\\;``, ``\\\\``.  Line breaks around the ``|`` are spaces: the same position may be
+written one decision a line.
+
+The YAML form is a scenario file (``wonders check`` runs it) whose one scenario's
+``position:`` is that text, one decision a line (:func:`write_yaml`, :func:`read_yaml`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import re
 import shlex
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
+
+import yaml
 
 from wonders.engine.contract import GameState
 from wonders.engine.errors import RuleError
@@ -56,12 +62,89 @@ def write(game: GameState, spec: str, load: Sequence[str] = (),
     """``game`` as a position (after its first ``decisions`` decisions when given):
     ``spec`` names its data (what ``--game`` takes), ``load`` any extra card files,
     ``sides`` the set-up option it was made with."""
+    return " | ".join(_fields(game, spec, load, sides, decisions))
+
+
+def write_yaml(game: GameState, spec: str, load: Sequence[str] = (),
+               sides: str | Sequence[str] | None = None, decisions: int | None = None,
+               name: str | None = None, source: str | None = None) -> str:
+    """``game`` as a scenario file whose scenario starts from its position (the arguments
+    of :func:`write`), one decision a line, and expects whose move it is there: ``wonders
+    check`` runs it as it is, and expectations may be added to it.  ``name`` and
+    ``source`` are the scenario's (by default: the decision it is after)."""
+    fields = _fields(game, spec, load, sides, decisions)
+    after = len(fields) - 1
+    again = read(" | ".join(fields))
+    scenario: dict[str, Any] = {
+        "name": name or f"the position after {after} decision{'s' if after != 1 else ''}",
+        **({"source": source} if source else {}),
+        "position": "\n| ".join(fields),
+        "expect": [{"to_move": sorted(again.to_move())}],
+    }
+    document = {"kind": "scenarios", "game": spec, "scenarios": [scenario]}
+    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     width=100)
+
+
+def read_yaml(text: str, scenario: int | str = 0) -> GameState:
+    """The game of a position in YAML: a scenario file (its scenario ``scenario``, by
+    number from 0 or by name), one scenario, or a mapping with a ``position:`` text."""
+    try:
+        data = yaml.safe_load(text) if isinstance(text, str) else None
+    except yaml.YAMLError as exc:
+        raise PositionError(f"the position's YAML does not read: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("scenarios"), list):
+        chosen = data["scenarios"]
+        names = [s.get("name") for s in chosen if isinstance(s, dict)]
+        if isinstance(scenario, str):
+            if scenario not in names:
+                raise PositionError(f"no scenario named '{scenario}' (scenarios: "
+                                    f"{', '.join(map(str, names))})")
+            data = chosen[names.index(scenario)]
+        elif isinstance(scenario, int) and not isinstance(scenario, bool) \
+                and 0 <= scenario < len(chosen):
+            data = chosen[scenario]
+        else:
+            raise PositionError(f"no scenario {scenario!r}: the file has {len(chosen)} "
+                                f"(0 to {len(chosen) - 1})")
+    written = data.get("position") if isinstance(data, dict) else None
+    if isinstance(written, dict):
+        raise PositionError("this position is drawn as a map (a rulebook example), which "
+                            "'wonders check' sets up; read_yaml reads a position written as "
+                            "text ('position: wonders/1 …', as 'wonders position LOG --format "
+                            "yaml' writes it)")
+    if not isinstance(written, str):
+        raise PositionError("the YAML has no 'position:' text (a scenario file, a scenario, "
+                            "or a mapping with 'position: wonders/1 …')")
+    return read(written)
+
+
+class _Dumper(yaml.SafeDumper):
+    """YAML as people write it: a text of several lines as a literal block."""
+
+
+def _text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text,
+                                   style="|" if "\n" in text else None)
+
+
+def _list(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.SequenceNode:
+    flat = all(not isinstance(item, (list, dict)) for item in items)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flat)
+
+
+_Dumper.add_representer(str, _text)
+_Dumper.add_representer(list, _list)
+
+
+def _fields(game: GameState, spec: str, load: Sequence[str],
+            sides: str | Sequence[str] | None, decisions: int | None) -> list[str]:
+    """The header, then each decision: the fields of a position."""
     header = Header(spec, game.players, game.seed,
                     sides if sides is None or isinstance(sides, str) else tuple(sides),
                     tuple(load))
     history = game.history if decisions is None else game.history[:max(decisions, 0)]
-    moves = [_decision(record) for record in _replayed(history, header)]
-    return " | ".join([_header_text(header), *moves])
+    return [_header_text(header), *(_decision(record) for record in _replayed(history, header))]
 
 
 def read(text: str) -> GameState:
@@ -204,4 +287,5 @@ def _split(text: str, separator: str) -> list[str]:
     return pieces
 
 
-__all__ = ["Header", "PositionError", "VERSION", "parse", "read", "write"]
+__all__ = ["Header", "PositionError", "VERSION", "parse", "read", "read_yaml", "write",
+           "write_yaml"]

@@ -10,9 +10,9 @@ front of the taker and sets off the flow's ``after_card`` steps
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from wonders.dsl.components_model import ANY_DECK, CENTRAL, Take
+from wonders.dsl.components_model import ANY_DECK, CENTRAL, Components, Take
 from wonders.engine.flow_actions import Move
 from wonders.engine.randomness import shuffle
 from wonders.engine.table import right_of
@@ -53,9 +53,27 @@ def places_of(game: FlowGame, seat: int, decks: tuple[str, ...]) -> list[str]:
     return places
 
 
+_TAKES: Final = {place: Move("take", (place,)) for place in RELATIVE}
+
+
+def take_move(place: str) -> Move:
+    """The move that takes from ``place`` (one shared value for each relative place)."""
+    found = _TAKES.get(place)
+    return found if found is not None else Move("take", (place,))
+
+
 def turn_moves(game: FlowGame, seat: int) -> tuple[Move, ...]:
     """The turn's takes: the left, right and central decks that still hold a card."""
-    return tuple(Move("take", (place,)) for place in places_of(game, seat, RELATIVE))
+    table = game.table.decks
+    left, right, central = table[seat], table[right_of(seat, game.players)], table[game.central]
+    moves = []
+    if left:
+        moves.append(_TAKES["left"])
+    if right and right is not left:
+        moves.append(_TAKES["right"])
+    if central:
+        moves.append(_TAKES[CENTRAL])
+    return tuple(moves)
 
 
 def take_top(game: FlowGame, seat: int, slot: int) -> None:
@@ -76,7 +94,7 @@ def take(game: FlowGame, seat: int, spec: Take) -> None:
     if not places:
         return
     kind = LOOK if spec.look > 1 else DECK
-    game.ask(kind, seat, tuple(Move("take", (p,)) for p in places), spec.look)
+    game.ask(kind, seat, tuple(take_move(p) for p in places), spec.look)
 
 
 def resolve(game: FlowGame, seat: int, kind: str, move: Move, about: int) -> None:
@@ -105,5 +123,12 @@ def resolve(game: FlowGame, seat: int, kind: str, move: Move, about: int) -> Non
     game.ask(KEEP, seat, tuple(Move("keep", (n,)) for n in names))
 
 
-__all__ = ["DECK", "KEEP", "LOOK", "TURN", "places_of", "resolve", "slot_of", "take",
-           "take_top", "turn_moves"]
+def every_move(components: Components) -> list[Move]:
+    """Every move a take can be (by relative place or by deck name) or a keep."""
+    places = ["left", "right", *(deck.name for deck in components.decks)]
+    return ([take_move(p) for p in dict.fromkeys(places)]
+            + [Move("keep", (kind.name,)) for kind in components.kinds])
+
+
+__all__ = ["DECK", "KEEP", "LOOK", "TURN", "every_move", "places_of", "resolve", "slot_of", "take",
+           "take_move", "take_top", "turn_moves"]

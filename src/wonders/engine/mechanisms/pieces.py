@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING
 
-from wonders.dsl.components_model import Piece
+from wonders.dsl.components_model import Components, Piece
 from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import decks
 
@@ -72,9 +72,7 @@ def payments(game: FlowGame, seat: int, piece: Piece) -> list[tuple[str, ...]]:
         for chosen in combinations_with_replacement(sorted(resources), min(n, len(pool))):
             if chosen not in seen and all(chosen.count(r) <= counts[r] for r in set(chosen)):
                 seen.add(chosen)
-                add(list(chosen))
-        if not pool:
-            add([])
+                add(list(chosen))   # (no resource held: the one empty choice, coins only)
     return found
 
 
@@ -82,14 +80,28 @@ def buildable(game: FlowGame, seat: int) -> list[int]:
     """The pieces ``seat`` may build now: not built, every piece below built."""
     city = game.seats[seat]
     pieces = game.wonders[city.wonder].pieces
-    return [i for i, piece in enumerate(pieces) if not city.built[i]
-            and all(city.built[j] for j in piece.rests_on)]
+    return [i for i, piece in enumerate(pieces) if not city.raised[i]
+            and all(city.raised[j] for j in piece.rests_on)]
+
+
+def _enough(game: FlowGame, seat: int, count: int) -> bool:
+    """Whether ``seat`` holds at least ``count`` paying cards (a quick test before the
+    payments are worked out: one coin card may count twice)."""
+    held = game.seats[seat].held
+    cards = 0
+    for k, kind in enumerate(game.kinds):
+        if held[k] and (kind.resource is not None or kind.coins):
+            cards += held[k]
+    return cards + 1 >= count
 
 
 def build_moves(game: FlowGame, seat: int) -> tuple[Move, ...]:
     """Every piece ``seat`` can pay for now, with each of its payments."""
     pieces = game.wonders[game.seats[seat].wonder].pieces
-    return tuple(Move(BUILD, (str(i + 1), "pay", *spent)) for i in buildable(game, seat)
+    open_pieces = buildable(game, seat)
+    if not open_pieces or not _enough(game, seat, min(pieces[i].count for i in open_pieces)):
+        return ()
+    return tuple(Move(BUILD, (str(i + 1), "pay", *spent)) for i in open_pieces
                  for spent in payments(game, seat, pieces[i]))
 
 
@@ -109,7 +121,7 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
         kind = game.kind_index(name)
         city.held[kind] -= 1
         game.table.discard.append(kind)
-    city.built[index] = True
+    city.raised[index] = True
     piece = game.wonders[city.wonder].pieces[index]
     game.built_piece(seat)
     for _ in range(piece.progress):
@@ -122,15 +134,48 @@ def points(game: FlowGame, seat: int) -> int:
     """The points of the pieces ``seat`` has built."""
     city = game.seats[seat]
     pieces = game.wonders[city.wonder].pieces
-    return sum(p.points for p, built in zip(pieces, city.built) if built)
+    return sum(p.points for p, built in zip(pieces, city.raised) if built)
 
 
 def shields(game: FlowGame, seat: int) -> int:
     """The shields of the pieces ``seat`` has built."""
     city = game.seats[seat]
     pieces = game.wonders[city.wonder].pieces
-    return sum(p.shields for p, built in zip(pieces, city.built) if built)
+    return sum(p.shields for p, built in zip(pieces, city.raised) if built)
 
 
-__all__ = ["BUILD", "build_moves", "build_when_paid", "buildable", "payments", "points",
+def every_move(components: Components) -> list[Move]:
+    """Every build move any piece of any Wonder can be: its number, then each multiset of
+    resource cards (by resource name, as :func:`payments` lists them) and the coin cards
+    that fill the gaps (one fewer when a coin card counts twice)."""
+    resources: dict[str, str] = {}
+    coin = ""
+    for kind in components.kinds:
+        if kind.resource is not None:
+            resources[kind.resource] = kind.name
+        elif kind.coins and not coin:
+            coin = kind.name
+    names = [resources[r] for r in sorted(resources)]
+    counts: dict[int, set[int]] = {}
+    for wonder in components.wonders:
+        for i, piece in enumerate(wonder.pieces):
+            counts.setdefault(i, set()).add(piece.count)
+    moves: list[Move] = []
+    for i in sorted(counts):
+        spent: list[tuple[str, ...]] = []
+        for count in sorted(counts[i]):
+            for r in range(count + 1):
+                for chosen in combinations_with_replacement(names, r):
+                    gaps = count - r
+                    for cards in sorted({gaps, _coin_cards(gaps, True)}):
+                        if cards and not coin:
+                            continue
+                        way = chosen + (coin,) * cards
+                        if way not in spent:
+                            spent.append(way)
+        moves += [Move(BUILD, (str(i + 1), "pay", *way)) for way in spent]
+    return moves
+
+
+__all__ = ["BUILD", "build_moves", "every_move", "build_when_paid", "buildable", "payments", "points",
            "resolve", "shields"]

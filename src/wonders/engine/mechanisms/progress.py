@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Mapping
 
-from wonders.dsl.components_model import CENTRAL, Progress
+from wonders.dsl.components_model import CENTRAL, Components, Progress
 from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import decks
 from wonders.engine.randomness import shuffle
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 PROGRESS = "progress"   # which token to take (and, for a set, which cards pay)
 EXTRA = "extra"         # one more card from a token, or decline
 STACK = "stack"         # the face-down stack's top, in a move
+_DECLINE = Move("decline")
 
 
 def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
@@ -91,6 +92,9 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
         if table.stack:
             table.face_up.append(table.stack.pop())
     city.progress.append(token)
+    found = game.progress[token]
+    if found.coin_value > 1 or found.any_resources:
+        game.schedule([("build_when_paid", seat, -1)])   # it may pay for a piece now
 
 
 def triggered(game: FlowGame, seat: int, kind: int, piece: bool) -> list[int]:
@@ -112,7 +116,7 @@ def offer_extra(game: FlowGame, seat: int, token: int) -> None:
         return
     places = decks.places_of(game, seat, decks.RELATIVE)
     if places:
-        moves = tuple(Move("take", (p,)) for p in places) + (Move("decline"),)
+        moves = tuple(decks.take_move(p) for p in places) + (_DECLINE,)
         game.ask(EXTRA, seat, moves, token)
 
 
@@ -144,6 +148,23 @@ def points(game: FlowGame, seat: int) -> int:
     return sum(end_points(game, seat, game.progress[t], held.count(t)) for t in set(held))
 
 
-__all__ = ["CENTRAL", "EXTRA", "PROGRESS", "STACK", "choices", "end_points", "lay",
+def every_move(components: Components, same: int, different: int) -> list[Move]:
+    """Every move taking a token can be: each token (or the stack's top), alone or with each
+    science set (as :func:`sets` lists them) and decline."""
+    science: dict[str, str] = {}
+    for kind in components.kinds:
+        if kind.science is not None:
+            science[kind.science] = kind.name
+    symbols = sorted(science)
+    spent = [(science[s],) * same for s in symbols]
+    if different:
+        spent += [tuple(science[s] for s in chosen) for chosen in combinations(symbols, different)]
+    tokens = [*dict.fromkeys(t.name for t in components.progress), STACK]
+    return ([Move(PROGRESS, (t,)) for t in tokens]
+            + [Move(PROGRESS, (t, "with", *way)) for t in tokens for way in spent]
+            + [_DECLINE])
+
+
+__all__ = ["CENTRAL", "EXTRA", "PROGRESS", "STACK", "choices", "end_points", "every_move", "lay",
            "offer_extra", "on_sets", "pick", "points", "resolve", "resolve_extra", "sets",
            "triggered"]
