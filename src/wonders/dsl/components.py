@@ -19,23 +19,12 @@ from wonders.dsl.effects import FREE, NO_EFFECTS
 from wonders.dsl.errors import Diagnostic, Report, closest
 from wonders.dsl.model import Card, RuleSet
 from wonders.dsl.source import Document, PathKey
+from wonders.dsl.values import as_int as _int, as_list as _list, as_map as _map
 
 OFFER = "decks"
 KIND = "components"
 SECTIONS = ("cards", "decks", "wonders", "progress")
 REQUIRED = ("cards", "decks", "wonders")   # (a game without progress tokens leaves it out)
-
-
-def _map(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _int(value: Any, default: int) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _strs(value: Any) -> tuple[str, ...]:

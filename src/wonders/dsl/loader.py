@@ -39,6 +39,7 @@ from wonders.dsl.rules_model import DrawPool, RuleModel, decimal, read_rules
 from wonders.dsl.schema import detect_kind, validate
 from wonders.dsl.components import build_components
 from wonders.dsl.sheets import build_dice
+from wonders.dsl.values import as_list as _list, as_map as _map
 from wonders.dsl.source import Document, PathKey, load_file
 from wonders.dsl.vocabulary import Vocabulary
 
@@ -1166,16 +1167,6 @@ def _shown(value: Any) -> str:
     """A value as a message shows it (YAML flow style, short)."""
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _list(value: Any) -> list[Any]:
-    """A list value, or [] when the data has something else there (already a schema error)."""
-    return value if isinstance(value, list) else []
-
-
-def _map(value: Any) -> dict[str, Any]:
-    """A map value, or {} when the data has something else there (already a schema error)."""
-    return value if isinstance(value, dict) else {}
 
 
 def _markers(value: Any) -> tuple[int, ...] | None:

@@ -34,16 +34,9 @@ from wonders.dsl.mechanisms import (EFFECT_WORDS, PERIOD_END, PERIOD_START, TOKE
 from wonders.dsl.model import Game
 from wonders.dsl.parser import parse_effects
 from wonders.dsl.source import Document, PathKey
+from wonders.dsl.values import as_list as _list, as_map as _map
 
 Compiled = Callable[[str], "fx.Effects | None"]
-
-
-def _map(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _mechanism(data: dict[str, Any], slot: str) -> tuple[str | None, PathKey]:

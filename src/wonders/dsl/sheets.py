@@ -20,26 +20,12 @@ from wonders.dsl.model import RuleSet
 from wonders.dsl.sheets_model import (ANY, LISTED, NO_GAINS, Board, Bonus, Building, Crossing,
                                      DiceSet, Die, DieGain, DiePrice, Face, Gains, Space, Stage)
 from wonders.dsl.source import Document, PathKey
+from wonders.dsl.values import as_int as _int, as_list as _list, as_map as _map
+from wonders.dsl.values import as_str as _str
 
 Compile = Callable[[Document, PathKey], "fx.Effects | None"]
 OFFER = "dice"
 WONDER = "wonder"   # what a face's 'compare:' names for the Wonder stages built
-
-
-def _map(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _int(value: Any, default: int) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _str(value: Any, default: str = "") -> str:
-    return value if isinstance(value, str) else default
 
 
 class _Builder:

@@ -83,16 +83,16 @@ def drawings(game: Game) -> list[Drawing]:
             out.append(Drawing("Cards", kind.colour, kind.name, describe_kind(kind),
                                _unique(f"cards/{slug(kind.name)}", taken),
                                partial(kind_svg, kind)))
-        for wonder in components.wonders:
-            out.append(Drawing("Wonders", "", wonder.name,
-                               f"{len(wonder.pieces)} pieces, "
-                               f"{sum(p.points for p in wonder.pieces)} points",
-                               _unique(f"wonders/{slug(wonder.name)}", taken),
-                               partial(piece_wonder_svg, wonder)))
-        for token in components.progress:
-            out.append(Drawing("Tokens", "progress", token.name, describe_progress(token),
-                               _unique(f"tokens/{slug(token.name)}", taken),
-                               partial(progress_svg, token)))
+        for built in components.wonders:
+            out.append(Drawing("Wonders", "", built.name,
+                               f"{len(built.pieces)} pieces, "
+                               f"{sum(p.points for p in built.pieces)} points",
+                               _unique(f"wonders/{slug(built.name)}", taken),
+                               partial(piece_wonder_svg, built)))
+        for progress in components.progress:
+            out.append(Drawing("Tokens", "progress", progress.name, describe_progress(progress),
+                               _unique(f"tokens/{slug(progress.name)}", taken),
+                               partial(progress_svg, progress)))
     if game.dice is not None:
         for board in game.dice.boards:
             out.append(Drawing("Sheets", "", board.name, "the player sheet with this board",
