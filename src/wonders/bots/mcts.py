@@ -17,8 +17,9 @@ At each decision the bot
    :func:`wonders.engine.playout.playout`); the *same* sample and rollout
    seed serve every candidate (common random numbers), so differences between
    candidates are not drowned in the noise of the deal;
-4. keeps the better half of the candidates after 4, 8, 16 … samples
-   (successive halving) until the budget is spent, and plays the best mean.
+4. keeps the better half of the candidates after N, 2N, 4N … samples, N the budget
+   over the candidates and the rounds of halving (at least 4: successive halving),
+   until the budget is spent, and plays the best mean.
 
 The value of a playout is a win (1, shared wins split) plus the margin over
 the best opponent / 10.  The budget is a number of playouts (deterministic
@@ -84,7 +85,11 @@ class MCTSBot:
         totals = [0.0] * len(candidates)
         samples = 0
         used = 0
-        cut = self.first_cut
+        # successive halving spreads the budget over its rounds (about log2 of the candidates):
+        # a first cut of budget / (candidates × rounds) samples, never under first_cut, so a
+        # decision between few candidates still spends the playouts it may
+        rounds = max(1, (len(candidates) - 1).bit_length())
+        cut = max(self.first_cut, self.playouts // (len(candidates) * rounds))
         while len(alive) > 1:
             if deadline is None and used + len(alive) > self.playouts and samples > 0:
                 break
