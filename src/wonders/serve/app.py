@@ -50,7 +50,7 @@ from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
 from wonders.serve.protocol import (MAX_MESSAGE_BYTES, ProtocolError, RateLimit, dumps,
                                     parse, valid_unicode)
-from wonders.serve.tables import SEAT_KINDS, Table, TableError, Tables, why_not_stored
+from wonders.serve.tables import Table, TableError, Tables, seat_kinds, why_not_stored
 
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
@@ -171,7 +171,7 @@ class Server:
              "max_players": source.data.rules.max_players,
              "sides": any(len(w.sides) > 1 for w in source.data.wonders)}
             for label, source in self.tables.games.items()],
-            "seat_kinds": list(SEAT_KINDS),
+            "seat_kinds": list(seat_kinds()),
             "sides": ["choose", "random"]})
 
     async def list_tables(self, request: Request) -> Response:
@@ -225,6 +225,20 @@ class Server:
                  for seat, entry in enumerate(table.seats)]
         return AsciiJSON({"table": table.summary(), "seats": seats,
                           "spectate": f"/table/{table.id}"}, status_code=201)
+
+    async def table_log(self, request: Request) -> Response:
+        """A finished table's game log (JSON Lines, what ``wonders replay`` reads); refused
+        while the game goes on: its seed deals every hand."""
+        try:
+            table = self.tables.get(request.path_params.get("table"))
+        except TableError as exc:
+            return _error(str(exc), 404)
+        if not table.game.over:
+            return _error("the game is not over: its log, which deals every hand, is "
+                          "given once it is", 409)
+        text = "".join(dumps(record) + "\n" for record in table.log_lines())
+        return Response(text, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{table.id}.jsonl"'})
 
     # --- websocket ------------------------------------------------------------------
 
@@ -401,6 +415,7 @@ def create_app(tables: Tables, workers: int = 2,
         Route("/api/games", server.list_games),
         Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables", server.create_table, methods=["POST"]),
+        Route("/api/tables/{table}/log", server.table_log),
         WebSocketRoute("/ws/{table}", server.live),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ], lifespan=server.lifespan)
