@@ -66,3 +66,11 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
         yield None
     else:
         yield from postgres_schema()
+
+
+def with_csrf(client: "object") -> "object":
+    """A TestClient (on https://, so its Secure cookies travel) that sends the page's CSRF
+    token with every request, as the lobby's script does."""
+    token = client.get("/api/session").json()["csrf"]   # type: ignore[attr-defined]
+    client.headers["X-CSRF-Token"] = token   # type: ignore[attr-defined]
+    return client

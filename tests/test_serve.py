@@ -15,6 +15,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
 
+from serve_databases import with_csrf  # noqa: E402
+
 from wonders.dsl import describe  # noqa: E402
 from wonders.serve import present  # noqa: E402
 from wonders.serve.app import create_app, static_dir  # noqa: E402
@@ -33,7 +35,7 @@ def sources() -> list[Any]:
 
 def make_client(data_dir: Path | None) -> tuple[TestClient, Tables]:
     tables = Tables(data_dir, sources(), search_seconds=0.2)
-    return TestClient(create_app(tables)), tables
+    return with_csrf(TestClient(create_app(tables), base_url="https://testserver")), tables
 
 
 def create(client: TestClient, **request: Any) -> dict[str, Any]:
@@ -471,7 +473,7 @@ def test_a_finished_table_is_retired_after_the_keep_time_and_its_link_restores_i
     tables.drain()
     assert tables.store.load(done.id) is not None   # its rows stay
     # its link still works: restored from the database with its final state
-    client = TestClient(create_app(tables))
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
     with client:
         with client.websocket_connect(f"/ws/{done.id}") as watcher:
             state = join(watcher, None)
@@ -548,7 +550,7 @@ def test_a_restart_restores_only_unfinished_tables_yet_the_finished_are_reachabl
     assert restored.game.over and restored.game.history == done.game.history
     assert restored.events == done.events
     assert again.get(done.id) is restored and replayed == [live.id, done.id]
-    client = TestClient(create_app(again))
+    client = with_csrf(TestClient(create_app(again), base_url="https://testserver"))
     with client:
         listed = [t["id"] for t in client.get("/api/tables").json()["tables"]]
         assert set(listed) == {live.id, done.id}
@@ -575,7 +577,7 @@ def test_a_forged_or_overlong_table_id_is_refused_without_reading_the_database(
         tables.get("NoSuchTable_")   # a well-formed id with no record
     assert looked_up == ["NoSuchTable_"]
     monkeypatch.undo()
-    client = TestClient(create_app(tables))
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
     with client:
         for path in ("/ws/" + "a" * 300, "/ws/x.table", "/ws/..x", "/ws/x%20y"):
             with client.websocket_connect(path) as ws:

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from serve_databases import database  # noqa: E402,F401  (the fixture)
+from serve_databases import database, with_csrf  # noqa: E402,F401  (the fixture)
 
 from wonders.serve import store as serve_store  # noqa: E402
 from wonders.serve import tables as serve_tables  # noqa: E402
@@ -104,9 +104,13 @@ def test_a_move_acknowledged_survives_kill_9_right_after(tmp_path: Path,
     server = Process(tmp_path / "data", free_port(), database)
     server.start()
     try:
+        session = urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/session",
+                                         timeout=10)
+        cookie = session.headers["Set-Cookie"].split(";")[0]
         request = urllib.request.Request(
             f"http://127.0.0.1:{server.port}/api/tables", data=json.dumps(BODY).encode(),
-            headers={"Content-Type": "application/json"})
+            headers={"Content-Type": "application/json", "Cookie": cookie,
+                     "X-CSRF-Token": json.loads(session.read())["csrf"]})
         created = json.loads(urllib.request.urlopen(request, timeout=10).read())
         table = created["table"]["id"]
         tokens = {s["seat"]: s["link"].split("#token=")[1] for s in created["seats"]}
@@ -146,7 +150,7 @@ def test_a_move_that_cannot_be_stored_is_refused_undone_and_logged(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     tables = Tables(tmp_path, sources())
-    client = TestClient(create_app(tables))
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
     with client:
         created = client.post("/api/tables", json=BODY).json()
         table = tables.get(created["table"]["id"])
@@ -274,7 +278,8 @@ def test_a_special_file_in_place_of_the_database_is_refused_not_opened(
 
 def test_a_lone_surrogate_gets_the_documented_refusal(tmp_path: Path) -> None:
     tables = Tables(tmp_path, sources())
-    client = TestClient(create_app(tables), raise_server_exceptions=False)
+    client = with_csrf(TestClient(create_app(tables), raise_server_exceptions=False,
+                                  base_url="https://testserver"))
     with client:
         for raw in ('{"\\ud800": 1}', '{"game": "\\ud800", "players": 3}',
                     '{"game": "base", "players": 3, "seats": ["\\udfff", "human", "human"]}'):

@@ -32,11 +32,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import typing
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
@@ -46,6 +48,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from wonders.bots import Bot
+from wonders.serve.accounts import (CSRF_HEADER, SESSION_COOKIE, SESSION_SECONDS,
+                                    VISITOR_COOKIE, Account, AccountError, Accounts)
 from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
 from wonders.serve.protocol import (MAX_MESSAGE_BYTES, ProtocolError, RateLimit, dumps,
@@ -75,8 +79,10 @@ class Server:
     """The tables, the bot workers and the open connections of one server."""
 
     def __init__(self, tables: Tables, workers: int = 2,
-                 request_timeout: float = REQUEST_SECONDS) -> None:
+                 request_timeout: float = REQUEST_SECONDS, secure_cookies: bool = True) -> None:
         self.tables = tables
+        self.accounts = Accounts(tables.store, tables.clock)
+        self.secure_cookies = secure_cookies
         self.workers = workers
         self.request_timeout = request_timeout
         self.locks: dict[str, asyncio.Lock] = {}
@@ -181,14 +187,14 @@ class Server:
             {**t.summary(), "spectate": f"/table/{t.id}"}
             for t in self.tables.listing()[:200]]})
 
-    async def create_table(self, request: Request) -> Response:
+    async def _payload(self, request: Request, what: str) -> Any:
+        """The request's JSON body, or the Response refusing it: not JSON (415: another
+        site's page can post a form or text/plain without asking, but not JSON), too
+        large, too slow, a client gone, text that is not valid Unicode, or a missing or
+        wrong CSRF token (403)."""
         client = request.client.host if request.client else "?"
-        limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
-        if not limit.allow():
-            return _error("too many tables created; wait a moment", 429)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            # a page of another site can post a form or text/plain without asking, but not JSON
-            return _error("send the table request as application/json", 415)
+            return _error(f"send the {what} as application/json", 415)
         try:
             body = await asyncio.wait_for(_read_body(request), self.request_timeout)
             payload = json.loads(body)
@@ -198,14 +204,30 @@ class Server:
             return _error(f"the request's body did not arrive within "
                           f"{self.request_timeout:.0f} s", 408)
         except ClientDisconnect:   # hung up mid-request: nobody to answer
-            LOGGER.info("%s hung up before its request to create a table was complete",
-                        client)
+            LOGGER.info("%s hung up before its request (%s) was complete", client, what)
             return Response(status_code=400)
         except (ValueError, RecursionError, UnicodeDecodeError):
             return _error("the request is not JSON", 400)
         if not valid_unicode(payload):
             return _error("the request holds text that is not valid Unicode (a lone "
                           "surrogate such as \\ud800)", 400)
+        if not self.accounts.csrf_ok(_cookie(request), request.headers.get(CSRF_HEADER)):
+            return _error("missing or wrong CSRF token: load the page again (it sends the "
+                          "token of GET /api/session as X-CSRF-Token)", 403)
+        return payload
+
+    def account_of(self, cookies: Any) -> Account | None:
+        """The signed-in account of a request's or websocket's cookies."""
+        return self.accounts.session(cookies.get(SESSION_COOKIE))
+
+    async def create_table(self, request: Request) -> Response:
+        client = request.client.host if request.client else "?"
+        limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
+        if not limit.allow():
+            return _error("too many tables created; wait a moment", 429)
+        payload = await self._payload(request, "table request")
+        if isinstance(payload, Response):
+            return payload
         try:
             table = self.tables.create(payload)
         except TableError as exc:
@@ -226,6 +248,85 @@ class Server:
         return AsciiJSON({"table": table.summary(), "seats": seats,
                           "spectate": f"/table/{table.id}"}, status_code=201)
 
+    # --- accounts -------------------------------------------------------------------
+
+    async def session(self, request: Request) -> Response:
+        """Who is signed in, the page's CSRF token, and the account's unfinished seats
+        (with their links: a lost link is not a lost seat); a visitor cookie for a first
+        visit."""
+        account = self.account_of(request.cookies)
+        cookie = _cookie(request)
+        fresh = None
+        if not cookie:
+            cookie = fresh = secrets.token_urlsafe(32)
+        answer: dict[str, Any] = {"account": None, "csrf": self.accounts.csrf(cookie)}
+        if account is not None:
+            answer["account"] = {"name": account.name,
+                                 "seats": self.tables.open_seats(account.id)}
+        response = AsciiJSON(answer)
+        if fresh is not None:
+            self._set_cookie(response, VISITOR_COOKIE, fresh, "strict")
+        return response
+
+    def _set_cookie(self, response: Response, name: str, value: str, same_site: str) -> None:
+        response.set_cookie(name, value, max_age=SESSION_SECONDS, path="/", httponly=True,
+                            secure=self.secure_cookies, samesite=same_site)  # type: ignore
+
+    async def _signed_in(self, account: Account) -> Response:
+        token = await asyncio.to_thread(self.accounts.open_session, account)
+        response = AsciiJSON({"account": {"name": account.name},
+                              "csrf": self.accounts.csrf(token)})
+        self._set_cookie(response, SESSION_COOKIE, token, "lax")
+        return response
+
+    async def sign_up(self, request: Request) -> Response:
+        payload = await self._payload(request, "sign-up")
+        if isinstance(payload, Response):
+            return payload
+        client = request.client.host if request.client else "?"
+        if not self.accounts.allow_attempt(f"sign-up:{client}"):
+            return _error("too many attempts; wait a moment", 429)
+        if not isinstance(payload, dict) or set(payload) - {"name", "password"}:
+            return _error("a sign-up is {\"name\", \"password\"}", 400)
+        try:
+            account = await asyncio.to_thread(self.accounts.sign_up, payload.get("name"),
+                                              payload.get("password"))
+        except AccountError as exc:
+            return _error(str(exc), 400)
+        return await self._signed_in(account)
+
+    async def sign_in(self, request: Request) -> Response:
+        payload = await self._payload(request, "sign-in")
+        if isinstance(payload, Response):
+            return payload
+        if not isinstance(payload, dict) or set(payload) - {"name", "password"}:
+            return _error("a sign-in is {\"name\", \"password\"}", 400)
+        client = request.client.host if request.client else "?"
+        name = payload.get("name")
+        if not self.accounts.allow_attempt(f"address:{client}",
+                                           f"name:{str(name).lower()[:64]}"):
+            LOGGER.warning("%s: too many sign-in attempts (name %r)", client, str(name)[:64])
+            return _error("too many sign-in attempts; wait a minute", 429)
+        try:
+            account = await asyncio.to_thread(self.accounts.sign_in, name,
+                                              payload.get("password"))
+        except AccountError as exc:
+            return _error(str(exc), 401)
+        return await self._signed_in(account)
+
+    async def sign_out(self, request: Request) -> Response:
+        payload = await self._payload(request, "sign-out")
+        if isinstance(payload, Response):
+            return payload
+        await asyncio.to_thread(self.accounts.close_session, request.cookies.get(SESSION_COOKIE))
+        visitor = request.cookies.get(VISITOR_COOKIE) or secrets.token_urlsafe(32)
+        response = AsciiJSON({"account": None, "csrf": self.accounts.csrf(visitor)})
+        response.delete_cookie(SESSION_COOKIE, path="/", secure=self.secure_cookies,
+                               httponly=True, samesite="lax")
+        if VISITOR_COOKIE not in request.cookies:
+            self._set_cookie(response, VISITOR_COOKIE, visitor, "strict")
+        return response
+
     async def table_log(self, request: Request) -> Response:
         """A finished table's game log (JSON Lines, what ``wonders replay`` reads); refused
         while the game goes on: its seed deals every hand."""
@@ -242,8 +343,41 @@ class Server:
 
     # --- websocket ------------------------------------------------------------------
 
+    async def claim(self, table: Table, seat: int, account: Account | None) -> str | None:
+        """Let a page join ``seat``: a seat a signed-in player joins first becomes theirs
+        (stored before the join is answered), a seat of an account only its account
+        plays; None, or why not."""
+        entry = table.seats[seat]
+        if entry.account is not None:
+            if account is None or account.id != entry.account:
+                return (f"seat {seat} is played by the account {entry.name}: sign in as "
+                        f"{entry.name} to play it")
+            return None
+        if account is None:
+            return None   # a guest: the link alone holds the seat
+        other = [n for n, s in enumerate(table.seats) if s.account == account.id]
+        if other:
+            return f"your account plays seat {other[0]} of this table already"
+        entry.account, entry.name = account.id, account.name
+        try:
+            await asyncio.wrap_future(table._write([table.seat_op(seat)]))
+        except Exception as exc:
+            entry.account = entry.name = None
+            LOGGER.error("table %s: seat %d not given to %s: %s", table.id, seat,
+                         account.name, why_not_stored(exc))
+            return f"the server could not store your seat ({why_not_stored(exc)}); try again"
+        table.notify()
+        return None
+
     async def live(self, websocket: WebSocket) -> None:
         await websocket.accept()
+        origin = websocket.headers.get("origin")
+        if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+            # another site's page opening a socket with this server's cookies
+            await _send(websocket, {"type": "refused", "reason": "a page of another site "
+                                    "cannot join a table here"})
+            await websocket.close(code=1008)
+            return
         try:
             table = self.tables.get(websocket.path_params.get("table"))
         except TableError as exc:
@@ -296,11 +430,16 @@ class Server:
                         continue
                     token = message.get("token")
                     if token is not None:
-                        seat = table.seat_of(token)
-                        if seat is None:
+                        found = table.seat_of(token)
+                        if found is None:
                             await _refuse(websocket, "no seat of this table has that token: "
                                           "use your join link, or watch without a token")
                             continue
+                        why = await self.claim(table, found, self.account_of(websocket.cookies))
+                        if why is not None:
+                            await _refuse(websocket, why)
+                            continue
+                        seat = found
                     if len(table.listeners) >= MAX_CONNECTIONS_PER_TABLE:
                         await _refuse(websocket, "this table has as many pages open as it "
                                       f"allows ({MAX_CONNECTIONS_PER_TABLE})")
@@ -393,6 +532,12 @@ class AsciiJSON(JSONResponse):
         return dumps(content).encode("ascii")
 
 
+def _cookie(request: Request) -> str | None:
+    """The cookie a request's CSRF token is bound to: its session's, else its visitor's."""
+    found = request.cookies.get(SESSION_COOKIE) or request.cookies.get(VISITOR_COOKIE)
+    return str(found) if found else None
+
+
 def _error(reason: str, status: int) -> JSONResponse:
     return AsciiJSON({"error": reason}, status_code=status)
 
@@ -406,9 +551,10 @@ async def _refuse(websocket: WebSocket, reason: str) -> None:
 
 
 def create_app(tables: Tables, workers: int = 2,
-               request_timeout: float = REQUEST_SECONDS) -> Starlette:
+               request_timeout: float = REQUEST_SECONDS, secure_cookies: bool = True
+               ) -> Starlette:
     """The ASGI app of a server holding ``tables``."""
-    server = Server(tables, workers, request_timeout)
+    server = Server(tables, workers, request_timeout, secure_cookies)
     app = Starlette(routes=[
         Route("/", server.lobby),
         Route("/table/{table}", server.table_page),
@@ -416,6 +562,10 @@ def create_app(tables: Tables, workers: int = 2,
         Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables", server.create_table, methods=["POST"]),
         Route("/api/tables/{table}/log", server.table_log),
+        Route("/api/session", server.session),
+        Route("/api/signup", server.sign_up, methods=["POST"]),
+        Route("/api/signin", server.sign_in, methods=["POST"]),
+        Route("/api/signout", server.sign_out, methods=["POST"]),
         WebSocketRoute("/ws/{table}", server.live),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ], lifespan=server.lifespan)
@@ -485,11 +635,12 @@ def uvicorn_options(request_timeout: float = REQUEST_SECONDS) -> dict[str, Any]:
 
 
 def run(tables: Tables, host: str, port: int, workers: int = 2,
-        request_timeout: float = REQUEST_SECONDS) -> None:
+        request_timeout: float = REQUEST_SECONDS, secure_cookies: bool = True) -> None:
     """Serve until interrupted (uvicorn; websocket frames bounded, requests timed)."""
     import uvicorn
 
-    uvicorn.run(create_app(tables, workers, request_timeout), host=host, port=port,
+    uvicorn.run(create_app(tables, workers, request_timeout, secure_cookies), host=host,
+                port=port,
                 log_level="info", **uvicorn_options(request_timeout))
 
 

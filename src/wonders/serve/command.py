@@ -39,6 +39,10 @@ def serve(
         10.0, "--request-timeout", min=0.5, max=600.0, metavar="SECONDS",
         help="A request's headers, then its body, must arrive within this; a connection "
         "that trickles them is closed."),
+    insecure_cookies: bool = typer.Option(
+        False, "--insecure-cookies", help="Send the session cookies without 'Secure', for a "
+        "server reached over plain http from other machines (browsers send Secure cookies "
+        "over https, and to localhost)."),
     keep_finished: float = typer.Option(
         FINISHED_KEEP_SECONDS, "--keep-finished", min=0.0, metavar="SECONDS",
         help="How long a finished game stays in memory (and in the lobby's list) after it "
@@ -97,7 +101,7 @@ def serve(
     sys.stdout.flush()
     from wonders.serve.app import run
 
-    run(tables, host, port, workers, request_timeout)
+    run(tables, host, port, workers, request_timeout, secure_cookies=not insecure_cookies)
 
 
 def register(app: typer.Typer) -> None:

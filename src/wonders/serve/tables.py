@@ -198,6 +198,8 @@ class Table:
         """Public facts about the table (for the lobby and every page)."""
         return {"id": self.id, "game": self.source.label, "title": self.source.data.rules.title,
                 "players": self.game.players, "seats": [s.kind for s in self.seats],
+                "names": [s.name for s in self.seats], "mode": self.mode,
+                "speed": self.speed,
                 "sides": self.sides, "hints": self.hints, "over": self.game.over,
                 "decision": self.decision_number}   # never the seed: it deals every hand
 
@@ -498,6 +500,18 @@ class Tables:
         for table_id in due:
             del self.finished[table_id]
             self.tables.pop(table_id, None)
+
+    def open_seats(self, account: int) -> list[dict[str, Any]]:
+        """The unfinished tables' seats an account plays, with their join links."""
+        query = sa.select(db.seats.c.table_id, db.seats.c.seat, db.seats.c.token,
+                          db.tables.c.game).join(
+            db.tables, db.tables.c.id == db.seats.c.table_id).where(
+            (db.seats.c.account_id == account) & (db.tables.c.over == sa.false())).order_by(
+            db.tables.c.created.desc()).limit(50)
+        with self.store.reading() as connection:
+            rows = connection.execute(query).all()
+        return [{"table": r[0], "seat": r[1], "game": r[3],
+                 "link": f"/table/{r[0]}#token={r[2]}"} for r in rows]
 
     def final_ops(self, table: Table) -> list[Op]:
         """What the final decision's write does besides (the ratings)."""
