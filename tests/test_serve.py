@@ -702,7 +702,7 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     from wonders.serve import app as serve_app
 
     started: list[tuple[Tables, str, int]] = []
-    monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers, timeout:
+    monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers, timeout, **_:
                         started.append((tables, host, port)))
     result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t"), "--port", "8123"])
     assert result.exit_code == 0, result.output
