@@ -327,6 +327,39 @@ class Server:
             self._set_cookie(response, VISITOR_COOKIE, visitor, "strict")
         return response
 
+    # --- ratings --------------------------------------------------------------------
+
+    async def leaderboard_page(self, request: Request) -> Response:
+        return FileResponse(static_dir() / "leaderboard.html", headers=SECURITY_HEADERS)
+
+    async def player_page(self, request: Request) -> Response:
+        return FileResponse(static_dir() / "player.html", headers=SECURITY_HEADERS)
+
+    async def leaderboard(self, request: Request) -> Response:
+        """The best ratings of a game (``?game=``; the first rated game by default)."""
+        from wonders.serve import ratings
+
+        games = await asyncio.to_thread(ratings.rated_games, self.tables.store)
+        offered = list(dict.fromkeys([*self.tables.games, *games]))
+        game = request.query_params.get("game") or (games[0] if games else
+                                                    next(iter(offered), ""))
+        if game not in offered:
+            return _error(f"no game {game[:80]!r} here: {', '.join(offered)}", 404)
+        players = await asyncio.to_thread(ratings.leaderboard, self.tables.store, game)
+        return AsciiJSON({"game": game, "games": offered, "rated": games,
+                          "players": players})
+
+    async def player(self, request: Request) -> Response:
+        """A player's ratings, games played, rating history and recent tables."""
+        from wonders.serve import ratings
+
+        name = str(request.path_params.get("name", ""))[:64]
+        account = await asyncio.to_thread(self.accounts.by_name, name)
+        if account is None:
+            return _error(f"no player {name!r} on this server", 404)
+        found = await asyncio.to_thread(ratings.player, self.tables.store, account.id)
+        return AsciiJSON({"name": account.name, **found})
+
     async def table_log(self, request: Request) -> Response:
         """A finished table's game log (JSON Lines, what ``wonders replay`` reads); refused
         while the game goes on: its seed deals every hand."""
@@ -563,6 +596,10 @@ def create_app(tables: Tables, workers: int = 2,
         Route("/api/tables", server.create_table, methods=["POST"]),
         Route("/api/tables/{table}/log", server.table_log),
         Route("/api/session", server.session),
+        Route("/leaderboard", server.leaderboard_page),
+        Route("/player/{name}", server.player_page),
+        Route("/api/leaderboard", server.leaderboard),
+        Route("/api/players/{name}", server.player),
         Route("/api/signup", server.sign_up, methods=["POST"]),
         Route("/api/signin", server.sign_in, methods=["POST"]),
         Route("/api/signout", server.sign_out, methods=["POST"]),

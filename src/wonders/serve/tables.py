@@ -514,8 +514,16 @@ class Tables:
                  "link": f"/table/{r[0]}#token={r[2]}"} for r in rows]
 
     def final_ops(self, table: Table) -> list[Op]:
-        """What the final decision's write does besides (the ratings)."""
-        return []
+        """What the final decision's write does besides: rate a normal game between two or
+        more accounts (:mod:`.ratings`)."""
+        from wonders.serve import ratings
+
+        rated = [(n, s.account) for n, s in enumerate(table.seats) if s.account is not None]
+        if table.mode != "normal" or len(rated) < 2:
+            return []
+        sheet = table.game.score_sheet()
+        return [ratings.rate_op(table.source.label, table.id, [a for _, a in rated],
+                                [ratings.place(sheet, n) for n, _ in rated], self.clock())]
 
     def create(self, request: Any) -> Table:
         """A new table from the page's request: ``game``, ``players``, ``seats`` (one kind
