@@ -54,7 +54,8 @@ from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
 from wonders.serve.protocol import (MAX_MESSAGE_BYTES, ProtocolError, RateLimit, dumps,
                                     parse, valid_unicode)
-from wonders.serve.tables import Table, TableError, Tables, seat_kinds, why_not_stored
+from wonders.serve.tables import (ABANDON_SECONDS, HUMAN, Table, TableError, Tables,
+                                  seat_kinds, why_not_stored)
 
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
@@ -111,6 +112,90 @@ class Server:
                         f"the server could not store this move ({why_not_stored(exc)}); "
                         "it was not played: try again later") from None
         return action
+
+    # --- clocks ---------------------------------------------------------------------
+
+    async def tick(self) -> list[tuple[str, int]]:
+        """Hand every human seat whose time ran out to the stand-in bot (marked away
+        until its player comes back); the (table, seat) pairs it handed over."""
+        handed: list[tuple[str, int]] = []
+        for table in list(self.tables.tables.values()):
+            if table.clocks is None or table.game.over:
+                continue
+            now = self.tables.clock()
+            late = [s for s in table.clocks.expired(now) if table.seats[s].kind == HUMAN
+                    and s not in table.away and s in table.waiting_for()]
+            if not late:
+                continue
+            table.away.update(late)
+            LOGGER.info("table %s: seat(s) %s out of time: played by a bot until they "
+                        "return", table.id, ", ".join(map(str, late)))
+            table.save_meta()   # not awaited: the bot's move waits for it (one write queue)
+            handed.extend((table.id, s) for s in late)
+            table.notify()
+            self.schedule(table)
+        return handed
+
+    async def _ticking(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.tick()
+            except Exception:   # one bad table must not stop every clock
+                LOGGER.exception("the clocks' check failed")
+
+    async def back(self, table: Table, seat: int) -> None:
+        """The player of ``seat`` takes it back from the stand-in bot."""
+        if seat not in table.away:
+            raise TableError("your seat is yours already: no bot plays it")
+        lock = self.locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            point = table.checkpoint()
+            table.away.discard(seat)
+            if table.clocks is not None:
+                table.clocks.resume(seat, self.tables.clock())
+            try:
+                await asyncio.wrap_future(table.save_meta())
+            except Exception as exc:
+                table.rollback(point)
+                raise TableError(f"the server could not store this ({why_not_stored(exc)}); "
+                                 "try again later") from None
+        table.notify()
+
+    async def hand_over(self, table: Table, seat: int, target: Any) -> None:
+        """Another seated player gives an abandoned seat to the stand-in bot: a human
+        seat whose turn it is and that no page has joined for ``ABANDON_SECONDS``."""
+        if not isinstance(target, int) or isinstance(target, bool) or \
+                not 0 <= target < len(table.seats):
+            raise TableError(f"'target' is a seat number, 0 to {len(table.seats) - 1}")
+        if target == seat:
+            raise TableError("you cannot hand your own seat over; leave the page, or play")
+        if table.game.over:
+            raise TableError("the game is over")
+        if table.seats[target].kind != HUMAN or target in table.away:
+            raise TableError(f"a bot plays seat {target} already")
+        if target not in table.waiting_for():
+            raise TableError(f"seat {target} does not hold the table up: it has nothing to "
+                             "choose now")
+        now = self.tables.clock()
+        if table.present.get(target, 0) > 0:
+            raise TableError(f"seat {target}'s player is at the table")
+        gone = now - table.absent_since.get(target, now)
+        if gone < ABANDON_SECONDS:
+            raise TableError(f"seat {target}'s player left {gone:.0f} s ago; a seat may be "
+                             f"handed to a bot after {ABANDON_SECONDS:.0f} s")
+        lock = self.locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            table.away.add(target)
+            try:
+                await asyncio.wrap_future(table.save_meta())
+            except Exception as exc:
+                table.away.discard(target)
+                raise TableError(f"the server could not store this ({why_not_stored(exc)}); "
+                                 "try again later") from None
+        LOGGER.info("table %s: seat %d handed to a bot by seat %d", table.id, target, seat)
+        table.notify()
+        self.schedule(table)
 
     # --- bots -----------------------------------------------------------------------
 
@@ -482,6 +567,8 @@ class Server:
                         "type": "welcome", "seat": seat, "table": table.summary(),
                         "catalogue": self.tables.catalogue(table.source)})
                     table.listeners.append(changed.set)
+                    if seat is not None:
+                        table.present[seat] = table.present.get(seat, 0) + 1
                     sender = asyncio.get_running_loop().create_task(send_states())
                     changed.set()
                     continue
@@ -499,6 +586,17 @@ class Server:
                     if kind == "hint":
                         await _send(websocket, self.tables.hint(table, seat))
                         continue
+                    if kind == "back":
+                        await self.back(table, seat)
+                        await _send(websocket, {"type": "back", "seat": seat})
+                        continue
+                    if kind == "hand_over":
+                        await self.hand_over(table, seat, message.get("target"))
+                        await _send(websocket, {"type": "handed_over",
+                                                "target": message.get("target")})
+                        continue
+                    if seat in table.away:   # playing again is coming back
+                        await self.back(table, seat)
                     action = await self.commit(table, seat, message.get("decision"),
                                                message["action"])
                 except TableError as exc:
@@ -517,6 +615,10 @@ class Server:
         finally:
             with contextlib.suppress(ValueError):
                 table.listeners.remove(changed.set)
+            if joined and seat is not None:
+                table.present[seat] = table.present.get(seat, 1) - 1
+                if table.present[seat] <= 0:
+                    table.absent_since[seat] = self.tables.clock()
             if sender is not None:
                 sender.cancel()
 
@@ -528,6 +630,8 @@ class Server:
                                            thread_name_prefix="wonders-bot")
         for table in list(self.tables.tables.values()):
             self.schedule(table)
+        ticker = asyncio.get_running_loop().create_task(self._ticking())
+        self.tasks.add(ticker)
         try:
             yield
         finally:

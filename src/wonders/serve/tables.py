@@ -51,6 +51,7 @@ from wonders.engine.registry import new_game
 from wonders.engine.sources import Source, SourceError, resolve
 from wonders import recap
 from wonders.serve import present, store as db
+from wonders.serve.clocks import MAX_HOURS, SPEED_NAMES, TURN_BASED, UNTIMED, Clocks
 from wonders.serve.store import Op, Store, TableRecord, why_not_stored
 
 LOGGER = logging.getLogger("wonders.serve")
@@ -64,6 +65,8 @@ BOT_KINDS = ("random", "greedy", "mcts")
 BOT_ALIASES = {"search": "mcts"}
 SEAT_KINDS = (HUMAN, *BOT_KINDS)
 MODES = ("normal", "training")
+STAND_IN = "greedy"   # the bot that plays a seat whose time ran out, or that was handed over
+ABANDON_SECONDS = 60.0   # a seat no page has joined this long may be handed to a bot
 SIDE_MODES = ("choose", "random")
 MAX_TABLES = 1000   # live (unfinished) tables; finished ones are retired instead
 FINISHED_KEEP_SECONDS = 3600.0
@@ -171,6 +174,12 @@ class Table:
     # without looking at every table
     on_over: Callable[[Table], None] | None = field(default=None, repr=False)
     stored: int = 0   # how many decisions (moves) the database holds
+    clocks: Clocks | None = None   # None: untimed
+    # human seats played by the stand-in bot (time ran out, or handed over) until they return
+    away: set[int] = field(default_factory=set)
+    now: Callable[[], float] = field(default=time.time, repr=False)   # Tables.clock
+    present: dict[int, int] = field(default_factory=dict)   # seat -> pages joined to it
+    absent_since: dict[int, float] = field(default_factory=dict)
     # what else a write of the final decision does (the ratings: Tables sets it)
     on_final: Callable[[Table], list[Op]] | None = field(default=None, repr=False)
 
@@ -199,7 +208,7 @@ class Table:
         return {"id": self.id, "game": self.source.label, "title": self.source.data.rules.title,
                 "players": self.game.players, "seats": [s.kind for s in self.seats],
                 "names": [s.name for s in self.seats], "mode": self.mode,
-                "speed": self.speed,
+                "speed": self.speed, "away": sorted(self.away),
                 "sides": self.sides, "hints": self.hints, "over": self.game.over,
                 "decision": self.decision_number}   # never the seed: it deals every hand
 
@@ -217,6 +226,7 @@ class Table:
             "recap": recap.for_seat(self.recaps[-1], seat) if self.recaps else None,
             "events": self.events_for(seat), "over": game.over,
             "score_sheet": game.score_sheet().to_json(),
+            "clocks": None if self.clocks is None else self.clocks.public(self.now()),
         }
         if seat is not None and seat in decision.seats and seat not in self.pending:
             message["actions"] = present.actions_for(game, seat)
@@ -261,11 +271,15 @@ class Table:
         except IllegalActionError as exc:
             raise TableError(str(exc)) from None
         self.pending[seat] = action
+        clocks = None if self.clocks is None else self.clocks.copy()
+        if self.clocks is not None:
+            self.clocks.stop(seat, self.now())
         if not self.waiting_for():
             try:
                 self._resolve()
             except TableError:
                 del self.pending[seat]
+                self.clocks = clocks
                 raise
         else:
             self.save_meta()
@@ -285,6 +299,8 @@ class Table:
         self.recaps.append(recap.make(game, was, actions, present.public_view(game), number,
                                       describe=lambda a: present.action_text(game, a)))
         del self.recaps[:-RECAPS_KEPT]
+        if self.clocks is not None:
+            self.clocks.begin([] if game.over else self.waiting_for(), self.now())
         self.save()
         if self.game.over and self.on_over is not None:
             self.on_over(self)
@@ -298,7 +314,8 @@ class Table:
     def stored_state(self) -> dict[str, Any]:
         """What the moves do not hold: the open decision's choices, recaps, events."""
         return {"pending": {str(s): a.to_json() for s, a in sorted(self.pending.items())},
-                "events": self.events, "recaps": self.recaps}
+                "events": self.events, "recaps": self.recaps, "away": sorted(self.away),
+                "clocks": None if self.clocks is None else self.clocks.to_json()}
 
     def _row(self) -> dict[str, Any]:
         return {"decision": self.decision_number, "over": self.game.over,
@@ -360,15 +377,17 @@ class Table:
         """The engine's own game log of this table (``wonders replay`` replays it)."""
         return game_log.lines(self.game, self.source.spec, self.source.paths, self.sides)
 
-    def checkpoint(self) -> tuple[GameState, dict[int, AnyAction], list[dict[str, Any]], int]:
-        """What ``rollback`` puts back: the game (a clone), the chosen actions, recaps."""
-        return self.game.clone(), dict(self.pending), list(self.recaps), self.stored
+    def checkpoint(self) -> tuple[Any, ...]:
+        """What ``rollback`` puts back: the game (a clone), the chosen actions, recaps,
+        clocks, the seats played by the stand-in."""
+        return (self.game.clone(), dict(self.pending), list(self.recaps), self.stored,
+                None if self.clocks is None else self.clocks.copy(), set(self.away))
 
-    def rollback(self, point: tuple[GameState, dict[int, AnyAction], list[dict[str, Any]], int]
-                 ) -> None:
+    def rollback(self, point: tuple[Any, ...]) -> None:
         """Undo a move whose changes could not be committed (the transaction changed
         nothing, so only memory goes back): the table as it was at ``point``."""
-        self.game, self.pending, self.recaps, self.stored = point
+        (self.game, self.pending, self.recaps, self.stored, self.clocks,
+         self.away) = point
 
 
 def _done() -> Future[None]:
@@ -473,6 +492,11 @@ class Tables:
     def _add(self, table: Table) -> None:
         table.on_over = self._ended
         table.on_final = self.final_ops
+        table.now = self.clock
+        now = self.clock()
+        for seat, entry in enumerate(table.seats):   # nobody has joined yet
+            if entry.kind == HUMAN:
+                table.absent_since.setdefault(seat, now)
         self.tables[table.id] = table
         if table.game.over:
             self._ended(table)
@@ -563,6 +587,15 @@ class Tables:
         mode = request.get("mode", "normal")
         if mode not in MODES:
             raise TableError(f"mode: {_short(mode)} is not one of {', '.join(MODES)}")
+        speed = request.get("speed", UNTIMED)
+        if speed not in SPEED_NAMES:
+            raise TableError(f"speed: {_short(speed)} is not one of {', '.join(SPEED_NAMES)}")
+        hours = request.get("hours", 24)
+        if speed != TURN_BASED and "hours" in request:
+            raise TableError("hours: only a turn-based table has hours per move")
+        if not isinstance(hours, int) or isinstance(hours, bool) or not \
+                1 <= hours <= MAX_HOURS:
+            raise TableError(f"hours: a whole number of hours per move, 1 to {MAX_HOURS}")
         sides = request.get("sides", "choose")
         if sides not in SIDE_MODES:
             raise TableError(f"sides: {_short(sides)} is not one of {', '.join(SIDE_MODES)}")
@@ -582,8 +615,11 @@ class Tables:
                  for kind in kinds]
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
         table = Table(table_id, source, game, seats, str(sides) if two_sided else None, hints,
-                      time.time(), self.store, mode=str(mode))
+                      time.time(), self.store, mode=str(mode), speed=str(speed),
+                      clocks=Clocks.for_speed(str(speed), players, hours))
         self._add(table)
+        if table.clocks is not None:
+            table.clocks.begin(table.waiting_for(), self.clock())
         table._write(table.insert_ops())
         return table
 
@@ -696,7 +732,10 @@ class Tables:
                                                                           "untimed")),
                       events=[str(e) for e in state.get("events") or []],
                       recaps=[r for r in state.get("recaps") or [] if isinstance(r, dict)],
-                      stored=len(record.moves))
+                      stored=len(record.moves),
+                      clocks=Clocks.from_json(state.get("clocks"), game.players),
+                      away={int(s) for s in state.get("away") or []
+                            if isinstance(s, int) and 0 <= s < game.players})
         if row.get("decision") == table.decision_number:
             for seat_text, wanted in (state.get("pending") or {}).items():
                 action = find_action(game, int(seat_text), wanted)
@@ -723,8 +762,10 @@ class Tables:
             return jobs
         for seat in table.waiting_for():
             kind = table.seats[seat].kind
-            if kind == HUMAN or seat in table.bots_busy:
+            if seat in table.bots_busy or (kind == HUMAN and seat not in table.away):
                 continue
+            if kind == HUMAN:   # time ran out, or the seat was handed over: the stand-in
+                kind = STAND_IN
             seed = random.Random(f"{table.game.seed}:{seat}:{table.decision_number}")
             bot = bot_for(kind, seed.getrandbits(63), self.search_seconds)
             table.bots_busy.add(seat)
