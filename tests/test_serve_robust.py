@@ -96,7 +96,7 @@ def receive(ws: Any, kinds: tuple[str, ...]) -> dict[str, Any]:
 
 def test_a_move_acknowledged_survives_kill_9_right_after(tmp_path: Path,
                                                          database: str | None) -> None:
-    """Eight times (three on PostgreSQL): a seat's move is accepted, the server is killed
+    """Eight times (twice on PostgreSQL): a seat's move is accepted, the server is killed
     at once (SIGKILL, no chance to flush anything) and started again: the move is there
     every time."""
     from websockets.sync.client import connect
@@ -115,7 +115,7 @@ def test_a_move_acknowledged_survives_kill_9_right_after(tmp_path: Path,
         table = created["table"]["id"]
         tokens = {s["seat"]: s["link"].split("#token=")[1] for s in created["seats"]}
         url = f"ws://127.0.0.1:{server.port}/ws/{table}"
-        for attempt in range(8 if database is None else 3):
+        for attempt in range(8 if database is None else 2):
             with connect(url) as watcher:
                 watcher.send(json.dumps({"type": "join"}))
                 state = receive(watcher, ("state",))

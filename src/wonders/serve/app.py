@@ -339,15 +339,15 @@ class Server:
         """Who is signed in, the page's CSRF token, and the account's unfinished seats
         (with their links: a lost link is not a lost seat); a visitor cookie for a first
         visit."""
-        account = self.account_of(request.cookies)
+        account = await asyncio.to_thread(self.account_of, request.cookies)
         cookie = _cookie(request)
         fresh = None
         if not cookie:
             cookie = fresh = secrets.token_urlsafe(32)
         answer: dict[str, Any] = {"account": None, "csrf": self.accounts.csrf(cookie)}
         if account is not None:
-            answer["account"] = {"name": account.name,
-                                 "seats": self.tables.open_seats(account.id)}
+            answer["account"] = {"name": account.name, "seats": await asyncio.to_thread(
+                self.tables.open_seats, account.id)}
         response = AsciiJSON(answer)
         if fresh is not None:
             self._set_cookie(response, VISITOR_COOKIE, fresh, "strict")
@@ -553,7 +553,8 @@ class Server:
                             await _refuse(websocket, "no seat of this table has that token: "
                                           "use your join link, or watch without a token")
                             continue
-                        why = await self.claim(table, found, self.account_of(websocket.cookies))
+                        account = await asyncio.to_thread(self.account_of, websocket.cookies)
+                        why = await self.claim(table, found, account)
                         if why is not None:
                             await _refuse(websocket, why)
                             continue

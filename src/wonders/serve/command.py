@@ -12,7 +12,7 @@ from wonders.dsl.loader import shipped_games
 
 from wonders.engine.sources import variant_expansions
 
-from wonders.serve.tables import FINISHED_KEEP_SECONDS, TableError, Tables, load_source
+from wonders.serve import FINISHED_KEEP_SECONDS
 
 
 def serve(
@@ -52,16 +52,25 @@ def serve(
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
-        import sqlalchemy  # noqa: F401
-        import alembic  # noqa: F401
-        import argon2  # noqa: F401
     except ImportError:
         from wonders.extras import install_command
 
-        sys.stderr.write("wonders: serve needs Starlette, uvicorn, SQLAlchemy, Alembic and "
-                         "argon2-cffi: "
+        sys.stderr.write("wonders: serve needs Starlette and uvicorn: "
                          f"{install_command('serve')}\n")
         raise typer.Exit(2) from None
+    try:
+        import alembic  # noqa: F401
+        import argon2  # noqa: F401
+        import sqlalchemy  # noqa: F401
+    except ImportError:
+        from wonders.extras import install_command
+
+        sys.stderr.write("wonders: serve needs SQLAlchemy, Alembic and argon2-cffi (its "
+                         "database and accounts): "
+                         f"{install_command('serve')}\n")
+        raise typer.Exit(2) from None
+    from wonders.serve.tables import TableError, Tables, load_source
+
     if database is None and data.exists() and not data.is_dir():
         raise typer.BadParameter(f"{data} is not a folder", param_hint="--data")
     sources = []

@@ -50,6 +50,7 @@ from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import new_game
 from wonders.engine.sources import Source, SourceError, resolve
 from wonders import recap
+from wonders import serve as serve_package
 from wonders.serve import present, store as db
 from wonders.serve.clocks import MAX_HOURS, SPEED_NAMES, TURN_BASED, UNTIMED, Clocks
 from wonders.serve.store import Op, Store, TableRecord, why_not_stored
@@ -69,7 +70,7 @@ STAND_IN = "greedy"   # the bot that plays a seat whose time ran out, or that wa
 ABANDON_SECONDS = 60.0   # a seat no page has joined this long may be handed to a bot
 SIDE_MODES = ("choose", "random")
 MAX_TABLES = 1000   # live (unfinished) tables; finished ones are retired instead
-FINISHED_KEEP_SECONDS = 3600.0
+FINISHED_KEEP_SECONDS = serve_package.FINISHED_KEEP_SECONDS
 FINISHED_KEEP_MAX = 100
 TABLE_ID_BYTES = 9
 # What secrets.token_urlsafe makes (12 characters for TABLE_ID_BYTES), with room for
