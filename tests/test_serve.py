@@ -720,17 +720,17 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert started[-1][0].finished_keep_seconds == 120.0
     # a shipped game that does not load is left out (and said so); the others are served
-    from wonders.serve import command
+    from wonders.serve import tables as serve_tables
     from wonders.serve.tables import TableError
 
-    real = command.load_source
+    real = serve_tables.load_source
 
     def broken_duel(name: str) -> Any:
         if name == "duel":
             raise TableError("duel: the game does not load: (a test)")
         return real(name)
 
-    monkeypatch.setattr(command, "load_source", broken_duel)
+    monkeypatch.setattr(serve_tables, "load_source", broken_duel)
     started.clear()
     result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t")])
     assert result.exit_code == 0 and "not offered: duel" in result.output
