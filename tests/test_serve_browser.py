@@ -244,7 +244,7 @@ def shot(page: Any, name: str) -> None:
 
 
 def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
-                    sides: str = "choose") -> tuple[str, dict[int, str]]:
+                    sides: str = "choose", speed: str = "untimed") -> tuple[str, dict[int, str]]:
     """Create a table with the lobby's form; the table id and each human seat's link."""
     check_served_policy(page.goto(server.url + "/"))
     page.select_option("#game", game)
@@ -254,6 +254,7 @@ def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
         page.select_option(f"#seat{seat}", kind)
     if page.is_enabled("#sides"):
         page.select_option("#sides", sides)
+    page.select_option("#speed", speed)
     page.click("#create-button")
     page.wait_for_selector("#join-links")
     assert not csp_violations(page), csp_violations(page)
@@ -789,13 +790,23 @@ def test_two_signed_in_players_and_a_bot_play_a_normal_game_and_both_ratings_cha
     sign_up_in_lobby(ada, server, "Ada")
     sign_up_in_lobby(bob, server, "Bob")
     assert ada.input_value("#mode") == "normal"
-    table_id, links = create_in_lobby(ada, server, "base", ["human", "human", "greedy"])
+    table_id, links = create_in_lobby(ada, server, "base", ["human", "human", "greedy"],
+                                      speed="slow")
     pages = {0: ada, 1: bob}
     for seat, page in pages.items():
         check_served_policy(page.goto(links[seat]))
         page.wait_for_function("() => document.body.dataset.connected === 'yes'",
                                timeout=TIMEOUT_MS)
     wait_until(lambda: [s.name for s in server.table(table_id).seats] == ["Ada", "Bob", None])
+    # every seat's clock on both pages (a slow game: 15 min and 45 s), the names shown
+    for page, other in ((ada, "Bob"), (bob, "Ada")):
+        page.wait_for_function("(other) => document.querySelectorAll('#players .clock')"
+                               ".length === 3 && document.getElementById('players')"
+                               ".textContent.includes(`(${other})`)", arg=other,
+                               timeout=TIMEOUT_MS)
+        minutes, seconds = page.inner_text("#players .clock.running >> nth=0").split(":")
+        assert 14 * 60 < int(minutes) * 60 + int(seconds) <= 15 * 60 + 45   # counting down
+        check_layout(page)
     while not server.table(table_id).game.over:
         table, number, waiting = open_decision(server, table_id)
         for seat, page in pages.items():
