@@ -97,3 +97,44 @@ def test_a_failing_commit_refuses_the_move_and_changes_nothing(
     assert table.decision_number == 1
     tables.close()
     assert open_tables(tmp_path, database).get(table.id).decision_number == 1
+
+
+def test_an_older_servers_table_files_are_imported_and_play_on(tmp_path: Path) -> None:
+    """Tables kept as files by a server before the database (ID.table.json, ID.jsonl)
+    are imported at start-up, once, and restored where they were; a FIFO under a
+    record's name is reported, never blocking."""
+    import json
+    import os
+    import threading
+
+    memory = Tables(None, sources())
+    table = memory.create(BODY)
+    for seat in range(3):
+        table.submit(seat, 0, table.game.legal_actions(seat)[0].to_json())
+    table.submit(1, 1, table.game.legal_actions(1)[0].to_json())
+    lines = "".join(json.dumps(r) + "\n" for r in table.log_lines())
+    (tmp_path / f"{table.id}.jsonl").write_text(lines, encoding="utf-8")
+    record = {"id": table.id, "game": "base", "spec": "base", "paths": [], "players": 3,
+              "seed": table.game.seed, "sides": table.sides, "hints": False, "created": 1.0,
+              "seats": [{"kind": s.kind, "token": s.token} for s in table.seats],
+              "decision": 1, "over": False,
+              "pending": {"1": table.pending[1].to_json()}, "events": [], "recaps": []}
+    (tmp_path / f"{table.id}.table.json").write_text(json.dumps(record), encoding="utf-8")
+    os.mkfifo(tmp_path / "fifo1234.table.json")
+    found: list[Tables] = []
+    worker = threading.Thread(target=lambda: found.append(Tables(tmp_path, sources())),
+                              daemon=True)
+    worker.start()
+    worker.join(30)
+    assert found, "start-up hung on a FIFO"
+    again = found[0]
+    assert again.imported == [table.id]
+    assert len(again.restore_problems) == 1 and again.restore_problems[0].startswith(
+        "fifo1234.table.json: not imported") and "regular file" in again.restore_problems[0]
+    restored = again.get(table.id)
+    assert restored.game.history == table.game.history and sorted(restored.pending) == [1]
+    assert [s.token for s in restored.seats] == [s.token for s in table.seats]
+    again.close()
+    third = Tables(tmp_path, sources())   # imported once: the files are skipped now
+    assert third.imported == [] and third.get(table.id).decision_number == 1
+    third.close()

@@ -445,6 +445,7 @@ class Tables:
         self.clock = clock
         self.search_seconds = search_seconds
         self.restore_problems: list[str] = []
+        self.imported: list[str] = []   # tables an older server's files held
         self.catalogues: dict[str, dict[str, Any]] = {}
         self.hints: dict[tuple[str, int, int], dict[str, Any]] = {}
         if database is None and data_dir is not None:
@@ -452,6 +453,11 @@ class Tables:
             db.check_writable(data_dir)   # a read-only or full disk: refused at start-up
             db.check_database_file(data_dir / db.DATABASE_FILE)
         self.store = Store(db.database_url(data_dir, database))
+        if data_dir is not None and data_dir.is_dir():   # an older server's files
+            from wonders.serve import legacy
+
+            self.imported, problems = legacy.import_folder(self.store, data_dir)
+            self.restore_problems.extend(problems)
         self.restore()
 
     def catalogue(self, source: GameSource) -> dict[str, Any]:
