@@ -128,7 +128,9 @@ def test_a_player_out_of_time_is_played_by_a_bot_to_the_end_until_they_return(
             assert not table.away
             state = until(ws, lambda m: m["type"] == "state" and m["table"]["away"] == [])
             wait_for(lambda: 0 in table.waiting_for())   # the bots have chosen: seat 0's turn
-            state = until(ws, lambda m: m["type"] == "state" and "actions" in m)
+            number = table.decision_number   # it waits for seat 0 now: it stays
+            state = until(ws, lambda m: m["type"] == "state" and m["decision"] == number
+                          and not m["table"]["away"] and "actions" in m)
             assert state["clocks"]["left"][0] >= increment and 0 in state["clocks"]["running"]
             # and runs out again: the bot finishes the game
             clock.now += 10 * bank

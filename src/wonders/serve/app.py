@@ -238,6 +238,8 @@ class Server:
             LOGGER.exception("table %s: the bot of seat %d failed", table.id, seat)
         if table.decision_number != number or table.game.over:
             return False
+        if table.seats[seat].kind == HUMAN and seat not in table.away:
+            return False   # the stand-in's player came back while it was choosing
         if wanted is None:
             wanted = table.game.legal_actions(seat)[0].to_json()
         try:
