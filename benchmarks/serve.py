@@ -52,10 +52,20 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+SESSION: dict[str, str] = {}
+
+
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST as the lobby does: with the visitor cookie and its CSRF token."""
+    if not SESSION:
+        with urllib.request.urlopen(url.rsplit("/api/", 1)[0] + "/api/session") as answer:
+            SESSION["cookie"] = answer.headers["Set-Cookie"].split(";")[0]
+            SESSION["csrf"] = json.load(answer)["csrf"]
     while True:
         request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
+                                         headers={"Content-Type": "application/json",
+                                                  "Cookie": SESSION["cookie"],
+                                                  "X-CSRF-Token": SESSION["csrf"]})
         try:
             with urllib.request.urlopen(request) as answer:
                 result: dict[str, Any] = json.load(answer)
@@ -117,7 +127,8 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Stats, float, int]:
         seats = ["human"] * args.humans + [args.bot] * (args.players - args.humans)
         created = post(f"{base}/api/tables", {"game": args.game, "players": args.players,
                                               "seats": seats, "sides": "random",
-                                              "seed": args.seed + index})
+                                              "seed": args.seed + index,
+                                              "speed": args.speed})
         table_id = created["table"]["id"]
         table_ids.append(table_id)
         ws_url = base.replace("http", "ws") + f"/ws/{table_id}"
@@ -149,13 +160,19 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a simulated player thinks before each move "
                         "(uniform in 0..2x; 0: at once, the server saturated)")
+    parser.add_argument("--speed", default="untimed",
+                        choices=("untimed", "fast", "normal", "slow", "turn-based"),
+                        help="the tables' speed (their clocks run)")
+    parser.add_argument("--database", default=None,
+                        help="a database URL (default: SQLite in a temporary folder)")
     args = parser.parse_args()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen(
             [sys.executable, "-m", "wonders.cli", "serve", "--port", str(port),
-             "--data", data, "--game", args.game],
+             "--data", data, "--game", args.game,
+             *(["--database", args.database] if args.database else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:

@@ -15,6 +15,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
 
+from serve_databases import with_csrf  # noqa: E402
+
 from wonders.dsl import describe  # noqa: E402
 from wonders.serve import present  # noqa: E402
 from wonders.serve.app import create_app, static_dir  # noqa: E402
@@ -33,7 +35,7 @@ def sources() -> list[Any]:
 
 def make_client(data_dir: Path | None) -> tuple[TestClient, Tables]:
     tables = Tables(data_dir, sources(), search_seconds=0.2)
-    return TestClient(create_app(tables)), tables
+    return with_csrf(TestClient(create_app(tables), base_url="https://testserver")), tables
 
 
 def create(client: TestClient, **request: Any) -> dict[str, Any]:
@@ -76,12 +78,24 @@ def refused(ws: WebSocketTestSession, message: Any, raw: str | None = None) -> s
     return str(answer["reason"])
 
 
-def snapshot(table: Table, data_dir: Path) -> tuple[Any, ...]:
-    assert table.writer is not None
-    table.writer.drain()
-    files = tuple(sorted((p.name, p.read_bytes()) for p in data_dir.iterdir()))
-    return (len(table.game.history), dict(table.pending), files,
+def snapshot(table: Table) -> tuple[Any, ...]:
+    """The table in memory and every row of the database."""
+    assert table.store is not None
+    table.store.drain()
+    return (len(table.game.history), dict(table.pending), table.store.dump(),
             json.dumps(table.game.view(0)))
+
+
+def damage(tables: Tables, table_id: str, what: Any, **values: Any) -> None:
+    """Change a stored row by hand (what a damaged or hand-edited database holds)."""
+    import sqlalchemy as sa
+
+    from wonders.serve import store as db
+
+    tables.drain()
+    key = what.c.table_id if "table_id" in what.c else what.c.id
+    with tables.store.engine.begin() as connection:
+        connection.execute(sa.update(what).where(key == table_id).values(**values))
 
 
 # --- creating tables -----------------------------------------------------------------------
@@ -107,7 +121,8 @@ def test_a_table_gets_one_secret_link_per_human_seat_and_a_spectator_link(tmp_pa
         assert page.status_code == 200 and "table.js" in page.text
         assert "Content-Security-Policy" in page.headers
         tables.drain()
-        assert (tmp_path / f"{table.id}.jsonl").exists()
+        assert tables.store.load(table.id) is not None
+        assert (tmp_path / "wonders.db").is_file()   # SQLite under --data by default
 
 
 @pytest.mark.parametrize("request_body, reason", [
@@ -161,7 +176,7 @@ def test_forged_repeated_out_of_turn_malformed_and_oversized_messages_change_not
             state = join(ws, token_of(created, 0))
             assert state["seat"] == 0 and state["actions"]["actions"]
             first = state["actions"]["actions"][0]["json"]
-            before = snapshot(table, tmp_path)
+            before = snapshot(table)
             cases = [
                 ({"type": "act", "decision": 0, "action": first, "seat": 1},
                  "this connection plays seat 0"),
@@ -185,14 +200,14 @@ def test_forged_repeated_out_of_turn_malformed_and_oversized_messages_change_not
             assert "too large" in refused(ws, None, raw=" " * (MAX_MESSAGE_BYTES + 1))
             deep = '{"type":"ping","a":' + "[" * 40 + "]" * 40 + "}"
             assert "nest" in refused(ws, None, raw=deep)
-            assert snapshot(table, tmp_path) == before
+            assert snapshot(table) == before
             # a real move is accepted once; the same message again is refused
             ws.send_json({"type": "act", "decision": 0, "action": first})
             assert until(ws, lambda m: m["type"] in ("accepted", "refused"))["type"] == "accepted"
-            after = snapshot(table, tmp_path)
+            after = snapshot(table)
             assert "already chosen" in refused(ws, {"type": "act", "decision": 0,
                                                     "action": first})
-            assert snapshot(table, tmp_path) == after and list(table.pending) == [0]
+            assert snapshot(table) == after and list(table.pending) == [0]
         # a spectator sees no hand and cannot act
         with client.websocket_connect(f"/ws/{table.id}") as watcher:
             state = join(watcher, None)
@@ -360,31 +375,62 @@ def test_a_restarted_server_restores_every_table_and_its_seats(tmp_path: Path) -
             assert restored.decision_number == len(history) + 1
 
 
-def test_a_broken_table_file_is_reported_not_fatal(tmp_path: Path) -> None:
-    (tmp_path / "x.table.json").write_text("{not json", encoding="utf-8")
+def test_a_damaged_table_is_reported_not_fatal(tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    from wonders.serve import store as db
+
     tables = Tables(tmp_path, sources())
-    assert len(tables.restore_problems) == 1 and not tables.tables
-    # a real table whose record was tampered with, and one whose log was
     good = tables.create({"game": "base", "players": 3, "seats": ["human"] * 3,
                           "sides": "random", "seed": 1})
-    good.submit(0, 0, good.game.legal_actions(0)[0].to_json())
+    for seat in range(3):
+        good.submit(seat, 0, good.game.legal_actions(seat)[0].to_json())
+    good.submit(0, 1, good.game.legal_actions(0)[0].to_json())
     tables.drain()
-    record = json.loads((tmp_path / f"{good.id}.table.json").read_text(encoding="utf-8"))
-    for damaged, restored in (({**record, "seats": ["human", 3, None]}, False),
-                              ({**record, "spec": "/no/such/game"}, False),
-                              ({**record, "pending": {"99": {"action": "sell"}}}, True)):
-        (tmp_path / f"{good.id}.table.json").write_text(json.dumps(damaged), encoding="utf-8")
+    record = tables.store.load(good.id)
+    assert record is not None
+    row, moves = dict(record.row), record.moves
+    first_move = json.dumps({k: v for k, v in moves[0].items() if k != "_number"})
+
+    def restore() -> Tables:
         again = Tables(tmp_path, sources())
-        assert (good.id in again.tables) == restored
+        again.close()
+        return again
+
+    for damaged, restored in (({"state": "{not json"}, False),
+                              ({"spec": "/no/such/game"}, False),
+                              ({"state": json.dumps({**record.state,
+                                                     "pending": {"99": {"action": "sell"}}})},
+                               True)):
+        damage(tables, good.id, db.tables, **damaged)
+        again = restore()
+        assert (good.id in again.tables) == restored, again.restore_problems
         if restored:   # a choice no seat can have made is dropped
             assert again.tables[good.id].pending == {}
         else:
             assert any(problem.startswith(good.id) for problem in again.restore_problems)
-    (tmp_path / f"{good.id}.table.json").write_text(json.dumps(record), encoding="utf-8")
-    (tmp_path / f"{good.id}.jsonl").write_text('{"type": "game"}\n', encoding="utf-8")
-    again = Tables(tmp_path, sources())
+        damage(tables, good.id, db.tables, **{k: row[k] for k in damaged})
+    with tables.store.engine.begin() as connection:   # a human seat without its token
+        connection.execute(sa.update(db.seats).where(
+            (db.seats.c.table_id == good.id) & (db.seats.c.seat == 1)).values(token=None))
+    again = restore()
+    assert good.id not in again.tables and "the seats do not match" in \
+        again.restore_problems[0]
+    with tables.store.engine.begin() as connection:
+        connection.execute(sa.update(db.seats).where(
+            (db.seats.c.table_id == good.id) & (db.seats.c.seat == 1)).values(
+            token=good.seats[1].token))
+        connection.execute(sa.update(db.moves).where(db.moves.c.table_id == good.id).values(
+            record=json.dumps({"actions": {"0": {"action": "teleport"}}})))
+    again = restore()
     assert good.id not in again.tables
-    assert any(good.id in problem for problem in again.restore_problems)
+    assert any(good.id in p and "no longer legal" in p for p in again.restore_problems)
+    with tables.store.engine.begin() as connection:
+        connection.execute(sa.update(db.moves).where(db.moves.c.table_id == good.id).values(
+            record=first_move))
+    again = restore()
+    assert again.tables[good.id].game.history == good.game.history
+    assert sorted(again.tables[good.id].pending) == [0]
 
 
 # --- finished tables leave memory, not the disk -----------------------------------------------
@@ -425,9 +471,9 @@ def test_a_finished_table_is_retired_after_the_keep_time_and_its_link_restores_i
     assert [t.id for t in tables.listing()] == [live.id]
     assert set(tables.tables) == {live.id} and not tables.finished
     tables.drain()
-    assert (tmp_path / f"{done.id}.jsonl").exists()   # its files stay
-    # its link still works: restored from disk with its final state
-    client = TestClient(create_app(tables))
+    assert tables.store.load(done.id) is not None   # its rows stay
+    # its link still works: restored from the database with its final state
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
     with client:
         with client.websocket_connect(f"/ws/{done.id}") as watcher:
             state = join(watcher, None)
@@ -484,13 +530,13 @@ def test_a_restart_restores_only_unfinished_tables_yet_the_finished_are_reachabl
     live.submit(0, 0, live.game.legal_actions(0)[0].to_json())
     finish(done)
     tables.drain()
-    record = json.loads((tmp_path / f"{done.id}.table.json").read_text(encoding="utf-8"))
-    assert record["over"] is True
+    stored = tables.store.load(done.id)
+    assert stored is not None and stored.row["over"] is True
     replayed: list[str] = []
     real = Tables._restore
 
-    def counting(self: Tables, path: Path, meta: dict[str, Any] | None = None) -> Table:
-        table = real(self, path, meta)
+    def counting(self: Tables, record: Any) -> Table:
+        table = real(self, record)
         replayed.append(table.id)
         return table
 
@@ -504,43 +550,34 @@ def test_a_restart_restores_only_unfinished_tables_yet_the_finished_are_reachabl
     assert restored.game.over and restored.game.history == done.game.history
     assert restored.events == done.events
     assert again.get(done.id) is restored and replayed == [live.id, done.id]
-    client = TestClient(create_app(again))
+    client = with_csrf(TestClient(create_app(again), base_url="https://testserver"))
     with client:
         listed = [t["id"] for t in client.get("/api/tables").json()["tables"]]
         assert set(listed) == {live.id, done.id}
 
 
-def test_a_forged_or_overlong_table_id_is_refused_without_touching_other_files(
+def test_a_forged_or_overlong_table_id_is_refused_without_reading_the_database(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    data = tmp_path / "data"
-    tables = Tables(data, sources())
+    from wonders.serve.store import Store
+
+    tables = Tables(tmp_path / "data", sources())
     done = new_table(tables)
     finish(done)
     tables.drain()
-    # a genuine finished record outside the data folder, named as a forged id would find it
-    record = json.loads((data / f"{done.id}.table.json").read_text(encoding="utf-8"))
-    (tmp_path / "x.table.json").write_text(json.dumps({**record, "id": "../x"}),
-                                           encoding="utf-8")
-    (tmp_path / "x.jsonl").write_bytes((data / f"{done.id}.jsonl").read_bytes())
-    touched: list[Path] = []
-    for name in ("read_text", "read_bytes", "open", "is_file", "exists", "stat"):
-        real = getattr(Path, name)
-
-        def spy(self: Path, *args: Any, _real: Any = real, **kwargs: Any) -> Any:
-            touched.append(self)
-            return _real(self, *args, **kwargs)
-
-        monkeypatch.setattr(Path, name, spy)
+    looked_up: list[Any] = []
+    real = Store.load
+    monkeypatch.setattr(Store, "load", lambda self, table_id: looked_up.append(table_id)
+                        or real(self, table_id))
     for forged in ("../x", "..", "x/../../x", "a" * 65, "a" * 100_000, "", "x.table",
-                   "x\x00", None, 7, ["x"]):
+                   "x\x00", None, 7, ["x"], "x' OR '1'='1"):
         with pytest.raises(TableError, match="no table"):
             tables.get(forged)
-    assert not touched
+    assert not looked_up
     with pytest.raises(TableError, match="no table"):
         tables.get("NoSuchTable_")   # a well-formed id with no record
-    assert all(p.parent == data for p in touched)
+    assert looked_up == ["NoSuchTable_"]
     monkeypatch.undo()
-    client = TestClient(create_app(tables))
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
     with client:
         for path in ("/ws/" + "a" * 300, "/ws/x.table", "/ws/..x", "/ws/x%20y"):
             with client.websocket_connect(path) as ws:
@@ -555,14 +592,15 @@ def test_a_retired_table_whose_files_were_damaged_is_refused_and_not_replayed_ag
     finish(done)
     tables.listing()
     assert done.id not in tables.tables
-    tables.drain()
-    (tmp_path / f"{done.id}.jsonl").write_text('{"type": "game"}\n', encoding="utf-8")
-    replayed: list[Path] = []
+    from wonders.serve import store as db
+
+    damage(tables, done.id, db.moves, record=json.dumps({"actions": {"0": {"x": 1}}}))
+    replayed: list[Any] = []
     real = Tables._restore
 
-    def counting(self: Tables, path: Path, meta: dict[str, Any] | None = None) -> Table:
-        replayed.append(path)
-        return real(self, path, meta)
+    def counting(self: Tables, record: Any) -> Table:
+        replayed.append(record)
+        return real(self, record)
 
     monkeypatch.setattr(Tables, "_restore", counting)
     for _ in range(3):
@@ -573,73 +611,21 @@ def test_a_retired_table_whose_files_were_damaged_is_refused_and_not_replayed_ag
 
 def test_a_table_retired_before_its_last_move_is_written_is_read_once_it_is(
         tmp_path: Path) -> None:
-    """The writer thread may still hold a retired table's last files: its link waits for
+    """The writer thread may still hold a retired table's last moves: its link waits for
     them rather than read the game before its end."""
     import threading
 
     tables = Tables(tmp_path, sources(), finished_keep_seconds=0.0)
     done = new_table(tables)
-    assert tables.writer is not None
     tables.drain()
     release = threading.Event()
-    tables.writer.executor.submit(release.wait)   # the writer is busy elsewhere
+    tables.store.executor.submit(release.wait)   # the writer is busy elsewhere
     finish(done)
     tables.listing()
     assert done.id not in tables.tables
     threading.Timer(0.3, release.set).start()
     restored = tables.get(done.id)
     assert restored.game.over and restored.game.history == done.game.history
-
-
-def test_a_table_record_without_over_written_before_it_existed_still_restores(
-        tmp_path: Path) -> None:
-    tables = Tables(tmp_path, sources())
-    live, done = new_table(tables, 1), new_table(tables, 2)
-    live.submit(0, 0, live.game.legal_actions(0)[0].to_json())
-    finish(done)
-    tables.drain()
-    for table in (live, done):   # as an older server wrote them
-        path = tmp_path / f"{table.id}.table.json"
-        record = json.loads(path.read_text(encoding="utf-8"))
-        del record["over"]
-        path.write_text(json.dumps(record), encoding="utf-8")
-    again = Tables(tmp_path, sources())   # both replayed, as before
-    assert set(again.tables) == {live.id, done.id} and list(again.finished) == [done.id]
-    assert again.tables[live.id].game.history == live.game.history
-    assert again.tables[done.id].game.over
-    again.drain()   # and their records now say whether the game is over
-    overs = {t.id: json.loads((tmp_path / f"{t.id}.table.json").read_text(
-        encoding="utf-8"))["over"] for t in (live, done)}
-    assert overs == {live.id: False, done.id: True}
-    third = Tables(tmp_path, sources())
-    assert set(third.tables) == {live.id}
-    assert third.get(done.id).game.history == done.game.history
-
-
-def test_a_record_whose_id_is_not_its_file_name_is_refused_and_nothing_is_written(
-        tmp_path: Path) -> None:
-    """A record names the table's other files by its id: a record (damaged, or written by
-    hand) whose id is not its own file's name, or is a path, is reported and left alone;
-    no file outside its own name is read for it or written."""
-    data = tmp_path / "tables"
-    tables = Tables(data, sources())
-    table = new_table(tables, 1)
-    tables.drain()
-    record = json.loads((data / f"{table.id}.table.json").read_text(encoding="utf-8"))
-    del record["over"]   # an older record: start-up replays it and rewrites it
-    for name, forged in (("renamed", "other"), ("escape", "../escaped")):
-        (data / f"{name}.table.json").write_text(json.dumps({**record, "id": forged}),
-                                                 encoding="utf-8")
-    (data / "other.jsonl").write_text((data / f"{table.id}.jsonl").read_text(
-        encoding="utf-8"), encoding="utf-8")
-    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
-    again = Tables(data, sources())
-    again.drain()
-    assert set(again.tables) == {table.id}
-    assert sorted(again.restore_problems) == [
-        "escape.table.json: the record's id \"../escaped\" is not its file's name",
-        "renamed.table.json: the record's id \"other\" is not its file's name"]
-    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
 @pytest.mark.parametrize("game, players, seats", [
@@ -675,10 +661,13 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
             assert len(final["recap"]["battles"]) >= 3 and len(final["recap"]["moves"]) == 3
             assert not any("beats" in m["text"] or "tie" in m["text"]
                            for m in final["recap"]["moves"])
-    # the log is the engine's own: it replays identically
+        # the log is the engine's own: it replays identically
+        log = client.get(f"/api/tables/{table.id}/log")
+        assert log.status_code == 200, log.text
+        (tmp_path / "game.jsonl").write_bytes(log.content)
     from wonders.scenarios.log import replay
 
-    outcome = replay(tmp_path / f"{table.id}.jsonl")
+    outcome = replay(tmp_path / "game.jsonl")
     assert outcome.identical and not outcome.unfinished
 
 
@@ -713,7 +702,7 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     from wonders.serve import app as serve_app
 
     started: list[tuple[Tables, str, int]] = []
-    monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers, timeout:
+    monkeypatch.setattr(serve_app, "run", lambda tables, host, port, workers, timeout, **_:
                         started.append((tables, host, port)))
     result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t"), "--port", "8123"])
     assert result.exit_code == 0, result.output
@@ -731,17 +720,17 @@ def test_serve_starts_and_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 0, result.output
     assert started[-1][0].finished_keep_seconds == 120.0
     # a shipped game that does not load is left out (and said so); the others are served
-    from wonders.serve import command
+    from wonders.serve import tables as serve_tables
     from wonders.serve.tables import TableError
 
-    real = command.load_source
+    real = serve_tables.load_source
 
     def broken_duel(name: str) -> Any:
         if name == "duel":
             raise TableError("duel: the game does not load: (a test)")
         return real(name)
 
-    monkeypatch.setattr(command, "load_source", broken_duel)
+    monkeypatch.setattr(serve_tables, "load_source", broken_duel)
     started.clear()
     result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t")])
     assert result.exit_code == 0 and "not offered: duel" in result.output
@@ -907,7 +896,7 @@ def test_random_messages_are_refused_and_change_nothing(tmp_path: Path,
         with client.websocket_connect(f"/ws/{table.id}") as ws:
             state = join(ws, token_of(created, 0))
             legal = state["actions"]["actions"][0]["json"]
-            before = snapshot(table, tmp_path)
+            before = snapshot(table)
             for index in range(400):
                 message = value(0)
                 if isinstance(message, dict) and rng.random() < 0.7:
@@ -917,7 +906,7 @@ def test_random_messages_are_refused_and_change_nothing(tmp_path: Path,
                 ws.send_text(json.dumps(message))
                 answer = until(ws, lambda m: m["type"] in ("refused", "pong", "accepted"))
                 assert answer["type"] != "accepted", message
-            assert snapshot(table, tmp_path) == before
+            assert snapshot(table) == before
 
 
 def test_two_people_and_two_bots_play_a_whole_4_player_game(tmp_path: Path) -> None:
@@ -947,9 +936,10 @@ def test_two_people_and_two_bots_play_a_whole_4_player_game(tmp_path: Path) -> N
                     time.sleep(0.005)
         sheet = table.game.score_sheet()
         assert len(sheet.to_json()["players"]) == 4 and sheet.winners
+        (tmp_path / "game.jsonl").write_bytes(client.get(f"/api/tables/{table.id}/log").content)
     from wonders.scenarios.log import replay
 
-    assert replay(tmp_path / f"{table.id}.jsonl").identical
+    assert replay(tmp_path / "game.jsonl").identical
 
 
 # --- what the page is told (issue 27's defects) ----------------------------------------------
@@ -1045,10 +1035,13 @@ def test_the_search_bot_is_called_mcts_everywhere_and_search_still_works(
         table_id = created["table"]["id"]
     tables.drain()
     # a table recorded with the old name restores, its seat under the new one
-    record = tmp_path / f"{table_id}.table.json"
-    meta = json.loads(record.read_text())
-    meta["seats"][1]["kind"] = "search"
-    record.write_text(json.dumps(meta))
+    import sqlalchemy as sa
+
+    from wonders.serve import store as db
+
+    with tables.store.engine.begin() as connection:
+        connection.execute(sa.update(db.seats).where(
+            (db.seats.c.table_id == table_id) & (db.seats.c.seat == 1)).values(kind="search"))
     again = Tables(tmp_path, sources(), search_seconds=0.2)
     assert not again.restore_problems
     assert [s.kind for s in again.get(table_id).seats] == ["human", "mcts", "mcts"]

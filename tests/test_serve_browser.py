@@ -244,7 +244,7 @@ def shot(page: Any, name: str) -> None:
 
 
 def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
-                    sides: str = "choose") -> tuple[str, dict[int, str]]:
+                    sides: str = "choose", speed: str = "untimed") -> tuple[str, dict[int, str]]:
     """Create a table with the lobby's form; the table id and each human seat's link."""
     check_served_policy(page.goto(server.url + "/"))
     page.select_option("#game", game)
@@ -254,6 +254,7 @@ def create_in_lobby(page: Any, server: Server, game: str, seats: list[str],
         page.select_option(f"#seat{seat}", kind)
     if page.is_enabled("#sides"):
         page.select_option("#sides", sides)
+    page.select_option("#speed", speed)
     page.click("#create-button")
     page.wait_for_selector("#join-links")
     assert not csp_violations(page), csp_violations(page)
@@ -764,3 +765,75 @@ def test_built_duel_wonders_stay_in_the_city(browser: Any, server: Server) -> No
     assert sorted(w for w, built, _ in shown if built == "no") == sorted(city["wonders"])
     assert all("built" in text for _, built, text in shown if built == "yes")
     assert not csp_violations(page)
+
+
+def sign_up_in_lobby(page: Any, server: Server, name: str) -> None:
+    """Sign up with the lobby's form (its request carries the page's CSRF token)."""
+    check_served_policy(page.goto(server.url + "/"))
+    page.wait_for_selector("#sign-in:not([hidden])")
+    page.fill("#account-name", name)
+    page.fill("#account-password", "a long password")
+    page.click("#sign-up-button")
+    page.wait_for_selector("#me", timeout=TIMEOUT_MS)
+    assert page.inner_text("#me") == name
+
+
+def test_two_signed_in_players_and_a_bot_play_a_normal_game_and_both_ratings_change(
+        browser: Any, server: Server) -> None:
+    """The issue's 'done when': two accounts (two browser contexts, each signed in with
+    the lobby's form) and a greedy bot play base to the end in a normal game; both
+    ratings change by the pairwise Elo of docs/serve.md, shown on the leaderboard and
+    each player's page."""
+    from wonders.serve import ratings
+
+    ada, bob = new_page(browser), new_page(browser, "phone")
+    sign_up_in_lobby(ada, server, "Ada")
+    sign_up_in_lobby(bob, server, "Bob")
+    assert ada.input_value("#mode") == "normal"
+    table_id, links = create_in_lobby(ada, server, "base", ["human", "human", "greedy"],
+                                      speed="slow")
+    pages = {0: ada, 1: bob}
+    for seat, page in pages.items():
+        check_served_policy(page.goto(links[seat]))
+        page.wait_for_function("() => document.body.dataset.connected === 'yes'",
+                               timeout=TIMEOUT_MS)
+    wait_until(lambda: [s.name for s in server.table(table_id).seats] == ["Ada", "Bob", None])
+    # every seat's clock on both pages (a slow game: 15 min and 45 s), the names shown
+    for page, other in ((ada, "Bob"), (bob, "Ada")):
+        page.wait_for_function("(other) => document.querySelectorAll('#players .clock')"
+                               ".length === 3 && document.getElementById('players')"
+                               ".textContent.includes(`(${other})`)", arg=other,
+                               timeout=TIMEOUT_MS)
+        minutes, seconds = page.inner_text("#players .clock.running >> nth=0").split(":")
+        assert 14 * 60 < int(minutes) * 60 + int(seconds) <= 15 * 60 + 45   # counting down
+        check_layout(page)
+    while not server.table(table_id).game.over:
+        table, number, waiting = open_decision(server, table_id)
+        for seat, page in pages.items():
+            if seat in waiting:
+                wait_decision(page, number)
+                page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+                play_first(page)
+        wait_until(lambda: server.table(table_id).decision_number > number
+                   or server.table(table_id).game.over)
+    table = server.table(table_id)
+    assert server.tables is not None
+    server.tables.drain()
+    sheet = table.game.score_sheet()
+    deltas = ratings.changes([ratings.INITIAL] * 2, [ratings.place(sheet, 0),
+                                                     ratings.place(sheet, 1)])
+    want = {"Ada": round(ratings.INITIAL + deltas[0]), "Bob": round(ratings.INITIAL + deltas[1])}
+    assert want["Ada"] != want["Bob"] or sheet.total(0) == sheet.total(1)
+    check_served_policy(ada.goto(server.url + "/leaderboard?game=base"))
+    ada.wait_for_selector("#leaderboard a.player")
+    shown = {row.query_selector("a.player").inner_text():
+             int(row.query_selector_all("td")[2].inner_text())
+             for row in ada.query_selector_all("#leaderboard tbody tr")}
+    assert shown == want
+    check_served_policy(bob.goto(server.url + "/player/Bob"))
+    bob.wait_for_selector("#player-history tbody tr")
+    cells = [c.inner_text() for c in bob.query_selector_all("#player-history tbody tr td")]
+    assert cells[0] == "base" and cells[1] == table_id and cells[3] == "1500"
+    assert round(float(cells[4])) == want["Bob"]
+    for page in pages.values():
+        assert not csp_violations(page), csp_violations(page)

@@ -26,6 +26,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from serve_databases import database, with_csrf  # noqa: E402,F401  (the fixture)
+
+from wonders.serve import store as serve_store  # noqa: E402
 from wonders.serve import tables as serve_tables  # noqa: E402
 from wonders.serve.app import create_app, uvicorn_options  # noqa: E402
 from wonders.serve.tables import Tables, load_source  # noqa: E402
@@ -58,14 +61,15 @@ BODY = {"game": "base", "players": 3, "seats": ["human", "human", "human"],
 class Process:
     """``wonders serve`` as a real subprocess on one port and data folder."""
 
-    def __init__(self, data: Path, port: int) -> None:
-        self.data, self.port = data, port
+    def __init__(self, data: Path, port: int, database: str | None = None) -> None:
+        self.data, self.port, self.database = data, port, database
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "wonders.cli", "serve", "--data", str(self.data),
-             "--port", str(self.port), "--game", "base"],
+             "--port", str(self.port), "--game", "base",
+             *(["--database", self.database] if self.database else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 60
         while True:
@@ -90,22 +94,28 @@ def receive(ws: Any, kinds: tuple[str, ...]) -> dict[str, Any]:
             return message
 
 
-def test_a_move_acknowledged_survives_kill_9_right_after(tmp_path: Path) -> None:
-    """Eight times: a seat's move is accepted, the server is killed at once (SIGKILL, no
-    chance to flush anything) and started again: the move is there every time."""
+def test_a_move_acknowledged_survives_kill_9_right_after(tmp_path: Path,
+                                                         database: str | None) -> None:
+    """Eight times (twice on PostgreSQL): a seat's move is accepted, the server is killed
+    at once (SIGKILL, no chance to flush anything) and started again: the move is there
+    every time."""
     from websockets.sync.client import connect
 
-    server = Process(tmp_path / "data", free_port())
+    server = Process(tmp_path / "data", free_port(), database)
     server.start()
     try:
+        session = urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/session",
+                                         timeout=10)
+        cookie = session.headers["Set-Cookie"].split(";")[0]
         request = urllib.request.Request(
             f"http://127.0.0.1:{server.port}/api/tables", data=json.dumps(BODY).encode(),
-            headers={"Content-Type": "application/json"})
+            headers={"Content-Type": "application/json", "Cookie": cookie,
+                     "X-CSRF-Token": json.loads(session.read())["csrf"]})
         created = json.loads(urllib.request.urlopen(request, timeout=10).read())
         table = created["table"]["id"]
         tokens = {s["seat"]: s["link"].split("#token=")[1] for s in created["seats"]}
         url = f"ws://127.0.0.1:{server.port}/ws/{table}"
-        for attempt in range(8):
+        for attempt in range(8 if database is None else 2):
             with connect(url) as watcher:
                 watcher.send(json.dumps({"type": "join"}))
                 state = receive(watcher, ("state",))
@@ -140,7 +150,7 @@ def test_a_move_that_cannot_be_stored_is_refused_undone_and_logged(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     tables = Tables(tmp_path, sources())
-    client = TestClient(create_app(tables))
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
     with client:
         created = client.post("/api/tables", json=BODY).json()
         table = tables.get(created["table"]["id"])
@@ -159,7 +169,7 @@ def test_a_move_that_cannot_be_stored_is_refused_undone_and_logged(
             ws0.send_json({"type": "act", "decision": 0, "action": first[0]})
             assert ws0.receive_json()["type"] == "accepted"
             # the disk fills up: seat 1's move (it would not resolve the decision yet)
-            monkeypatch.setattr(serve_tables, "_write_temporary", full_disk)
+            monkeypatch.setattr(serve_store, "run", full_disk)
             caplog.set_level(logging.ERROR, logger="wonders.serve")
             ws1.send_json({"type": "act", "decision": 0, "action": first[1]})
             answer = ws1.receive_json()
@@ -199,14 +209,14 @@ def test_a_decision_whose_log_cannot_be_written_is_undone(
     server = Server(tables)
     for seat in (0, 1):
         asyncio.run(server.commit(table, seat, 0, table.game.legal_actions(seat)[0].to_json()))
-    real = serve_tables._write_temporary
+    real = serve_store.run
 
-    def log_fails(path: Path, text: str) -> Any:
-        if path.suffix == ".jsonl":
-            full_disk()
-        return real(path, text)
+    def moves_fail(connection: Any, statement: Any, parameters: Any = None) -> Any:
+        if getattr(statement, "table", None) is serve_store.moves:
+            full_disk()   # the decision's move: after the row's update was queued with it
+        return real(connection, statement, parameters)
 
-    monkeypatch.setattr(serve_tables, "_write_temporary", log_fails)
+    monkeypatch.setattr(serve_store, "run", moves_fail)
     with pytest.raises(serve_tables.TableError, match="could not store this move"):
         asyncio.run(server.commit(table, 2, 0, table.game.legal_actions(2)[0].to_json()))
     assert table.decision_number == 0 and sorted(table.pending) == [0, 1]
@@ -229,49 +239,47 @@ def test_start_up_refuses_a_data_folder_it_cannot_write(
     def read_only(*_: Any, **__: Any) -> None:
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(serve_tables, "_write_temporary", read_only)
+    monkeypatch.setattr(serve_store, "_write_probe", read_only)
     result = CliRunner().invoke(app, ["serve", "--data", str(tmp_path / "t"), "--game", "base"])
     assert result.exit_code == 1 and not started
     assert "cannot use" in result.output and "Read-only file system" in result.output
     assert "must be writable" in result.output
 
 
-@pytest.mark.parametrize("special", ["record", "log", "link"])
-def test_special_files_named_like_a_table_are_refused_not_read(tmp_path: Path,
-                                                               special: str) -> None:
-    """A FIFO (or a link) under a table's record or log name: start-up goes on at once and
-    reports it, never blocks on it."""
-    if special == "record":
-        os.mkfifo(tmp_path / "fifo1234.table.json")
-        name = "fifo1234.table.json"
+@pytest.mark.parametrize("special", ["fifo", "journal", "link", "folder"])
+def test_a_special_file_in_place_of_the_database_is_refused_not_opened(
+        tmp_path: Path, special: str) -> None:
+    """A FIFO (or a link, a folder) where the SQLite file or its journal would be: start-up
+    stops at once with the reason, never blocks on it, never writes through a link."""
+    from typer.testing import CliRunner
+
+    from wonders.cli import app
+
+    name = "wonders.db-wal" if special == "journal" else "wonders.db"
+    if special in ("fifo", "journal"):
+        os.mkfifo(tmp_path / name)
+    elif special == "link":
+        (tmp_path / name).symlink_to(tmp_path / "elsewhere.db")
     else:
-        first = Tables(tmp_path, sources())
-        table = first.create(BODY)
-        first.drain()
-        name = f"{table.id}.table.json"
-        if special == "log":
-            (tmp_path / f"{table.id}.jsonl").unlink()
-            os.mkfifo(tmp_path / f"{table.id}.jsonl")
-        else:
-            target = tmp_path / "elsewhere.json"
-            (tmp_path / name).rename(target)
-            (tmp_path / name).symlink_to(target)
-    found: list[Tables] = []
-    worker = threading.Thread(target=lambda: found.append(Tables(tmp_path, sources())),
-                              daemon=True)
+        (tmp_path / name).mkdir()
+    found: list[Any] = []
+    worker = threading.Thread(target=lambda: found.append(CliRunner().invoke(
+        app, ["serve", "--data", str(tmp_path), "--game", "base"])), daemon=True)
     worker.start()
     worker.join(20)
     assert found, "start-up hung on a special file"
-    problems = found[0].restore_problems
-    assert len(problems) == 1 and problems[0].startswith(name), problems
-    assert ("regular file" in problems[0] or "a link" in problems[0]), problems
+    result = found[0]
+    assert result.exit_code == 1, result.output
+    assert f"{tmp_path / name} is " in result.output and "not a database file" in result.output
+    assert not (tmp_path / "elsewhere.db").exists()
 
 
 # --- text that is not valid Unicode ---------------------------------------------------------
 
 def test_a_lone_surrogate_gets_the_documented_refusal(tmp_path: Path) -> None:
     tables = Tables(tmp_path, sources())
-    client = TestClient(create_app(tables), raise_server_exceptions=False)
+    client = with_csrf(TestClient(create_app(tables), raise_server_exceptions=False,
+                                  base_url="https://testserver"))
     with client:
         for raw in ('{"\\ud800": 1}', '{"game": "\\ud800", "players": 3}',
                     '{"game": "base", "players": 3, "seats": ["\\udfff", "human", "human"]}'):

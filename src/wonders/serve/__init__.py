@@ -8,3 +8,7 @@ page sends is found again among the legal actions or refused
 (:mod:`.tables`), so a restarted server replays them to where they were.
 Nothing here knows which game is played.
 """
+
+# How long a finished game stays in memory (``--keep-finished``), here so that the command
+# names it without importing the server's libraries.
+FINISHED_KEEP_SECONDS = 3600.0

@@ -32,11 +32,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import typing
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
@@ -46,11 +48,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from wonders.bots import Bot
+from wonders.serve.accounts import (CSRF_HEADER, SESSION_COOKIE, SESSION_SECONDS,
+                                    VISITOR_COOKIE, Account, AccountError, Accounts)
 from wonders.engine.contract import AnyAction, GameState
 from wonders.serve import present
 from wonders.serve.protocol import (MAX_MESSAGE_BYTES, ProtocolError, RateLimit, dumps,
                                     parse, valid_unicode)
-from wonders.serve.tables import SEAT_KINDS, Table, TableError, Tables, why_not_stored
+from wonders.serve.tables import (ABANDON_SECONDS, HUMAN, Table, TableError, Tables,
+                                  seat_kinds, why_not_stored)
 
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096
@@ -75,8 +80,10 @@ class Server:
     """The tables, the bot workers and the open connections of one server."""
 
     def __init__(self, tables: Tables, workers: int = 2,
-                 request_timeout: float = REQUEST_SECONDS) -> None:
+                 request_timeout: float = REQUEST_SECONDS, secure_cookies: bool = True) -> None:
         self.tables = tables
+        self.accounts = Accounts(tables.store, tables.clock)
+        self.secure_cookies = secure_cookies
         self.workers = workers
         self.request_timeout = request_timeout
         self.locks: dict[str, asyncio.Lock] = {}
@@ -105,6 +112,90 @@ class Server:
                         f"the server could not store this move ({why_not_stored(exc)}); "
                         "it was not played: try again later") from None
         return action
+
+    # --- clocks ---------------------------------------------------------------------
+
+    async def tick(self) -> list[tuple[str, int]]:
+        """Hand every human seat whose time ran out to the stand-in bot (marked away
+        until its player comes back); the (table, seat) pairs it handed over."""
+        handed: list[tuple[str, int]] = []
+        for table in list(self.tables.tables.values()):
+            if table.clocks is None or table.game.over:
+                continue
+            now = self.tables.clock()
+            late = [s for s in table.clocks.expired(now) if table.seats[s].kind == HUMAN
+                    and s not in table.away and s in table.waiting_for()]
+            if not late:
+                continue
+            table.away.update(late)
+            LOGGER.info("table %s: seat(s) %s out of time: played by a bot until they "
+                        "return", table.id, ", ".join(map(str, late)))
+            table.save_meta()   # not awaited: the bot's move waits for it (one write queue)
+            handed.extend((table.id, s) for s in late)
+            table.notify()
+            self.schedule(table)
+        return handed
+
+    async def _ticking(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.tick()
+            except Exception:   # one bad table must not stop every clock
+                LOGGER.exception("the clocks' check failed")
+
+    async def back(self, table: Table, seat: int) -> None:
+        """The player of ``seat`` takes it back from the stand-in bot."""
+        if seat not in table.away:
+            raise TableError("your seat is yours already: no bot plays it")
+        lock = self.locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            point = table.checkpoint()
+            table.away.discard(seat)
+            if table.clocks is not None:
+                table.clocks.resume(seat, self.tables.clock())
+            try:
+                await asyncio.wrap_future(table.save_meta())
+            except Exception as exc:
+                table.rollback(point)
+                raise TableError(f"the server could not store this ({why_not_stored(exc)}); "
+                                 "try again later") from None
+        table.notify()
+
+    async def hand_over(self, table: Table, seat: int, target: Any) -> None:
+        """Another seated player gives an abandoned seat to the stand-in bot: a human
+        seat whose turn it is and that no page has joined for ``ABANDON_SECONDS``."""
+        if not isinstance(target, int) or isinstance(target, bool) or \
+                not 0 <= target < len(table.seats):
+            raise TableError(f"'target' is a seat number, 0 to {len(table.seats) - 1}")
+        if target == seat:
+            raise TableError("you cannot hand your own seat over; leave the page, or play")
+        if table.game.over:
+            raise TableError("the game is over")
+        if table.seats[target].kind != HUMAN or target in table.away:
+            raise TableError(f"a bot plays seat {target} already")
+        if target not in table.waiting_for():
+            raise TableError(f"seat {target} does not hold the table up: it has nothing to "
+                             "choose now")
+        now = self.tables.clock()
+        if table.present.get(target, 0) > 0:
+            raise TableError(f"seat {target}'s player is at the table")
+        gone = now - table.absent_since.get(target, now)
+        if gone < ABANDON_SECONDS:
+            raise TableError(f"seat {target}'s player left {gone:.0f} s ago; a seat may be "
+                             f"handed to a bot after {ABANDON_SECONDS:.0f} s")
+        lock = self.locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            table.away.add(target)
+            try:
+                await asyncio.wrap_future(table.save_meta())
+            except Exception as exc:
+                table.away.discard(target)
+                raise TableError(f"the server could not store this ({why_not_stored(exc)}); "
+                                 "try again later") from None
+        LOGGER.info("table %s: seat %d handed to a bot by seat %d", table.id, target, seat)
+        table.notify()
+        self.schedule(table)
 
     # --- bots -----------------------------------------------------------------------
 
@@ -147,6 +238,8 @@ class Server:
             LOGGER.exception("table %s: the bot of seat %d failed", table.id, seat)
         if table.decision_number != number or table.game.over:
             return False
+        if table.seats[seat].kind == HUMAN and seat not in table.away:
+            return False   # the stand-in's player came back while it was choosing
         if wanted is None:
             wanted = table.game.legal_actions(seat)[0].to_json()
         try:
@@ -171,7 +264,7 @@ class Server:
              "max_players": source.data.rules.max_players,
              "sides": any(len(w.sides) > 1 for w in source.data.wonders)}
             for label, source in self.tables.games.items()],
-            "seat_kinds": list(SEAT_KINDS),
+            "seat_kinds": list(seat_kinds()),
             "sides": ["choose", "random"]})
 
     async def list_tables(self, request: Request) -> Response:
@@ -181,14 +274,14 @@ class Server:
             {**t.summary(), "spectate": f"/table/{t.id}"}
             for t in self.tables.listing()[:200]]})
 
-    async def create_table(self, request: Request) -> Response:
+    async def _payload(self, request: Request, what: str) -> Any:
+        """The request's JSON body, or the Response refusing it: not JSON (415: another
+        site's page can post a form or text/plain without asking, but not JSON), too
+        large, too slow, a client gone, text that is not valid Unicode, or a missing or
+        wrong CSRF token (403)."""
         client = request.client.host if request.client else "?"
-        limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
-        if not limit.allow():
-            return _error("too many tables created; wait a moment", 429)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            # a page of another site can post a form or text/plain without asking, but not JSON
-            return _error("send the table request as application/json", 415)
+            return _error(f"send the {what} as application/json", 415)
         try:
             body = await asyncio.wait_for(_read_body(request), self.request_timeout)
             payload = json.loads(body)
@@ -198,14 +291,30 @@ class Server:
             return _error(f"the request's body did not arrive within "
                           f"{self.request_timeout:.0f} s", 408)
         except ClientDisconnect:   # hung up mid-request: nobody to answer
-            LOGGER.info("%s hung up before its request to create a table was complete",
-                        client)
+            LOGGER.info("%s hung up before its request (%s) was complete", client, what)
             return Response(status_code=400)
         except (ValueError, RecursionError, UnicodeDecodeError):
             return _error("the request is not JSON", 400)
         if not valid_unicode(payload):
             return _error("the request holds text that is not valid Unicode (a lone "
                           "surrogate such as \\ud800)", 400)
+        if not self.accounts.csrf_ok(_cookie(request), request.headers.get(CSRF_HEADER)):
+            return _error("missing or wrong CSRF token: load the page again (it sends the "
+                          "token of GET /api/session as X-CSRF-Token)", 403)
+        return payload
+
+    def account_of(self, cookies: Any) -> Account | None:
+        """The signed-in account of a request's or websocket's cookies."""
+        return self.accounts.session(cookies.get(SESSION_COOKIE))
+
+    async def create_table(self, request: Request) -> Response:
+        client = request.client.host if request.client else "?"
+        limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
+        if not limit.allow():
+            return _error("too many tables created; wait a moment", 429)
+        payload = await self._payload(request, "table request")
+        if isinstance(payload, Response):
+            return payload
         try:
             table = self.tables.create(payload)
         except TableError as exc:
@@ -226,10 +335,169 @@ class Server:
         return AsciiJSON({"table": table.summary(), "seats": seats,
                           "spectate": f"/table/{table.id}"}, status_code=201)
 
+    # --- accounts -------------------------------------------------------------------
+
+    async def session(self, request: Request) -> Response:
+        """Who is signed in, the page's CSRF token, and the account's unfinished seats
+        (with their links: a lost link is not a lost seat); a visitor cookie for a first
+        visit."""
+        account = await asyncio.to_thread(self.account_of, request.cookies)
+        cookie = _cookie(request)
+        fresh = None
+        if not cookie:
+            cookie = fresh = secrets.token_urlsafe(32)
+        answer: dict[str, Any] = {"account": None, "csrf": self.accounts.csrf(cookie)}
+        if account is not None:
+            answer["account"] = {"name": account.name, "seats": await asyncio.to_thread(
+                self.tables.open_seats, account.id)}
+        response = AsciiJSON(answer)
+        if fresh is not None:
+            self._set_cookie(response, VISITOR_COOKIE, fresh, "strict")
+        return response
+
+    def _set_cookie(self, response: Response, name: str, value: str, same_site: str) -> None:
+        response.set_cookie(name, value, max_age=SESSION_SECONDS, path="/", httponly=True,
+                            secure=self.secure_cookies, samesite=same_site)  # type: ignore
+
+    async def _signed_in(self, account: Account) -> Response:
+        token = await asyncio.to_thread(self.accounts.open_session, account)
+        response = AsciiJSON({"account": {"name": account.name},
+                              "csrf": self.accounts.csrf(token)})
+        self._set_cookie(response, SESSION_COOKIE, token, "lax")
+        return response
+
+    async def sign_up(self, request: Request) -> Response:
+        payload = await self._payload(request, "sign-up")
+        if isinstance(payload, Response):
+            return payload
+        client = request.client.host if request.client else "?"
+        if not self.accounts.allow_attempt(f"sign-up:{client}"):
+            return _error("too many attempts; wait a moment", 429)
+        if not isinstance(payload, dict) or set(payload) - {"name", "password"}:
+            return _error("a sign-up is {\"name\", \"password\"}", 400)
+        try:
+            account = await asyncio.to_thread(self.accounts.sign_up, payload.get("name"),
+                                              payload.get("password"))
+        except AccountError as exc:
+            return _error(str(exc), 400)
+        return await self._signed_in(account)
+
+    async def sign_in(self, request: Request) -> Response:
+        payload = await self._payload(request, "sign-in")
+        if isinstance(payload, Response):
+            return payload
+        if not isinstance(payload, dict) or set(payload) - {"name", "password"}:
+            return _error("a sign-in is {\"name\", \"password\"}", 400)
+        client = request.client.host if request.client else "?"
+        name = payload.get("name")
+        if not self.accounts.allow_attempt(f"address:{client}",
+                                           f"name:{str(name).lower()[:64]}"):
+            LOGGER.warning("%s: too many sign-in attempts (name %r)", client, str(name)[:64])
+            return _error("too many sign-in attempts; wait a minute", 429)
+        try:
+            account = await asyncio.to_thread(self.accounts.sign_in, name,
+                                              payload.get("password"))
+        except AccountError as exc:
+            return _error(str(exc), 401)
+        return await self._signed_in(account)
+
+    async def sign_out(self, request: Request) -> Response:
+        payload = await self._payload(request, "sign-out")
+        if isinstance(payload, Response):
+            return payload
+        await asyncio.to_thread(self.accounts.close_session, request.cookies.get(SESSION_COOKIE))
+        visitor = request.cookies.get(VISITOR_COOKIE) or secrets.token_urlsafe(32)
+        response = AsciiJSON({"account": None, "csrf": self.accounts.csrf(visitor)})
+        response.delete_cookie(SESSION_COOKIE, path="/", secure=self.secure_cookies,
+                               httponly=True, samesite="lax")
+        if VISITOR_COOKIE not in request.cookies:
+            self._set_cookie(response, VISITOR_COOKIE, visitor, "strict")
+        return response
+
+    # --- ratings --------------------------------------------------------------------
+
+    async def leaderboard_page(self, request: Request) -> Response:
+        return FileResponse(static_dir() / "leaderboard.html", headers=SECURITY_HEADERS)
+
+    async def player_page(self, request: Request) -> Response:
+        return FileResponse(static_dir() / "player.html", headers=SECURITY_HEADERS)
+
+    async def leaderboard(self, request: Request) -> Response:
+        """The best ratings of a game (``?game=``; the first rated game by default)."""
+        from wonders.serve import ratings
+
+        games = await asyncio.to_thread(ratings.rated_games, self.tables.store)
+        offered = list(dict.fromkeys([*self.tables.games, *games]))
+        game = request.query_params.get("game") or (games[0] if games else
+                                                    next(iter(offered), ""))
+        if game not in offered:
+            return _error(f"no game {game[:80]!r} here: {', '.join(offered)}", 404)
+        players = await asyncio.to_thread(ratings.leaderboard, self.tables.store, game)
+        return AsciiJSON({"game": game, "games": offered, "rated": games,
+                          "players": players})
+
+    async def player(self, request: Request) -> Response:
+        """A player's ratings, games played, rating history and recent tables."""
+        from wonders.serve import ratings
+
+        name = str(request.path_params.get("name", ""))[:64]
+        account = await asyncio.to_thread(self.accounts.by_name, name)
+        if account is None:
+            return _error(f"no player {name!r} on this server", 404)
+        found = await asyncio.to_thread(ratings.player, self.tables.store, account.id)
+        return AsciiJSON({"name": account.name, **found})
+
+    async def table_log(self, request: Request) -> Response:
+        """A finished table's game log (JSON Lines, what ``wonders replay`` reads); refused
+        while the game goes on: its seed deals every hand."""
+        try:
+            table = self.tables.get(request.path_params.get("table"))
+        except TableError as exc:
+            return _error(str(exc), 404)
+        if not table.game.over:
+            return _error("the game is not over: its log, which deals every hand, is "
+                          "given once it is", 409)
+        text = "".join(dumps(record) + "\n" for record in table.log_lines())
+        return Response(text, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{table.id}.jsonl"'})
+
     # --- websocket ------------------------------------------------------------------
+
+    async def claim(self, table: Table, seat: int, account: Account | None) -> str | None:
+        """Let a page join ``seat``: a seat a signed-in player joins first becomes theirs
+        (stored before the join is answered), a seat of an account only its account
+        plays; None, or why not."""
+        entry = table.seats[seat]
+        if entry.account is not None:
+            if account is None or account.id != entry.account:
+                return (f"seat {seat} is played by the account {entry.name}: sign in as "
+                        f"{entry.name} to play it")
+            return None
+        if account is None:
+            return None   # a guest: the link alone holds the seat
+        other = [n for n, s in enumerate(table.seats) if s.account == account.id]
+        if other:
+            return f"your account plays seat {other[0]} of this table already"
+        entry.account, entry.name = account.id, account.name
+        try:
+            await asyncio.wrap_future(table._write([table.seat_op(seat)]))
+        except Exception as exc:
+            entry.account = entry.name = None
+            LOGGER.error("table %s: seat %d not given to %s: %s", table.id, seat,
+                         account.name, why_not_stored(exc))
+            return f"the server could not store your seat ({why_not_stored(exc)}); try again"
+        table.notify()
+        return None
 
     async def live(self, websocket: WebSocket) -> None:
         await websocket.accept()
+        origin = websocket.headers.get("origin")
+        if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+            # another site's page opening a socket with this server's cookies
+            await _send(websocket, {"type": "refused", "reason": "a page of another site "
+                                    "cannot join a table here"})
+            await websocket.close(code=1008)
+            return
         try:
             table = self.tables.get(websocket.path_params.get("table"))
         except TableError as exc:
@@ -282,11 +550,17 @@ class Server:
                         continue
                     token = message.get("token")
                     if token is not None:
-                        seat = table.seat_of(token)
-                        if seat is None:
+                        found = table.seat_of(token)
+                        if found is None:
                             await _refuse(websocket, "no seat of this table has that token: "
                                           "use your join link, or watch without a token")
                             continue
+                        account = await asyncio.to_thread(self.account_of, websocket.cookies)
+                        why = await self.claim(table, found, account)
+                        if why is not None:
+                            await _refuse(websocket, why)
+                            continue
+                        seat = found
                     if len(table.listeners) >= MAX_CONNECTIONS_PER_TABLE:
                         await _refuse(websocket, "this table has as many pages open as it "
                                       f"allows ({MAX_CONNECTIONS_PER_TABLE})")
@@ -296,6 +570,8 @@ class Server:
                         "type": "welcome", "seat": seat, "table": table.summary(),
                         "catalogue": self.tables.catalogue(table.source)})
                     table.listeners.append(changed.set)
+                    if seat is not None:
+                        table.present[seat] = table.present.get(seat, 0) + 1
                     sender = asyncio.get_running_loop().create_task(send_states())
                     changed.set()
                     continue
@@ -313,6 +589,17 @@ class Server:
                     if kind == "hint":
                         await _send(websocket, self.tables.hint(table, seat))
                         continue
+                    if kind == "back":
+                        await self.back(table, seat)
+                        await _send(websocket, {"type": "back", "seat": seat})
+                        continue
+                    if kind == "hand_over":
+                        await self.hand_over(table, seat, message.get("target"))
+                        await _send(websocket, {"type": "handed_over",
+                                                "target": message.get("target")})
+                        continue
+                    if seat in table.away:   # playing again is coming back
+                        await self.back(table, seat)
                     action = await self.commit(table, seat, message.get("decision"),
                                                message["action"])
                 except TableError as exc:
@@ -331,6 +618,10 @@ class Server:
         finally:
             with contextlib.suppress(ValueError):
                 table.listeners.remove(changed.set)
+            if joined and seat is not None:
+                table.present[seat] = table.present.get(seat, 1) - 1
+                if table.present[seat] <= 0:
+                    table.absent_since[seat] = self.tables.clock()
             if sender is not None:
                 sender.cancel()
 
@@ -342,6 +633,8 @@ class Server:
                                            thread_name_prefix="wonders-bot")
         for table in list(self.tables.tables.values()):
             self.schedule(table)
+        ticker = asyncio.get_running_loop().create_task(self._ticking())
+        self.tasks.add(ticker)
         try:
             yield
         finally:
@@ -379,6 +672,12 @@ class AsciiJSON(JSONResponse):
         return dumps(content).encode("ascii")
 
 
+def _cookie(request: Request) -> str | None:
+    """The cookie a request's CSRF token is bound to: its session's, else its visitor's."""
+    found = request.cookies.get(SESSION_COOKIE) or request.cookies.get(VISITOR_COOKIE)
+    return str(found) if found else None
+
+
 def _error(reason: str, status: int) -> JSONResponse:
     return AsciiJSON({"error": reason}, status_code=status)
 
@@ -392,15 +691,25 @@ async def _refuse(websocket: WebSocket, reason: str) -> None:
 
 
 def create_app(tables: Tables, workers: int = 2,
-               request_timeout: float = REQUEST_SECONDS) -> Starlette:
+               request_timeout: float = REQUEST_SECONDS, secure_cookies: bool = True
+               ) -> Starlette:
     """The ASGI app of a server holding ``tables``."""
-    server = Server(tables, workers, request_timeout)
+    server = Server(tables, workers, request_timeout, secure_cookies)
     app = Starlette(routes=[
         Route("/", server.lobby),
         Route("/table/{table}", server.table_page),
         Route("/api/games", server.list_games),
         Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables", server.create_table, methods=["POST"]),
+        Route("/api/tables/{table}/log", server.table_log),
+        Route("/api/session", server.session),
+        Route("/leaderboard", server.leaderboard_page),
+        Route("/player/{name}", server.player_page),
+        Route("/api/leaderboard", server.leaderboard),
+        Route("/api/players/{name}", server.player),
+        Route("/api/signup", server.sign_up, methods=["POST"]),
+        Route("/api/signin", server.sign_in, methods=["POST"]),
+        Route("/api/signout", server.sign_out, methods=["POST"]),
         WebSocketRoute("/ws/{table}", server.live),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ], lifespan=server.lifespan)
@@ -470,11 +779,12 @@ def uvicorn_options(request_timeout: float = REQUEST_SECONDS) -> dict[str, Any]:
 
 
 def run(tables: Tables, host: str, port: int, workers: int = 2,
-        request_timeout: float = REQUEST_SECONDS) -> None:
+        request_timeout: float = REQUEST_SECONDS, secure_cookies: bool = True) -> None:
     """Serve until interrupted (uvicorn; websocket frames bounded, requests timed)."""
     import uvicorn
 
-    uvicorn.run(create_app(tables, workers, request_timeout), host=host, port=port,
+    uvicorn.run(create_app(tables, workers, request_timeout, secure_cookies), host=host,
+                port=port,
                 log_level="info", **uvicorn_options(request_timeout))
 
 

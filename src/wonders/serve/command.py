@@ -12,7 +12,7 @@ from wonders.dsl.loader import shipped_games
 
 from wonders.engine.sources import variant_expansions
 
-from wonders.serve.tables import FINISHED_KEEP_SECONDS, TableError, Tables, load_source
+from wonders.serve import FINISHED_KEEP_SECONDS
 
 
 def serve(
@@ -20,9 +20,13 @@ def serve(
                              "default; 0.0.0.0 opens it to the network)."),
     port: int = typer.Option(8000, "--port", "-p", min=1, max=65535,
                              help="The TCP port to listen on."),
-    data: Path = typer.Option(Path("wonders-tables"), "--data", help="Folder the tables are "
-                              "kept in (each as a game log); restarting restores the "
-                              "unfinished ones."),
+    data: Path = typer.Option(Path("wonders-tables"), "--data", help="Folder the database "
+                              "(SQLite, wonders.db) is kept in, unless --database names "
+                              "another; restarting restores the unfinished tables."),
+    database: Optional[str] = typer.Option(
+        None, "--database", metavar="URL", help="A database URL instead of the SQLite file "
+        "in --data, e.g. postgresql+psycopg://user:password@host/wonders (accounts, "
+        "tables, moves and ratings live there).", show_default=False),
     games: Optional[list[str]] = typer.Option(
         None, "--game", "-g", help="A game the page offers: a shipped game's name or a "
         "variant's rule-set file or folder (repeatable; default: every shipped game).",
@@ -35,6 +39,10 @@ def serve(
         10.0, "--request-timeout", min=0.5, max=600.0, metavar="SECONDS",
         help="A request's headers, then its body, must arrive within this; a connection "
         "that trickles them is closed."),
+    insecure_cookies: bool = typer.Option(
+        False, "--insecure-cookies", help="Send the session cookies without 'Secure', for a "
+        "server reached over plain http from other machines (browsers send Secure cookies "
+        "over https, and to localhost)."),
     keep_finished: float = typer.Option(
         FINISHED_KEEP_SECONDS, "--keep-finished", min=0.0, metavar="SECONDS",
         help="How long a finished game stays in memory (and in the lobby's list) after it "
@@ -50,7 +58,20 @@ def serve(
         sys.stderr.write("wonders: serve needs Starlette and uvicorn: "
                          f"{install_command('serve')}\n")
         raise typer.Exit(2) from None
-    if data.exists() and not data.is_dir():
+    try:
+        import alembic  # noqa: F401
+        import argon2  # noqa: F401
+        import sqlalchemy  # noqa: F401
+    except ImportError:
+        from wonders.extras import install_command
+
+        sys.stderr.write("wonders: serve needs SQLAlchemy, Alembic and argon2-cffi (its "
+                         "database and accounts): "
+                         f"{install_command('serve')}\n")
+        raise typer.Exit(2) from None
+    from wonders.serve.tables import TableError, Tables, load_source
+
+    if database is None and data.exists() and not data.is_dir():
         raise typer.BadParameter(f"{data} is not a folder", param_hint="--data")
     sources = []
     if games:   # the games asked for must all load
@@ -68,21 +89,28 @@ def serve(
         if not sources:
             sys.stderr.write("wonders: no shipped game loads; nothing to serve\n")
             raise typer.Exit(1)
+    from wonders.serve.store import StoreError
+
     try:
-        tables = Tables(data, sources, search_seconds, finished_keep_seconds=keep_finished)
+        tables = Tables(data, sources, search_seconds, finished_keep_seconds=keep_finished,
+                        database=database)
     except OSError as exc:   # cannot create it, or cannot write in it (read-only, full)
         sys.stderr.write(f"wonders: cannot use {data}: {exc.strerror or exc} (the tables "
                          "are kept there: the folder must be writable)\n")
         raise typer.Exit(1) from None
+    except StoreError as exc:   # a special file, an unreachable server, a bad URL
+        sys.stderr.write(f"wonders: {exc}\n")
+        raise typer.Exit(1) from None
     for problem in tables.restore_problems:
         sys.stderr.write(f"wonders: not restored: {problem}\n")
-    sys.stdout.write(f"wonders: {tables.live} unfinished table(s) restored from {data} "
+    where = tables.store.describe()
+    sys.stdout.write(f"wonders: {tables.live} unfinished table(s) restored from {where} "
                      f"(finished games load when their link is opened); open "
                      f"http://{host}:{port}/\n")
     sys.stdout.flush()
     from wonders.serve.app import run
 
-    run(tables, host, port, workers, request_timeout)
+    run(tables, host, port, workers, request_timeout, secure_cookies=not insecure_cookies)
 
 
 def register(app: typer.Typer) -> None:

@@ -5,7 +5,8 @@ A page speaks JSON over a websocket.  Its first message joins the table:
 watch.  Then ``{"type": "act", "decision": N, "action": ACTION}`` (``ACTION``
 is an action's ``to_json()`` as the server described it; ``N`` the number of the
 open decision, so a repeated or stale message is refused), ``{"type": "hint"}``
-and ``{"type": "ping"}``.  A message may name its ``seat``; it must be the seat
+``{"type": "ping"}``, ``{"type": "back"}`` (take back a seat the stand-in bot
+plays) and ``{"type": "hand_over", "target": SEAT}`` (give an abandoned seat to a bot).  A message may name its ``seat``; it must be the seat
 the connection joined as.  Anything else — too large, not JSON, nested too
 deep, an unknown type or field, text that is not valid Unicode (a lone
 surrogate such as ``"\\ud800"`` in a key or a value), too many messages — is
@@ -29,6 +30,10 @@ MESSAGE_TYPES: dict[str, frozenset[str]] = {
     "act": frozenset({"type", "decision", "action", "seat"}),
     "hint": frozenset({"type", "seat"}),
     "ping": frozenset({"type"}),
+    # a player whose seat the stand-in bot plays takes it back
+    "back": frozenset({"type", "seat"}),
+    # a seated player hands an abandoned seat (no page for a while, its turn) to a bot
+    "hand_over": frozenset({"type", "target", "seat"}),
 }
 
 

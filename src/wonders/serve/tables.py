@@ -1,22 +1,21 @@
-"""Tables: one game each, its seats (humans with secret tokens, bots), kept on disk.
+"""Tables: one game each, its seats (humans with secret tokens, bots), kept in the database.
 
-A table is saved as two files in the data folder: ``<id>.jsonl``, the engine's
-own game log (:mod:`wonders.scenarios.log`), rewritten after every decision, and
-``<id>.table.json``, what the log does not hold: which seat is a bot of which
-kind, each human seat's token, the options, and the actions already chosen for
-a simultaneous decision still open, and whether the game is over.  Restoring
-replays the log on the loaded data (every logged action found again among the
-legal actions, the coins checked after each decision), so a restarted server
-has every unfinished table where it was.
+A table is stored (:mod:`.store`) as a row (the game, its options, whether it is
+over, and as JSON what the moves do not hold: the actions already chosen for a
+simultaneous decision still open, the recaps, the clocks), one row per seat
+(human with its token and, once a signed-in player joined it, its account; or a
+bot kind), and one row per decision played (the game's history entry: actions and
+coins).  Restoring replays the moves on the loaded data (every stored action
+found again among the legal actions, the coins checked after each decision), so
+a restarted server has every unfinished table where it was.
 
 A finished game leaves memory (is *retired*) some time after it ended, and only
 the most recent ones are kept at all: otherwise a public server would hold every
 game it ever hosted, replay each of them on every restart and, once it had
-hosted :data:`MAX_TABLES` games, refuse new ones for ever.  Its files stay, so
+hosted :data:`MAX_TABLES` games, refuse new ones for ever.  Its rows stay, so
 its link still works: a table asked for that is not in memory is restored from
-its files on demand (finished games only; the id checked first, so no request
-names a file outside the data folder).  Start-up restores only unfinished
-tables, read from the ``over`` field of their record without replaying them.
+the database on demand (finished games only).  Start-up restores only unfinished
+tables.
 
 Everything that changes a table runs in the server's event loop; bots choose
 on a clone in a worker thread and their choice is found again among the live
@@ -25,57 +24,59 @@ game's legal actions, so a slow bot never blocks a table and never touches it.
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import json
 import logging
-import os
 import random
 import re
 import secrets
-import stat
-import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
 from wonders.dsl.model import Game as GameData
 
 from wonders.scenarios import log as game_log
-from wonders.engine.actions import Action
-from wonders.bots import Bot
+from wonders.bots import Bot, BotError, bot_factory, known_bots
 from wonders.bots.mcts import MCTSBot
 from wonders.bots.policy import greedy_policy
-from wonders.bots.random_bot import RandomBot
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import new_game
 from wonders.engine.sources import Source, SourceError, resolve
 from wonders import recap
-from wonders.serve import present
+from wonders import serve as serve_package
+from wonders.serve import present, store as db
+from wonders.serve.clocks import MAX_HOURS, SPEED_NAMES, TURN_BASED, UNTIMED, Clocks
+from wonders.serve.store import Op, Store, TableRecord, why_not_stored
 
 LOGGER = logging.getLogger("wonders.serve")
 HUMAN = "human"
-# the bots by the names the command line gives them (wonders.bots); the lobby's old name of
-# the search bot is still accepted, in requests and in the records of older tables
+# the bots by the names the command line gives them (wonders.bots), resolved by the same
+# function (bot_factory); the lobby's old name of the search bot is still accepted, in
+# requests and in the records of older tables.  Plug-in bots an installed package
+# registers are offered too (never a ``module:Class`` name: a page must not make the server
+# import a module of its choosing).
 BOT_KINDS = ("random", "greedy", "mcts")
 BOT_ALIASES = {"search": "mcts"}
 SEAT_KINDS = (HUMAN, *BOT_KINDS)
+MODES = ("normal", "training")
+STAND_IN = "greedy"   # the bot that plays a seat whose time ran out, or that was handed over
+ABANDON_SECONDS = 60.0   # a seat no page has joined this long may be handed to a bot
 SIDE_MODES = ("choose", "random")
 MAX_TABLES = 1000   # live (unfinished) tables; finished ones are retired instead
-FINISHED_KEEP_SECONDS = 3600.0
+FINISHED_KEEP_SECONDS = serve_package.FINISHED_KEEP_SECONDS
 FINISHED_KEEP_MAX = 100
 TABLE_ID_BYTES = 9
 # What secrets.token_urlsafe makes (12 characters for TABLE_ID_BYTES), with room for
 # other lengths: an id matching it names no other folder and no other kind of file.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-META_SUFFIX = ".table.json"
-MAX_RECORD_BYTES = 4 * 1048576   # a table's record (recaps included) is far smaller
 RECAPS_KEPT = 12   # the recaps a table keeps (and rewrites with every move): what pages show
-LOG_SUFFIX = ".jsonl"
 
 
 class TableError(RuleError):
@@ -85,10 +86,13 @@ class TableError(RuleError):
 
 @dataclass
 class Seat:
-    """One seat: a human (with the secret token of its join link) or a bot kind."""
+    """One seat: a human (with the secret token of its join link and, once a signed-in
+    player joined it, their account) or a bot kind."""
 
     kind: str
     token: str | None = None
+    account: int | None = None
+    name: str | None = None   # the account's name, shown to everyone
 
 
 @dataclass
@@ -115,28 +119,24 @@ def load_source(game: str) -> GameSource:
     return GameSource(game if source.name is None else source.name, source.spec, (), result.game)
 
 
+def seat_kinds() -> tuple[str, ...]:
+    """What a seat may be: human, a shipped bot, or a bot an installed package registers."""
+    return (*SEAT_KINDS, *(n for n in known_bots() if n not in SEAT_KINDS and n != "quick"))
+
+
 def bot_for(kind: str, seed: int, search_seconds: float) -> Bot:
-    """A bot of a seat kind, seeded for one decision (so a restored table plays on alike)."""
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "greedy":
-        return _Greedy(seed)
-    if BOT_ALIASES.get(kind, kind) == "mcts":
+    """A bot of a seat kind, seeded for one decision (so a restored table plays on alike):
+    made by :func:`wonders.bots.bot_factory`, as on the command line; the search bot with
+    the server's time limit."""
+    kind = BOT_ALIASES.get(kind, kind)
+    if kind == "mcts":
         return MCTSBot(seed, time_limit=search_seconds)
-    raise TableError(f"'{kind}' is not a bot kind: {', '.join(BOT_KINDS)}")
-
-
-class _Greedy:
-    """The greedy policy of the game's loop as a bot."""
-
-    name = "greedy"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-
-    def choose(self, game: GameState, seat: int) -> AnyAction:
-        action: AnyAction = greedy_policy(game.data)(self.seed).choose(game, seat)
-        return action
+    if kind not in seat_kinds() or kind == HUMAN:
+        raise TableError(f"'{kind}' is not a bot kind: {', '.join(seat_kinds()[1:])}")
+    try:
+        return bot_factory(kind)(seed)
+    except BotError as exc:
+        raise TableError(str(exc)) from None
 
 
 def find_action(game: GameState, seat: int, wanted: Any) -> AnyAction | None:
@@ -145,116 +145,6 @@ def find_action(game: GameState, seat: int, wanted: Any) -> AnyAction | None:
         if action.to_json() == wanted:
             return action
     return None
-
-
-class Writer:
-    """Writes tables' files in a background thread, each file replaced atomically and
-    synced: the event loop hands over the texts and goes on while the future it gets
-    back says when they are durably stored, or why they could not be.  A table's files
-    are one batch; batches of the same table still queued are merged (only the latest
-    text of each file is written) and all their futures answer together.
-
-    A round takes every batch queued (a group commit): each file is written to a new
-    temporary file, all of them are synced at once by a few threads (the file system
-    commits concurrent syncs together: 50 syncs take ~70 ms here, one after the other
-    ~400 ms), then each batch's files are renamed into place and the folder synced once.
-    A batch any of whose files cannot be written or synced renames none of them."""
-
-    SYNC_THREADS = 8
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.latest: dict[str, tuple[dict[Path, str], list[Future[None]]]] = {}
-        self.writing: set[Path] = set()
-        self.scheduled = False
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wonders-log")
-        self.syncers = ThreadPoolExecutor(max_workers=self.SYNC_THREADS,
-                                          thread_name_prefix="wonders-sync")
-
-    def write(self, key: str, files: dict[Path, str]) -> Future[None]:
-        """Hand over ``files`` (path -> text, renamed in this order) of table ``key``."""
-        future: Future[None] = Future()
-        with self.lock:
-            queued = self.latest.get(key)
-            if queued is not None:
-                queued[0].update(files)
-                queued[1].append(future)
-            else:
-                self.latest[key] = (dict(files), [future])
-            start = not self.scheduled
-            self.scheduled = True
-        if start:
-            self.executor.submit(self._flush)
-        return future
-
-    def _flush(self) -> None:
-        with self.lock:
-            batches = list(self.latest.values())
-            self.latest.clear()
-            self.scheduled = False
-            for files, _ in batches:
-                self.writing.update(files)
-        try:
-            self._round(batches)
-        finally:
-            with self.lock:
-                for files, _ in batches:
-                    self.writing.difference_update(files)
-
-    def _round(self, batches: list[tuple[dict[Path, str], list[Future[None]]]]) -> None:
-        prepared: list[tuple[list[tuple[Path, Path, int]], list[Future[None]]]] = []
-        for files, futures in batches:
-            opened: list[tuple[Path, Path, int]] = []
-            try:
-                for path, text in files.items():
-                    temporary, descriptor = _write_temporary(path, text)
-                    opened.append((path, temporary, descriptor))
-            except Exception as exc:   # any failure answers its futures: none waits
-                _discard(opened)
-                _fail(futures, path, exc)
-            else:
-                prepared.append((opened, futures))
-        descriptors = [d for opened, _ in prepared for _, _, d in opened]
-        errors = dict(zip(descriptors, self.syncers.map(_try_sync, descriptors)))
-        renamed: list[list[Future[None]]] = []
-        folders: set[Path] = set()
-        for opened, futures in prepared:
-            failed = [(p, error) for p, _, d in opened if (error := errors[d]) is not None]
-            if failed:
-                _discard(opened)
-                _fail(futures, *failed[0])
-                continue
-            try:
-                for path, temporary, descriptor in opened:
-                    os.close(descriptor)
-                for path, temporary, _ in opened:
-                    os.replace(temporary, path)
-                    folders.add(path.parent)
-            except Exception as exc:
-                _fail(futures, path, exc)
-            else:
-                renamed.append(futures)
-        try:
-            for folder in folders:   # the renames themselves survive a crash
-                _sync_folder(folder)
-        except Exception as exc:
-            for futures in renamed:
-                _fail(futures, folder, exc)
-        else:
-            for futures in renamed:
-                for future in futures:
-                    future.set_result(None)
-
-    def busy(self, path: Path) -> bool:
-        """Whether a text for ``path`` is queued or being written: reading the file now
-        could find an older text than the one handed over."""
-        with self.lock:
-            return path in self.writing or any(path in files for files, _ in
-                                               self.latest.values())
-
-    def drain(self) -> None:
-        """Wait until everything handed over is on disk (or failed)."""
-        self.executor.submit(lambda: None).result()
 
 
 @dataclass
@@ -268,13 +158,14 @@ class Table:
     sides: str | None   # the sides option (None: the game's wonders have one side)
     hints: bool
     created: float
-    data_dir: Path | None
-    writer: Writer | None = None
+    store: Store | None   # None: a table kept in memory only
+    mode: str = "normal"   # normal games between accounts change ratings; training never
+    speed: str = "untimed"
     pending: dict[int, AnyAction] = field(default_factory=dict)
     listeners: list[Callable[[], None]] = field(default_factory=list)
     bots_busy: set[int] = field(default_factory=set)
-    # the future of the last files handed to the writer: a move is acknowledged once it
-    # answers (durably stored), refused and undone if it fails
+    # the future of the last changes handed to the store: a move is acknowledged once it
+    # answers (committed), refused and undone if it fails
     saved: Future[None] | None = field(default=None, repr=False)
     events: list[str] = field(default_factory=list)   # what happened, in older records
     # one recap per decision (wonders.recap), the most recent last; each seat is sent
@@ -283,6 +174,15 @@ class Table:
     # called once when a decision ends the game: how Tables learns when to retire it
     # without looking at every table
     on_over: Callable[[Table], None] | None = field(default=None, repr=False)
+    stored: int = 0   # how many decisions (moves) the database holds
+    clocks: Clocks | None = None   # None: untimed
+    # human seats played by the stand-in bot (time ran out, or handed over) until they return
+    away: set[int] = field(default_factory=set)
+    now: Callable[[], float] = field(default=time.time, repr=False)   # Tables.clock
+    present: dict[int, int] = field(default_factory=dict)   # seat -> pages joined to it
+    absent_since: dict[int, float] = field(default_factory=dict)
+    # what else a write of the final decision does (the ratings: Tables sets it)
+    on_final: Callable[[Table], list[Op]] | None = field(default=None, repr=False)
 
     # --- reading --------------------------------------------------------------------
 
@@ -308,6 +208,8 @@ class Table:
         """Public facts about the table (for the lobby and every page)."""
         return {"id": self.id, "game": self.source.label, "title": self.source.data.rules.title,
                 "players": self.game.players, "seats": [s.kind for s in self.seats],
+                "names": [s.name for s in self.seats], "mode": self.mode,
+                "speed": self.speed, "away": sorted(self.away),
                 "sides": self.sides, "hints": self.hints, "over": self.game.over,
                 "decision": self.decision_number}   # never the seed: it deals every hand
 
@@ -325,6 +227,7 @@ class Table:
             "recap": recap.for_seat(self.recaps[-1], seat) if self.recaps else None,
             "events": self.events_for(seat), "over": game.over,
             "score_sheet": game.score_sheet().to_json(),
+            "clocks": None if self.clocks is None else self.clocks.public(self.now()),
         }
         if seat is not None and seat in decision.seats and seat not in self.pending:
             message["actions"] = present.actions_for(game, seat)
@@ -369,11 +272,15 @@ class Table:
         except IllegalActionError as exc:
             raise TableError(str(exc)) from None
         self.pending[seat] = action
+        clocks = None if self.clocks is None else self.clocks.copy()
+        if self.clocks is not None:
+            self.clocks.stop(seat, self.now())
         if not self.waiting_for():
             try:
                 self._resolve()
             except TableError:
                 del self.pending[seat]
+                self.clocks = clocks
                 raise
         else:
             self.save_meta()
@@ -393,6 +300,8 @@ class Table:
         self.recaps.append(recap.make(game, was, actions, present.public_view(game), number,
                                       describe=lambda a: present.action_text(game, a)))
         del self.recaps[:-RECAPS_KEPT]
+        if self.clocks is not None:
+            self.clocks.begin([] if game.over else self.waiting_for(), self.now())
         self.save()
         if self.game.over and self.on_over is not None:
             self.on_over(self)
@@ -401,177 +310,91 @@ class Table:
         for listener in list(self.listeners):
             listener()
 
-    # --- disk -----------------------------------------------------------------------
+    # --- the database ---------------------------------------------------------------
 
-    def meta(self) -> dict[str, Any]:
-        """The table's own record: what the log does not hold, and ``over``, so that a
-        restart can leave a finished game on disk without replaying it to find out."""
-        return {"id": self.id, "game": self.source.label, "spec": self.source.spec,
-                "paths": list(self.source.paths), "players": self.game.players,
-                "seed": self.game.seed, "sides": self.sides, "hints": self.hints,
-                "created": self.created,
-                "seats": [{"kind": s.kind, "token": s.token} for s in self.seats],
-                "decision": self.decision_number, "over": self.game.over,
-                "pending": {str(s): a.to_json() for s, a in sorted(self.pending.items())},
-                "events": self.events, "recaps": self.recaps}
+    def stored_state(self) -> dict[str, Any]:
+        """What the moves do not hold: the open decision's choices, recaps, events."""
+        return {"pending": {str(s): a.to_json() for s, a in sorted(self.pending.items())},
+                "events": self.events, "recaps": self.recaps, "away": sorted(self.away),
+                "clocks": None if self.clocks is None else self.clocks.to_json()}
 
-    def _write(self, files: dict[Path, str]) -> Future[None]:
-        if self.writer is not None:
-            self.saved = self.writer.write(self.id, files)
-        else:   # no writer thread: written now; the future holds how it went
-            self.saved = Future()
-            try:
-                for path, text in files.items():
-                    _write_atomic(path, text)
-            except Exception as exc:
-                self.saved.set_exception(exc)
-            else:
-                self.saved.set_result(None)
+    def _row(self) -> dict[str, Any]:
+        return {"decision": self.decision_number, "over": self.game.over,
+                "state": json.dumps(self.stored_state(), separators=(",", ":"))}
+
+    def insert_ops(self) -> list[Op]:
+        """What stores a new table: its row and its seats."""
+        row = {"id": self.id, "game": self.source.label, "spec": self.source.spec,
+               "players": self.game.players, "seed": self.game.seed, "sides": self.sides,
+               "hints": self.hints, "mode": self.mode, "speed": self.speed,
+               "created": self.created, **self._row()}
+        seat_rows = [{"table_id": self.id, "seat": n, "kind": s.kind, "token": s.token,
+                      "account_id": s.account} for n, s in enumerate(self.seats)]
+        return [lambda c: db.run(c, db.tables.insert().values(**row)),
+                lambda c: db.run(c, db.seats.insert(), seat_rows)]
+
+    def _update_op(self) -> Op:
+        row = self._row()
+        table_id = self.id
+        return lambda c: db.run(c, db.tables.update().where(
+            db.tables.c.id == table_id).values(**row))
+
+    def seat_op(self, seat: int) -> Op:
+        """What stores a seat's account (set when a signed-in player joins it)."""
+        account, table_id = self.seats[seat].account, self.id
+        return lambda c: db.run(c, db.seats.update().where(
+            (db.seats.c.table_id == table_id) & (db.seats.c.seat == seat)).values(
+            account_id=account))
+
+    def _write(self, ops: list[Op]) -> Future[None]:
+        if self.store is None:
+            self.saved = _done()
+        else:
+            self.saved = self.store.write(self.id, ops)
         return self.saved
 
     def save_meta(self) -> Future[None]:
-        """Write the table's own record; the future answers once it is durably stored."""
-        if self.data_dir is None:
-            return _done()
-        return self._write({self.data_dir / f"{self.id}{META_SUFFIX}":
-                            json.dumps(self.meta(), separators=(",", ":"))})
+        """Store the table's row (choices, recaps); the future answers once committed."""
+        return self._write([self._update_op()])
 
     def save(self) -> Future[None]:
-        """Write the game log, then the table's own record (each replaced atomically and
-        synced; neither renamed unless both were written); the future answers once both
-        are durably stored.  The log is renamed first: a crash between the two renames
-        leaves the new log with the old record, which a restart replays to the new
-        decision (the old record's choices, made for the decision just played, are
-        dropped as they should be), never the new record's empty choices over the old
-        log's open decision, which would lose choices already acknowledged."""
-        if self.data_dir is None:
-            return _done()
-        lines = game_log.lines(self.game, self.source.spec, self.source.paths, self.sides)
-        return self._write({
-            self.data_dir / f"{self.id}{LOG_SUFFIX}":
-                "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in lines),
-            self.data_dir / f"{self.id}{META_SUFFIX}":
-                json.dumps(self.meta(), separators=(",", ":"))})
+        """Store the decisions played since the last save and the table's row, in one
+        transaction (with the ratings when the game just ended); the future answers once
+        committed."""
+        table_id = self.id
+        entries = [(n, json.dumps(self.game.history[n], separators=(",", ":")))
+                   for n in range(self.stored, self.decision_number)]
+        ops: list[Op] = []
+        if entries:
+            rows = [{"table_id": table_id, "number": n, "record": text} for n, text in entries]
+            ops.append(lambda c: db.run(c, db.moves.insert(), rows))
+        ops.append(self._update_op())
+        if self.game.over and self.on_final is not None:
+            ops.extend(self.on_final(self))
+        self.stored = self.decision_number
+        return self._write(ops)
 
-    def checkpoint(self) -> tuple[GameState, dict[int, AnyAction], list[dict[str, Any]]]:
-        """What ``rollback`` puts back: the game (a clone), the chosen actions, recaps."""
-        return self.game.clone(), dict(self.pending), list(self.recaps)
+    def log_lines(self) -> list[dict[str, Any]]:
+        """The engine's own game log of this table (``wonders replay`` replays it)."""
+        return game_log.lines(self.game, self.source.spec, self.source.paths, self.sides)
 
-    def rollback(self, point: tuple[GameState, dict[int, AnyAction], list[dict[str, Any]]]
-                 ) -> None:
-        """Undo a move whose files could not be stored: the table as it was at ``point``,
-        its record rewritten as it was (best effort: the disk may still refuse it)."""
-        game, pending, recaps = point
-        self.game, self.pending, self.recaps = game, pending, recaps
-        self.save_meta()
+    def checkpoint(self) -> tuple[Any, ...]:
+        """What ``rollback`` puts back: the game (a clone), the chosen actions, recaps,
+        clocks, the seats played by the stand-in."""
+        return (self.game.clone(), dict(self.pending), list(self.recaps), self.stored,
+                None if self.clocks is None else self.clocks.copy(), set(self.away))
 
-
-def why_not_stored(exc: BaseException) -> str:
-    """A failed write in words: the system's reason ("No space left on device")."""
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
+    def rollback(self, point: tuple[Any, ...]) -> None:
+        """Undo a move whose changes could not be committed (the transaction changed
+        nothing, so only memory goes back): the table as it was at ``point``."""
+        (self.game, self.pending, self.recaps, self.stored, self.clocks,
+         self.away) = point
 
 
 def _done() -> Future[None]:
     future: Future[None] = Future()
     future.set_result(None)
     return future
-
-
-def _write_temporary(path: Path, text: str) -> tuple[Path, int]:
-    """``text`` written to a new file beside ``path`` (never through a FIFO or a link
-    left under its name), not yet synced: its name and open descriptor."""
-    temporary = path.with_name(path.name + ".tmp")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(temporary)
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                         0o600)
-    try:
-        data = text.encode("utf-8")
-        written = 0
-        while written < len(data):
-            written += os.write(descriptor, data[written:])
-    except BaseException:
-        os.close(descriptor)
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    return temporary, descriptor
-
-
-def _try_sync(descriptor: int) -> BaseException | None:
-    try:
-        os.fsync(descriptor)
-    except Exception as exc:
-        return exc
-    return None
-
-
-def _discard(opened: list[tuple[Path, Path, int]]) -> None:
-    """Close and remove the temporary files of a batch that will not be renamed."""
-    for _, temporary, descriptor in opened:
-        with contextlib.suppress(OSError):
-            os.close(descriptor)
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-
-
-def _fail(futures: list[Future[None]], path: Path, exc: BaseException) -> None:
-    LOGGER.error("cannot store %s: %s", path, why_not_stored(exc))
-    for future in futures:
-        future.set_exception(exc)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text``: written to a new file, synced, renamed over ``path``,
-    the folder synced so the rename itself survives a crash (what the writer thread
-    does for many files at once)."""
-    temporary, descriptor = _write_temporary(path, text)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-    os.replace(temporary, path)
-    _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
-def check_writable(folder: Path) -> None:
-    """Raise OSError unless a file can be written, synced and removed in ``folder``."""
-    probe = folder / f".wonders-write-check-{os.getpid()}"
-    try:
-        _write_atomic(probe, "ok")
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(probe)
-
-
-def _read_meta(path: Path) -> dict[str, Any]:
-    """A table's record; a FIFO, device, socket or link under its name is refused (opened
-    without blocking and without following links, then checked to be a regular file)."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise TableError("a link, not a table record: only regular files are read") \
-                from None
-        raise
-    with open(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise TableError("not a regular file (a FIFO, a socket or a device): only "
-                             "regular files are read")
-        meta = json.loads(handle.read(MAX_RECORD_BYTES + 1).decode("utf-8"))
-    if not isinstance(meta, dict):
-        raise TableError("not a table record")
-    return meta
 
 
 def _short(value: Any) -> str:
@@ -588,7 +411,7 @@ def _jsonable(value: Any) -> bool:
 
 
 class Tables:
-    """The tables of a server in memory, the games it offers, and the folder they are
+    """The tables of a server in memory, the games it offers, and the database they are
     kept in.
 
     ``tables`` holds every live table and the finished ones not yet retired; a finished
@@ -596,14 +419,19 @@ class Tables:
     (``get``), the oldest first once more than ``finished_keep_max`` are kept, but never
     while a page watches it.  Retiring happens on ``create``, ``get`` and ``listing``
     (no thread: ``finished`` keeps the finished tables in the order they are due, so a
-    pass looks only at the due ones).  ``clock`` is injectable for tests."""
+    pass looks only at the due ones).  ``clock`` is injectable for tests.
+
+    The database is ``database`` (a SQLAlchemy URL) or else ``wonders.db`` in
+    ``data_dir`` (made if missing; it must be writable and the database a regular file),
+    or else an in-memory SQLite database that dies with the server."""
 
     def __init__(self, data_dir: Path | None, games: Sequence[GameSource],
                  search_seconds: float = 2.0, *,
                  finished_keep_seconds: float = FINISHED_KEEP_SECONDS,
                  finished_keep_max: int = FINISHED_KEEP_MAX,
                  max_tables: int = MAX_TABLES,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 database: str | None = None) -> None:
         self.data_dir = data_dir
         self.games = {g.label: g for g in games}
         self.tables: dict[str, Table] = {}
@@ -617,13 +445,20 @@ class Tables:
         self.clock = clock
         self.search_seconds = search_seconds
         self.restore_problems: list[str] = []
+        self.imported: list[str] = []   # tables an older server's files held
         self.catalogues: dict[str, dict[str, Any]] = {}
         self.hints: dict[tuple[str, int, int], dict[str, Any]] = {}
-        self.writer = Writer() if data_dir is not None else None
-        if data_dir is not None:
+        if database is None and data_dir is not None:
             data_dir.mkdir(parents=True, exist_ok=True)
-            check_writable(data_dir)   # a read-only or full disk: refused at start-up
-            self.restore()
+            db.check_writable(data_dir)   # a read-only or full disk: refused at start-up
+            db.check_database_file(data_dir / db.DATABASE_FILE)
+        self.store = Store(db.database_url(data_dir, database))
+        if data_dir is not None and data_dir.is_dir():   # an older server's files
+            from wonders.serve import legacy
+
+            self.imported, problems = legacy.import_folder(self.store, data_dir)
+            self.restore_problems.extend(problems)
+        self.restore()
 
     def catalogue(self, source: GameSource) -> dict[str, Any]:
         """The game's catalogue for pages (made once per game)."""
@@ -633,9 +468,12 @@ class Tables:
         return found
 
     def drain(self) -> None:
-        """Wait until every table's files are written."""
-        if self.writer is not None:
-            self.writer.drain()
+        """Wait until every change handed to the database is committed."""
+        self.store.drain()
+
+    def close(self) -> None:
+        """Commit what is queued and let the database go."""
+        self.store.close()
 
     def get(self, table_id: Any) -> Table:
         """The table of an id: in memory, or a retired game restored from its files."""
@@ -660,6 +498,12 @@ class Tables:
 
     def _add(self, table: Table) -> None:
         table.on_over = self._ended
+        table.on_final = self.final_ops
+        table.now = self.clock
+        now = self.clock()
+        for seat, entry in enumerate(table.seats):   # nobody has joined yet
+            if entry.kind == HUMAN:
+                table.absent_since.setdefault(seat, now)
         self.tables[table.id] = table
         if table.game.over:
             self._ended(table)
@@ -688,12 +532,38 @@ class Tables:
             del self.finished[table_id]
             self.tables.pop(table_id, None)
 
+    def open_seats(self, account: int) -> list[dict[str, Any]]:
+        """The unfinished tables' seats an account plays, with their join links."""
+        query = sa.select(db.seats.c.table_id, db.seats.c.seat, db.seats.c.token,
+                          db.tables.c.game).join(
+            db.tables, db.tables.c.id == db.seats.c.table_id).where(
+            (db.seats.c.account_id == account) & (db.tables.c.over == sa.false())).order_by(
+            db.tables.c.created.desc()).limit(50)
+        with self.store.reading() as connection:
+            rows = connection.execute(query).all()
+        return [{"table": r[0], "seat": r[1], "game": r[3],
+                 "link": f"/table/{r[0]}#token={r[2]}"} for r in rows]
+
+    def final_ops(self, table: Table) -> list[Op]:
+        """What the final decision's write does besides: rate a normal game between two or
+        more accounts (:mod:`.ratings`)."""
+        from wonders.serve import ratings
+
+        rated = [(n, s.account) for n, s in enumerate(table.seats) if s.account is not None]
+        if table.mode != "normal" or len(rated) < 2:
+            return []
+        sheet = table.game.score_sheet()
+        return [ratings.rate_op(table.source.label, table.id, [a for _, a in rated],
+                                [ratings.place(sheet, n) for n, _ in rated], self.clock())]
+
     def create(self, request: Any) -> Table:
         """A new table from the page's request: ``game``, ``players``, ``seats`` (one kind
-        per seat), ``sides`` (choose or random), ``hints``, optional ``seed``."""
+        per seat), ``sides`` (choose or random), ``hints``, ``mode`` (normal or training),
+        optional ``seed``."""
         if not isinstance(request, dict):
             raise TableError("a table request is a JSON object")
-        unknown = set(request) - {"game", "players", "seats", "sides", "hints", "seed"}
+        unknown = set(request) - {"game", "players", "seats", "sides", "hints", "seed",
+                                  "mode", "speed", "hours"}
         if unknown:
             raise TableError(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
         self.retire()
@@ -717,9 +587,22 @@ class Tables:
             raise TableError(f"seats: one kind per seat ({players}), each one of "
                              f"{', '.join(SEAT_KINDS)}")
         kinds = [BOT_ALIASES.get(kind, kind) if isinstance(kind, str) else kind for kind in kinds]
+        offered = seat_kinds()
         for kind in kinds:
-            if kind not in SEAT_KINDS:
-                raise TableError(f"seats: {_short(kind)} is not one of {', '.join(SEAT_KINDS)}")
+            if kind not in offered:
+                raise TableError(f"seats: {_short(kind)} is not one of {', '.join(offered)}")
+        mode = request.get("mode", "normal")
+        if mode not in MODES:
+            raise TableError(f"mode: {_short(mode)} is not one of {', '.join(MODES)}")
+        speed = request.get("speed", UNTIMED)
+        if speed not in SPEED_NAMES:
+            raise TableError(f"speed: {_short(speed)} is not one of {', '.join(SPEED_NAMES)}")
+        hours = request.get("hours", 24)
+        if speed != TURN_BASED and "hours" in request:
+            raise TableError("hours: only a turn-based table has hours per move")
+        if not isinstance(hours, int) or isinstance(hours, bool) or not \
+                1 <= hours <= MAX_HOURS:
+            raise TableError(f"hours: a whole number of hours per move, 1 to {MAX_HOURS}")
         sides = request.get("sides", "choose")
         if sides not in SIDE_MODES:
             raise TableError(f"sides: {_short(sides)} is not one of {', '.join(SIDE_MODES)}")
@@ -739,9 +622,12 @@ class Tables:
                  for kind in kinds]
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
         table = Table(table_id, source, game, seats, str(sides) if two_sided else None, hints,
-                      time.time(), self.data_dir, self.writer)
+                      time.time(), self.store, mode=str(mode), speed=str(speed),
+                      clocks=Clocks.for_speed(str(speed), players, hours))
         self._add(table)
-        table.save()
+        if table.clocks is not None:
+            table.clocks.begin(table.waiting_for(), self.clock())
+        table._write(table.insert_ops())
         return table
 
     def discard(self, table: Table) -> None:
@@ -753,58 +639,48 @@ class Tables:
     # --- restoring ------------------------------------------------------------------
 
     def restore(self) -> None:
-        """Every unfinished table of the data folder, replayed to where it was; a table
-        that does not replay is left on disk and reported in ``restore_problems``.  A
-        record saying its game is over is not replayed (``get`` restores it when its
-        link is opened); a record written before records said so is replayed, and
-        rewritten with the field, so the next start skips it if it is over."""
-        assert self.data_dir is not None
+        """Every unfinished table of the database, replayed to where it was; a table that
+        does not replay is left as it is and reported in ``restore_problems``.  A finished
+        game is not replayed (``get`` restores it when its link is opened)."""
         restored: list[Table] = []
-        for path in sorted(self.data_dir.glob(f"*{META_SUFFIX}")):
+        for table_id in self.store.table_ids(over=False):
             try:
-                meta = _read_meta(path)
-                if meta.get("over") is True:
+                record = self.store.load(table_id)
+                if record is None:
                     continue
-                table = self._restore(path, meta)
-            except (TableError, RuleError, OSError) as exc:
-                self.restore_problems.append(f"{path.name}: {exc}")
+                table = self._restore(record)
+            except (TableError, RuleError) as exc:
+                self.restore_problems.append(f"{table_id}: {exc}")
                 continue
-            except Exception as exc:  # a damaged record: one table must not stop the server
-                self.restore_problems.append(f"{path.name}: not a table record "
+            except Exception as exc:  # a damaged row: one table must not stop the server
+                self.restore_problems.append(f"{table_id}: not a table record "
                                              f"({type(exc).__name__}: {exc})")
                 continue
-            if "over" not in meta:
-                table.save_meta()
             restored.append(table)
         for table in sorted(restored, key=lambda t: t.created):   # the oldest due first
             self._add(table)
         self.retire()
 
     def _load(self, table_id: Any) -> Table:
-        """A retired table restored from its files, or the usual TableError.  The id is
-        checked before it names a file: only the characters of the ids this server makes
-        (so never a path), a bounded length; an unfinished or damaged record is
-        refused (a live table is in memory, or did not restore at start-up)."""
+        """A retired table restored from the database, or the usual TableError.  The id is
+        checked first (only the characters of the ids this server makes, a bounded
+        length); an unfinished or damaged table is refused (a live table is in memory, or
+        did not restore at start-up)."""
         missing = TableError(f"no table {_short(table_id)} on this server")
-        if (self.data_dir is None or not isinstance(table_id, str)
-                or TABLE_ID.fullmatch(table_id) is None or table_id in self.unrestorable):
+        if (not isinstance(table_id, str) or TABLE_ID.fullmatch(table_id) is None
+                or table_id in self.unrestorable):
             raise missing
-        path = self.data_dir / f"{table_id}{META_SUFFIX}"
-        log_path = self.data_dir / f"{table_id}{LOG_SUFFIX}"
-        if self.writer is not None and (self.writer.busy(path) or self.writer.busy(log_path)):
-            self.writer.drain()   # retired just after its last move: read what was written
+        self.store.drain()   # retired just after its last move: read what was committed
         try:
-            meta = _read_meta(path)
-        except FileNotFoundError:
-            raise missing from None
-        except Exception:   # unreadable, not JSON, not a record
+            record = self.store.load(table_id)
+        except Exception:   # a damaged row
             self._unrestorable(table_id)
             raise missing from None
-        if meta.get("over") is False or meta.get("id") != table_id:
+        if record is None or not record.row.get("over"):
             raise missing
         try:
-            table = self._restore(path, meta)
-        except Exception:   # a record that no longer replays: reported at start-up too
+            table = self._restore(record)
+        except Exception:   # a table that no longer replays: reported at start-up too
             self._unrestorable(table_id)
             raise missing from None
         if not table.game.over:   # not retired, so not restored here either
@@ -818,64 +694,70 @@ class Tables:
             self.unrestorable.clear()
         self.unrestorable.add(table_id)
 
-    def _source(self, meta: dict[str, Any]) -> GameSource:
-        label = meta.get("game")
+    def _source(self, row: dict[str, Any]) -> GameSource:
         for source in self.games.values():
-            if source.spec == meta.get("spec"):
+            if source.spec == row.get("spec"):
                 return source
-        if not isinstance(label, str):
-            raise TableError("the table's game is missing")
-        source = load_source(str(meta.get("spec")))
+        source = load_source(str(row.get("spec")))
         self.games.setdefault(source.label, source)
         return source
 
-    def _restore(self, path: Path, meta: dict[str, Any] | None = None) -> Table:
-        """The table of a record (``meta``, when already read), its log replayed."""
-        if meta is None:
-            meta = _read_meta(path)
-        table_id = str(meta["id"])
-        if table_id + META_SUFFIX != path.name or TABLE_ID.fullmatch(table_id) is None:
-            # the id names the table's other files: one that is not the record's own name
-            # could make the server read or write a file it did not write
-            raise TableError(f"the record's id {_short(table_id)} is not its file's name")
-        source = self._source(meta)
-        log_path = path.with_name(f"{table_id}{LOG_SUFFIX}")
-        records = game_log.read(log_path)
-        head = records[0]
-        sides = meta.get("sides")
-        game = new_game(source.data, int(head["players"]), int(head["seed"]),
-                        **({} if game_log.sides_option(head) is None
-                           else {"sides": game_log.sides_option(head)}))
-        for record in records[1:]:
-            if record.get("type") != "decision":
-                continue
+    def _restore(self, record: TableRecord) -> Table:
+        """The table of a stored record, its moves replayed."""
+        row, state = record.row, record.state
+        table_id = str(row["id"])
+        source = self._source(row)
+        sides = row.get("sides")
+        game = (new_game(source.data, int(row["players"]), int(row["seed"]), sides=sides)
+                if sides is not None else
+                new_game(source.data, int(row["players"]), int(row["seed"])))
+        for number, entry in enumerate(record.moves):
+            if entry.get("_number") != number:
+                raise TableError(f"move {number} is missing")
             actions: dict[int, AnyAction] = {}
-            for seat_text, wanted in (record.get("actions") or {}).items():
+            for seat_text, wanted in (entry.get("actions") or {}).items():
                 action = find_action(game, int(seat_text), wanted)
                 if action is None:
-                    raise TableError(f"line {record['_line']}: seat {seat_text}'s action "
-                                     "is no longer legal")
+                    raise TableError(f"move {number}: seat {seat_text}'s action is no "
+                                     "longer legal")
                 actions[int(seat_text)] = action
             game.play(actions)
-            if "coins" in record and record["coins"] != [c.coins for c in game.cities]:
-                raise TableError(f"line {record['_line']}: the coins differ on replay")
-        seats = [Seat(BOT_ALIASES.get(str(s["kind"]), str(s["kind"])), s.get("token"))
-                 for s in meta["seats"]]
+            if "coins" in entry and entry["coins"] != [c.coins for c in game.cities]:
+                raise TableError(f"move {number}: the coins differ on replay")
+        names = self.account_names([s["account_id"] for s in record.seats
+                                    if s.get("account_id") is not None])
+        seats = [Seat(BOT_ALIASES.get(str(s["kind"]), str(s["kind"])), s.get("token"),
+                      s.get("account_id"), names.get(s.get("account_id")))
+                 for s in record.seats]
         if len(seats) != game.players or any(
-                s.kind not in SEAT_KINDS or not isinstance(s.token, (str, type(None)))
+                not isinstance(s.token, (str, type(None)))
                 or (s.token is None) != (s.kind != HUMAN) for s in seats):
             raise TableError("the seats do not match the game")
         table = Table(table_id, source, game, seats, None if sides is None else str(sides),
-                      bool(meta.get("hints")),
-                      float(meta.get("created", 0.0)), self.data_dir, self.writer,
-                      events=[str(e) for e in meta.get("events") or []],
-                      recaps=[r for r in meta.get("recaps") or [] if isinstance(r, dict)])
-        if meta.get("decision") == table.decision_number:
-            for seat_text, wanted in (meta.get("pending") or {}).items():
+                      bool(row.get("hints")), float(row.get("created", 0.0)), self.store,
+                      mode=str(row.get("mode", "normal")), speed=str(row.get("speed",
+                                                                          "untimed")),
+                      events=[str(e) for e in state.get("events") or []],
+                      recaps=[r for r in state.get("recaps") or [] if isinstance(r, dict)],
+                      stored=len(record.moves),
+                      clocks=Clocks.from_json(state.get("clocks"), game.players),
+                      away={int(s) for s in state.get("away") or []
+                            if isinstance(s, int) and 0 <= s < game.players})
+        if row.get("decision") == table.decision_number:
+            for seat_text, wanted in (state.get("pending") or {}).items():
                 action = find_action(game, int(seat_text), wanted)
                 if action is not None:
                     table.pending[int(seat_text)] = action
         return table
+
+    def account_names(self, ids: list[Any]) -> dict[Any, str]:
+        """The names of accounts by id."""
+        if not ids:
+            return {}
+        with self.store.reading() as connection:
+            rows = connection.execute(sa.select(db.accounts.c.id, db.accounts.c.name).where(
+                db.accounts.c.id.in_(ids))).all()
+        return {r[0]: str(r[1]) for r in rows}
 
     # --- bots -----------------------------------------------------------------------
 
@@ -887,8 +769,10 @@ class Tables:
             return jobs
         for seat in table.waiting_for():
             kind = table.seats[seat].kind
-            if kind == HUMAN or seat in table.bots_busy:
+            if seat in table.bots_busy or (kind == HUMAN and seat not in table.away):
                 continue
+            if kind == HUMAN:   # time ran out, or the seat was handed over: the stand-in
+                kind = STAND_IN
             seed = random.Random(f"{table.game.seed}:{seat}:{table.decision_number}")
             bot = bot_for(kind, seed.getrandbits(63), self.search_seconds)
             table.bots_busy.add(seat)
@@ -916,5 +800,6 @@ class Tables:
         return found
 
 
-__all__ = ["BOT_KINDS", "GameSource", "HUMAN", "SEAT_KINDS", "Seat", "Table", "TableError",
-           "Tables", "bot_for", "find_action", "load_source"]
+__all__ = ["BOT_KINDS", "GameSource", "HUMAN", "MODES", "SEAT_KINDS", "Seat", "Table",
+           "TableError", "Tables", "bot_for", "find_action", "load_source", "seat_kinds",
+           "why_not_stored"]

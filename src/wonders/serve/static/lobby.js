@@ -3,6 +3,62 @@
 
 let GAMES = [];
 let KINDS = [];
+let CSRF = "";
+
+// Every request that changes something carries the page's CSRF token (GET /api/session).
+async function post(path, body) {
+  const answer = await fetch(path, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": CSRF},
+    body: JSON.stringify(body)});
+  let parsed = {};
+  try { parsed = await answer.json(); } catch (e) { parsed = {error: `HTTP ${answer.status}`}; }
+  return [answer, parsed];
+}
+
+function showAccount(account) {
+  const who = document.getElementById("who");
+  const signedIn = Boolean(account);
+  document.getElementById("sign-in").hidden = signedIn;
+  document.getElementById("sign-out").hidden = !signedIn;
+  const seats = document.getElementById("my-seats");
+  seats.replaceChildren();
+  if (!signedIn) {
+    who.textContent = "Playing as a guest (guests' games count for no rating).";
+    return;
+  }
+  who.replaceChildren("Signed in as ", el("a", {href: `/player/${encodeURIComponent(account.name)}`,
+                                               textContent: account.name, id: "me"}));
+  for (const seat of account.seats || []) {
+    const url = new URL(seat.link, location.href).href;
+    seats.append(el("li", {}, `${seat.game}, seat ${seat.seat}: `,
+                    el("a", {href: url, textContent: "play", class: "my-seat"})));
+  }
+}
+
+async function loadSession() {
+  const answer = await fetch("/api/session", {credentials: "same-origin"});
+  const body = await answer.json();
+  CSRF = body.csrf;
+  showAccount(body.account);
+}
+
+async function account(path) {
+  const error = document.getElementById("account-error");
+  error.textContent = "";
+  const [answer, body] = await post(path, {name: document.getElementById("account-name").value,
+                                           password: document.getElementById("account-password").value});
+  if (!answer.ok) {
+    error.textContent = body.error;
+    return;
+  }
+  document.getElementById("account-password").value = "";
+  await loadSession();
+}
+
+async function signOut() {
+  await post("/api/signout", {});
+  await loadSession();
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -67,10 +123,11 @@ async function create(event) {
     seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
     sides: document.getElementById("sides").value,
     hints: document.getElementById("hints").checked,
+    mode: document.getElementById("mode").value,
+    speed: document.getElementById("speed").value,
   };
-  const answer = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
-                                             body: JSON.stringify(request)});
-  const body = await answer.json();
+  if (request.speed === "turn-based") request.hours = Number(document.getElementById("hours").value);
+  const [answer, body] = await post("/api/tables", request);
   if (!answer.ok) {
     error.textContent = body.error;
     return;
@@ -93,6 +150,13 @@ async function create(event) {
 }
 
 async function start() {
+  document.getElementById("sign-in").addEventListener("submit", (event) => {
+    event.preventDefault();
+    account("/api/signin");
+  });
+  document.getElementById("sign-up-button").addEventListener("click", () => account("/api/signup"));
+  document.getElementById("sign-out").addEventListener("click", signOut);
+  await loadSession();
   const answer = await fetch("/api/games");
   const body = await answer.json();
   GAMES = body.games;

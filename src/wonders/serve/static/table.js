@@ -33,8 +33,60 @@ function cardInfo(name, age) {
 function seatName(seat) {
   if (state && seat === state.seat) return `seat ${seat} (you)`;
   const kind = state ? state.table.seats[seat] : "";
+  const name = state && state.table.names ? state.table.names[seat] : null;
+  if (name) return `seat ${seat} (${name})`;
   return kind && kind !== "human" ? `seat ${seat} (${kind} bot)` : `seat ${seat}`;
 }
+
+// --- the players: names, clocks, seats played by a bot ---------------------------------
+
+let clocksAt = 0;   // when the last state's clocks were received (the page counts down)
+
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function drawPlayers() {
+  const box = document.getElementById("players");
+  const table = state.table;
+  const away = table.away || [];
+  const clocks = state.clocks;
+  box.replaceChildren(el("h2", {}, `Players · ${table.mode || "normal"} game · ${table.speed || "untimed"}`));
+  const list = el("ul", {class: "players"});
+  const waiting = state.pending.seats.filter((s) => !state.pending.chosen.includes(s));
+  for (let seat = 0; seat < table.seats.length; seat++) {
+    const item = el("li", {class: "player", "data-seat": String(seat)}, seatName(seat));
+    if (clocks) {
+      const running = clocks.running.includes(seat);
+      item.append(" ", el("span", {class: running ? "clock running" : "clock", "data-seat": String(seat),
+                                   textContent: clockText(clocks.left[seat])}));
+    }
+    if (away.includes(seat)) item.append(" ", el("span", {class: "away", textContent: "· played by a bot until they return"}));
+    if (seat === state.seat && away.includes(seat)) {
+      item.append(" ", el("button", {id: "back", type: "button", textContent: "Take my seat back",
+                                     onclick: () => send({type: "back"})}));
+    } else if (state.seat !== null && seat !== state.seat && table.seats[seat] === "human" &&
+               !away.includes(seat) && waiting.includes(seat) && !state.over) {
+      item.append(" ", el("button", {class: "hand-over", type: "button", "data-seat": String(seat),
+                                     textContent: "Hand this seat to a bot (left the table)",
+                                     onclick: () => send({type: "hand_over", target: seat})}));
+    }
+    list.append(item);
+  }
+  box.append(list);
+  clocksAt = Date.now();
+}
+
+setInterval(() => {   // the running clocks count down between two states
+  if (!state || !state.clocks) return;
+  const spent = (Date.now() - clocksAt) / 1000;
+  for (const seat of state.clocks.running) {
+    const node = document.querySelector(`.clock[data-seat="${seat}"]`);
+    if (node) node.textContent = clockText(state.clocks.left[seat] - spent);
+  }
+}, 1000);
 
 // --- connection ------------------------------------------------------------------------
 
@@ -82,6 +134,8 @@ function receive(message) {
     document.getElementById("refused").textContent = `refused: ${message.reason}`;
   } else if (message.type === "hint") {
     showHint(message);
+  } else if (message.type === "handed_over") {
+    document.getElementById("refused").textContent = `seat ${message.target} is played by a bot now`;
   }
 }
 
@@ -103,6 +157,7 @@ function render() {
     `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
+  drawPlayers();
   drawRecap();
   // the decision panel is redrawn only when what it shows changed: another seat choosing
   // (a state sent to every page) must not replace the buttons a player is about to tap

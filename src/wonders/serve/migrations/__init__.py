@@ -1,0 +1,1 @@
+"""The database's Alembic migrations, run by :func:`wonders.serve.store.migrate` at start-up."""
