@@ -44,7 +44,7 @@ def test_a_flow_reads_with_its_defaults() -> None:
                       "turn": {"offer": "decks"}, "end": {"when": ["no_card"]}})
     assert read is not None
     assert [s.name for s in read.setup] == ["place_decks", "lay_progress"]
-    assert read.setup[1].parameters == {"face_up": 3}      # the step's default
+    assert read.setup[1].arguments == {"face_up": 3}      # the step's default
     assert read.decide == "in_order" and read.then == "end_of_turn"
     assert read_flow(None) is None
 

@@ -92,7 +92,7 @@ def _science(game: FlowGame, seat: int) -> float:
     table = game.table
     if not table.face_up and not table.stack:
         return 0.0
-    parameters = game.program.parameters.get("progress_on_sets", {})
+    parameters = game.program.arguments.get("progress_on_sets", {})
     same = int(parameters.get("same", 2))
     different = int(parameters.get("different", 3))
     held = game.seats[seat].held
@@ -110,7 +110,7 @@ def _military(game: FlowGame, seat: int, shields: Sequence[int]) -> float:
     table = game.table
     if not table.conflict:
         return 0.0
-    parameters = game.program.parameters.get("battle_if_due", {})
+    parameters = game.program.arguments.get("battle_if_due", {})
     victory = float(parameters.get("victory", 3))
     double = int(parameters.get("double", 2))
     players = game.players

@@ -80,10 +80,11 @@ END_CONDITIONS: Final[Mapping[str, str]] = {
 
 @dataclass(frozen=True)
 class Step:
-    """A step of the flow: its name and its parameters (defaults filled in)."""
+    """A step of the flow: its name and its arguments (the parameters as written, with
+    the defaults filled in)."""
 
     name: str
-    parameters: Mapping[str, Any] = field(default_factory=dict)
+    arguments: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -126,9 +127,9 @@ def _step(raw: Any) -> Step | None:
     else:
         return None
     spec = STEPS.get(str(name))
-    parameters = {key: default for key, (_, default) in spec.parameters.items()} if spec else {}
-    parameters.update(given)
-    return Step(str(name), parameters)
+    arguments = {key: default for key, (_, default) in spec.parameters.items()} if spec else {}
+    arguments.update(given)
+    return Step(str(name), arguments)
 
 
 def _steps(raw: Any) -> tuple[Step, ...]:

@@ -164,7 +164,7 @@ class _Program:
         self.setup = flow.setup
         self.after_card = flow.after_card
         self.after = flow.after
-        self.parameters = {step.name: step.parameters for step in
+        self.arguments = {step.name: step.arguments for step in
                            (*flow.setup, *flow.after_card, *flow.after)}
         self.end_when = flow.end_when
         # per card kind, the after_card steps it sets off, in the flow's order
@@ -197,8 +197,8 @@ def every_move(data: GameData) -> list[Move]:
     if components is None or flow is None:
         return []
     sets = flow.step("progress_on_sets")
-    same = int(sets.parameters.get("same", 2)) if sets is not None else 0
-    different = int(sets.parameters.get("different", 3)) if sets is not None else 0
+    same = int(sets.arguments.get("same", 2)) if sets is not None else 0
+    different = int(sets.arguments.get("different", 3)) if sets is not None else 0
     return (decks.every_move(components) + pieces.every_move(components)
             + progress.every_move(components, same, different))
 
@@ -253,7 +253,7 @@ class FlowGame(SharedGenerator):
         self.battles: list[list[int]] = []  # each battle's shields, by seat
         self.set_generator(seeded(seed))
         for step in self.program.setup:
-            SETUP_STEPS[step.name](self, step.parameters)
+            SETUP_STEPS[step.name](self, step.arguments)
         self.dealt = ([list(d) for d in self.table.decks], list(self.table.face_up),
                       list(self.table.stack))
         self._advance()
@@ -346,7 +346,7 @@ class FlowGame(SharedGenerator):
                 name, seat, about = self.agenda.pop(0)
                 runner = CARD_STEPS.get(name)
                 if runner is not None:
-                    runner(self, seat, about, self.program.parameters.get(name, {}))
+                    runner(self, seat, about, self.program.arguments.get(name, {}))
                 else:
                     _TASKS[name](self, seat, about)
                 continue
@@ -364,7 +364,7 @@ class FlowGame(SharedGenerator):
 
     def _end_turn(self) -> None:
         for step in self.program.after:
-            TURN_STEPS[step.name](self, step.parameters)
+            TURN_STEPS[step.name](self, step.arguments)
         self.in_turn = False
         for condition in self.program.end_when:
             if _check_end(self, condition):
@@ -465,8 +465,8 @@ class FlowGame(SharedGenerator):
     def score_sheet(self) -> ScoreSheet:
         model = self.data.rules.model
         order = model.score.order
-        victory = int(self.program.parameters.get("battle_if_due", {}).get("victory", 3))
-        cat = int(self.program.parameters.get("take_cat", {}).get("points", 2))
+        victory = int(self.program.arguments.get("battle_if_due", {}).get("victory", 3))
+        cat = int(self.program.arguments.get("take_cat", {}).get("points", 2))
         lines = []
         for s, city in enumerate(self.seats):
             found = {"wonder": pieces.points(self, s),

@@ -22,7 +22,7 @@ from wonders.dsl.parser import keywords
 from wonders.dsl.schema import schema
 from wonders.dsl.source import unsaved
 
-KINDS = ("cards", "wonders", "rules", "tokens", "forum", "sheets", "scenario")
+KINDS = ("cards", "wonders", "rules", "tokens", "forum", "sheets", "components", "scenario")
 _KIND = re.compile(r"^kind:\s*['\"]?(\w+)", re.M)
 _KEY_POSITION = re.compile(r"^\s*(?:-\s+)?[A-Za-z_]*$")
 
