@@ -243,7 +243,8 @@ def _next_stage(game: GameState, seat: int) -> Any:
     city = game.cities[seat]
     side = getattr(city, "side", None)
     stages = getattr(side, "stages", ())
-    return stages[city.stages] if city.stages < len(stages) else None
+    built = int(getattr(city, "stages", 0))   # (a decks game's seats have pieces instead)
+    return stages[built] if built < len(stages) else None
 
 
 def _wonder_cost(wonder: Wonder) -> fx.Cost:

@@ -103,6 +103,8 @@ function render() {
     `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
+  // a decks game (decks.js) draws its decision, its table and its recap itself
+  if (typeof drawDecksGame === "function" && drawDecksGame()) { drawScores(); drawEvents(); return; }
   drawRecap();
   // the decision panel is redrawn only when what it shows changed: another seat choosing
   // (a state sent to every page) must not replace the buttons a player is about to tap
