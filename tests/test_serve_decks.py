@@ -196,3 +196,19 @@ def test_neighbours_are_the_engine_s() -> None:
     assert left_of(seat, 4) == (seat + 1) % 4
     assert view["decks"][by_place["central"]]["owner"] is None
     assert present.actions_for(table.game, left_of(seat, 4))["actions"] == []
+
+
+def test_the_page_names_no_component_of_a_decks_game() -> None:
+    """The page's files name no card kind, deck, Wonder or token of Architects: they are
+    drawn from the view and the catalogue."""
+    from wonders.serve.app import static_dir
+
+    data = SOURCE.data.components
+    assert data is not None
+    names = ({k.name for k in data.kinds} | {d.name for d in data.decks}
+             | {w.name for w in data.wonders} | {t.name for t in data.progress})
+    names.discard("central")   # the view's own word for the middle deck, not a component's
+    for path in static_dir().iterdir():
+        text = path.read_text(encoding="utf-8")
+        hits = [n for n in names if f'"{n}"' in text or f"'{n}'" in text or f">{n}<" in text]
+        assert not hits, f"{path.name} names {hits}"

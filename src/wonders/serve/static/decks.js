@@ -47,7 +47,7 @@ function kindChip(name, count) {
   return el("span", {class: `kind chip colour-${colour}`, "data-kind": name,
                      "data-count": String(count === undefined ? 1 : count),
                      title: kind ? kind.words : name},
-    name, count === undefined || count === 1 ? "" : el("b", {class: "kind-count"}, ` ×${count}`));
+    name, count === undefined ? "" : el("b", {class: "kind-count"}, ` ×${count}`));
 }
 
 function kindCard(name) {
@@ -182,7 +182,7 @@ function deckTile(view, index, where, takes) {
                           "data-deck": String(index), "data-where": where, "data-cards": String(deck.cards),
                           "data-top": top || "", "data-face": deck.face_up ? "up" : "down"},
     el("div", {class: "deck-where"}, where === "central" ? "central deck" : `${where} deck`),
-    el("div", {class: "deck-name"}, deck.name));
+    where === "central" ? null : el("div", {class: "deck-name"}, deck.name));
   if (top) node.append(kindCard(top));
   else if (deck.cards) node.append(el("div", {class: "card-back face-down"}, "?"));
   else node.append(el("div", {class: "card-back empty"}, "empty"));
@@ -203,7 +203,8 @@ function drawConflict(conflict) {
   for (let i = 0; i < conflict.peace; i++) tokens.push(el("span", {class: "conflict-token peace", "data-side": "peace"}, "peace"));
   return el("div", {class: "conflict", id: "conflict", "data-peace": String(conflict.peace), "data-battle": String(conflict.battle)},
     el("span", {class: "conflict-label"}, "Conflict: "), ...tokens,
-    el("span", {class: "small"}, conflict.peace ? ` · a battle when the last turns (${conflict.peace} at peace)` : " · a battle at the end of this turn"));
+    el("span", {class: "small conflict-note"}, conflict.peace
+      ? `a battle when the last peace token turns (${conflict.peace} left)` : "a battle at the end of this turn"));
 }
 
 function seatPanel(seat, place) {
@@ -217,7 +218,7 @@ function seatPanel(seat, place) {
   const node = el("div", {class: `seat-panel panel${mine ? " mine" : ""}`, "data-seat-panel": String(seat),
                           "data-place": place},
     el("h3", {}, seatName(seat), ` — ${info.wonder}`,
-       info.cat ? el("span", {class: "badge cat", "data-cat": "yes", title: "holds the cat"}, "cat") : null,
+       info.cat ? el("span", {class: "badge cat", "data-cat": "yes", title: "holds the cat pawn"}, "cat pawn") : null,
        deciding ? el("span", {class: "badge"}, "to move") : null),
     el("div", {class: "small place"}, place));
   node.append(el("div", {class: "city-stats"},
