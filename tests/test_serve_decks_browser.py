@@ -29,16 +29,16 @@ from typing import Any, Iterator
 
 import pytest
 
-from test_serve_browser import (SIZES, TIMEOUT_MS, browser, check_served_policy,  # noqa: F401
-                                create_in_lobby, csp_violations, free_port, new_page, shot,
-                                wait_until)
+from test_serve_browser import browser  # noqa: F401  (the fixture: one Chromium per module)
+from test_serve_browser import (TIMEOUT_MS, check_served_policy, create_in_lobby, csp_violations,
+                                free_port, new_page, shot, wait_until)
 
 uvicorn = pytest.importorskip("uvicorn", reason="wonders serve needs uvicorn")
 
 from wonders.engine.table import left_of, right_of  # noqa: E402
 from wonders.serve.app import create_app, uvicorn_options  # noqa: E402
 from wonders.serve.present import catalogue  # noqa: E402
-from wonders.serve.tables import Seat, Table, Tables, load_source  # noqa: E402
+from wonders.serve.tables import Table, Tables, load_source  # noqa: E402
 
 SOURCES: list[Any] = []
 WAIT_MS = 3 * TIMEOUT_MS   # the machine may be shared: a slow page is not a wrong one
@@ -126,13 +126,18 @@ def check_hidden(messages: list[dict[str, Any]], seat: int | None) -> dict[str, 
 # buttons, the decks one may take from, the seats' panels, where each lies.
 GEOMETRY = """() => {
   const box = (n) => { const r = n.getBoundingClientRect();
-    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, x: (r.left + r.right) / 2}; };
-  const one = (selector) => { const n = document.querySelector(selector); return n ? box(n) : null; };
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+            x: (r.left + r.right) / 2}; };
+  const one = (selector) => {
+    const n = document.querySelector(selector); return n ? box(n) : null; };
   return {
-    width: document.documentElement.scrollWidth, window: window.innerWidth, height: window.innerHeight,
-    buttons: [...document.querySelectorAll('#choices button')].map((b) => ({move: b.dataset.move, ...box(b)})),
+    width: document.documentElement.scrollWidth, window: window.innerWidth,
+    height: window.innerHeight,
+    buttons: [...document.querySelectorAll('#choices button')].map(
+      (b) => ({move: b.dataset.move, ...box(b)})),
     decks: Object.fromEntries([...document.querySelectorAll('#deck-row .deck')].map((d) =>
-      [d.dataset.where, {slot: +d.dataset.deck, cards: +d.dataset.cards, card: d.dataset.top || null,
+      [d.dataset.where, {slot: +d.dataset.deck, cards: +d.dataset.cards,
+                         card: d.dataset.top || null,
                          playable: d.classList.contains('playable'), ...box(d)}])),
     panels: [...document.querySelectorAll('[data-seat-panel]')].map((p) => ({
       seat: +p.dataset.seatPanel, place: p.dataset.place, ...box(p),
@@ -145,7 +150,8 @@ GEOMETRY = """() => {
 }"""
 
 
-def check_page(page: Any, view: dict[str, Any], seat: int, legal: list[str] | None) -> dict[str, Any]:
+def check_page(page: Any, view: dict[str, Any], seat: int,
+               legal: list[str] | None) -> dict[str, Any]:
     """The layout and content facts of a decks game's page as it is now, for ``seat``'s
     ``view`` (``legal``: its moves' notation when it decides)."""
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -162,7 +168,8 @@ def check_page(page: Any, view: dict[str, Any], seat: int, legal: list[str] | No
     else:
         assert not found["buttons"] and not found["looking"]
     decks = found["decks"]
-    assert decks["left"]["slot"] == next(i for i, d in enumerate(view["decks"]) if d["owner"] == seat)
+    assert decks["left"]["slot"] == next(i for i, d in enumerate(view["decks"])
+                                         if d["owner"] == seat)
     assert decks["right"]["slot"] == next(i for i, d in enumerate(view["decks"])
                                           if d["owner"] == right_of(seat, players))
     assert decks["left"]["x"] < decks["central"]["x"] < decks["right"]["x"]
@@ -220,7 +227,7 @@ def test_a_human_plays_architects_against_a_bot(browser: Any, server: Server, si
                                       "document.getElementById('refused').textContent})")
                 raise AssertionError(f"decision {number} (waiting for {waiting}, now "
                                      f"{server.table(table_id).decision_number}) never shown: "
-                                     f"{shown}") from None
+                                     f"{shown}; page errors {errors}") from None
             game = table.game.clone()
             kind = game.decision().kind
             legal = [str(m) for m in game.legal_actions(0)]
@@ -343,7 +350,8 @@ def test_every_decks_decision_is_drawn_and_sent(browser: Any, server: Server, si
         central = page.get_attribute("#deck-row .deck[data-where='central']", "data-top")
         assert (central or None) == state["view"]["decks"][-1].get("top"), where
         if "looking" in state["view"]:
-            chips = page.eval_on_selector_all("#looking [data-kind]", "(ks) => ks.map((k) => [k.dataset.kind, +k.dataset.count])")
+            chips = page.eval_on_selector_all(
+                "#looking [data-kind]", "(ks) => ks.map((k) => [k.dataset.kind, +k.dataset.count])")
             assert sum(n for _, n in chips) == len(state["view"]["looking"]), where
         assert not csp_violations(page), (where, csp_violations(page))
         if len(state["view"]["seats"]) == 4 and state["pending"]["kind"] == "turn" and not shots:

@@ -278,6 +278,20 @@ function drawDecksRecap() {
   const recap = state.recap;
   box.replaceChildren();
   if (!recap) return;
+  // a seat's page tells first what the others did since its own last move (the events'
+  // lines, each "seat N …"), when that is more than the last move
+  const seat = state.seat;
+  if (seat !== null && seat !== undefined && !state.over) {
+    const lines = state.events;
+    let last = -1;
+    lines.forEach((line, i) => { if (line.startsWith(`seat ${seat} `)) last = i; });
+    const since = last >= 0 ? lines.slice(last + 1) : [];
+    if (since.length > recap.moves.length + recap.battles.length + recap.table.length) {
+      box.append(el("h2", {}, "Since your last move"),
+        el("ul", {class: "recap-since", id: "recap-since"}, ...since.map((line) => el("li", {}, line))));
+      return;
+    }
+  }
   box.append(el("h2", {}, recap.turn !== undefined && recap.turn !== null ? `Last move (turn ${recap.turn})` : "Last move"),
     el("ul", {class: "recap-moves", id: "recap-moves"}, ...recap.moves.map((move) =>
       el("li", {"data-seat": String(move.seat), "data-kind": move.kind || ""}, `${seatName(move.seat)}: ${move.text}`))));
