@@ -212,3 +212,21 @@ def test_the_page_names_no_component_of_a_decks_game() -> None:
         text = path.read_text(encoding="utf-8")
         hits = [n for n in names if f'"{n}"' in text or f"'{n}'" in text or f">{n}<" in text]
         assert not hits, f"{path.name} names {hits}"
+
+
+def test_a_decks_table_is_restored_after_a_restart(tmp_path: Any) -> None:
+    """A decks game's table written to the data folder plays on after a restart: the
+    same decision, the same views, the recaps kept."""
+    tables = Tables(tmp_path, [SOURCE])
+    table = tables.create({"game": "architects", "players": 3,
+                           "seats": ["human", "random", "human"], "seed": 8})
+    rng = random.Random(8)
+    for _ in range(25):
+        mover = table.game.to_move()[0]
+        table.submit(mover, table.decision_number,
+                     rng.choice(table.game.legal_actions(mover)).to_json())
+    tables.drain()
+    again = Tables(tmp_path, [SOURCE]).get(table.id)
+    assert again.decision_number == table.decision_number == 25
+    assert [again.game.view(s) for s in range(3)] == [table.game.view(s) for s in range(3)]
+    assert again.recaps == table.recaps and again.seats == table.seats

@@ -332,7 +332,7 @@ def test_every_decks_decision_is_drawn_and_sent(browser: Any, server: Server, si
         ws.on_message(on_message)
 
     page.route_web_socket(lambda url: "/ws/" in url, fake_server)
-    shots = 0
+    pictured: set[int] = set()
     for number, (seat, welcome, state) in enumerate(samples):
         current.update(welcome=welcome, state=state)
         sent.clear()
@@ -354,9 +354,10 @@ def test_every_decks_decision_is_drawn_and_sent(browser: Any, server: Server, si
                 "#looking [data-kind]", "(ks) => ks.map((k) => [k.dataset.kind, +k.dataset.count])")
             assert sum(n for _, n in chips) == len(state["view"]["looking"]), where
         assert not csp_violations(page), (where, csp_violations(page))
-        if len(state["view"]["seats"]) == 4 and state["pending"]["kind"] == "turn" and not shots:
-            shot(page, f"architects-4-players-{size}")
-            shots += 1
+        players = len(state["view"]["seats"])
+        if players in (4, 7) and state["pending"]["kind"] == "turn" and players not in pictured:
+            shot(page, f"architects-{players}-players-{size}")
+            pictured.add(players)
         if described:
             index = described["actions"][-1]["index"]
             page.click(f"#choices [data-action-index=\"{index}\"]")
