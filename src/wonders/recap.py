@@ -24,10 +24,11 @@ are hidden from the public view.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from wonders.engine.contract import AnyAction, GameState
+from wonders.engine.flow_actions import Move
 from wonders.engine.table import left_of, right_of
 
 
@@ -42,16 +43,29 @@ class Before:
     stages: tuple[int, ...]
     tokens: tuple[int, ...]
     public: dict[str, Any]
+    # a game of moves (a flow game): the deciding seats' own views (what only they saw,
+    # so a move naming it is worded for the others without it) and the battles fought
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    battles: int = 0
 
 
 def before(game: GameState, public: dict[str, Any]) -> Before:
     """The facts of ``game`` a recap of its next decision needs (``public``: its public
     view now)."""
     cities = game.cities
+    views = ({s: game.view(s) for s in game.to_move()} if _offers_moves(game) else {})
     return Before(game.decision().kind, game.age, tuple(c.coins for c in cities),
                   tuple(len(c.built) for c in cities),
                   tuple(int(getattr(c, "stages", 0)) for c in cities),
-                  tuple(len(getattr(c, "tokens", ())) for c in cities), public)
+                  tuple(len(getattr(c, "tokens", ())) for c in cities), public, views,
+                  len(getattr(game, "battles", ())))
+
+
+def _offers_moves(game: GameState) -> bool:
+    """Whether the open decision's actions are a flow game's moves (verb and words)."""
+    seats = game.to_move()
+    actions = game.legal_actions(seats[0]) if seats else ()
+    return bool(actions) and isinstance(actions[0], Move)
 
 
 def _strings(value: Any, into: set[str]) -> set[str]:
@@ -217,6 +231,8 @@ def make(game: GameState, was: Before, actions: Mapping[int, AnyAction],
     """The recap (JSON-ready) of decision number ``decision``: ``game`` just after it,
     ``was`` just before, ``actions`` what each seat played, ``public`` the public view
     now.  ``describe`` words an action no kind here covers (a front-end's words)."""
+    if actions and all(isinstance(a, Move) for a in actions.values()):
+        return _make_moves(game, was, actions, public, decision)
     # the card names everyone sees outside the cities (a structure's face-up cards, a
     # discard pile laid face up): a card played from such a place is public; one from a
     # hidden hand is not, even when a city shows another copy of it
@@ -259,6 +275,156 @@ def make(game: GameState, was: Before, actions: Mapping[int, AnyAction],
             "coins": coins, "battles": _battles(game, was), "table": table}
 
 
+# --- a game of moves (a flow game): what changed in the public view, per seat -------------
+
+def _counted(names: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} ×{c}" if c > 1 else n for n, c in names.items())
+
+
+def _more(after: Mapping[str, int], before: Mapping[str, int]) -> dict[str, int]:
+    """What ``after`` has more of than ``before`` (counts by name)."""
+    return {n: c - before.get(n, 0) for n, c in after.items() if c > before.get(n, 0)}
+
+
+def _listed(names: Sequence[str]) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for name in names:
+        counted[name] = counted.get(name, 0) + 1
+    return counted
+
+
+def _seat_of(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    seats = view.get("seats")
+    return seats[seat] if isinstance(seats, list) and 0 <= seat < len(seats) else {}
+
+
+def _changes(old: dict[str, Any], new: dict[str, Any], taken: Mapping[str, int],
+             spent: Mapping[str, int], shrunk: Sequence[str]) -> list[str]:
+    """What one seat took, built, discarded and won in a decision, from its public parts."""
+    facts = []
+    if taken:
+        where = (" from the " + " and the ".join(shrunk) + " deck" + ("s" if len(shrunk) > 1
+                                                                        else "")
+                 if shrunk else "")
+        facts.append(f"takes {_counted(taken)}{where}")
+    built_before = old.get("built") or []
+    for index, built in enumerate(new.get("built") or []):
+        if built and not (index < len(built_before) and built_before[index]):
+            facts.append(f"builds piece {index + 1} of {new.get('wonder')}")
+    if spent:
+        facts.append(f"discards {_counted(spent)}")
+    tokens = _more(_listed(new.get("progress") or []), _listed(old.get("progress") or []))
+    if tokens:
+        facts.append(f"takes the progress token{'s' if sum(tokens.values()) > 1 else ''} "
+                     f"{_counted(tokens)}")
+    if new.get("cat") and not old.get("cat"):
+        facts.append("takes the cat")
+    return facts
+
+
+def _names(value: Any, into: set[str]) -> set[str]:
+    """Every string in a JSON value, keys included (a view counts cards by name)."""
+    if isinstance(value, str):
+        into.add(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                into.add(key)
+            _names(item, into)
+    elif isinstance(value, list):
+        for item in value:
+            _names(item, into)
+    return into
+
+
+def _make_moves(game: GameState, was: Before, actions: Mapping[int, AnyAction],
+                public: dict[str, Any], decision: int) -> dict[str, Any]:
+    """The recap of a decision of a flow game, made from the public views before and after
+    (nothing a seat could not see): each mover's move (its notation) and what it brought,
+    the battle fought (victory tokens won, horned cards discarded) and what happened to the
+    table (conflict tokens turned, progress tokens laid, decks emptied, the end)."""
+    old, new = was.public, public
+    shrunk = [str(b.get("name")) for a, b in zip(old.get("decks") or [], new.get("decks") or [])
+              if int(b.get("cards", 0)) < int(a.get("cards", 0))]
+    fought = len(getattr(game, "battles", ())) > was.battles
+    data = getattr(game.data, "components", None)
+    horned = {k.name for k in data.kinds if k.horns} if fought and data is not None else set()
+    seen = _names(old, set()) | _names(new, set())
+    players = len(new.get("seats") or [])
+    moves = []
+    # the cards each kind's count says went where: whatever a seat had fewer of went to the
+    # discard pile (a payment, a set of symbols, a battle), so the mover's cards taken are
+    # its gain plus what reached the pile beyond the others' losses (a card taken and lost
+    # in the same turn's battle included)
+    discarded = _more(_listed(new.get("discard") or []), _listed(old.get("discard") or []))
+    in_battle: dict[int, dict[str, int]] = {}
+    for seat, action in sorted(actions.items()):
+        move = action if isinstance(action, Move) else None
+        notation = str(action)
+        before_cards = _seat_of(old, seat).get("cards") or {}
+        after_cards = _seat_of(new, seat).get("cards") or {}
+        others = {n: sum(int((_seat_of(old, s).get("cards") or {}).get(n, 0))
+                         - int((_seat_of(new, s).get("cards") or {}).get(n, 0))
+                         for s in range(players) if s != seat) for n in discarded}
+        mine = {n: c - others[n] for n, c in discarded.items() if c - others[n] > 0}
+        taken = {n: c for n in dict.fromkeys([*after_cards, *mine])
+                 if (c := int(after_cards.get(n, 0)) - int(before_cards.get(n, 0))
+                     + mine.get(n, 0)) > 0}
+        spent = {n: c for n, c in mine.items() if n not in horned}
+        in_battle[seat] = {n: c for n, c in mine.items() if n in horned}
+        facts = _changes(_seat_of(old, seat), _seat_of(new, seat), taken, spent, shrunk)
+        text = notation + (": " + "; ".join(facts) if facts else "")
+        # a word of the move only this seat saw (a card looked at, and not taken): the others
+        # are told the move without its words
+        private = _names(was.views.get(seat, {}), set()) - seen
+        entry: dict[str, Any] = {"seat": seat, "kind": move.verb if move else None}
+        if move is not None and any(w in private for w in move.words):
+            entry["public"] = f"{move.verb} (a choice only it saw)" + (
+                ": " + "; ".join(facts) if facts else "")
+            entry["private"] = text
+        else:
+            entry["public"] = text
+        moves.append(entry)
+    battles: list[str] = []
+    if fought:
+        shields = list(getattr(game, "battles")[-1])
+        for seat in range(players):
+            won = (int(_seat_of(new, seat).get("victories", 0))
+                   - int(_seat_of(old, seat).get("victories", 0)))
+            count = shields[seat] if seat < len(shields) else _seat_of(old, seat).get("shields")
+            battles.append(f"seat {seat} ({_shields(int(count or 0))}) wins "
+                           + (f"{won} victory token{'s' if won != 1 else ''}" if won > 0
+                              else "nothing"))
+        for seat in range(players):
+            lost = _more(_seat_of(old, seat).get("cards") or {},
+                         _seat_of(new, seat).get("cards") or {})
+            gone = in_battle.get(seat, {n: c for n, c in lost.items() if n in horned})
+            if gone:
+                battles.append(f"seat {seat} discards {_counted(gone)}")
+    table: list[str] = []
+    peace_old, peace_new = old.get("conflict") or {}, new.get("conflict") or {}
+    turned = int(peace_new.get("battle", 0)) - int(peace_old.get("battle", 0))
+    if turned > 0:
+        total = int(peace_new.get("battle", 0)) + int(peace_new.get("peace", 0))
+        table.append(f"{turned} conflict token{'s' if turned > 1 else ''} turned to battle "
+                     f"({peace_new.get('battle')} of {total})")
+    if fought:
+        table.append("a battle: the conflict tokens turn back to peace")
+    laid = _more(_listed((new.get("progress") or {}).get("face_up") or []),
+                 _listed((old.get("progress") or {}).get("face_up") or []))
+    if laid:
+        table.append(f"progress token{'s' if sum(laid.values()) > 1 else ''} laid face up: "
+                     f"{_counted(laid)}")
+    for a, b in zip(old.get("decks") or [], new.get("decks") or []):
+        if int(a.get("cards", 0)) and not int(b.get("cards", 0)):
+            table.append(f"the {b.get('name')} deck is empty")
+    if game.over:
+        sheet = game.score_sheet()
+        table.append("game over: " + ", ".join(f"seat {s}" for s in sheet.winners) + " won")
+    return {"decision": decision, "kind": was.kind, "age": was.age, "turn": old.get("turn"),
+            "moves": moves, "coins": [], "battles": battles, "table": table}
+
+
 def for_seat(recap: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The recap as ``seat`` may see it (None: a spectator): each move's public words, or
     its private ones for the seat that played it."""
@@ -272,8 +438,9 @@ def lines(recap: dict[str, Any]) -> Sequence[str]:
     """A recap seen by ``for_seat`` as plain lines (a log, a list of what happened)."""
     found = [f"seat {m['seat']} {m['text']}" for m in recap.get("moves", [])]
     if recap.get("battles"):
-        found.append(f"battles at the end of age {recap.get('age')}: "
-                     + "; ".join(recap["battles"]))
+        when = (f"the battle of turn {recap['turn']}" if recap.get("turn") is not None
+                else f"battles at the end of age {recap.get('age')}")
+        found.append(f"{when}: " + "; ".join(recap["battles"]))
     found.extend(recap.get("table", []))
     return found
 

@@ -24,12 +24,15 @@ from typing import Any, Iterable, Sequence
 from wonders.dsl import describe
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Game as GameData, Wonder
+from wonders.dsl.components_model import (Components, Piece, describe_kind, describe_piece,
+                                         describe_progress, describe_take)
 from wonders.dsl.sheets_model import DiceSet
 
 from wonders.engine.actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard,
                                     BuildStage, BuildWonder, DestroyCard)
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
+from wonders.engine.flow_actions import Move
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
 CHAIN_MARK = "chain"
@@ -83,6 +86,8 @@ def catalogue(data: GameData) -> dict[str, Any]:
         "layouts": layouts, "victories": victories(data)}
     if data.dice is not None:
         found["sheets"] = sheets(data.dice)
+    if data.components is not None:
+        found["components"] = components(data.components)
     return found
 
 
@@ -201,6 +206,11 @@ def public_view(game: GameState) -> dict[str, Any]:
 
 def _common(values: Sequence[Any]) -> Any:
     first = values[0]
+    if (all(isinstance(v, list) and len(v) == len(first) for v in values) and first
+            and all(isinstance(item, dict) for v in values for item in v)):
+        # a list of parts (a decks game's decks): each part's common keys, so one seat
+        # seeing a deck's top hides that top from spectators, not every deck
+        return [_common([v[i] for v in values]) for i in range(len(first))]
     if all(isinstance(v, dict) for v in values):
         keys = [k for k in first if all(k in v for v in values)]
         found = {}
@@ -233,7 +243,8 @@ def _next_stage(game: GameState, seat: int) -> Any:
     city = game.cities[seat]
     side = getattr(city, "side", None)
     stages = getattr(side, "stages", ())
-    return stages[city.stages] if city.stages < len(stages) else None
+    built = int(getattr(city, "stages", 0))   # (a decks game's seats have pieces instead)
+    return stages[built] if built < len(stages) else None
 
 
 def _wonder_cost(wonder: Wonder) -> fx.Cost:
@@ -320,6 +331,9 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
     next wonder stage), ``wonders`` (per wonder that can be built with a card), and
     ``other`` (actions with no card: a side, a token, a starter …)."""
     actions = game.legal_actions(seat)
+    moves = [a for a in actions if isinstance(a, Move)]
+    if moves and len(moves) == len(actions):   # a flow game's moves
+        return moves_for(game, seat, moves)
     described = [describe_action(game, seat, i, a) for i, a in enumerate(actions)]
     cards: dict[str, dict[str, Any]] = {}
     stage_builds: list[dict[str, Any]] = []
@@ -373,6 +387,141 @@ def production(game: GameState, seat: int) -> list[str]:
     return found
 
 
+# --- a decks game (a flow game of moves): its components and its moves in words ------------
+
+_RULE_WORDS = {"different": "different resources", "same": "of one resource",
+               "any": "resources of any kind"}
+
+
+def _piece(piece: Piece) -> dict[str, Any]:
+    """A Wonder piece for people: its cost, points, what it rests on and what it does."""
+    effects = []
+    if piece.shields:
+        effects.append(f"{piece.shields} shield{'s' if piece.shields > 1 else ''}")
+    if piece.progress:
+        effects.append(f"take {piece.progress} progress token"
+                       f"{'s' if piece.progress > 1 else ''}")
+    if piece.take is not None:
+        effects.append(describe_take(piece.take))
+    return {"count": piece.count, "rule": piece.rule, "points": piece.points,
+            "cost": f"{piece.count} {_RULE_WORDS.get(piece.rule, piece.rule)}",
+            "rests_on": list(piece.rests_on), "effect": "; ".join(effects),
+            "words": describe_piece(piece)}
+
+
+def components(found: Components) -> dict[str, Any]:
+    """A decks game's components for people (JSON-ready): every card kind (its colour and
+    what a card of it shows, in words), every deck, every Wonder's pieces (cost, points,
+    the pieces each rests on, its effect) and every progress token (what it does).  A view
+    names kinds, Wonders and tokens by name; the page looks them up here."""
+    kinds = {kind.name: {"colour": kind.colour, "words": describe_kind(kind),
+                         "resource": kind.resource, "coins": kind.coins,
+                         "points": kind.points, "cat": kind.cat, "science": kind.science,
+                         "shields": kind.shields, "horns": kind.horns}
+             for kind in found.kinds}
+    return {
+        "kinds": kinds,
+        "decks": [{"name": deck.name, "face_up": deck.face_up, "cards": len(deck.cards)}
+                  for deck in found.decks],
+        "wonders": {wonder.name: {"deck": found.decks[wonder.deck].name,
+                                  "pieces": [_piece(p) for p in wonder.pieces]}
+                    for wonder in found.wonders},
+        "progress": {token.name: {"words": describe_progress(token), "copies": token.copies}
+                     for token in found.progress},
+    }
+
+
+def _deck_of(game: GameState, seat: int, place: str) -> int | None:
+    """The slot of the deck a take names (where it lies from ``seat``, or its name)."""
+    from wonders.engine.mechanisms.decks import slot_of
+
+    try:
+        return slot_of(game, seat, place)  # type: ignore[arg-type]
+    except (AttributeError, ValueError, IndexError):
+        return None
+
+
+def _cards(names: Sequence[str]) -> str:
+    """Cards named in a move, counted: 'wood, stone, coin ×2'."""
+    counted: dict[str, int] = {}
+    for name in names:
+        counted[name] = counted.get(name, 0) + 1
+    return ", ".join(f"{n} ×{c}" if c > 1 else n for n, c in counted.items())
+
+
+def describe_move(game: GameState, seat: int, view: dict[str, Any], index: int,
+                  move: Move, parts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One move of a flow game for the page: what to send back, and words that say what it
+    takes, builds or pays, from what ``seat`` may see (``view``, its own): a deck's top
+    only when it is face up to the seat; what a piece or a token gives."""
+    words = list(move.words)
+    entry: dict[str, Any] = {"index": index, "json": move.to_json(), "kind": move.verb,
+                             "words": words, "text": str(move), "paid": 0, "trade": 0}
+    decks = view.get("decks") or []
+    seats = view.get("seats") or []
+    catalogue = parts if parts is not None else (
+        components(game.data.components) if game.data.components else None)
+    if move.verb == "take" and len(words) == 1:
+        slot = _deck_of(game, seat, words[0])
+        deck = decks[slot] if slot is not None and 0 <= slot < len(decks) else None
+        if deck is not None:
+            entry["deck"] = slot
+            where = words[0] if words[0] in ("left", "right") else None
+            name = f"the {deck['name']} deck" + (f" on your {where}" if where else "")
+            size = f"{deck['cards']} card{'s' if deck['cards'] != 1 else ''}"
+            top = deck.get("top")
+            if top is not None:
+                entry["card"] = top
+                seen = "" if deck.get("face_up") else ", a face-down deck: you see its top"
+                entry["text"] = f"take {top} from {name} ({size}{seen})"
+            else:
+                entry["text"] = f"take the face-down top card of {name} ({size})"
+    elif move.verb == "keep" and words:
+        entry["card"] = words[0]
+        entry["text"] = f"keep {words[0]} (the other cards go back, shuffled)"
+    elif move.verb == "build" and len(words) >= 2 and words[0].isdigit() and words[1] == "pay":
+        number = int(words[0])
+        entry["piece"] = number - 1
+        entry["spend"] = words[2:]
+        mine = seats[seat] if 0 <= seat < len(seats) else {}
+        wonder = (catalogue or {}).get("wonders", {}).get(mine.get("wonder"), {})
+        pieces = wonder.get("pieces", [])
+        piece = pieces[number - 1] if 0 < number <= len(pieces) else None
+        gives = ""
+        if piece is not None:
+            gives = f" ({piece['points']} points" + (f"; {piece['effect']}" if piece["effect"]
+                                                     else "") + ")"
+        entry["text"] = (f"build piece {number}{gives}, paying {_cards(words[2:])}"
+                         if words[2:] else f"build piece {number}{gives}")
+    elif move.verb == "progress" and words:
+        token = words[0]
+        spend = words[2:] if len(words) > 1 and words[1] == "with" else []
+        entry["spend"] = spend
+        tokens = (catalogue or {}).get("progress", {})
+        if token in tokens:
+            entry["token"] = token
+            entry["text"] = f"take {token} ({tokens[token]['words']})"
+        else:
+            entry["token"] = None
+            entry["text"] = f"take the top token of the face-down {token}"
+        if spend:
+            entry["text"] += f", discarding {_cards(spend)}"
+    elif move.verb == "decline":
+        entry["text"] = "take no more card"
+    return entry
+
+
+def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, Any]:
+    """Every legal move of ``seat`` in a flow game, described (:func:`describe_move`), in
+    the shape :func:`actions_for` gives: no card to tap, every move a choice."""
+    view = game.view(seat)
+    parts = components(game.data.components) if game.data.components else None
+    described = [describe_move(game, seat, view, i, a, parts) for i, a in enumerate(actions)]
+    return {"actions": described, "cards": {}, "other": [e["index"] for e in described],
+            "moves": True}
+
+
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
            "actions_for", "bonus_label", "building_name", "catalogue", "describe_action", "die_label",
-           "indicator", "production", "public_view", "sheets", "victories"]
+           "indicator", "production", "public_view", "sheets", "victories",
+           "components", "describe_move", "moves_for"]

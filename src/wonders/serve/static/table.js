@@ -158,6 +158,8 @@ function render() {
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
   drawPlayers();
+  // a decks game (decks.js) draws its decision, its table and its recap itself
+  if (typeof drawDecksGame === "function" && drawDecksGame()) { drawScores(); drawEvents(); return; }
   drawRecap();
   // the decision panel is redrawn only when what it shows changed: another seat choosing
   // (a state sent to every page) must not replace the buttons a player is about to tap
