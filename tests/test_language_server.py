@@ -8,6 +8,9 @@ keys where a key goes and the rule set's names in an effect; hover describes the
 
 from __future__ import annotations
 
+import base64
+import re
+
 import asyncio
 import shutil
 import sys
@@ -123,6 +126,12 @@ def test_an_editor_session_sees_what_validate_sees(folder: Path) -> None:
     assert isinstance(hover.contents, lsp.MarkupContent)
     assert "**Stone Bench Guild** — purple, age 3" in hover.contents.value
     assert "cost: 2 stone" in hover.contents.value
+    # and its drawing, inline: the SVG `wonders render` draws, in a data: address
+    image = re.search(r"!\[Stone Bench Guild\]\(data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)\)",
+                      hover.contents.value)
+    assert image is not None
+    drawn = base64.b64decode(image.group(1)).decode("utf-8")
+    assert drawn.startswith("<svg") and "Stone Bench Guild" in drawn
 
 
 def test_the_buffer_with_every_mistake_reports_all_of_them(folder: Path) -> None:

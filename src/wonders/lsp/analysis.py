@@ -8,6 +8,8 @@ working while the file being typed is broken.
 
 from __future__ import annotations
 
+import base64
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -138,7 +140,22 @@ def hover(path: Path, line: int) -> str | None:
     if not here:
         return None
     item = max(here, key=lambda found: found.location.line)
-    return describe_item(item)
+    return describe_item(item) + "\n\n" + drawing(item, game)
+
+
+def drawing(item: Card | Wonder | Token, game: Game) -> str:
+    """The item's drawing (``wonders render``) as a Markdown image an editor's hover shows
+    inline: an SVG in a ``data:`` address (a wonder: its first side)."""
+    from wonders.render import card_svg, token_svg, wonder_svg
+
+    if isinstance(item, Card):
+        svg = card_svg(item, game)
+    elif isinstance(item, Token):
+        svg = token_svg(item)
+    else:
+        svg = wonder_svg(item, next(iter(item.sides.values())), game)
+    encoded = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f"![{item.name}](data:image/svg+xml;base64,{encoded})"
 
 
 def describe_item(item: Card | Wonder | Token) -> str:
@@ -164,5 +181,6 @@ def describe_item(item: Card | Wonder | Token) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["KINDS", "Suggestion", "completions", "describe_item", "diagnostics", "game_for",
+__all__ = ["KINDS", "Suggestion", "completions", "describe_item", "diagnostics", "drawing",
+           "game_for",
            "hover", "keys", "kind_of"]
