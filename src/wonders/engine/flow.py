@@ -26,7 +26,7 @@ from wonders.dsl.model import Card, Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, Seat, Table, Task
+from wonders.engine.flow_state import Ask, Centre, Seat, Task
 from wonders.engine.mechanisms import conflict, decks, pieces, progress
 from wonders.engine.randomness import SharedGenerator, sample, seeded, shuffle
 from wonders.engine.scoring import ScoreSheet
@@ -239,7 +239,7 @@ class FlowGame(SharedGenerator):
             raise RuleError(f"{len(self.wonders)} Wonders for {players} players")
         self.turn = 0
         self.current = 0
-        self.table = Table()
+        self.table = Centre()   # what lies on the table between the players
         self.seats: list[Seat] = []
         self.deck_names: tuple[str, ...] = ()
         self.central = -1

@@ -1,6 +1,6 @@
 """The state of a game run by the flow interpreter, in small objects that copy themselves.
 
-A :class:`Seat` is what one player has in front of them; the :class:`Table` is what lies
+A :class:`Seat` is what one player has in front of them; the :class:`Centre` is what lies
 between the players (the decks, the progress tokens, the conflict tokens, the cat); an
 :class:`Ask` is one decision waiting for its answer.  Each copies itself (``copy``), so a
 game's clone is its objects' copies, never a hand-kept list of fields.
@@ -60,7 +60,7 @@ class Seat:
         return all(self.raised)
 
 
-class Table:
+class Centre:
     """What lies between the players.
 
     ``decks``: by slot, the cards of each deck as kind indices, top last (slot ``i`` < the
@@ -84,8 +84,8 @@ class Table:
         self.looking: list[int] = []
         self.looking_slot = -1
 
-    def copy(self) -> Table:
-        other = Table()
+    def copy(self) -> Centre:
+        other = Centre()
         other.decks = [list(d) for d in self.decks]
         other.face_up = list(self.face_up)
         other.stack = list(self.stack)
@@ -116,4 +116,4 @@ class Ask:
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "Seat", "Table", "Task"]
+__all__ = ["Ask", "Centre", "Seat", "Task"]
