@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from wonders.bots import Bot
-from wonders.dsl.components_model import CardKind, Piece, Progress
+from wonders.dsl.components_model import CardKind, Piece, Progress, describe_piece, describe_progress
+from wonders.dsl.components_model import describe_kind as describe_card_kind
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
 from wonders.engine.notation import NotationError, normal
@@ -40,72 +41,18 @@ def _cost(piece: Piece) -> str:
 
 
 def _piece_effect(piece: Piece) -> str:
-    """A piece's effect in words (from its fields)."""
-    parts = []
-    if piece.take is not None:
-        take = piece.take
-        where = ", ".join(take.decks)
-        if take.look > 1:
-            parts.append(f"look at the top {take.look} cards of the {where} deck, keep 1")
-        elif take.each:
-            parts.append(f"take the top card of each deck: {where}")
-        else:
-            parts.append(f"take the top card of a deck: {where}")
-    if piece.progress:
-        parts.append(f"take {piece.progress} progress token" + ("s" if piece.progress > 1 else ""))
-    if piece.shields:
-        parts.append(f"+{piece.shields} shield" + ("s" if piece.shields > 1 else ""))
-    return "; ".join(parts)
+    """A piece's effect in words: what ``wonders cards`` says after its cost and points."""
+    return "; ".join(describe_piece(piece).split("; ")[2:])
 
 
 def describe_token(token: Progress) -> str:
-    """A progress token's effect in words (from its fields)."""
-    parts = []
-    extra = token.extra_card
-    if extra is not None:
-        what = [f"taking a {name} card" for name in (*extra.resources, *extra.colours)]
-        if extra.horns:
-            what.append(f"taking a red card with {extra.horns}+ horns")
-        if extra.piece:
-            what.append("building a piece")
-        parts.append("one more card when " + " or ".join(what))
-    if token.coin_value > 1:
-        parts.append(f"one coin card counts {token.coin_value}")
-    if token.any_resources:
-        parts.append("costs ignore 'same'/'different'")
-    if token.shields:
-        parts.append(f"+{token.shields} shields")
-    end = token.end
-    if end is not None:
-        if end.held:
-            parts.append("end: " + " / ".join(f"{p} for {i + 1}" for i, p in enumerate(end.held)))
-        elif end.per is not None:
-            parts.append(f"end: {end.points} per {end.per.replace('_', ' ')}")
-        elif end.complete is not None:
-            parts.append(f"end: {end.points}, {end.complete} with the Wonder complete")
-        else:
-            parts.append(f"end: {end.points}")
-    return "; ".join(parts) or "—"
+    """A progress token's effect in words, as ``wonders cards`` says it."""
+    return describe_progress(token)
 
 
 def describe_kind(kind: CardKind) -> str:
-    """What a card kind shows, in a few words."""
-    parts = []
-    if kind.resource is not None:
-        parts.append(kind.resource)
-    if kind.coins:
-        parts.append(f"{kind.coins} coin")
-    if kind.points:
-        parts.append(f"{kind.points} points")
-    if kind.cat:
-        parts.append("cat")
-    if kind.science is not None:
-        parts.append(kind.science)
-    if kind.shields:
-        parts.append(f"{kind.shields} shield")
-    if kind.horns:
-        parts.append(f"{kind.horns} horn" + ("s" if kind.horns > 1 else ""))
-    return ", ".join(parts)
+    """What a card kind shows, in words, as ``wonders cards`` says it."""
+    return describe_card_kind(kind)
 
 
 class FlowHuman(TerminalSession[FlowGame]):
