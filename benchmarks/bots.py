@@ -29,10 +29,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
-from wonders.dsl.loader import load_game
-from wonders.dsl.model import Game as GameData
 from wonders.bots import BOTS, Bot
 from wonders.bots.mcts import MCTSBot
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Game as GameData
 from wonders.engine.registry import default_players, new_game
 
 _DATA: dict[str, GameData] = {}

@@ -419,8 +419,8 @@ def build_context(families: Sequence[str]) -> None:
     """Load the shipped data, the grammar, the scenarios, and write the good logs."""
     from typer.testing import CliRunner
 
-    from wonders.dsl.loader import load_game, shipped_games
     from wonders.cli import app
+    from wonders.dsl.loader import load_game, shipped_games
     from wonders.engine.sources import variant_expansions
 
     CTX.grammar = Grammar()
@@ -847,7 +847,7 @@ def check_sheet(game: Any) -> None:
     rows = record["players"]
     if len(rows) != game.players:
         raise broken("score sheet has a row per seat", repr(record)[:500])
-    for seat, row in enumerate(rows):
+    for _seat, row in enumerate(rows):
         if row["total"] != sum(row["lines"].values()):
             raise broken("score sheet totals are sums of lines", repr(row))
     winners = record["winners"]

@@ -3,8 +3,10 @@
 Timings on a shared machine vary by tens of percent; instruction counts do not.
 Run it twice under callgrind and divide the difference by the extra games:
 
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/random_games.py duel 30
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/random_games.py duel 90
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python benchmarks/random_games.py duel 30
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python benchmarks/random_games.py duel 90
     # ("Collected" of the second − of the first) / 60 = instructions per game
 
     python benchmarks/random_games.py GAME N [PLAYERS] [--side MODE]
@@ -20,8 +22,8 @@ import sys
 from typing import Any, Callable
 
 from wonders.dsl.loader import load_game
-from wonders.engine.registry import default_players, new_game
 from wonders.engine.randomness import below
+from wonders.engine.registry import default_players, new_game
 
 
 def play(data: Any, players: int, count: int, options: dict[str, str],

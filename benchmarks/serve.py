@@ -183,7 +183,7 @@ def main() -> None:
                     break
                 except OSError:
                     if time.time() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start")
+                        raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
             stats, elapsed, decisions = asyncio.run(run(args, base))
         finally:

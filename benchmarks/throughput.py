@@ -26,8 +26,8 @@ from typing import Any
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game
 from wonders.engine import COMPILED
-from wonders.engine.registry import default_players, new_game
 from wonders.engine.randomness import below
+from wonders.engine.registry import default_players, new_game
 
 
 def bench_load(game: str, repeat: int = 5) -> float:
@@ -62,8 +62,8 @@ def bench_games(data: Game, players: int, games: int, first_seed: int = 0,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--game", default="base", help="a shipped game (base, duel, dice) or a rule-set path "
-                        "(expansions/cities)")
+    parser.add_argument("--game", default="base", help="a shipped game (base, duel, dice, "
+                        "architects) or a rule-set path (expansions/cities)")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, nargs="*", default=None,
                         help="player counts (default: 3 and 7 for base, the rule set's "

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 import wonders
-from wonders.simulate import wilson
 from wonders.env import EnvError, WondersEnv, env
+from wonders.simulate import wilson
 
 
 class TabularAgent:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from wonders.dsl.loader import load
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 
 
 def load_extra(folder: Path, text: str, game: str = "base") -> GameData:

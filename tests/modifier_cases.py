@@ -16,7 +16,8 @@ import dataclasses
 from typing import Any
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 
 NOW, ON, END, ONGOING = fx.Timing.NOW, fx.Timing.ON, fx.Timing.END, fx.Timing.ONGOING
 PLAYERS = 4  # seats 0-3: left 1, right 3, seat 2 across (every place is told apart)

@@ -20,8 +20,8 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import flow
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
-from wonders.engine.registry import loop_for, new_game
 from wonders.engine.notation import from_json, parse_action
+from wonders.engine.registry import loop_for, new_game
 
 
 @cache

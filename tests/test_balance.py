@@ -4,7 +4,6 @@ sets compared on the same seeds (--compare), and a plot that says what it shows.
 from __future__ import annotations
 
 import importlib.util
-
 import json
 from pathlib import Path
 from typing import Any
@@ -14,9 +13,19 @@ from typer.testing import CliRunner
 
 import wonders
 from wonders.cli import app
-from wonders.simulate import (SelectionError, compare, difference_interval, filtered,
-                                     mean_interval, plot_heading, select, statistics,
-                                     two_proportion_p, welch_p, wilson)
+from wonders.simulate import (
+    SelectionError,
+    compare,
+    difference_interval,
+    filtered,
+    mean_interval,
+    plot_heading,
+    select,
+    statistics,
+    two_proportion_p,
+    welch_p,
+    wilson,
+)
 
 runner = CliRunner()
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import product
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wonders.dsl.effects import Cost
 from wonders.engine.bank import shortfall

@@ -6,13 +6,13 @@ from typing import Callable
 
 import pytest
 
-from wonders.dsl.loader import load_game
-from wonders.dsl.model import Game as GameData
-from wonders.engine import Game
 from wonders.bots import BOTS, Bot, make_bot
 from wonders.bots.greedy import GreedyBot
 from wonders.bots.mcts import MCTSBot
 from wonders.bots.random_bot import RandomBot
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Game as GameData
+from wonders.engine import Game
 from wonders.engine.contract import GameState
 from wonders.engine.registry import new_game
 from wonders.engine.structure_game import StructureGame

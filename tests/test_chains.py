@@ -8,13 +8,12 @@ from pathlib import Path
 import pydot
 import pytest
 import yaml
+from conftest import CARDS_HEADER, Workspace, card, card_file, only
 
 from wonders.dsl.chains import FREE_IF_BUILT, MAKES_FREE, Link, check_chains, to_dot, to_text
 from wonders.dsl.errors import Location, Severity
 from wonders.dsl.loader import load, shipped_expansions, yaml_files
 from wonders.dsl.model import Card
-
-from conftest import CARDS_HEADER, Workspace, card, card_file, only
 
 # pydot's DOT parser uses deprecated pyparsing names; that is not ours to fix
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

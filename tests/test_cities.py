@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 
 from wonders.dsl import describe
 from wonders.dsl.loader import load, load_game
@@ -23,10 +24,8 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import runtime
 from wonders.engine.actions import PayOrTake
 from wonders.engine.game import Game
-from wonders.scenarios.log import replay, write
 from wonders.scenarios.draft import check_file
-
-from conftest import Workspace
+from wonders.scenarios.log import replay, write
 
 ROOT = Path(__file__).resolve().parents[1]
 CITIES = ROOT / "expansions" / "cities"

@@ -17,13 +17,12 @@ import jsonschema
 import pydot
 import pytest
 import yaml
+from conftest import Workspace, card, card_file
 from typer.testing import CliRunner
 
-from wonders.dsl.loader import expansions_dir, games_dir, shipped_games, yaml_files
 from wonders import cli
 from wonders.cli import app
-
-from conftest import Workspace, card, card_file
+from wonders.dsl.loader import expansions_dir, games_dir, shipped_games, yaml_files
 
 # pydot's DOT parser uses deprecated pyparsing names; that is not ours to fix
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

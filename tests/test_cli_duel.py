@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from wonders.bots import make_bot
+from wonders.cli import app
 from wonders.dsl.loader import games_dir, load_game, shipped_games
 from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import Action, BuildWonder
-from wonders.bots import make_bot
-from wonders.cli import app
 from wonders.engine.registry import new_game
+from wonders.engine.structure_game import StructureGame
 from wonders.scenarios.log import lines, replay, write
 from wonders.simulate import Run, play_game, run_games
-from wonders.engine.structure_game import StructureGame
 
 pytestmark = pytest.mark.skipif("duel" not in shipped_games(), reason="cards/duel not shipped")
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from wonders.cli import app
 from wonders.dsl import loader
 from wonders.dsl.loader import load, walk_yaml
-from wonders.cli import app
-from wonders.simulate import Run, run_games, statistics
 from wonders.engine.sources import SourceError, resolve
+from wonders.simulate import Run, run_games, statistics
 
 runner = CliRunner()
 BASE = Path(__file__).resolve().parents[1] / "cards" / "base"

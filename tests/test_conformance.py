@@ -39,12 +39,13 @@ from typing import Any, Iterator
 import pytest
 
 from wonders.dsl.loader import load_game, shipped_games
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import Action
 from wonders.engine.contract import GameState
 from wonders.engine.errors import IllegalActionError, RuleError
-from wonders.scenarios.log import replay, write
 from wonders.engine.registry import new_game
+from wonders.scenarios.log import replay, write
 
 MAX_DECISIONS = 2000  # far above any real game (base 7 players: about 70)
 

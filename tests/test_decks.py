@@ -7,11 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file, only
 
 from wonders.dsl.errors import Severity
 from wonders.dsl.loader import LoadResult, load, shipped_games
-
-from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file, only
 
 BASE = shipped_games()["base"]
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from wonders.dsl.loader import load, load_game, shipped_games
 from wonders.bots import make_bot
 from wonders.cli import app
 from wonders.cli.dice_human import play_dice_human
+from wonders.dsl.loader import load, load_game, shipped_games
 from wonders.engine.dice_game import DiceGame
 from wonders.engine.registry import new_game
 from wonders.scenarios.draft import check_file

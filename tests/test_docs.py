@@ -45,15 +45,14 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from wonders.cli import app, render
 from wonders.dsl.codes import CODES
+from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.effects import Timing
 from wonders.dsl.effects_table import effects_table, marked, replace_marked, shipped
-from wonders.dsl.mechanisms import LOOPS
-from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.loader import games_dir, load
+from wonders.dsl.mechanisms import LOOPS
 from wonders.dsl.vocabulary import Vocabulary
-from wonders.cli import app
-from wonders.cli import render
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -17,27 +17,24 @@ from __future__ import annotations
 import functools
 import io
 import random
+from pathlib import Path
 
+import pytest
+from extra_cards import card_named, load_extra
 from rich.console import Console
 
 from wonders.bots import make_bot
 from wonders.cli.human import HumanGame
-from wonders.scenarios.log import replay, write
-
-from pathlib import Path
-
-import pytest
-
 from wonders.dsl import effects as fx
 from wonders.dsl.effects_table import game_cell
 from wonders.dsl.loader import load, load_game
 from wonders.dsl.mechanisms import EFFECT_WORDS, LOOPS
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 from wonders.engine import registry
 from wonders.engine.actions import Build, DestroyCard, Sell
 from wonders.engine.payment import FREE
-
-from extra_cards import card_named, load_extra
+from wonders.scenarios.log import replay, write
 
 NOW, ON, END, ONGOING = fx.Timing.NOW, fx.Timing.ON, fx.Timing.END, fx.Timing.ONGOING
 
@@ -299,12 +296,11 @@ def test_a_destroy_decision_replays_from_the_log(tmp_path: Path) -> None:
 
 import yaml
 from lark import Lark, Token, Tree
+from modifier_cases import PROVEN, Modifier, modifiers
 
 from wonders.dsl.codes import CODES
 from wonders.dsl.errors import Diagnostic, Severity
 from wonders.scenarios.draft import check_file
-
-from modifier_cases import PROVEN, Modifier, modifiers
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"base": "base", "base2e": "base2e", "duel": "duel", "dice": "dice",

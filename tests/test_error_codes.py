@@ -17,13 +17,12 @@ from typing import Callable
 
 import jsonschema
 import pytest
+from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file
 
 from wonders.dsl import schema as schema_module
 from wonders.dsl.codes import CODES
 from wonders.dsl.errors import Diagnostic, Severity
 from wonders.dsl.source import MAX_BYTES, load_text
-
-from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file
 
 # A rule set with deck sizes: one age, a hand of one card, and players - 2
 # purple cards drawn at random.  With DECK_CARDS it deals exactly 3 cards at 3

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import yaml
+from document_paths import value_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +25,6 @@ from wonders.dsl.codes import CODES
 from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.loader import load, shipped_games
 from wonders.dsl.source import load_text
-
-from document_paths import value_paths
 
 BASE = load(game="base").game
 assert BASE is not None

@@ -23,13 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from document_paths import value_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wonders.dsl.codes import CODES
 from wonders.scenarios.draft import INTERNAL, SCENARIO_CODES, check_file
-
-from document_paths import value_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "tests" / "scenarios").glob("*.yaml"))

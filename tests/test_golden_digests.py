@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
+from wonders.bots import make_bot
 from wonders.dsl.loader import load_game, shipped_expansions, shipped_games
 from wonders.dsl.model import Game as GameData
-from wonders.bots import make_bot
 from wonders.engine.registry import new_game
 
 GOLDEN = Path(__file__).with_name("golden_digests.json")

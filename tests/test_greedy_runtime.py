@@ -6,15 +6,15 @@ of the effects (issue 11, item 4)."""
 from __future__ import annotations
 
 import pytest
+from extra_cards import card_named, load_extra
 
-from wonders.dsl.model import Card, Game as GameData
+from wonders.bots.greedy import COIN_VALUE, DraftGreedy, Evaluator, GreedyBot
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 from wonders.engine import registry
 from wonders.engine.actions import Build, DestroyCard, Sell
-from wonders.bots.greedy import COIN_VALUE, DraftGreedy, Evaluator, GreedyBot
 from wonders.engine.game import Game
 from wonders.engine.payment import FREE
-
-from extra_cards import card_named, load_extra
 
 # Extra cards, free, marked for 8 players (never dealt): the tests put them into hands.
 EXTRA_CARDS = """\

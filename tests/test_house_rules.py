@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 
 import wonders
 from wonders.scenarios.draft import check_file
-
-from conftest import Workspace
 
 FOLDER = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 HOUSE_RULES = sorted(p.stem for p in FOLDER.glob("*.yaml"))

@@ -17,10 +17,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from wonders.engine import Build, BuildStage, Game, Phase
 from wonders.bots import make_bot
 from wonders.cli import app
 from wonders.cli.human import HumanGame
+from wonders.engine import Build, BuildStage, Game, Phase
 
 runner = CliRunner()
 

@@ -19,14 +19,24 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from wonders.dsl import effects as fx
-from wonders.dsl.loader import load_game, shipped_games
-from wonders.dsl.model import Game as GameData
-from wonders.engine.actions import (Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
-                                    ChooseWonder, DestroyCard, Sell, Skip, TakeToken)
 from wonders.bots import make_bot
 from wonders.cli import app
 from wonders.cli.structure_human import StructureHumanGame
+from wonders.dsl import effects as fx
+from wonders.dsl.loader import load_game, shipped_games
+from wonders.dsl.model import Game as GameData
+from wonders.engine.actions import (
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildWonder,
+    ChooseStarter,
+    ChooseWonder,
+    DestroyCard,
+    Sell,
+    Skip,
+    TakeToken,
+)
 from wonders.engine.drafted_city import stage_effects
 from wonders.engine.registry import new_game
 from wonders.engine.structure_game import StructureGame

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 
 from wonders.dsl import effects as fx
 from wonders.dsl.compiler import compile_effects
@@ -18,8 +19,6 @@ from wonders.dsl.model import Token
 from wonders.dsl.parser import keywords
 from wonders.dsl.schema import KINDS, schema
 from wonders.dsl.vocabulary import Vocabulary
-
-from conftest import Workspace
 
 VOCAB = Vocabulary(
     resource_categories={"raw": ("wood", "stone", "clay"), "manufactured": ("glass", "papyrus")},

@@ -8,10 +8,9 @@ keys where a key goes and the rule set's names in an effect; hover describes the
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import re
-
-import asyncio
 import shutil
 import sys
 from pathlib import Path

@@ -13,18 +13,17 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 
+from wonders.bots import make_bot
 from wonders.dsl import describe, rules_model
 from wonders.dsl.loader import load, load_game
 from wonders.engine import city as city_module
 from wonders.engine import game as draft_game
-from wonders.bots import make_bot
 from wonders.engine.actions import Sell
 from wonders.engine.game import Game, Phase
-from wonders.scenarios.log import replay, write
 from wonders.scenarios.draft import check_file
-
-from conftest import Workspace
+from wonders.scenarios.log import replay, write
 
 ROOT = Path(__file__).resolve().parents[1]
 LEADERS = ROOT / "expansions" / "leaders"
@@ -510,10 +509,10 @@ def test_whole_game_playouts_with_leaders(policy: str, players: int) -> None:
 def test_a_human_answers_the_new_choices_at_the_terminal() -> None:
     """``play --human`` with Roma B and the Courtesans Guild: the terminal shows and asks
     the leader built at once (a line per card and payment, or skip) and the leader copied."""
+    from test_human import builder, run_human
+
     from wonders.dsl import effects as fx
     from wonders.engine.actions import Build
-
-    from test_human import builder, run_human
 
     data = load_game(game=str(LEADERS))
     asked: set[str] = set()

@@ -14,20 +14,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 from typer.testing import CliRunner
 
+from wonders.bots import make_bot
+from wonders.cli import app
 from wonders.dsl.diff import diff
 from wonders.dsl.loader import load, load_game
 from wonders.engine import game as draft_game
-from wonders.bots import make_bot
-from wonders.cli import app
 from wonders.engine.game import Game
-from wonders.scenarios.log import replay, write
 from wonders.engine.mechanisms import battles
-from wonders.scenarios.draft import check_file
 from wonders.engine.sources import resolve
-
-from conftest import Workspace
+from wonders.scenarios.draft import check_file
+from wonders.scenarios.log import replay, write
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIR = ROOT / "expansions" / "leaders-cities"

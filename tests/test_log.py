@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from wonders.cli import app
 from wonders.dsl.loader import games_dir
 from wonders.engine import Game
-from wonders.cli import app
 from wonders.scenarios.log import LogError, lines, read, replay, write
 
 

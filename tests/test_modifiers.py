@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from extra_cards import card_named
+
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import registry
 from wonders.engine.actions import FREE_BUILD, Action, Build, Sell
 from wonders.engine.payment import FREE
-
-from extra_cards import card_named
 
 VARIANT = Path(__file__).parent / "scenarios" / "variants" / "modifiers"
 

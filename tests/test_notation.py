@@ -13,12 +13,11 @@ import pytest
 from wonders.dsl.errors import WondersError
 from wonders.dsl.loader import load_game, shipped_expansions, shipped_games
 from wonders.dsl.model import Game as GameData
-from wonders.engine.actions import (Build, BuildFromDiscard, ChooseSide, DestroyCard, PayOrTake,
-                                    Sell)
-from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
+from wonders.engine.actions import Build, BuildFromDiscard, ChooseSide, DestroyCard, PayOrTake, Sell
 from wonders.engine.contract import GameState
+from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.errors import RuleError
-from wonders.engine.notation import (NotationError, from_json, normal, notation, to_json)
+from wonders.engine.notation import NotationError, from_json, normal, notation, to_json
 from wonders.engine.registry import new_game
 
 

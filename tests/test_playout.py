@@ -9,11 +9,11 @@ from typing import Any, Callable
 import pytest
 
 from wonders import simulate
-from wonders.engine.actions import Action
 from wonders.bots import QuickRandomBot, RandomBot
-from wonders.bots.greedy import GreedyBot
 from wonders.bots import mcts as mcts_module
+from wonders.bots.greedy import GreedyBot
 from wonders.bots.mcts import MCTSBot
+from wonders.engine.actions import Action
 from wonders.engine.contract import GameState
 from wonders.engine.playout import GREEDY, POLICIES, QUICK, RANDOM, playout, seat_seed
 from wonders.engine.registry import new_game
@@ -132,7 +132,7 @@ def test_the_quick_sampler_draws_a_card_then_a_kind_then_a_payment() -> None:
         action = probe.random_action(0, rng)  # type: ignore[attr-defined]
         assert action in legal
         kinds.add(type(action).__name__)
-        name = getattr(action, "card").name
+        name = action.card.name
         cards[name] = cards.get(name, 0) + 1
     assert {"Build", "Sell"} <= kinds
     hand = {card.name for card in match.hands[0]}  # type: ignore[attr-defined]
@@ -145,7 +145,7 @@ def test_simulate_plays_built_in_bots_through_the_playout(monkeypatch: pytest.Mo
     """Every seat a built-in policy: the game goes through :func:`playout` (a spy), and its
     record is the one the bot objects give (the slow path, forced by emptying the set)."""
     calls: list[str] = []
-    real: Callable[..., GameState] = getattr(simulate, "playout")
+    real: Callable[..., GameState] = simulate.playout
 
     def spy(game: GameState, *args: Any, **kwargs: Any) -> GameState:
         calls.append(type(game).__name__)
@@ -171,7 +171,7 @@ def test_simulate_plays_built_in_bots_through_the_playout(monkeypatch: pytest.Mo
     calls.clear()
     simulate.play_game(data["duel"], 2, 3, ["random", "random"], None)
     assert len(calls) == 1
-    real_bot = getattr(simulate, "make_bot")
+    real_bot = simulate.make_bot
     monkeypatch.setattr(simulate, "make_bot", lambda name, seed: (
         MCTSBot(seed, playouts=4) if name == "mcts" else real_bot(name, seed)))
     simulate.play_game(data["duel"], 2, 3, ["mcts", "random"], None)
@@ -200,7 +200,7 @@ class _OldSearch(MCTSBot):
 def test_the_search_bot_plays_out_through_the_playout(monkeypatch: pytest.MonkeyPatch,
                                                       game: str, players: int) -> None:
     calls: list[int] = []
-    real: Callable[..., GameState] = getattr(mcts_module, "playout")
+    real: Callable[..., GameState] = mcts_module.playout
 
     def spy(match: GameState, *args: Any, **kwargs: Any) -> GameState:
         calls.append(1)

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 import wonders
-from wonders.cli import app
 from wonders.bots import BotError, Plugged, bot_factory, known_bots, make_bot
+from wonders.cli import app
 from wonders.engine.notation import from_json
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,7 +27,7 @@ from wonders.dsl.loader import shipped_expansions, shipped_games
 from wonders.engine.contract import GameState
 from wonders.engine.registry import load_new_game
 from wonders.scenarios.draft import check_file
-from wonders.scenarios.position import PositionError, read, read_yaml, write, write_yaml
+from wonders.scenarios.position import PositionError, read_yaml, write, write_yaml
 
 
 @cache

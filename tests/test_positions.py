@@ -11,11 +11,10 @@ line of the card (the header and the card's other keys take lines 1-9).
 from __future__ import annotations
 
 import pytest
+from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file, only
 
 from wonders.dsl.errors import Diagnostic
 from wonders.dsl.source import load_text
-
-from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file, only
 
 CARD_HEAD = CARDS_HEADER + ("  - name: Well\n    age: 1\n    colour: blue\n    players: [3+]\n"
                             "    cost: free\n")

@@ -28,12 +28,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from wonders.bots.greedy_structure import StructureGreedyBot
 from wonders.dsl import effects as fx
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Card, Token
 from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import CHAIN, Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
-from wonders.bots.greedy_structure import StructureGreedyBot
 from wonders.engine.drafted_city import stage_cost, stage_effects
 from wonders.engine.errors import RuleError
 from wonders.engine.registry import new_game

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from reference_tables import cost as parse_cost
+from reference_tables import rows as table_rows
 
 from wonders.dsl import effects as fx
 from wonders.dsl.loader import load
 from wonders.dsl.model import Game
-
-from reference_tables import cost as parse_cost, rows as table_rows
 
 RAW = {"wood", "stone", "ore", "clay"}
 

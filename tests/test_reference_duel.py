@@ -13,12 +13,12 @@ import re
 from collections import Counter
 
 import pytest
+from reference_tables import cost as parse_cost
+from reference_tables import rows as table_rows
 
 from wonders.dsl import effects as fx
 from wonders.dsl.loader import load
 from wonders.dsl.model import Game
-
-from reference_tables import cost as parse_cost, rows as table_rows
 
 # The fact sheet labels the science symbols S1-S7; the rule set names them.
 SYMBOLS = {"S1": "globe", "S2": "law", "S3": "sundial", "S4": "mortar", "S5": "plumb_line",

@@ -17,18 +17,18 @@ from typing import Any, Iterator, Sequence
 import pytest
 from typer.testing import CliRunner
 
-from wonders.dsl.loader import load_game
-from wonders.dsl.model import Game as GameData
-from wonders.engine.actions import Action
 from wonders.bots import Bot, make_bot
 from wonders.bots.greedy import DraftGreedy
 from wonders.bots.mcts import MCTSBot
 from wonders.cli import app
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Game as GameData
+from wonders.engine.actions import Action
 from wonders.engine.contract import Decision, GameState
 from wonders.engine.game import Game
-from wonders.scenarios.log import replay, write
 from wonders.engine.registry import LOOPS, Loop, loop_for, new_game
 from wonders.scenarios.draft import DraftRunner, Outcome, check_file
+from wonders.scenarios.log import replay, write
 from wonders.simulate import play_game
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"

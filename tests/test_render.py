@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import MINI_RULES, Workspace
 from typer.testing import CliRunner
 
 from wonders.cli import app
@@ -24,8 +25,6 @@ from wonders.dsl.model import Game
 from wonders.engine.sources import resolve
 from wonders.render import card_svg, drawings, sheet_svg, token_svg, wonder_svg
 from wonders.render.card import players_line
-
-from conftest import MINI_RULES, Workspace
 
 # pydot's DOT parser uses deprecated pyparsing names; that is not ours to fix
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -16,18 +16,17 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file, only
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from wonders.cli import app
 from wonders.dsl.codes import CODES
 from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
 from wonders.dsl.errors import Diagnostic
 from wonders.dsl.source import MAX_BYTES
 from wonders.dsl.vocabulary import Vocabulary
-from wonders.cli import app
-
-from conftest import CARDS_HEADER, MINI_RULES, Workspace, card, card_file, only
 
 VOCABULARY = Vocabulary.from_data(yaml.safe_load(MINI_RULES)["vocabulary"])
 

@@ -20,8 +20,8 @@ import pytest
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
-from wonders.engine.registry import new_game
 from wonders.engine.randomness import below
+from wonders.engine.registry import new_game
 
 VARIANTS = {
     "duel": "trade:\n  mechanism: bank\n  price: 4\n  add: {colours: [brown, grey], place: opponent}\n",

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import MINI_RULES
+
+from wonders.dsl import rules_model as rm
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
-from wonders.dsl import rules_model as rm
 from wonders.dsl.rules_model import read_rules
 from wonders.engine.mechanisms import battles
 from wonders.engine.registry import offer_of

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from wonders.scenarios import draft as scenario_module
 from wonders.cli import app
+from wonders.scenarios import draft as scenario_module
 from wonders.scenarios.draft import SCENARIO_CODES, check_file
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -13,9 +13,8 @@ import pytest
 starlette = pytest.importorskip("starlette", reason="wonders serve needs Starlette")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
-
 from serve_databases import with_csrf  # noqa: E402
+from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
 
 from wonders.dsl import describe  # noqa: E402
 from wonders.serve import present  # noqa: E402
@@ -90,7 +89,6 @@ def damage(tables: Tables, table_id: str, what: Any, **values: Any) -> None:
     """Change a stored row by hand (what a damaged or hand-edited database holds)."""
     import sqlalchemy as sa
 
-    from wonders.serve import store as db
 
     tables.drain()
     key = what.c.table_id if "table_id" in what.c else what.c.id
@@ -674,11 +672,11 @@ def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, play
 # --- the command ------------------------------------------------------------------------------
 
 def test_serve_refuses_a_bad_game_or_data_folder_with_a_usage_error(tmp_path: Path) -> None:
+    import re
+
     from typer.testing import CliRunner
 
     from wonders.cli import app
-
-    import re
 
     def text(output: str) -> str:  # the error box's frame and line breaks taken out
         return re.sub(r"[\s│╭╮╰╯─]+", " ", output)
@@ -781,8 +779,8 @@ def test_the_terminal_colours_costs_as_the_web_table_marks_them() -> None:
     from rich.console import Console
 
     import wonders
-    from wonders.engine.actions import Build
     from wonders.cli.human import HumanGame, cost_style
+    from wonders.engine.actions import Build
 
     colours: set[str] = set()
     for seed in range(6):

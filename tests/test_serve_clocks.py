@@ -14,9 +14,8 @@ import pytest
 pytest.importorskip("starlette", reason="wonders serve needs Starlette")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
-
 from serve_databases import database, with_csrf  # noqa: E402,F401  (the fixture)
+from starlette.testclient import TestClient, WebSocketTestSession  # noqa: E402
 
 from wonders.serve.app import create_app  # noqa: E402
 from wonders.serve.clocks import SPEEDS, Clocks  # noqa: E402

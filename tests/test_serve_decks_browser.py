@@ -28,10 +28,17 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-
-from test_serve_browser import browser  # noqa: F401  (the fixture: one Chromium per module)
-from test_serve_browser import (TIMEOUT_MS, check_served_policy, create_in_lobby, csp_violations,
-                                free_port, new_page, shot, wait_until)
+from test_serve_browser import (
+    TIMEOUT_MS,
+    browser,  # noqa: F401  (the fixture: one Chromium per module)
+    check_served_policy,
+    create_in_lobby,
+    csp_violations,
+    free_port,
+    new_page,
+    shot,
+    wait_until,
+)
 
 uvicorn = pytest.importorskip("uvicorn", reason="wonders serve needs uvicorn")
 

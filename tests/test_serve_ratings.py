@@ -13,9 +13,8 @@ pytest.importorskip("starlette", reason="wonders serve needs Starlette")
 pytest.importorskip("argon2", reason="accounts need argon2-cffi")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-from starlette.testclient import TestClient  # noqa: E402
-
 from serve_databases import database, with_csrf  # noqa: E402,F401  (the fixture)
+from starlette.testclient import TestClient  # noqa: E402
 
 from wonders.serve import ratings  # noqa: E402
 from wonders.serve.accounts import Accounts  # noqa: E402

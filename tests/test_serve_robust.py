@@ -24,9 +24,8 @@ pytest.importorskip("starlette", reason="wonders serve needs Starlette")
 uvicorn = pytest.importorskip("uvicorn", reason="wonders serve needs uvicorn")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-from starlette.testclient import TestClient  # noqa: E402
-
 from serve_databases import database, with_csrf  # noqa: E402,F401  (the fixture)
+from starlette.testclient import TestClient  # noqa: E402
 
 from wonders.serve import store as serve_store  # noqa: E402
 from wonders.serve import tables as serve_tables  # noqa: E402

@@ -12,10 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 
 from wonders.dsl.loader import load
-
-from conftest import Workspace
 
 A = "kind: rules\nname: a\nextends: base\nsetup: {coins: 5}\nvocabulary: {colours: [white]}\n" \
     "score:\n  order: [military, treasury, wonder, civilian, science, commercial, guilds, " \

@@ -12,8 +12,7 @@ ray = pytest.importorskip("ray", reason="simulate --ray needs Ray: pip install '
 
 from typer.testing import CliRunner  # noqa: E402
 
-from wonders.simulate import (RayUnavailable, Run, _check_reachable,  # noqa: E402
-                                     ray_chunk_size, run_games)
+from wonders.simulate import RayUnavailable, Run, _check_reachable, ray_chunk_size, run_games  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 
 from wonders.dsl import describe
 from wonders.dsl.loader import load, load_game
 from wonders.engine import runtime
 from wonders.scenarios.draft import check_file
-
-from conftest import Workspace
 
 HERE = Path(__file__).resolve().parent / "scenarios"
 STARTS = HERE / "starts.yaml"

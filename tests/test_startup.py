@@ -101,8 +101,8 @@ def test_quick_checks_read_every_value_as_typer_does() -> None:
     """For every parameter of every command, each sample value (and the parameter's
     default) reads to the same value, or fails with the same message, through the quick
     check as through Typer's own (Pydantic) one."""
-    from typer._coercion import build_runtime_param
     from typer._click.exceptions import BadParameter
+    from typer._coercion import build_runtime_param
 
     group = typer.main.get_command(app)
     checked = 0

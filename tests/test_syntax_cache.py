@@ -16,13 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import Workspace, card, card_file
 
 from wonders.dsl import lalr, parser
 from wonders.dsl.errors import EffectSyntaxError
 from wonders.dsl.loader import load, shipped_expansions, shipped_games
 from wonders.dsl.parser import SyntaxCache
-
-from conftest import Workspace, card, card_file
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from test_notation import data, tables
 
 from wonders.engine.actions import Skip
 from wonders.engine.contract import GameState
@@ -16,8 +17,6 @@ from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.notation import notation
 from wonders.engine.registry import new_game
 from wonders.engine.undo import UndoError, pushed
-
-from test_notation import data, tables
 
 
 def digest(game: GameState) -> str:

@@ -11,16 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 from typer.testing import CliRunner
 
 import wonders
+from wonders.cli import app
 from wonders.dsl import describe
 from wonders.dsl.diff import diff
 from wonders.dsl.loader import load
-from wonders.cli import app
 from wonders.engine.registry import load_new_game
-
-from conftest import Workspace
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent

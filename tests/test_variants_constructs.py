@@ -12,13 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import Workspace
 
 from wonders.dsl import describe
 from wonders.dsl.loader import load
 from wonders.engine import runtime, scoring
 from wonders.scenarios.draft import check_file
-
-from conftest import Workspace
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "conditions.yaml"
 COMPILED = not runtime.__file__.endswith(".py")  # compiled callers ignore a monkeypatch

@@ -16,7 +16,8 @@ import pytest
 
 from wonders import load_game
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 from wonders.engine import registry
 from wonders.engine.game import Game
 from wonders.engine.structure_game import StructureGame

@@ -32,12 +32,26 @@ import os
 from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
+    from wonders.bots import BOTS, Bot, make_bot
     from wonders.dsl.errors import DataError, EffectSyntaxError, WondersError
     from wonders.dsl.model import Game as GameData
-    from wonders.engine.actions import (Action, Build, BuildFromDiscard, BuildStage, BuildWonder,
-                                        ChooseSide, ChooseStarter, ChooseWonder, CopyCard,
-                                        DestroyCard, Keep, PayOrTake, Sell, Skip, TakeToken)
-    from wonders.bots import BOTS, Bot, make_bot
+    from wonders.engine.actions import (
+        Action,
+        Build,
+        BuildFromDiscard,
+        BuildStage,
+        BuildWonder,
+        ChooseSide,
+        ChooseStarter,
+        ChooseWonder,
+        CopyCard,
+        DestroyCard,
+        Keep,
+        PayOrTake,
+        Sell,
+        Skip,
+        TakeToken,
+    )
     from wonders.engine.contract import Decision, GameState
     from wonders.engine.errors import IllegalActionError, RuleError
     from wonders.engine.payment import Payment

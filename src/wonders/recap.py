@@ -25,7 +25,7 @@ are hidden from the public view.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.flow_actions import Move
@@ -387,7 +387,7 @@ def _make_moves(game: GameState, was: Before, actions: Mapping[int, AnyAction],
         moves.append(entry)
     battles: list[str] = []
     if fought:
-        shields = list(getattr(game, "battles")[-1])
+        shields = list(cast(Any, game).battles[-1])   # (a decks game keeps its battles)
         for seat in range(players):
             won = (int(_seat_of(new, seat).get("victories", 0))
                    - int(_seat_of(old, seat).get("victories", 0)))

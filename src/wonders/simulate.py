@@ -30,17 +30,24 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import (Any, Callable, ContextManager, Final, Iterable, Iterator, Mapping, Sequence,
-                    TypeVar)
-
 from pathlib import Path
+from typing import (
+    Any,
+    Callable,
+    ContextManager,
+    Final,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+    TypeVar,
+)
 
+from wonders.bots import make_bot
 from wonders.dsl.errors import DataError
 from wonders.dsl.model import Game as GameData
 from wonders.dsl.source import unsaved
-
 from wonders.engine.actions import Action, ChooseWonder
-from wonders.bots import make_bot
 from wonders.engine.city import City
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.drafted_city import BUILT, NOT_BUILT
@@ -93,7 +100,8 @@ PLAYOUT_BOTS: Final = frozenset(POLICIES)
 
 def play_game(data: GameData, players: int, seed: int, bots: Sequence[str],
               side: Sides = "random") -> Record:
-    """Play one game with bots and return its record (plain data, cheap to send between processes)."""
+    """Play one game with bots and return its record (plain data, cheap to send between
+    processes)."""
     started = time.perf_counter()
     dealt: set[str] = set()
     drafted: list[list[str]] = [[] for _ in range(players)]

@@ -355,7 +355,7 @@ def _site(entry: dict[str, Any], at: PathKey, doc: Document, spec_dir: Path,
                                                                                "vocabulary")})
             problems.append(Diagnostic(
                 "U003", f"no rule parameter '{_dotted(path)}' in the rule set"
-                + (f" or the rule sets it extends" if len(rule_files) > 1 else ""),
+                + (" or the rule sets it extends" if len(rule_files) > 1 else ""),
                 doc.location(at + ("rule",)), text=_dotted(path),
                 suggestion=closest(_dotted(path), known)))
             return None

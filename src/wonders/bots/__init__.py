@@ -19,8 +19,8 @@ table's seats, :func:`make_bot`), a name is one of:
 What the name gives is called with the seed (a class or a factory function taking
 one argument), or, for a function of two parameters ``(game, seat)``, is the
 ``choose`` of a bot named by the name.  A bot not shipped comes wrapped in
-:class:`Plugged`, which turns its failures into a :class:`BotError`.  A name is a plain string, so it travels to the
-worker processes of a simulation, which resolve it again.
+:class:`Plugged`, which turns its failures into a :class:`BotError`.  A name is a plain
+string, so it travels to the worker processes of a simulation, which resolve it again.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ import sys
 from functools import cache
 from typing import Any, Callable, Protocol
 
-from wonders.dsl.errors import WondersError, closest
-from wonders.engine.contract import AnyAction, GameState
 from wonders.bots.greedy import GreedyBot
 from wonders.bots.mcts import MCTSBot
 from wonders.bots.random_bot import QuickRandomBot, RandomBot
+from wonders.dsl.errors import WondersError, closest
+from wonders.engine.contract import AnyAction, GameState
 
 ENTRY_POINTS = "wonders.bots"
 
@@ -93,7 +93,7 @@ class Plugged:
 
 def _where(error: BaseException) -> str:
     """`` (file:line)`` of the innermost frame of ``error``'s traceback."""
-    import traceback   # (only when a bot failed)
+    import traceback  # (only when a bot failed)
 
     frames = traceback.extract_tb(error.__traceback__)
     return f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""
@@ -152,7 +152,7 @@ def _names(error: ModuleNotFoundError, name: str) -> bool:
 def _factory(spec: str, made_of: Any) -> Callable[[int], Bot]:
     """A factory taking a seed, from what a name gave (a class, a factory function or a
     ``choose(game, seat)`` function)."""
-    import inspect   # (only for a bot not shipped: 7 ms of imports)
+    import inspect  # (only for a bot not shipped: 7 ms of imports)
 
     if not callable(made_of):
         raise BotError(f"bot '{spec}' is a {type(made_of).__name__}, not a class or a "

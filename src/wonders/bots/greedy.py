@@ -42,21 +42,52 @@ import math
 import random
 from typing import Any, Final, Sequence
 
+from wonders.bots.policy import Policy, best_of, greedy_policy
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData, Token
-
+from wonders.dsl.model import Card, Token
+from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
-from wonders.engine.actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
-                       CopyCard, DestroyCard, Keep, PayOrTake, Sell, Skip, TakeToken)
+from wonders.engine.actions import (
+    CHAIN,
+    FREE_BUILD,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    ChooseSide,
+    CopyCard,
+    DestroyCard,
+    Keep,
+    PayOrTake,
+    Sell,
+    Skip,
+    TakeToken,
+)
 from wonders.engine.city import City
 from wonders.engine.contract import GameState
 from wonders.engine.game import Game
-from wonders.engine.runtime import (CARD_EVENT, CHAIN_EVENT, COPY, DEBT, DESTROY, DISCARD_BUILD,
-                       DISCARD_BUILD_ABILITY, RESERVE_BUILD, WONDER_EVENT, Plan, Table, has_triggers, mypyc_attr, options, plan, run,
-                       trigger, triggers_of)
+from wonders.engine.runtime import (
+    CARD_EVENT,
+    CHAIN_EVENT,
+    COPY,
+    DEBT,
+    DESTROY,
+    DISCARD_BUILD,
+    DISCARD_BUILD_ABILITY,
+    RESERVE_BUILD,
+    WONDER_EVENT,
+    Plan,
+    Table,
+    has_triggers,
+    mypyc_attr,
+    options,
+    plan,
+    run,
+    trigger,
+    triggers_of,
+)
 from wonders.engine.scoring import amount, science_points, score_city
 from wonders.engine.table import left_of, right_of
-from wonders.bots.policy import Policy, best_of, greedy_policy
 
 # weights by age (index 0 = age 1); ages beyond the table use the last entry
 COIN_VALUE = (0.55, 0.45, 0.34)       # points per coin held

@@ -15,11 +15,10 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
+from wonders.bots.policy import best_of
 from wonders.dsl import effects as fx
-
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.dice_game import DiceGame
-from wonders.bots.policy import best_of
 
 # value of one unit of each estimate, early in the game (they fade towards the end)
 RESOURCE = 2.2

@@ -3,8 +3,9 @@
 Each legal action is tried on a copy of the game and the resulting position is
 valued for the bot against its rival: points on the score sheet (which already
 include the conflict track and coins), progress towards military and science
-supremacy, and production worth more early than late.  A finished game is worth a win or a loss outright.  Nothing here names a card,
-wonder or token; it reads effects and the rule set's parameters only.
+supremacy, and production worth more early than late.  A finished game is worth a win
+or a loss outright.  Nothing here names a card, wonder or token; it reads effects and
+the rule set's parameters only.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from wonders.bots.policy import best_of
 from wonders.engine.actions import Action
 from wonders.engine.structure_game import StructureGame
-from wonders.bots.policy import best_of
 
 WIN = 1000.0
 PRODUCTION_VALUE = (2.0, 1.2, 0.2)   # per unit produced, by age

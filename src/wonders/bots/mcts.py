@@ -35,10 +35,9 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Sequence
 
-from wonders.engine.actions import Action
+from wonders.bots.policy import Policy, PolicyFactory, greedy_policy
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.playout import GREEDY, playout
-from wonders.bots.policy import Policy, PolicyFactory, greedy_policy
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData

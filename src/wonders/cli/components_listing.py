@@ -7,8 +7,13 @@ from __future__ import annotations
 import json
 import sys
 
-from wonders.dsl.components_model import (CENTRAL, Components, describe_kind, describe_piece,
-                                         describe_progress)
+from wonders.dsl.components_model import (
+    CENTRAL,
+    Components,
+    describe_kind,
+    describe_piece,
+    describe_progress,
+)
 from wonders.dsl.model import Game
 
 

@@ -18,6 +18,15 @@ from typing import Any, Optional
 
 import typer
 
+from wonders.cli.options import (
+    GAME_HELP,
+    check_game_name,
+    check_paths,
+    fail,
+    open_output,
+    write_output,
+)
+from wonders.cli.render import print_json, print_text, summary
 from wonders.dsl import describe
 from wonders.dsl.chains import to_dot, to_text
 from wonders.dsl.errors import Report
@@ -25,9 +34,6 @@ from wonders.dsl.loader import LoadResult, load, load_each, shipped_expansions, 
 from wonders.dsl.mechanisms import capabilities
 from wonders.dsl.model import Card, Game, Token, Wonder
 from wonders.dsl.schema import ALL_SCHEMAS, KINDS, schema
-
-from wonders.cli.options import GAME_HELP, check_game_name, check_paths, fail, open_output, write_output
-from wonders.cli.render import print_json, print_text, summary
 
 PATHS_HELP = "Card, wonder, token or rule files, or folders of them."
 
@@ -385,14 +391,14 @@ def effects(game: Optional[str] = typer.Option(
 
 
 def diff(
-    first: str = typer.Argument(..., metavar="A", help="The rule set compared against: " + GAME_HELP),
+    first: str = typer.Argument(..., metavar="A",
+                                help="The rule set compared against: " + GAME_HELP),
     second: str = typer.Argument(..., metavar="B", help="The rule set whose changes are shown."),
     json_output: bool = typer.Option(False, "--json", help="Print the changes as JSON."),
 ) -> None:
     """Show what rule set B changes against A: parameters, cards, wonder boards, tokens
     (e.g. 'wonders diff base examples/house-rules/rich-start.yaml')."""
     from wonders.dsl.diff import diff as compare
-
     from wonders.engine.sources import SourceError, resolve
 
     loaded: list[Game] = []

@@ -15,9 +15,16 @@ from rich.console import Console
 from rich.table import Table
 
 from wonders.bots import Bot
-from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pass, TakeBonus
-from wonders.engine.dice_game import DiceGame
 from wonders.cli.terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession, as_number
+from wonders.engine.dice_actions import (
+    BuildWonderStage,
+    CrossSpace,
+    Decline,
+    DiceAction,
+    Pass,
+    TakeBonus,
+)
+from wonders.engine.dice_game import DiceGame
 
 HELP = """Type the number of an option (or 'show' to see the table again, 'quit' to leave).
 A space costs the die's price (its quadrant, less your discounts) plus one coin for each

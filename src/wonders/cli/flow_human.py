@@ -18,12 +18,18 @@ from rich.console import Console
 from rich.table import Table
 
 from wonders.bots import Bot
-from wonders.dsl.components_model import CardKind, Piece, Progress, describe_piece, describe_progress
+from wonders.cli.terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession, as_number
+from wonders.dsl.components_model import (
+    CardKind,
+    Piece,
+    Progress,
+    describe_piece,
+    describe_progress,
+)
 from wonders.dsl.components_model import describe_kind as describe_card_kind
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
 from wonders.engine.notation import NotationError, normal
-from wonders.cli.terminal import HELP_WORDS, SHOW_WORDS, Ask, Quit, TerminalSession, as_number
 
 HELP = """Type the number of a move, or its notation (e.g. 'take left', 'build 2 pay wood
 stone'; the beginning of one is enough when only one move starts so), 'show' to see the
@@ -108,7 +114,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         (the human's own builds and tokens, made at once, too), and the battles fought."""
         game = self.game
         lines = []
-        for _, kind, moves in game.records[self._seen:]:
+        for _, _kind, moves in game.records[self._seen:]:
             for seat, move in moves.items():
                 if seat != self.seat:
                     lines.append(f"{self.seat_name(seat)}: {self._told(seat, move)}")

@@ -24,21 +24,30 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from wonders.bots import Bot
+from wonders.cli.terminal import HELP_WORDS, Ask, Quit, TerminalSession, as_number
 from wonders.dsl import describe
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
-
-from wonders.engine.actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, ChooseSide,
-                       Keep, Sell, Skip)
-from wonders.bots import Bot
+from wonders.engine.actions import (
+    CHAIN,
+    FREE_BUILD,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    ChooseSide,
+    Keep,
+    Sell,
+    Skip,
+)
 from wonders.engine.contract import GameState
 from wonders.engine.game import Game, Phase
-from wonders.engine.sides import side_aliases, side_names
 from wonders.engine.payment import Payment
 from wonders.engine.production import Production
-from wonders.serve.present import CANNOT_MARK, TRADE_MARK, indicator
+from wonders.engine.sides import side_aliases, side_names
 from wonders.engine.table import left_of, right_of
-from wonders.cli.terminal import HELP_WORDS, Ask, Quit, TerminalSession, as_number
+from wonders.serve.present import CANNOT_MARK, TRADE_MARK, indicator
 
 COLOUR_STYLES = {"brown": "#b0703c", "grey": "grey62", "blue": "bright_blue", "green": "green",
                  "yellow": "yellow", "red": "red", "purple": "magenta"}
@@ -51,7 +60,8 @@ ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 HELP = """\
 [bold]How to play a turn[/bold]
   Type a card's number or name (case-insensitive; the start of a name is enough),
-  then the action: [bold]b[/bold]uild it, use it for a [bold]w[/bold]onder stage, or [bold]s[/bold]ell it.
+  then the action: [bold]b[/bold]uild it, use it for a [bold]w[/bold]onder stage, or \
+[bold]s[/bold]ell it.
   Or in one go: [bold]build 3[/bold], [bold]stage lumber[/bold], [bold]sell 5[/bold].
   When several payments are possible you choose one (Enter takes the cheapest).
   [bold]show[/bold] prints the table again, [bold]quit[/bold] leaves the game."""
@@ -252,7 +262,7 @@ def sell_value(game: Game) -> str:
     return " plus ".join(parts) or "nothing"
 
 
-# --- showing the table -----------------------------------------------------------------------------
+# --- showing the table -------------------------------------------------------------------
 
 def production_text(production: Production) -> str:
     parts = [f"{r}×{n}" if n > 1 else r for r, n in production.fixed]
@@ -703,7 +713,8 @@ class HumanGame(TerminalSession[Game]):
                                                       if s.card is stages[0].card]
                                          if stages else [])
             self.console.print(Text.assemble(
-                ("Wonder stage ", "bold"), (f"{city.stages + 1} of {len(city.side.stages)}", "bold"),
+                ("Wonder stage ", "bold"),
+                (f"{city.stages + 1} of {len(city.side.stages)}", "bold"),
                 f": costs {describe.cost(stage.cost)} → {describe.effects(stage.effects)}. "
                 "Costs you: ", (why, cost_style(game, seat, [s for s in stages
                                                              if s.card is stages[0].card]

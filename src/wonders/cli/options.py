@@ -11,15 +11,14 @@ from typing import Callable, NoReturn, Optional, TextIO
 
 import typer
 
+from wonders.bots import BOTS, BotError, bot_factory
+from wonders.cli.render import print_text
 from wonders.dsl.errors import closest
 from wonders.dsl.loader import file_problem
 from wonders.dsl.model import Game as GameData
-
-from wonders.bots import BOTS, BotError, bot_factory
-from wonders.engine.sides import CHOOSE_SIDE, RANDOM_SIDE, side_names
 from wonders.engine.registry import default_players
+from wonders.engine.sides import CHOOSE_SIDE, RANDOM_SIDE, side_names
 from wonders.engine.sources import Source, SourceError, resolve
-from wonders.cli.render import print_text
 
 GAME_HELP = ("A shipped game by name (see 'wonders games'), e.g. base or duel; or the path of "
              "a rule-set file or folder.")

@@ -11,14 +11,24 @@ from typing import Optional
 import typer
 
 from wonders.bots import BotError, make_bot
+from wonders.cli.options import (
+    BOTS_HELP,
+    GAME_HELP,
+    SIDE_HELP,
+    check_game_name,
+    check_paths,
+    fail,
+    load_playable,
+    parse_bots,
+    parse_sides,
+    write_output,
+)
+from wonders.cli.render import print_text
 from wonders.engine.city import City
 from wonders.engine.contract import GameState
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import loop_for, new_game
 from wonders.engine.scoring import ScoreSheet
-from wonders.cli.options import (BOTS_HELP, GAME_HELP, SIDE_HELP, check_game_name, check_paths,
-                                fail, load_playable, parse_bots, parse_sides, write_output)
-from wonders.cli.render import print_text
 
 # With --human and no --seed: a fresh deal each time, printed so it can be replayed.
 SEED_RANGE = 1_000_000
@@ -215,7 +225,8 @@ def replay(
     log: Path = typer.Argument(..., help="A game log written by --log."),
 ) -> None:
     """Replay a game log on the current data and engine; report the first divergence."""
-    from wonders.scenarios.log import LogError, replay as replay_log
+    from wonders.scenarios.log import LogError
+    from wonders.scenarios.log import replay as replay_log
 
     check_paths([log], "LOG")
     if log.is_dir():

@@ -11,18 +11,42 @@ from typing import Any, Callable, Optional
 
 import typer
 
-
-
 from wonders.bots import BotError
+from wonders.cli.options import (
+    BOTS_HELP,
+    GAME_HELP,
+    SIDE_HELP,
+    check_game_name,
+    check_paths,
+    fail,
+    load_playable,
+    open_output,
+    parse_bots,
+    parse_sides,
+)
 from wonders.engine.errors import IllegalActionError
-from wonders.simulate import (ALPHA, Outcome, PlotUnavailable, RayUnavailable, Run, Selection,
-                              SelectionError, compare, drafted_wonders, filtered, plot,
-                              plot_comparison, ranked_cards, replacements, run_games, select,
-                              session, timing)
 from wonders.engine.sources import Source, SourceError, resolve
 from wonders.extras import install_command
-from wonders.cli.options import (BOTS_HELP, GAME_HELP, SIDE_HELP, check_game_name, check_paths, fail,
-                      load_playable, open_output, parse_bots, parse_sides)
+from wonders.simulate import (
+    ALPHA,
+    Outcome,
+    PlotUnavailable,
+    RayUnavailable,
+    Run,
+    Selection,
+    SelectionError,
+    compare,
+    drafted_wonders,
+    filtered,
+    plot,
+    plot_comparison,
+    ranked_cards,
+    replacements,
+    run_games,
+    select,
+    session,
+    timing,
+)
 
 DEFAULT_PLAYERS = 4  # when the rule set allows it; else the rule set's own default
 
@@ -63,7 +87,8 @@ def simulate(
                             "win-rate lift ranking."),
     use_ray: bool = typer.Option(False, "--ray", help="Play the games as Ray tasks: a local "
                                  "Ray runtime of --workers CPUs, or the cluster at --address "
-                                 "(needs Ray: the package's 'ray' extra). Same results as --workers."),
+                                 "(needs Ray: the package's 'ray' extra). Same results as "
+                                 "--workers."),
     address: Optional[str] = typer.Option(None, "--address", help="The Ray cluster to run on "
                                           "(implies --ray), e.g. 'auto' or 'ray://head:10001'.",
                                           show_default=False),
@@ -206,8 +231,14 @@ def _run_each(runs: list[Run], show_progress: bool) -> list[Outcome]:
     if not show_progress:
         return [_run(run, None) for run in runs]
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(),
@@ -378,7 +409,8 @@ def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, t
             console.print("never dealt in these games: " + ", ".join(missing))
     for rows, heading in tables:
         table = Table(title=heading, caption="build rate: share of players who built it in "
-                      "the games it was dealt in; lift: win rate when built − when dealt but not built "
+                      "the games it was dealt in; lift: win rate when built − when dealt "
+                      "but not built "
                       "(percentage points); [95 % interval]" if rows is worst else None)
         for header in ("card", "built", "build rate", "win if built", "win if not", "lift",
                        "score if built", "score if not"):

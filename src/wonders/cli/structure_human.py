@@ -25,19 +25,36 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from wonders.bots import Bot
+from wonders.cli.human import (
+    COLOUR_STYLES,
+    ROMAN,
+    SELL_WORDS,
+    SKIP_WORDS,
+    built_by_colour,
+    cost_style,
+    production_text,
+)
+from wonders.cli.terminal import BACK_WORDS, HELP_WORDS, Ask, Quit, TerminalSession
 from wonders.dsl import describe
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder
-
-from wonders.engine.actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
-                       ChooseWonder, DestroyCard, Sell, Skip, TakeToken)
-from wonders.bots import Bot
+from wonders.engine.actions import (
+    CHAIN,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildWonder,
+    ChooseStarter,
+    ChooseWonder,
+    DestroyCard,
+    Sell,
+    Skip,
+    TakeToken,
+)
 from wonders.engine.drafted_city import DraftedCity, stage_cost, stage_effects
 from wonders.engine.scoring import amount
 from wonders.engine.structure_game import StructureGame, StructurePhase
-from wonders.cli.human import (COLOUR_STYLES, cost_style, ROMAN, SELL_WORDS, SKIP_WORDS, built_by_colour,
-                    production_text)
-from wonders.cli.terminal import BACK_WORDS, HELP_WORDS, Ask, Quit, TerminalSession
 
 BUILD_WORDS = {"build", "b"}
 WONDER_WORDS = {"wonder", "w"}
@@ -53,7 +70,8 @@ HELP = """\
   Take one of the numbered cards of the structure (the cards nothing lies on): type its
   number or name (case-insensitive; the start of a name is enough), then what to do with it:
   [bold]b[/bold]uild it, [bold]s[/bold]ell it (discard it for coins), or use it to build one of your
-  [bold]w[/bold]onders. Or in one go: [bold]build 3[/bold], [bold]sell lumber[/bold], [bold]wonder 2[/bold].
+  [bold]w[/bold]onders. Or in one go: [bold]build 3[/bold], [bold]sell lumber[/bold], \
+[bold]wonder 2[/bold].
   Resources you do not make are bought from the bank at the price shown in your city
   (2 coins plus one per unit your opponent's brown and grey cards make, in Duel).
   [bold]show[/bold] prints the table again, [bold]quit[/bold] leaves the game."""

@@ -15,12 +15,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from wonders.bots import Bot
 from wonders.dsl import describe
 from wonders.dsl.errors import closest
 from wonders.dsl.model import Card
-
 from wonders.engine.actions import Action, CopyCard, DestroyCard, PayOrTake, TakeToken
-from wonders.bots import Bot
 from wonders.engine.contract import GameState
 
 Ask = Callable[[str], str]

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from wonders.cli.options import check_paths, fail
+from wonders.cli.options import check_paths
 from wonders.cli.render import print_text
 
 

@@ -4,6 +4,13 @@
 (:class:`~wonders.dsl.model.Game`); it never imports the engine.
 """
 
-from wonders.dsl.errors import DataError, Diagnostic, EffectSyntaxError, Location, Severity, WondersError
+from wonders.dsl.errors import (
+    DataError,
+    Diagnostic,
+    EffectSyntaxError,
+    Location,
+    Severity,
+    WondersError,
+)
 
 __all__ = ["DataError", "Diagnostic", "EffectSyntaxError", "Location", "Severity", "WondersError"]

@@ -13,13 +13,25 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from wonders.dsl.components_model import (CENTRAL, CardKind, Components, Deck, EndPoints,
-                                         ExtraCard, Piece, PieceWonder, Progress, Take)
+from wonders.dsl.components_model import (
+    CENTRAL,
+    CardKind,
+    Components,
+    Deck,
+    EndPoints,
+    ExtraCard,
+    Piece,
+    PieceWonder,
+    Progress,
+    Take,
+)
 from wonders.dsl.effects import FREE, NO_EFFECTS
 from wonders.dsl.errors import Diagnostic, Report, closest
 from wonders.dsl.model import Card, RuleSet
 from wonders.dsl.source import Document, PathKey
-from wonders.dsl.values import as_int as _int, as_list as _list, as_map as _map
+from wonders.dsl.values import as_int as _int
+from wonders.dsl.values import as_list as _list
+from wonders.dsl.values import as_map as _map
 
 OFFER = "decks"
 KIND = "components"

@@ -137,7 +137,8 @@ class Science:
 
 @dataclass(frozen=True, slots=True)
 class TradePrice:
-    """Buy ``resources`` from ``places`` at ``price`` coins each (``places`` empty: from every seller)."""
+    """Buy ``resources`` from ``places`` at ``price`` coins each (``places`` empty: from
+    every seller)."""
 
     resources: frozenset[str]
     places: tuple[str, ...]
@@ -151,7 +152,7 @@ class Ability:
     name: str
     once_per: str | None = None  # "age": once per age; "game": once
     colours: frozenset[str] | None = None  # "… on red cards": only for those (None: any)
-    
+
 
 @dataclass(frozen=True, slots=True)
 class CopyCard:
@@ -208,7 +209,8 @@ class Replay:
 
 @dataclass(frozen=True, slots=True)
 class Destroy:
-    """The owner chooses one card of ``colours`` built in ``places``; it goes to the discard pile."""
+    """The owner chooses one card of ``colours`` built in ``places``; it goes to the
+    discard pile."""
 
     colours: frozenset[str]
     places: tuple[str, ...]

@@ -558,7 +558,8 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> EffectSyntaxError:
 
 
 def _plain_syntax_error(exc: UnexpectedInput, text: str) -> EffectSyntaxError:
-    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END" or isinstance(exc, UnexpectedEOF):
+    if (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+            or isinstance(exc, UnexpectedEOF)):
         expected = _acceptable(exc, getattr(exc, "expected", ()))
         wanted = ", ".join(_describe_expected(expected))
         offset = len(text.rstrip())

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import importlib.util
+import json
 import os
 import re
 import stat
@@ -30,6 +30,7 @@ import yaml
 from wonders.dsl import effects as fx
 from wonders.dsl.chains import Chains, check_chains, links_of
 from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
+from wonders.dsl.components import build_components
 from wonders.dsl.decks import check_decks
 from wonders.dsl.errors import DataError, Diagnostic, Location, Report, Severity, closest
 from wonders.dsl.extends import MergedDocument, combine, merge
@@ -37,10 +38,10 @@ from wonders.dsl.formula import Formula
 from wonders.dsl.model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
 from wonders.dsl.rules_model import DrawPool, RuleModel, decimal, read_rules
 from wonders.dsl.schema import detect_kind, validate
-from wonders.dsl.components import build_components
 from wonders.dsl.sheets import build_dice
-from wonders.dsl.values import as_list as _list, as_map as _map
 from wonders.dsl.source import Document, PathKey, load_file
+from wonders.dsl.values import as_list as _list
+from wonders.dsl.values import as_map as _map
 from wonders.dsl.vocabulary import Vocabulary
 
 if TYPE_CHECKING:  # the chain graph's type only (wonders.dsl.chains builds it)
@@ -520,7 +521,8 @@ class _Load:
             self.report.add(Diagnostic("L706", found, where, text=target,
                                        suggestion=closest(target, [
                                            *_parent_names(),
-                                           *(p.name for p in sorted(resolved.parent.glob("*.yaml")))])))
+                                           *(p.name for p in
+                                             sorted(resolved.parent.glob("*.yaml")))])))
             return None
         rules_file, others = found
         if rules_file.resolve() in read:
@@ -671,7 +673,8 @@ class _Load:
             colour = draw.get("colour")
             if isinstance(colour, str) and colour not in vocabulary.colours:
                 self.report.add(Diagnostic(
-                    "N302", f"unknown colour '{colour}'", doc.location(("ages", "draw", i, "colour")),
+                    "N302", f"unknown colour '{colour}'",
+                    doc.location(("ages", "draw", i, "colour")),
                     text=colour, suggestion=closest(colour, vocabulary.colours)))
             formula = compiler.formula(doc, ("ages", "draw", i, "count"))
             if formula is not None and isinstance(draw.get("age"), int) and isinstance(colour, str):
@@ -775,7 +778,8 @@ class _Load:
         if len(order) != pools * size:
             self.report.add(Diagnostic(
                 "R804", f"the wonder draft's 'order' gives {len(order)} picks, but {pools} pools "
-                f"of {size} wonders make {pools * size}", doc.location(("setup", "wonders", "order"))))
+                f"of {size} wonders make {pools * size}",
+                doc.location(("setup", "wonders", "order"))))
         for i, seat in enumerate(order):
             if isinstance(seat, int) and seat >= players:
                 self.report.add(Diagnostic(
@@ -911,13 +915,14 @@ class _Load:
             single = [k for k in ("cost", "effect") if k in item]
             if "sides" in item and single:
                 self.report.add(Diagnostic(
-                    "S107", f"give either 'sides' or a single stage's 'cost' and 'effect', "
-                    f"not both", doc.location(("wonders", i, single[0]), key=True),
+                    "S107", "give either 'sides' or a single stage's 'cost' and 'effect', "
+                    "not both", doc.location(("wonders", i, single[0]), key=True),
                     text=single[0]))
                 continue
             if "sides" not in item:
                 if len(single) < 2:
-                    missing = "'sides'" if not single else f"'{({'cost', 'effect'} - set(single)).pop()}'"
+                    absent = ({"cost", "effect"} - set(single)).pop() if single else ""
+                    missing = "'sides'" if not single else f"'{absent}'"
                     self.report.add(Diagnostic(
                         "S102", f"missing required key {missing}: a wonder has 'sides', or a "
                         "single stage's 'cost' and 'effect'", doc.location(("wonders", i))))
@@ -1078,7 +1083,7 @@ class _Load:
                     gone.add(name)
         return [changed.get(w.name, w) for w in wonders if w.name not in gone]
 
-    # --- what the game loop runs (the capability checks: wonders/dsl/playable.py) -------------------
+    # --- what the game loop runs (the capability checks: wonders/dsl/playable.py) ---------
 
     def check_playable(self, game: Game, rules: Document) -> None:
         """Refuse, located, what the rule set's game loop does not run: every clause that

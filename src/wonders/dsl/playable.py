@@ -27,14 +27,22 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence
 
 from wonders.dsl import effects as fx
-from wonders.dsl.flow_model import check_flow
 from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
-from wonders.dsl.mechanisms import (EFFECT_WORDS, PERIOD_END, PERIOD_START, TOKEN_EVENT,
-                                    Capabilities, capabilities, refusal_code)
+from wonders.dsl.flow_model import check_flow
+from wonders.dsl.mechanisms import (
+    EFFECT_WORDS,
+    PERIOD_END,
+    PERIOD_START,
+    TOKEN_EVENT,
+    Capabilities,
+    capabilities,
+    refusal_code,
+)
 from wonders.dsl.model import Game
 from wonders.dsl.parser import parse_effects
 from wonders.dsl.source import Document, PathKey
-from wonders.dsl.values import as_list as _list, as_map as _map
+from wonders.dsl.values import as_list as _list
+from wonders.dsl.values import as_map as _map
 
 Compiled = Callable[[str], "fx.Effects | None"]
 

@@ -494,6 +494,6 @@ def _str_map(value: object) -> dict[str, str]:
 
 
 __all__ = ["Ages", "BankAdd", "Battles", "DEFAULT_BUYABLE", "DEFAULT_COLOUR_LINES",
-           "DEFAULT_SCORE_ORDER", "DrawPool", "Military", "Offer", "Reserve", "RuleModel", "Science",
-           "Score", "Setup", "StructureLayout", "Track", "Trade", "Turns", "WonderDeal",
-           "Wonders", "Zone", "default_passes", "default_victory", "read_rules"]
+           "DEFAULT_SCORE_ORDER", "DrawPool", "Military", "Offer", "Reserve", "RuleModel",
+           "Science", "Score", "Setup", "StructureLayout", "Track", "Trade", "Turns",
+           "WonderDeal", "Wonders", "Zone", "default_passes", "default_victory", "read_rules"]

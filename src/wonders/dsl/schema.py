@@ -319,7 +319,8 @@ def detect_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
                                  doc.location(()))]
     kind = data.get("kind")
     if kind is None:
-        return None, [Diagnostic("S102", f"missing required key 'kind' (one of: {', '.join(KINDS)})",
+        return None, [Diagnostic("S102",
+                                 f"missing required key 'kind' (one of: {', '.join(KINDS)})",
                                  doc.location(()))]
     if kind not in KINDS:
         return None, [Diagnostic("S104", f"'kind' is '{_show(kind)}', not one of: "

@@ -17,10 +17,27 @@ from wonders.dsl import effects as fx
 from wonders.dsl.errors import Diagnostic, Location, Report, closest
 from wonders.dsl.mechanisms import capabilities, refusal_code
 from wonders.dsl.model import RuleSet
-from wonders.dsl.sheets_model import (ANY, LISTED, NO_GAINS, Board, Bonus, Building, Crossing,
-                                     DiceSet, Die, DieGain, DiePrice, Face, Gains, Space, Stage)
+from wonders.dsl.sheets_model import (
+    ANY,
+    LISTED,
+    NO_GAINS,
+    Board,
+    Bonus,
+    Building,
+    Crossing,
+    DiceSet,
+    Die,
+    DieGain,
+    DiePrice,
+    Face,
+    Gains,
+    Space,
+    Stage,
+)
 from wonders.dsl.source import Document, PathKey
-from wonders.dsl.values import as_int as _int, as_list as _list, as_map as _map
+from wonders.dsl.values import as_int as _int
+from wonders.dsl.values import as_list as _list
+from wonders.dsl.values import as_map as _map
 from wonders.dsl.values import as_str as _str
 
 Compile = Callable[[Document, PathKey], "fx.Effects | None"]

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Iterator, Mapping, Union
 
 import yaml
@@ -333,7 +334,8 @@ class _Builder:
     def _mapping(self, node: yaml.MappingNode, path: PathKey, depth: int) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+            if (not isinstance(key_node, yaml.ScalarNode)
+                    or key_node.tag == "tag:yaml.org,2002:merge"):
                 what = "merge keys (<<)" if getattr(key_node, "tag", "").endswith(":merge") \
                     else "keys that are lists or maps"
                 self.problem("Y005", f"{what} are not supported; write the key as plain text",
@@ -341,7 +343,8 @@ class _Builder:
                 continue
             key = sys.intern(str(key_node.value))
             if key in result:
-                self.problem("Y006", f"duplicate key '{key}' (YAML would silently keep only one)", key_node, key)
+                self.problem("Y006", f"duplicate key '{key}' (YAML would silently keep only one)",
+                             key_node, key)
                 continue
             self.doc.key_at[path + (key,)] = key_node
             result[key] = self.build(value_node, path + (key,), depth + 1)
@@ -476,7 +479,7 @@ def load_text(name: str, text: str) -> tuple[Document | None, list[Diagnostic]]:
 # Files open in an editor with changes not yet saved: their text by resolved path.  The
 # language server sets it around one load (``unsaved``), so a buffer is checked as typed
 # with the saved files beside it; every other load reads the disk.
-_UNSAVED: ContextVar[Mapping[Path, str]] = ContextVar("unsaved", default={})
+_UNSAVED: ContextVar[Mapping[Path, str]] = ContextVar("unsaved", default=MappingProxyType({}))
 
 
 @contextmanager
@@ -513,7 +516,8 @@ def load_file(path: Path, display: str | None = None) -> tuple[Document | None, 
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         column = len(before) - (before.rfind(b"\n") + 1) + 1
-        return None, [Diagnostic("Y001", f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+        return None, [Diagnostic("Y001",
+                                 f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
                                  Location(name, line, column))]
     if "\x00" in text:
         index = text.index("\x00")

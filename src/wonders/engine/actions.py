@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Final, Union, cast
 
 from wonders.dsl.model import Card, Token, Wonder
-
 from wonders.engine import memo
 from wonders.engine.payment import FREE, Payment, shared_payment
 

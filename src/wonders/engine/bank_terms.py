@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from wonders.dsl import effects as fx
-
 from wonders.engine import memo
 from wonders.engine.bank import shortfall
 from wonders.engine.production import Production

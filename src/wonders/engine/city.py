@@ -12,7 +12,6 @@ from typing import AbstractSet, Final, Iterator, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
-
 from wonders.engine import memo
 from wonders.engine.interning import intern
 from wonders.engine.production import Production, plus_added, plus_source, produced

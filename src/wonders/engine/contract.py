@@ -28,8 +28,8 @@ from wonders.engine.dice_actions import DiceAction
 from wonders.engine.flow_actions import Move
 
 if TYPE_CHECKING:
-    from wonders.dsl.model import Card, Game as GameData
-
+    from wonders.dsl.model import Card
+    from wonders.dsl.model import Game as GameData
     from wonders.engine.city import City
     from wonders.engine.scoring import ScoreSheet
 

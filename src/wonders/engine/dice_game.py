@@ -28,11 +28,18 @@ import random
 from typing import Any, Final, Mapping, Sequence, Union
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 from wonders.dsl.sheets_model import Board, Crossing, DiceSet, Gains
-
 from wonders.engine.contract import Decision
-from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pass, TakeBonus
+from wonders.engine.dice_actions import (
+    BuildWonderStage,
+    CrossSpace,
+    Decline,
+    DiceAction,
+    Pass,
+    TakeBonus,
+)
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.mechanisms.attacks import OPPOSITE, attack_points
 from wonders.engine.mechanisms.end_trigger import EndTrigger

@@ -12,7 +12,6 @@ from typing import Final, Iterator, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder, WonderSide
-
 from wonders.engine import memo
 from wonders.engine.city import ARRIVALS, CARD, STAGE, TOKEN, Arrival, City, arrival_of
 from wonders.engine.production import EMPTY, Production, plus_added

@@ -21,8 +21,9 @@ import random
 from typing import Any, Callable, Final, Mapping, Sequence
 
 from wonders.dsl.components_model import CENTRAL, CardKind, Components, PieceWonder, Progress
-from wonders.dsl.flow_model import Flow, Step
-from wonders.dsl.model import Card, Game as GameData
+from wonders.dsl.flow_model import Flow
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow_actions import Move
@@ -582,4 +583,5 @@ class FlowGame(SharedGenerator):
         return places
 
 
-__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "RESOLVERS", "every_move", "SETUP_STEPS", "TURN_STEPS"]
+__all__ = ["CARD_STEPS", "CENTRAL", "FlowGame", "RESOLVERS", "SETUP_STEPS", "TURN_STEPS",
+           "every_move"]

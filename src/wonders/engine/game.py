@@ -15,27 +15,62 @@ from enum import Enum
 from typing import Any, Callable, Final, Iterable, Mapping, Sequence, cast
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData, Wonder
-
+from wonders.dsl.mechanisms import BANK_EVENT, BUY_EVENT, TOKEN_EVENT
+from wonders.dsl.model import Card, Wonder
+from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
-from wonders.engine.actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard, BuildStage,
-                      ChooseSide, CopyCard, DestroyCard, Keep, Sell, Skip, TakeToken, _BUILDS,
-                      build, build_stage, choose_side, history_records, sell)
+from wonders.engine.actions import (
+    _BUILDS,
+    CHAIN,
+    FREE_BUILD,
+    PAY,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    ChooseSide,
+    CopyCard,
+    DestroyCard,
+    Keep,
+    Sell,
+    Skip,
+    TakeToken,
+    build,
+    build_stage,
+    choose_side,
+    history_records,
+    sell,
+)
 from wonders.engine.city import City
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.interning import intern
 from wonders.engine.mechanisms import battles
 from wonders.engine.payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
-from wonders.engine.pools import deal as deal_pools, hidden as hidden_pools
+from wonders.engine.pools import deal as deal_pools
+from wonders.engine.pools import hidden as hidden_pools
 from wonders.engine.randomness import below, sample, seeded, shuffle
-from wonders.engine.runtime import (AGE_END_EVENT, AGE_START_EVENT, CARD_EVENT, CHAIN_EVENT, DEBT, RESERVE_BUILD, WONDER_EVENT,
-                      Pending, Table, act, every_effects, has_triggers,
-                      options as pending_options, resolve, trigger, triggers_of)
 from wonders.engine.rules import Parameters, parameters
-from wonders.dsl.mechanisms import BANK_EVENT, BUY_EVENT, TOKEN_EVENT
-from wonders.engine.sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
+from wonders.engine.runtime import (
+    AGE_END_EVENT,
+    AGE_START_EVENT,
+    CARD_EVENT,
+    CHAIN_EVENT,
+    DEBT,
+    RESERVE_BUILD,
+    WONDER_EVENT,
+    Pending,
+    Table,
+    act,
+    every_effects,
+    has_triggers,
+    resolve,
+    trigger,
+    triggers_of,
+)
+from wonders.engine.runtime import options as pending_options
 from wonders.engine.scoring import ScoreSheet, score
+from wonders.engine.sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
 from wonders.engine.table import left_of, right_of, seats_at
 
 FREE_BUILD_ABILITY = "free_build"
@@ -863,8 +898,9 @@ class Game(Table):
             if offered is action:
                 return  # one of the very objects legal_actions returned
         if seat not in self.to_move():
+            waiting = self.to_move() or "nobody: the game is over"
             raise IllegalActionError(seat, action, f"it is not this player's move "
-                                     f"(waiting for {self.to_move() or 'nobody: the game is over'})")
+                                     f"(waiting for {waiting})")
         if self.phase is Phase.DISCARD_BUILD:
             if isinstance(action, Skip):
                 return
@@ -1328,13 +1364,13 @@ class Game(Table):
     def determinize(self, seat: int, rng: random.Random) -> "Game":
         """A clone in which everything ``seat`` cannot see is resampled.
 
-        Hidden are the other players' hands and the face-down discard pile (except the
-        cards this seat sold itself, and all of it while this seat builds from it).  Those cards are pooled, put in a canonical order
-        (so the sample cannot depend on where they really are) and dealt again at
-        random into the same places and sizes; the seat's own hand and every city stay
-        as they are.  The clone's generator is reseeded from ``rng`` so future deals
-        (guilds, later ages) are not the real ones either.  Search bots play out
-        determinizations instead of the real game.
+        Hidden are the other players' hands and the face-down discard pile (except the cards
+        this seat sold itself, and all of it while this seat builds from it).  Those cards
+        are pooled, put in a canonical order (so the sample cannot depend on where they
+        really are) and dealt again at random into the same places and sizes; the seat's own
+        hand and every city stay as they are.  The clone's generator is reseeded from
+        ``rng`` so future deals (guilds, later ages) are not the real ones either.  Search
+        bots play out determinizations instead of the real game.
         """
         other = self.clone()
         others = [s for s in range(self.players) if s != seat]

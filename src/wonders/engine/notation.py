@@ -22,19 +22,46 @@ that every value comes back equal without a game).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from wonders.dsl.errors import closest
-from wonders.dsl.model import Card, Game as GameData, Token, Wonder
-from wonders.engine.actions import (CHAIN, FREE_BUILD, PAY, Action, Build, BuildFromDiscard,
-                                    BuildStage, BuildWonder, ChooseSide, ChooseStarter,
-                                    ChooseWonder, CopyCard, DestroyCard, Keep, PayOrTake, Sell,
-                                    Skip, TakeToken, build, build_stage, choose_side,
-                                    choose_starter, choose_wonder, discard_build, sell,
-                                    take_token)
-from wonders.engine.dice_actions import (BuildWonderStage, CrossSpace, Decline, DiceAction,
-                                         Pass, TakeBonus)
+from wonders.dsl.model import Card, Token, Wonder
+from wonders.dsl.model import Game as GameData
+from wonders.engine.actions import (
+    CHAIN,
+    FREE_BUILD,
+    PAY,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    BuildWonder,
+    ChooseSide,
+    ChooseStarter,
+    ChooseWonder,
+    CopyCard,
+    DestroyCard,
+    Keep,
+    PayOrTake,
+    Sell,
+    Skip,
+    TakeToken,
+    build,
+    build_stage,
+    choose_side,
+    choose_starter,
+    choose_wonder,
+    discard_build,
+    sell,
+    take_token,
+)
 from wonders.engine.contract import AnyAction
+from wonders.engine.dice_actions import (
+    BuildWonderStage,
+    CrossSpace,
+    Decline,
+    Pass,
+    TakeBonus,
+)
 from wonders.engine.errors import RuleError
 from wonders.engine.flow_actions import Move
 from wonders.engine.payment import Payment, shared_payment

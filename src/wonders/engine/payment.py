@@ -24,7 +24,6 @@ from itertools import product
 from typing import Final
 
 from wonders.dsl.effects import Cost
-
 from wonders.engine import memo
 from wonders.engine.interning import intern
 from wonders.engine.production import Production

@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from wonders.dsl.model import Game as GameData, Token
-
+from wonders.dsl.model import Game as GameData
+from wonders.dsl.model import Token
 from wonders.engine.randomness import shuffle
 
 _DERIVED_KEY: Final = "token_pools"  # this module's entry in GameData.derived

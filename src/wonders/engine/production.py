@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Final, Iterable
 
 from wonders.dsl import effects as fx
-
 from wonders.engine import memo
 from wonders.engine.interning import intern
 

@@ -45,7 +45,7 @@ def seeded(seed: int) -> random.Random:
     """
     rng: random.Random = _RANDOM.__new__(_RANDOM)
     _SEED(rng, seed)
-    setattr(rng, "gauss_next", None)  # (an attribute the type stubs do not declare)
+    setattr(rng, "gauss_next", None)  # noqa: B010 (an attribute the type stubs lack)
     return rng
 
 

@@ -34,11 +34,21 @@ from __future__ import annotations
 from typing import Final, Sequence
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData, Token
-
+from wonders.dsl.model import Card, Token
+from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
-from wonders.engine.actions import (Action, Build, BuildFromDiscard, CopyCard, DestroyCard, PayOrTake, Skip,
-                      TakeToken, discard_build, take_token)
+from wonders.engine.actions import (
+    Action,
+    Build,
+    BuildFromDiscard,
+    CopyCard,
+    DestroyCard,
+    PayOrTake,
+    Skip,
+    TakeToken,
+    discard_build,
+    take_token,
+)
 from wonders.engine.city import City
 from wonders.engine.randomness import SharedGenerator, mypyc_attr, sample
 from wonders.engine.scoring import amount, holds
@@ -461,7 +471,7 @@ def triggers_of(city: City) -> list[tuple[object, fx.Clause]]:
     """A city's ``on …:`` clauses with their sources, read from its sources (a stage's
     source is its :class:`~wonders.dsl.model.Stage`, as the table passes on arrival)."""
     found: list[tuple[object, fx.Clause]] = []
-    for kind, what, effects in city.sources():
+    for _kind, what, effects in city.sources():
         for clause in effects.clauses:
             if clause.timing is fx.Timing.ON:
                 source = city.side.stages[what] if isinstance(what, int) else what
@@ -495,7 +505,7 @@ def has_triggers(data: GameData) -> bool:
     return found
 
 
-__all__ = ["AGE_END_EVENT", "AGE_START_EVENT", "CARD_EVENT", "CHAIN_EVENT", "COPY", "DEBT", "DESTROY", "DISCARD_BUILD",
-           "Pending", "RESERVE_BUILD", "TOKEN", "Table",
+__all__ = ["AGE_END_EVENT", "AGE_START_EVENT", "CARD_EVENT", "CHAIN_EVENT", "COPY", "DEBT",
+           "DESTROY", "DISCARD_BUILD", "Pending", "RESERVE_BUILD", "TOKEN", "Table",
            "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
            "run", "trigger", "triggers_of", "mypyc_attr"]

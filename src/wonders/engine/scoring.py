@@ -14,7 +14,6 @@ from typing import Final, Sequence, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
-
 from wonders.engine.city import CARD, COPIED, STAGE, TOKEN, City, with_picks
 from wonders.engine.rules import Parameters
 from wonders.engine.table import at
@@ -278,8 +277,8 @@ def score_city(city: City, cities: Sequence[City], params: Parameters,
     # seat. Each copy chooses on its own, from every card of those colours there: a card
     # whose name the owner has built too (a neighbour's green card of a name the owner
     # has gives a second symbol), the same card another copy of the city chose (the
-    # rules copy what a card shows, and say nothing against two copies of it). None last: a copy with
-    # no candidate copies nothing; a card adds no negative points, so None never beats
+    # rules copy what a card shows, and say nothing against two copies of it). None last: a
+    # copy with no candidate copies nothing; a card adds no negative points, so None never beats
     # a real pick
     options: list[list[Card | None]] = []
     for copy in copies:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Final, Mapping
 
-from wonders.dsl.model import Game as GameData, Wonder
-
+from wonders.dsl.model import Game as GameData
+from wonders.dsl.model import Wonder
 from wonders.engine.errors import RuleError
 
 RANDOM_SIDE: Final = "random"

@@ -24,9 +24,16 @@ from typing import Sequence
 import yaml
 
 from wonders.dsl.errors import closest
-from wonders.dsl.loader import (YAML_SUFFIXES, LoadResult, file_problem, goes_beside, load,
-                                shipped_expansions, shipped_games, yaml_beside)
-
+from wonders.dsl.loader import (
+    YAML_SUFFIXES,
+    LoadResult,
+    file_problem,
+    goes_beside,
+    load,
+    shipped_expansions,
+    shipped_games,
+    yaml_beside,
+)
 from wonders.engine.errors import RuleError
 
 

@@ -16,7 +16,6 @@ from typing import Any, Sequence
 
 from wonders.dsl.model import Card
 from wonders.dsl.rules_model import StructureLayout
-
 from wonders.engine.errors import RuleError
 
 
@@ -66,7 +65,7 @@ class Layout:
                 slot_columns.append(column)
         covered_by = []
         covers = []
-        for slot, (r, c) in enumerate(zip(slot_rows, slot_columns)):
+        for _slot, (r, c) in enumerate(zip(slot_rows, slot_columns)):
             covered_by.append(tuple(where[k] for k in ((r + 1, c - 1), (r + 1, c + 1))
                                     if k in where))
             covers.append(tuple(where[k] for k in ((r - 1, c - 1), (r - 1, c + 1))

@@ -29,23 +29,48 @@ from enum import Enum
 from typing import Any, Final, Mapping, Sequence, TypeVar, cast
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData, Token, Wonder
-
+from wonders.dsl.model import Card, Token, Wonder
+from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
-from wonders.engine.actions import (CHAIN, Action, Build, BuildWonder, ChooseStarter, ChooseWonder, Sell,
-                      build, build_wonder, choose_starter, choose_wonder, history_records, sell)
+from wonders.engine.actions import (
+    CHAIN,
+    Action,
+    Build,
+    BuildWonder,
+    ChooseStarter,
+    ChooseWonder,
+    Sell,
+    build,
+    build_wonder,
+    choose_starter,
+    choose_wonder,
+    history_records,
+    sell,
+)
 from wonders.engine.bank_terms import TradeTerms, price_rates, terms
-from wonders.engine.city import TERMS_CACHE as BANK_TERMS, TOKEN
+from wonders.engine.city import TERMS_CACHE as BANK_TERMS
+from wonders.engine.city import TOKEN
 from wonders.engine.contract import Decision
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.interning import intern
 from wonders.engine.payment import FREE, shared_payment
+from wonders.engine.pools import deal as deal_pools
+from wonders.engine.pools import hidden as hidden_pools
 from wonders.engine.production import Production
-from wonders.engine.pools import deal as deal_pools, hidden as hidden_pools
 from wonders.engine.randomness import below, sample, seeded, shuffle
-from wonders.engine.runtime import (CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, Pending, Table, act, now,
-                      options as pending_options, resolve, trigger)
+from wonders.engine.runtime import (
+    CARD_EVENT,
+    CHAIN_EVENT,
+    WONDER_EVENT,
+    Pending,
+    Table,
+    act,
+    now,
+    resolve,
+    trigger,
+)
+from wonders.engine.runtime import options as pending_options
 from wonders.engine.scoring import ScoreSheet, score
 from wonders.engine.structure import Structure
 from wonders.engine.structure_rules import StructureRules, card_number, place, structure_rules

@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from wonders.dsl import effects as fx
 from wonders.dsl.mechanisms import LOOPS
-from wonders.dsl.model import Card, Game as GameData, Token, Wonder
-
+from wonders.dsl.model import Card, Token, Wonder
+from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
 from wonders.engine.bank import BankRules
 from wonders.engine.errors import RuleError

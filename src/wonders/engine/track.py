@@ -1,12 +1,12 @@
 """A conflict track: one pawn pushed between two capitals by shields.
 
-The rule set's ``military: {mechanism: track, supremacy: 9, zones: [...]}``
-describes it (read once into :class:`wonders.dsl.rules_model.Track`).  Each shield moves the pawn one space towards the opponent's
-capital; reaching ``supremacy`` spaces wins at once.  Zones start ``from`` a
-distance: the player the pawn points away from scores the ``points`` of the
-zone the pawn ends in, and a zone with ``lose`` holds a one-shot token on each
-side: the first time the pawn enters it, the player on that side loses that many
-coins (all they have if fewer).
+The rule set's ``military: {mechanism: track, supremacy: 9, zones: [...]}`` describes it
+(read once into :class:`wonders.dsl.rules_model.Track`).  Each shield moves the pawn one
+space towards the opponent's capital; reaching ``supremacy`` spaces wins at once.  Zones
+start ``from`` a distance: the player the pawn points away from scores the ``points`` of the
+zone the pawn ends in, and a zone with ``lose`` holds a one-shot token on each side: the
+first time the pawn enters it, the player on that side loses that many coins (all they have
+if fewer).
 
 Positions are from seat 0's point of view: positive means the pawn is on seat
 1's side (seat 0 is ahead).

@@ -9,7 +9,6 @@ working while the file being typed is broken.
 from __future__ import annotations
 
 import base64
-
 import re
 from dataclasses import dataclass
 from functools import lru_cache

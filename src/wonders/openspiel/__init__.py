@@ -17,7 +17,7 @@ decisions, information states and returns map is in ``docs/openspiel.md``.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 try:
     import pyspiel

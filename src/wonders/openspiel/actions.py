@@ -16,13 +16,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, Sequence
 
 from wonders.dsl.effects import CountStages, CountTokens, LoseCoins
-from wonders.engine.actions import (CHAIN, FREE_BUILD, PAY, Build, BuildFromDiscard,
-                                    BuildStage, BuildWonder, ChooseSide, ChooseStarter,
-                                    ChooseWonder, CopyCard, DestroyCard, Keep, PayOrTake,
-                                    Sell, Skip, TakeToken)
+from wonders.engine.actions import (
+    CHAIN,
+    FREE_BUILD,
+    PAY,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    BuildWonder,
+    ChooseSide,
+    ChooseStarter,
+    ChooseWonder,
+    CopyCard,
+    DestroyCard,
+    Keep,
+    PayOrTake,
+    Sell,
+    Skip,
+    TakeToken,
+)
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
-from wonders.engine.flow_actions import Move
 from wonders.engine.errors import RuleError
+from wonders.engine.flow_actions import Move
 from wonders.engine.payment import FREE, Payment
 
 if TYPE_CHECKING:
@@ -215,7 +230,7 @@ class ActionCatalogue:
             stages = max((len(board.stages) for board in dice.boards), default=0)
             entries += [(("dice_stage", stage), 1) for stage in range(stages)]
             entries += [(("pass",), 1), (("decline",), 1)]
-        from wonders.engine.flow import every_move   # (a flow game's moves, from its data)
+        from wonders.engine.flow import every_move  # (a flow game's moves, from its data)
         entries += [(slot_of(move), 1) for move in every_move(data)]
         entries.append((WAIT, 1))
         self.first: dict[Slot, tuple[int, int]] = {}   # slot -> (its first id, its ways)

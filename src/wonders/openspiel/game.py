@@ -384,7 +384,8 @@ class WondersState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         engine = self._play.engine
         if engine is None:
-            return f"before the deal (seeds {self._play.table.seed}..{self._play.table.seed + self._play.table.deals - 1})"
+            table = self._play.table
+            return f"before the deal (seeds {table.seed}..{table.seed + table.deals - 1})"
         head = ("over: " + " ".join(str(t) for t in engine.score_sheet().totals)
                 if engine.over else f"{engine.decision().kind} {list(engine.decision().seats)}")
         last = json.dumps(engine.history[-1], sort_keys=True) if engine.history else "{}"

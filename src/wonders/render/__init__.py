@@ -24,5 +24,5 @@ from wonders.render.sheet import dice_svg, sheet_svg
 from wonders.render.token import token_svg
 from wonders.render.wonder import wonder_svg
 
-__all__ = ["Drawing", "PngUnavailable", "card_svg", "catalogue", "dice_svg", "drawings", "index_html",
-           "sheet_svg", "to_png", "token_svg", "wonder_svg", "write_gallery"]
+__all__ = ["Drawing", "PngUnavailable", "card_svg", "catalogue", "dice_svg", "drawings",
+           "index_html", "sheet_svg", "to_png", "token_svg", "wonder_svg", "write_gallery"]

@@ -10,8 +10,21 @@ from wonders.dsl.model import Card, Game
 from wonders.render import symbols
 from wonders.render.icons import CHAIN, Glyph, place
 from wonders.render.parts import cost_column, effect_rows
-from wonders.render.svg import (FONT, INK, PARCHMENT, SANS, colour, el, on, paragraph, roman,
-                                svg_root, text, to_string, wrap)
+from wonders.render.svg import (
+    FONT,
+    INK,
+    PARCHMENT,
+    SANS,
+    colour,
+    el,
+    on,
+    paragraph,
+    roman,
+    svg_root,
+    text,
+    to_string,
+    wrap,
+)
 
 WIDTH = 200
 HEIGHT = 300

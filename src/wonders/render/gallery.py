@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Callable
 
 from wonders.dsl import describe
-from wonders.dsl.model import Game
 from wonders.dsl.components_model import describe_kind, describe_progress
+from wonders.dsl.model import Game
 from wonders.render.card import card_svg, players_line
 from wonders.render.pieces import kind_svg, progress_svg
 from wonders.render.pieces import wonder_svg as piece_wonder_svg

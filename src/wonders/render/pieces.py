@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from wonders.dsl.components_model import (CardKind, PieceWonder, Progress, describe_kind,
-                                         describe_piece, describe_progress)
+from wonders.dsl.components_model import (
+    CardKind,
+    PieceWonder,
+    Progress,
+    describe_kind,
+    describe_piece,
+    describe_progress,
+)
 from wonders.render.icons import COIN, POINTS, RESOURCE, SCIENCE, SHIELD, Glyph, row
-from wonders.render.svg import FONT, PARCHMENT, colour, el, on, paragraph, svg_root, text, \
-    to_string
+from wonders.render.svg import FONT, PARCHMENT, colour, el, on, paragraph, svg_root, text, to_string
 
 CARD_WIDTH, CARD_HEIGHT = 160, 230
 _PIECE_WIDTH, _PIECE_HEIGHT, _GAP = 150, 74, 8

@@ -12,8 +12,19 @@ from wonders.dsl.sheets_model import Board, DiceSet, Space
 from wonders.render import symbols
 from wonders.render.icons import CARD, COIN, SHIELD, SPACE, Glyph, row
 from wonders.render.parts import effect_rows
-from wonders.render.svg import (FONT, INK, PARCHMENT, colour, el, on, paragraph, roman,
-                                svg_root, text, to_string)
+from wonders.render.svg import (
+    FONT,
+    INK,
+    PARCHMENT,
+    colour,
+    el,
+    on,
+    paragraph,
+    roman,
+    svg_root,
+    text,
+    to_string,
+)
 
 WIDTH = 820
 LABEL = 150

@@ -9,8 +9,21 @@ from __future__ import annotations
 from typing import Callable
 
 from wonders.dsl import effects as fx
-from wonders.render.icons import (ABILITY, CARD, CHAIN, COIN, PLACE, POINTS, RESOURCE,
-                                  SCIENCE, SHIELD, STAGE, TEXT, TOKEN, Glyph)
+from wonders.render.icons import (
+    ABILITY,
+    CARD,
+    CHAIN,
+    COIN,
+    PLACE,
+    POINTS,
+    RESOURCE,
+    SCIENCE,
+    SHIELD,
+    STAGE,
+    TEXT,
+    TOKEN,
+    Glyph,
+)
 
 Make = Callable[[str], Glyph]
 MAX_REPEAT = 4  # "produce 2 stone" draws two stones; more than this draws one with a number

@@ -9,8 +9,7 @@ from wonders.dsl import describe
 from wonders.dsl.model import Game, Wonder, WonderSide
 from wonders.render import symbols
 from wonders.render.parts import cost_column, effect_rows
-from wonders.render.svg import (FONT, INK, PARCHMENT, el, paragraph, roman, svg_root, text,
-                                to_string)
+from wonders.render.svg import FONT, INK, PARCHMENT, el, paragraph, roman, svg_root, text, to_string
 
 WIDTH = 480
 HEIGHT = 250

@@ -16,8 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from wonders.dsl.errors import closest
-
-from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, DiceAction, Pass, TakeBonus
+from wonders.engine.dice_actions import (
+    BuildWonderStage,
+    CrossSpace,
+    Decline,
+    DiceAction,
+    Pass,
+    TakeBonus,
+)
 from wonders.engine.dice_game import DiceGame
 from wonders.scenarios.draft import DraftRunner, Outcome, _ScenarioDataError
 

@@ -21,17 +21,28 @@ from wonders.dsl import effects as fx
 from wonders.dsl.codes import SCENARIO_CODES  # noqa: F401 - re-exported (wonders check's codes)
 from wonders.dsl.errors import Diagnostic, Location, Report, Severity, closest
 from wonders.dsl.loader import LoadResult, display_name, load, looks_like_path
-from wonders.dsl.model import Card, Game as GameData, Wonder
+from wonders.dsl.model import Card, Wonder
+from wonders.dsl.model import Game as GameData
 from wonders.dsl.schema import validate
 from wonders.dsl.source import Document, PathKey, load_file
-
-from wonders.engine.actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage, CopyCard,
-                      Keep, PayOrTake, Sell, Skip)
+from wonders.engine.actions import (
+    CHAIN,
+    FREE_BUILD,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    CopyCard,
+    Keep,
+    PayOrTake,
+    Sell,
+    Skip,
+)
 from wonders.engine.errors import RuleError
 from wonders.engine.game import Game, Phase
+from wonders.engine.payment import Payment
 from wonders.engine.registry import loop_for
 from wonders.engine.sources import SourceError, game_names, resolve
-from wonders.engine.payment import Payment
 
 # The codes ``wonders check`` adds to the data's (wonders/dsl/codes.py, documented in
 # docs/errors.md, "Scenarios").

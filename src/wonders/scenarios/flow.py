@@ -22,7 +22,6 @@ from collections import Counter
 from typing import Any
 
 from wonders.dsl.errors import closest
-
 from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
@@ -236,7 +235,7 @@ class FlowRunner(DraftRunner):
             parts.decks[parts.central]]
         written = spec.get("decks") or {}
         table.decks = []
-        for slot, deck in enumerate(printed):
+        for _slot, deck in enumerate(printed):
             if deck.name in written:
                 cards = [self.kind(name, path + ("decks", deck.name, j))
                          for j, name in enumerate(written[deck.name])]

@@ -24,14 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from wonders.dsl.loader import load
-
-from wonders.engine.actions import Action
+from wonders.dsl.loader import file_problem, load
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.errors import RuleError
 from wonders.engine.registry import new_game
 from wonders.engine.sources import SourceError, resolve
-from wonders.dsl.loader import file_problem
 
 # a table's wonder sides: None (the rule set's way), one mode for all, or one per seat
 Sides = str | Sequence[str] | None
@@ -332,8 +329,9 @@ def _describe(action: dict[str, Any]) -> str:
     kind = action.get("action")
     card = action.get("card", "")
     payment = action.get("payment")
-    paid = (f" paying {_plain(payment) if isinstance(payment, str) else payment}" if payment and (not isinstance(payment, dict)
-                                                        or any(payment.values())) else "")
+    shown = _plain(payment) if isinstance(payment, str) else payment
+    paid = (f" paying {shown}" if payment and (not isinstance(payment, dict)
+                                               or any(payment.values())) else "")
     method = action.get("method")
     how = f" ({method})" if method and method != "pay" else ""
     return f"{_plain(kind)} {_plain(card)}{how}{paid}".strip()

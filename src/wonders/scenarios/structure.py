@@ -13,16 +13,25 @@ from typing import Any
 
 from wonders.dsl.errors import closest
 from wonders.dsl.model import Token
-
-from wonders.engine.actions import (CHAIN, Action, Build, BuildFromDiscard, BuildWonder, ChooseStarter,
-                      ChooseWonder, DestroyCard, Sell, TakeToken)
+from wonders.engine.actions import (
+    CHAIN,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildWonder,
+    ChooseStarter,
+    ChooseWonder,
+    DestroyCard,
+    Sell,
+    TakeToken,
+)
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import RuleError
 from wonders.engine.payment import Payment
-from wonders.scenarios.draft import DraftRunner, Outcome, _ScenarioDataError, _sheet
 from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_game import StructureGame, StructurePhase
 from wonders.engine.structure_rules import structure_rules
+from wonders.scenarios.draft import DraftRunner, Outcome, _ScenarioDataError, _sheet
 
 PathKey = tuple[Any, ...]
 
@@ -166,7 +175,8 @@ class StructureRunner(DraftRunner):
         game.pools = {"board": board, "box": box}
         game.position = int(spec.get("conflict", 0))
         for i, gone in enumerate(spec.get("looted") or []):
-            zones = [z for z, zone in enumerate(game.setup.track.zones) if zone.start == gone["zone"]]
+            zones = [z for z, zone in enumerate(game.setup.track.zones)
+                     if zone.start == gone["zone"]]
             if not zones:
                 raise _ScenarioDataError(f"no conflict zone starts at {gone['zone']}",
                                          path + ("looted", i, "zone"))
@@ -239,8 +249,8 @@ class StructureRunner(DraftRunner):
             if verb in spec:
                 card = self._offered(spec[verb], offered, path + (verb,))
                 if verb == "sell":
-                    return _match(legal, Sell, lambda a: a.card is card) or Sell(card)
-                return _match(legal, Build, lambda a: a.card is card) \
+                    return _match(legal, Sell, lambda a, c=card: a.card is c) or Sell(card)
+                return _match(legal, Build, lambda a, c=card: a.card is c) \
                     or Build(card, Payment(0, 0, card.cost.coins))
         raise _ScenarioDataError("an action needs build, sell, wonder (with), take, destroy, "
                                  "discard_build, starter or choose_wonder", path)

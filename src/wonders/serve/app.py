@@ -48,14 +48,33 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from wonders.bots import Bot
-from wonders.serve.accounts import (CSRF_HEADER, SESSION_COOKIE, SESSION_SECONDS,
-                                    VISITOR_COOKIE, Account, AccountError, Accounts)
 from wonders.engine.contract import AnyAction, GameState
-from wonders.serve import present
-from wonders.serve.protocol import (MAX_MESSAGE_BYTES, ProtocolError, RateLimit, dumps,
-                                    parse, valid_unicode)
-from wonders.serve.tables import (ABANDON_SECONDS, HUMAN, Table, TableError, Tables,
-                                  seat_kinds, why_not_stored)
+from wonders.serve.accounts import (
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    SESSION_SECONDS,
+    VISITOR_COOKIE,
+    Account,
+    AccountError,
+    Accounts,
+)
+from wonders.serve.protocol import (
+    MAX_MESSAGE_BYTES,
+    ProtocolError,
+    RateLimit,
+    dumps,
+    parse,
+    valid_unicode,
+)
+from wonders.serve.tables import (
+    ABANDON_SECONDS,
+    HUMAN,
+    Table,
+    TableError,
+    Tables,
+    seat_kinds,
+    why_not_stored,
+)
 
 LOGGER = logging.getLogger("wonders.serve")
 MAX_BODY_BYTES = 4096

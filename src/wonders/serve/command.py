@@ -9,9 +9,7 @@ from typing import Optional
 import typer
 
 from wonders.dsl.loader import shipped_games
-
 from wonders.engine.sources import variant_expansions
-
 from wonders.serve import FINISHED_KEEP_SECONDS
 
 

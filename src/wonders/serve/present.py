@@ -23,13 +23,27 @@ from typing import Any, Iterable, Sequence
 
 from wonders.dsl import describe
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card, Game as GameData, Wonder
-from wonders.dsl.components_model import (Components, Piece, describe_kind, describe_piece,
-                                         describe_progress, describe_take)
+from wonders.dsl.components_model import (
+    Components,
+    Piece,
+    describe_kind,
+    describe_piece,
+    describe_progress,
+    describe_take,
+)
+from wonders.dsl.model import Card, Wonder
+from wonders.dsl.model import Game as GameData
 from wonders.dsl.sheets_model import DiceSet
-
-from wonders.engine.actions import (CHAIN, FREE_BUILD, Action, Build, BuildFromDiscard,
-                                    BuildStage, BuildWonder, DestroyCard)
+from wonders.engine.actions import (
+    CHAIN,
+    FREE_BUILD,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    BuildWonder,
+    DestroyCard,
+)
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.flow_actions import Move
@@ -351,7 +365,7 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
             slot["actions"].append(entry["index"])
         else:
             other.append(entry)
-    for name, slot in cards.items():
+    for _name, slot in cards.items():
         kinds = {described[i]["kind"] for i in slot["actions"]}
         # a card one may build, or play otherwise (sell it, build a stage with it), shows
         # whether it can be built now; a card offered only to destroy, copy or keep shows none
@@ -522,6 +536,7 @@ def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, 
 
 
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
-           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action", "die_label",
+           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action",
+           "die_label",
            "indicator", "production", "public_view", "sheets", "victories",
            "components", "describe_move", "moves_for"]

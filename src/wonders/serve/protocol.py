@@ -6,11 +6,11 @@ watch.  Then ``{"type": "act", "decision": N, "action": ACTION}`` (``ACTION``
 is an action's ``to_json()`` as the server described it; ``N`` the number of the
 open decision, so a repeated or stale message is refused), ``{"type": "hint"}``
 ``{"type": "ping"}``, ``{"type": "back"}`` (take back a seat the stand-in bot
-plays) and ``{"type": "hand_over", "target": SEAT}`` (give an abandoned seat to a bot).  A message may name its ``seat``; it must be the seat
-the connection joined as.  Anything else — too large, not JSON, nested too
-deep, an unknown type or field, text that is not valid Unicode (a lone
-surrogate such as ``"\\ud800"`` in a key or a value), too many messages — is
-refused with ``{"type": "refused", "reason": …}`` and changes nothing.  What the
+plays) and ``{"type": "hand_over", "target": SEAT}`` (give an abandoned seat to a
+bot).  A message may name its ``seat``; it must be the seat the connection joined as.
+Anything else — too large, not JSON, nested too deep, an unknown type or field, text that is
+not valid Unicode (a lone surrogate such as ``"\\ud800"`` in a key or a value), too many
+messages — is refused with ``{"type": "refused", "reason": …}`` and changes nothing.  What the
 server sends is ASCII JSON (:func:`dumps`).
 """
 

@@ -37,21 +37,20 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
-from wonders.dsl.model import Game as GameData
-
-from wonders.scenarios import log as game_log
+from wonders import recap
+from wonders import serve as serve_package
 from wonders.bots import Bot, BotError, bot_factory, known_bots
 from wonders.bots.mcts import MCTSBot
 from wonders.bots.policy import greedy_policy
+from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import new_game
 from wonders.engine.sources import Source, SourceError, resolve
-from wonders import recap
-from wonders import serve as serve_package
-from wonders.serve import present, store as db
+from wonders.scenarios import log as game_log
+from wonders.serve import present
+from wonders.serve import store as db
 from wonders.serve.clocks import MAX_HOURS, SPEED_NAMES, TURN_BASED, UNTIMED, Clocks
 from wonders.serve.store import Op, Store, TableRecord, why_not_stored
 

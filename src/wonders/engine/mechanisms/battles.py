@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Final, Sequence
 
 from wonders.dsl.rules_model import Battles
-
 from wonders.engine.city import City
 from wonders.engine.scoring import amount
 from wonders.engine.table import left_of, right_of

@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 
 from wonders.dsl.sheets_model import DiceSet
-
 from wonders.engine.randomness import below
 
 

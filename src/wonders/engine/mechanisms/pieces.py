@@ -177,5 +177,5 @@ def every_move(components: Components) -> list[Move]:
     return moves
 
 
-__all__ = ["BUILD", "build_moves", "every_move", "build_when_paid", "buildable", "payments", "points",
-           "resolve", "shields"]
+__all__ = ["BUILD", "build_moves", "build_when_paid", "buildable", "every_move", "payments",
+           "points", "resolve", "shields"]
