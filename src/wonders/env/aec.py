@@ -121,6 +121,12 @@ class _Common:
         })
         self.game: GameState | None = None
         self._next_seed: int | None = None
+        # each seat's last observation, updated where it changed (observe.Memory)
+        self._memories = [self.encoder.memory() for _ in range(count)]
+        # the mask buffer and the indexes set in it: a new mask is a copy
+        self._mask = np.zeros(size, dtype=np.int8)
+        self._mask_view: Any = self._mask.data  # (a memoryview of the buffer)
+        self._mask_set: list[int] = []
         self._fresh()
 
     def _fresh(self) -> None:
@@ -203,12 +209,15 @@ class _Common:
 
     def action_mask(self, seat: object) -> np.ndarray[Any, np.dtype[np.int8]]:
         number = self._seat_number(seat)
-        mask = np.zeros(self._size, dtype=np.int8)
-        if not self._stopped and self._decision_now() is not None:
-            legal = self.legal_by_index(number)
-            if legal:
-                mask.put(list(legal), 1)
-        return mask
+        legal = (self.legal_by_index(number) if not self._stopped
+                 and self._decision_now() is not None else {})
+        view = self._mask_view
+        for index in self._mask_set:
+            view[index] = 0
+        for index in legal:
+            view[index] = 1
+        self._mask_set = list(legal)
+        return self._mask.copy()
 
     def observe_seat(self, seat: object) -> dict[str, Any]:
         """``{"observation": vector, "action_mask": mask}`` of a seat now (made once per
@@ -218,7 +227,8 @@ class _Common:
             number = self._seat_number(seat)
             game = self._current()
             found = self._observed[number] = {
-                "observation": self.encoder.encode(game, number, self._decision_now()),
+                "observation": self.encoder.observe(game, number, self._decision_now(),
+                                                    self._memories[number]),
                 "action_mask": self.action_mask(number)}
         return found
 

@@ -16,25 +16,83 @@ from __future__ import annotations
 import random
 from itertools import compress
 from operator import gt
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
+from wonders.engine.randomness import mypyc_attr
 from wonders.env.spaces import KNOWN_KINDS
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
     from wonders.engine.contract import Decision, GameState
 
-Vector = npt.NDArray[np.float32]
+Vector: TypeAlias = "npt.NDArray[np.float32]"
 # the military token kinds the engine gives (wonders.engine.runtime VICTORY/DEFEAT), then
 # the vocabulary's token kinds: per kind, a city's count and sum of points
 _MILITARY_KINDS: Final = ("victory", "defeat")
 
 
+class Memory:
+    """One seat's last vector and, per block, the places it set there: an encoder that
+    takes one (:meth:`Encoder.observe`) rewrites only the blocks whose places changed
+    since (a Duel move changes a few of some twenty), through a ``memoryview`` (a write
+    costs tens of nanoseconds; a NumPy call on a list, microseconds).  The vector is the
+    one the places say whatever game the memory saw before: blocks are compared by
+    value, never by which game or object they came from."""
+
+    def __init__(self, size: int, blocks: int) -> None:
+        self.vector = np.zeros(size, np.float32)
+        self.view: Any = self.vector.data  # (a memoryview: writes land in the vector)
+        self.sets: list[list[int]] = [[] for _ in range(blocks)]
+        self.sources: list[object] = [None] * blocks  # a block's source, when compared
+
+    def ones(self, block: int, places: list[int]) -> None:
+        """1 at each of ``places`` (repeats count once), 0 at the block's other places."""
+        old = self.sets[block]
+        if old == places:
+            return
+        view = self.view
+        for place in old:
+            view[place] = 0.0
+        for place in places:
+            view[place] = 1.0
+        self.sets[block] = places
+
+    def counts(self, block: int, places: list[int]) -> None:
+        """How often each place occurs in ``places`` (copies of a card in a hand)."""
+        old = self.sets[block]
+        if old == places:
+            return
+        view = self.view
+        for place in old:
+            view[place] = 0.0
+        for place in places:
+            view[place] += 1.0
+        self.sets[block] = places
+
+    def values(self, start: int, values: tuple[Any, ...] | list[Any]) -> None:
+        """``values`` at ``start``, ``start + 1`` … (a block of numbers, always written)."""
+        view = self.view
+        for offset, value in enumerate(values):
+            view[start + offset] = value
+
+    def pairs(self, block: int, at: list[int], values: list[Any]) -> None:
+        """``values`` at ``at`` and 0 at the block's other places."""
+        view = self.view
+        for place in self.sets[block]:
+            view[place] = 0.0
+        for place, value in zip(at, values):
+            view[place] = value
+        self.sets[block] = at
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class Encoder:
     """A fixed layout of blocks and the vector of one seat's view of a game."""
+
+    memory_blocks: int = 0  # how many Memory blocks observe() uses (0: no fast path)
 
     def __init__(self, data: GameData, players: int) -> None:
         self.data = data
@@ -104,6 +162,37 @@ class Encoder:
         the caller has it (None: asked here, unless the game is over)."""
         raise NotImplementedError
 
+    def memory(self) -> Memory | None:
+        """A fresh memory for :meth:`observe` (None: this encoder has no fast path)."""
+        return Memory(self.size, self.memory_blocks) if self.memory_blocks else None
+
+    def observe(self, game: GameState, seat: int, decision: Decision | None,
+                memory: Memory | None) -> Vector:
+        """What :meth:`encode` gives, made by updating ``memory`` (the seat's last vector)
+        where a block changed; a copy, so a returned vector never changes later."""
+        if memory is None:
+            return self.encode(game, seat, decision)
+        if decision is None and not game.over:
+            decision = game.decision()
+        self.write(game, seat, decision, memory)
+        return memory.vector.copy()
+
+    def write(self, game: GameState, seat: int, decision: Decision | None,
+              memory: Memory) -> None:
+        """Bring ``memory`` to what ``seat`` sees now (the encoders with a fast path)."""
+        raise NotImplementedError
+
+    def head_places(self, seat: int, decision: Decision | None) -> list[int]:
+        """The places of :meth:`head`."""
+        ones = [self.seat_at + seat]
+        if decision is not None:
+            kind = self.kinds.get(decision.kind)
+            if kind is not None:
+                ones.append(self.kind_at + kind)
+            if seat in decision.seats:
+                ones.append(self.decides_at)
+        return ones
+
 
 class _CityBlocks:
     """A city's public blocks: its built (and copied) cards, its taken tokens, and its
@@ -130,20 +219,46 @@ class _CityBlocks:
         at.extend(self.number_places)
         values.extend((city.coins, city.shields(), city.stages))
         if city.tokens:
-            kinds = encoder.token_kinds
-            tally: dict[int, list[float]] = {}  # kind -> [count, points]
-            for kind, points in city.tokens:
-                index = kinds.get(kind)
-                if index is not None:
-                    found = tally.get(index)
-                    if found is None:
-                        tally[index] = [1.0, float(points)]
-                    else:
-                        found[0] += 1.0
-                        found[1] += points
-            for index, (count, total) in tally.items():
-                at.extend((self.kinds + 2 * index, self.kinds + 2 * index + 1))
-                values.extend((count, total))
+            self.tally(encoder, city.tokens, at, values)
+
+    def tally(self, encoder: Encoder, tokens: Any, at: list[int], values: list[float]
+              ) -> None:
+        """The military tokens' places and values: per kind, a count and a sum of points."""
+        kinds = encoder.token_kinds
+        tally: dict[int, list[float]] = {}  # kind -> [count, points]
+        for kind, points in tokens:
+            index = kinds.get(kind)
+            if index is not None:
+                found = tally.get(index)
+                if found is None:
+                    tally[index] = [1.0, float(points)]
+                else:
+                    found[0] += 1.0
+                    found[1] += points
+        for index, (count, total) in tally.items():
+            at.extend((self.kinds + 2 * index, self.kinds + 2 * index + 1))
+            values.extend((count, total))
+
+    # the Memory blocks write() uses, from its first
+    BLOCKS: Final = 3
+
+    def write(self, encoder: Encoder, city: Any, memory: Memory, first: int) -> None:
+        """The city's blocks into ``memory`` (:meth:`add`'s numbers, block by block)."""
+        cards = self.cards
+        places = [cards[card] for card in city.built]
+        if city.copied:  # (one block: a copied card lies in the built cards' places)
+            places.extend([cards[card] for card in city.copied])
+        memory.ones(first, places)
+        owned = self.owned
+        memory.ones(first + 1, [owned[token] for token in city.owned_tokens])
+        memory.values(self.numbers, (city.coins, city.shields(), city.stages))
+        tokens = city.tokens
+        if memory.sources[first + 2] != tokens:
+            memory.sources[first + 2] = list(tokens)
+            at: list[int] = []
+            values: list[float] = []
+            self.tally(encoder, tokens, at, values)
+            memory.pairs(first + 2, at, values)
 
 
 def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, int]]:
@@ -156,6 +271,7 @@ def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, int
             for pool in data.rules.vocabulary.pools if pool not in hidden_pools}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class DraftEncoder(Encoder):
     """The drafting loop (7 Wonders, Leaders, Cities): age and turn, the seat's hand
     and reserve, the discard pile (its size; its cards while the seat builds from it),
@@ -176,6 +292,44 @@ class DraftEncoder(Encoder):
         self.board_sides = [self.block(f"city+{r}/side", len(self.sides))
                             for r in range(players)]
         self.cities = [_CityBlocks(self, r) for r in range(players)]
+        # Memory blocks: head, hand, reserve, discard, each pool, then per seat its board
+        # and side, and its city's
+        self.city_first = 4 + len(self.pools)
+        self.memory_blocks = self.city_first + players * (1 + _CityBlocks.BLOCKS)
+
+    def write(self, game: GameState, seat: int, decision: Decision | None,
+              memory: Memory) -> None:
+        state: Any = game
+        memory.ones(0, self.head_places(seat, decision))
+        memory.values(self.numbers, (state.age, state.turn, len(state.discard)))
+        hand, reserve = self.hand, self.reserve
+        memory.counts(1, [hand[card] for card in state.hands[seat]])
+        memory.counts(2, [reserve[card] for card in state.reserve[seat]])
+        discard: list[int] = []
+        if decision is not None:
+            if decision.kind == "discard_build" and seat in decision.seats:
+                places = self.discard
+                discard = [places[card] for card in state.discard]
+        memory.counts(3, discard)
+        players = self.players
+        hands = state.hands
+        memory.values(self.hand_sizes, [len(hands[(seat + relative) % players])
+                                        for relative in range(players)])
+        block = 4
+        for pool, places in self.pools.items():
+            memory.counts(block, [places[token] for token in state.pools.get(pool) or ()])
+            block += 1
+        cities = state.cities
+        block = self.city_first
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            board = [self.boards[relative][city.wonder]]
+            side = self.sides.get(city.side.side)
+            if side is not None:
+                board.append(self.board_sides[relative] + side)
+            memory.ones(block, board)
+            self.cities[relative].write(self, city, memory, block + 1)
+            block += 1 + _CityBlocks.BLOCKS
 
     def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
         state: Any = game
@@ -216,6 +370,7 @@ class DraftEncoder(Encoder):
         return self.vector(ones, at, values, counts)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class StructureEncoder(Encoder):
     """The card-structure loop (Duel): age and turn, the conflict pawn (towards the
     viewer's rival: positive is good), the military tokens still on the track, the
@@ -247,6 +402,62 @@ class StructureEncoder(Encoder):
                         for r in range(players)]
         self.built = [self.places(self.block(f"city+{r}/wonders built", len(self.wonders)),
                                   self.wonders) for r in range(players)]
+        # Memory blocks: head, the structure's accessible and face-up cards, the track,
+        # the discard pile, the offer, each pool, then per seat its city's and its wonders
+        self.city_first = 6 + len(self.pools)
+        self.memory_blocks = self.city_first + players * (1 + _CityBlocks.BLOCKS)
+
+    def write(self, game: GameState, seat: int, decision: Decision | None,
+              memory: Memory) -> None:
+        state: Any = game
+        memory.ones(0, self.head_places(seat, decision))
+        structure = state.structure
+        hidden = left = 0
+        if structure is not None:
+            slot_cards = structure.cards
+            accessible = self.accessible
+            memory.ones(1, [accessible[slot_cards[slot]] for slot in structure.accessible])
+            face_up = self.face_up
+            # face up and not taken
+            shown = [face_up[card] for card, up, taken in zip(
+                slot_cards, structure.face_up, structure.taken) if up and not taken]
+            memory.ones(2, shown)
+            left = structure.left
+            hidden = left - len(shown)
+        else:
+            memory.ones(1, [])
+            memory.ones(2, [])
+        memory.values(self.numbers, (state.age, state.turn,
+                                     -state.position if seat else state.position,
+                                     hidden, left))
+        track = self.track
+        memory.ones(3, [track[token] for token in state.track_tokens])
+        discarded = self.discarded
+        memory.ones(4, [discarded[card] for card in state.discard])
+        offer: list[int] = []
+        if decision is not None and decision.kind == "wonder_draft":
+            pools = state.wonder_pools
+            pool = pools[state.picks // state.setup.draft.size] if pools else []
+            offered = self.offer
+            offer = [offered[wonder] for wonder in pool]
+        memory.ones(5, offer)
+        block = 6
+        for pool_name, places in self.pools.items():
+            memory.ones(block, [places[token] for token in state.pools.get(pool_name) or ()])
+            block += 1
+        cities = state.cities
+        players = self.players
+        block = self.city_first
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            self.cities[relative].write(self, city, memory, block)
+            drafted = self.drafted[relative]
+            wonders = [drafted[wonder] for wonder in city.wonders]
+            if city.built_wonders:  # (the built wonders' block: after the drafted ones)
+                built = self.built[relative]
+                wonders.extend([built[wonder] for wonder in city.built_wonders])
+            memory.ones(block + _CityBlocks.BLOCKS, wonders)
+            block += 1 + _CityBlocks.BLOCKS
 
     def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
         state: Any = game
@@ -300,6 +511,7 @@ class StructureEncoder(Encoder):
         return self.vector(ones, at, values)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class ViewEncoder(Encoder):
     """Any loop: a seat's :meth:`~GameState.view` (JSON) walked into a fixed vector.
 
