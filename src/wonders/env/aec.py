@@ -208,9 +208,15 @@ class _Common:
         return found
 
     def action_mask(self, seat: object) -> np.ndarray[Any, np.dtype[np.int8]]:
-        number = self._seat_number(seat)
-        legal = (self.legal_by_index(number) if not self._stopped
-                 and self._decision_now() is not None else {})
+        return self._mask_of(self._seat_number(seat))
+
+    def _mask_of(self, number: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """A seat's mask (a valid seat number): a copy of the buffer, set to its legal
+        actions."""
+        if self._stopped or self._decision_now() is None:
+            legal: dict[int, Any] = {}
+        else:
+            legal = self._legal.get(number) or self.legal_by_index(number)
         view = self._mask_view
         for index in self._mask_set:
             view[index] = 0
@@ -229,7 +235,7 @@ class _Common:
             found = self._observed[number] = {
                 "observation": self.encoder.observe(game, number, self._decision_now(),
                                                     self._memories[number]),
-                "action_mask": self.action_mask(number)}
+                "action_mask": self._mask_of(number)}
         return found
 
     def index_of(self, action: object) -> int:

@@ -46,7 +46,8 @@ class Memory:
         self.vector = np.zeros(size, np.float32)
         self.view: Any = self.vector.data  # (a memoryview: writes land in the vector)
         self.sets: list[list[int]] = [[] for _ in range(blocks)]
-        self.sources: list[object] = [None] * blocks  # a block's source, when compared
+        self.sources: list[Any] = [None] * blocks  # a block's source, when compared
+        self.written: dict[int, Any] = {}  # a block of numbers' start -> its numbers
 
     def ones(self, block: int, places: list[int]) -> None:
         """1 at each of ``places`` (repeats count once), 0 at the block's other places."""
@@ -73,7 +74,11 @@ class Memory:
         self.sets[block] = places
 
     def values(self, start: int, values: tuple[Any, ...] | list[Any]) -> None:
-        """``values`` at ``start``, ``start + 1`` … (a block of numbers, always written)."""
+        """``values`` at ``start``, ``start + 1`` … (a block of numbers)."""
+        written = self.written
+        if written.get(start) == values:
+            return
+        written[start] = values
         view = self.view
         for offset, value in enumerate(values):
             view[start + offset] = value
@@ -415,16 +420,23 @@ class StructureEncoder(Encoder):
         hidden = left = 0
         if structure is not None:
             slot_cards = structure.cards
-            accessible = self.accessible
-            memory.ones(1, [accessible[slot_cards[slot]] for slot in structure.accessible])
-            face_up = self.face_up
-            # face up and not taken
-            shown = [face_up[card] for card, up, taken in zip(
-                slot_cards, structure.face_up, structure.taken) if up and not taken]
-            memory.ones(2, shown)
+            known = memory.sources[1]  # (the structure's lists when blocks 1 and 2 were made)
+            if (known is None or known[0] != slot_cards or known[1] != structure.accessible
+                    or known[2] != structure.face_up or known[3] != structure.taken):
+                accessible = self.accessible
+                memory.ones(1, [accessible[slot_cards[slot]] for slot in structure.accessible])
+                face_up = self.face_up
+                # face up and not taken
+                shown = [face_up[card] for card, up, taken in zip(
+                    slot_cards, structure.face_up, structure.taken) if up and not taken]
+                memory.ones(2, shown)
+                known = memory.sources[1] = (list(slot_cards), list(structure.accessible),
+                                             list(structure.face_up), list(structure.taken),
+                                             len(shown))
             left = structure.left
-            hidden = left - len(shown)
+            hidden = left - known[4]
         else:
+            memory.sources[1] = None
             memory.ones(1, [])
             memory.ones(2, [])
         memory.values(self.numbers, (state.age, state.turn,
