@@ -82,6 +82,7 @@ HOT_PATH = [
     "wonders/bots/policy",
     # the agent environment's observation encoders: every step of an agent (docs/env.md)
     "wonders/env/observe",
+    "wonders/env/spaces",       # the legal actions' slots, at every step
 ]
 
 

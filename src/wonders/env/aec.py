@@ -26,7 +26,7 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import default_players, new_game
 
-from wonders.env.observe import Spaces, spaces_for
+from wonders.env.observe import Mask, Spaces, spaces_for
 from wonders.env.spaces import EnvError
 
 if TYPE_CHECKING:
@@ -123,10 +123,7 @@ class _Common:
         self._next_seed: int | None = None
         # each seat's last observation, updated where it changed (observe.Memory)
         self._memories = [self.encoder.memory() for _ in range(count)]
-        # the mask buffer and the indexes set in it: a new mask is a copy
-        self._mask = np.zeros(size, dtype=np.int8)
-        self._mask_view: Any = self._mask.data  # (a memoryview of the buffer)
-        self._mask_set: list[int] = []
+        self._mask = Mask(size)  # (a new mask is a copy of its buffer)
         self._fresh()
 
     def _fresh(self) -> None:
@@ -217,13 +214,8 @@ class _Common:
             legal: dict[int, Any] = {}
         else:
             legal = self._legal.get(number) or self.legal_by_index(number)
-        view = self._mask_view
-        for index in self._mask_set:
-            view[index] = 0
-        for index in legal:
-            view[index] = 1
-        self._mask_set = list(legal)
-        return self._mask.copy()
+        mask: np.ndarray[Any, np.dtype[np.int8]] = self._mask.of(legal)
+        return mask
 
     def observe_seat(self, seat: object) -> dict[str, Any]:
         """``{"observation": vector, "action_mask": mask}`` of a seat now (made once per

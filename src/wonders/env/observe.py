@@ -93,6 +93,27 @@ class Memory:
         self.sets[block] = at
 
 
+class Mask:
+    """An environment's action-mask buffer: set to a seat's legal slots (clearing the last
+    ones), handed out as a copy."""
+
+    def __init__(self, size: int) -> None:
+        self.mask = np.zeros(size, dtype=np.int8)
+        self.view: Any = self.mask.data  # (a memoryview of the buffer)
+        self.set: list[int] = []
+
+    def of(self, legal: dict[int, Any]) -> Any:
+        """A new 0/1 mask with 1 at the keys of ``legal``."""
+        view = self.view
+        for index in self.set:
+            view[index] = 0
+        indexes = list(legal)
+        for index in indexes:
+            view[index] = 1
+        self.set = indexes
+        return self.mask.copy()
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class Encoder:
     """A fixed layout of blocks and the vector of one seat's view of a game."""
@@ -249,13 +270,18 @@ class _CityBlocks:
 
     def write(self, encoder: Encoder, city: Any, memory: Memory, first: int) -> None:
         """The city's blocks into ``memory`` (:meth:`add`'s numbers, block by block)."""
-        cards = self.cards
-        places = [cards[card] for card in city.built]
-        if city.copied:  # (one block: a copied card lies in the built cards' places)
-            places.extend([cards[card] for card in city.copied])
-        memory.ones(first, places)
-        owned = self.owned
-        memory.ones(first + 1, [owned[token] for token in city.owned_tokens])
+        known = memory.sources[first]  # (the city's lists when its blocks were made)
+        if (known is None or known[0] != city.built or known[1] != city.copied
+                or known[2] != city.owned_tokens):
+            cards = self.cards
+            places = [cards[card] for card in city.built]
+            if city.copied:  # (one block: a copied card lies in the built cards' places)
+                places.extend([cards[card] for card in city.copied])
+            memory.ones(first, places)
+            owned = self.owned
+            memory.ones(first + 1, [owned[token] for token in city.owned_tokens])
+            memory.sources[first] = (list(city.built), list(city.copied),
+                                     list(city.owned_tokens))
         memory.values(self.numbers, (city.coins, city.shields(), city.stages))
         tokens = city.tokens
         if memory.sources[first + 2] != tokens:
@@ -449,9 +475,9 @@ class StructureEncoder(Encoder):
         offer: list[int] = []
         if decision is not None and decision.kind == "wonder_draft":
             pools = state.wonder_pools
-            pool = pools[state.picks // state.setup.draft.size] if pools else []
+            drafting = pools[state.picks // state.setup.draft.size] if pools else []
             offered = self.offer
-            offer = [offered[wonder] for wonder in pool]
+            offer = [offered[wonder] for wonder in drafting]
         memory.ones(5, offer)
         block = 6
         for pool_name, places in self.pools.items():
@@ -509,8 +535,8 @@ class StructureEncoder(Encoder):
                 ones.extend(map(places.__getitem__, tokens))
         if decision is not None and decision.kind == "wonder_draft":
             pools = state.wonder_pools
-            pool = pools[state.picks // state.setup.draft.size] if pools else []
-            ones.extend(map(self.offer.__getitem__, pool))
+            offered = pools[state.picks // state.setup.draft.size] if pools else []
+            ones.extend(map(self.offer.__getitem__, offered))
         cities = state.cities
         players = self.players
         for relative in range(players):
