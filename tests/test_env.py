@@ -167,6 +167,29 @@ def test_observations_updated_in_place_equal_fresh_ones_and_never_change_later(
     assert sum(not np.array_equal(a[0], b[0]) for a, b in zip(kept, kept[1:])) > len(kept) // 2
 
 
+def test_an_encoder_subclass_that_changes_encode_is_what_the_environment_gives(
+        data: dict[str, Any]) -> None:
+    """The fast path (``write``) mirrors the shipped ``encode``; a subclass that changes
+    only ``encode`` still gets its own vectors through the environment."""
+    from wonders.env import StructureEncoder
+
+    class Marked(StructureEncoder):
+        def encode(self, game: Any, seat: int, decision: Any = None) -> Any:
+            found = super().encode(game, seat, decision)
+            found[0] = 42.0
+            return found
+
+    aec = env(data["duel"])
+    assert aec.encoder.memory() is not None  # (the shipped encoder takes the fast path)
+    aec.encoder = Marked(data["duel"], 2)
+    aec._memories = [aec.encoder.memory() for _ in range(2)]
+    assert aec._memories == [None, None]
+    aec.reset(seed=4)
+    observation = aec.last()[0]["observation"]
+    assert observation[0] == 42.0
+    assert np.array_equal(observation, aec.encoder.encode(aec.game, 0))
+
+
 def test_reset_with_a_seed_deals_the_game_of_that_seed(data: dict[str, Any]) -> None:
     aec = env(data["duel"])
     aec.reset(seed=11)

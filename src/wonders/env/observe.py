@@ -189,8 +189,14 @@ class Encoder:
         raise NotImplementedError
 
     def memory(self) -> Memory | None:
-        """A fresh memory for :meth:`observe` (None: this encoder has no fast path)."""
-        return Memory(self.size, self.memory_blocks) if self.memory_blocks else None
+        """A fresh memory for :meth:`observe` (None: this encoder has no fast path, or a
+        subclass changed :meth:`encode` and not :meth:`write`: its own encode() counts)."""
+        if not self.memory_blocks:
+            return None
+        mro = type(self).__mro__
+        encode = next(klass for klass in mro if "encode" in vars(klass))
+        write = next(klass for klass in mro if "write" in vars(klass))
+        return Memory(self.size, self.memory_blocks) if encode is write else None
 
     def observe(self, game: GameState, seat: int, decision: Decision | None,
                 memory: Memory | None) -> Vector:
