@@ -222,13 +222,24 @@ class _Common:
         position; the arrays are the environment's: copy them to keep them changed)."""
         found = self._observed.get(seat) if type(seat) is int else None  # noqa: E721
         if found is None:
-            number = self._seat_number(seat)
-            game = self._current()
-            found = self._observed[number] = {
-                "observation": self.encoder.observe(game, number, self._decision_now(),
-                                                    self._memories[number]),
-                "action_mask": self._mask_of(number)}
+            found = self._observe_number(self._seat_number(seat))
         return found
+
+    def _observe_number(self, number: int) -> dict[str, Any]:
+        """:meth:`observe_seat` of a valid seat number not observed yet at this position
+        (the calls of the mask and the legal actions inlined: this runs at every step)."""
+        game = self._current()
+        decision = self._decision or self._decision_now()
+        if self._stopped or decision is None:
+            legal: dict[int, Any] = {}
+        else:
+            found = self._legal.get(number)
+            legal = (found if found is not None else self.legal_by_index(number))
+        observed = self._observed[number] = {
+            "observation": self.encoder.observe(game, number, decision,
+                                                self._memories[number]),
+            "action_mask": self._mask.of(legal)}
+        return observed
 
     def index_of(self, action: object) -> int:
         """The action index of an engine action (its slot; the payment is not kept)."""
@@ -348,7 +359,7 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
             raise EnvError("the game is over and every agent is done: call reset() to "
                            "play another")
         seat = self.agent_seats[agent]
-        return (self._observed.get(seat) or self.observe_seat(seat) if observe else None,
+        return (self._observed.get(seat) or self._observe_number(seat) if observe else None,
                 self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 
