@@ -2,8 +2,9 @@
 
 A loop names its encoder in the registry (``Loop.encoder``, ``"module:Class"``); the
 encoders here read the loop's state directly (hands, cities, the structure) into
-counts over the data's cards, wonders and tokens, built once per step from a few
-lists of indexes (``numpy.bincount``), never from the JSON view.  A loop that names
+counts over the data's cards, wonders and tokens, never from the JSON view; the
+environment keeps each seat's last vector (:class:`Memory`) and rewrites only the
+blocks that changed.  A loop that names
 none gets :class:`ViewEncoder`, which walks :meth:`GameState.view` (slower, any loop).
 
 Every layout is a function of the data and the player count only, and an encoder
