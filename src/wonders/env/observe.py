@@ -120,6 +120,7 @@ class Encoder:
     """A fixed layout of blocks and the vector of one seat's view of a game."""
 
     memory_blocks: int = 0  # how many Memory blocks observe() uses (0: no fast path)
+    city_sources: bool = True  # whether a city's blocks are skipped by their source lists
 
     def __init__(self, data: GameData, players: int) -> None:
         self.data = data
@@ -277,9 +278,11 @@ class _CityBlocks:
 
     def write(self, encoder: Encoder, city: Any, memory: Memory, first: int) -> None:
         """The city's blocks into ``memory`` (:meth:`add`'s numbers, block by block)."""
-        known = memory.sources[first]  # (the city's lists when its blocks were made)
-        if (known is None or known[0] != city.built or known[1] != city.copied
-                or known[2] != city.owned_tokens):
+        # (the city's lists when its blocks were made; not kept where every city changes
+        # between two observations by a seat, as in a drafting turn)
+        known = memory.sources[first]
+        if (not encoder.city_sources or known is None or known[0] != city.built
+                or known[1] != city.copied or known[2] != city.owned_tokens):
             cards = self.cards
             places = [cards[card] for card in city.built]
             if city.copied:  # (one block: a copied card lies in the built cards' places)
@@ -287,8 +290,9 @@ class _CityBlocks:
             memory.ones(first, places)
             owned = self.owned
             memory.ones(first + 1, [owned[token] for token in city.owned_tokens])
-            memory.sources[first] = (list(city.built), list(city.copied),
-                                     list(city.owned_tokens))
+            if encoder.city_sources:
+                memory.sources[first] = (list(city.built), list(city.copied),
+                                         list(city.owned_tokens))
         memory.values(self.numbers, (city.coins, city.shields(), city.stages))
         tokens = city.tokens
         if memory.sources[first + 2] != tokens:
@@ -334,6 +338,7 @@ class DraftEncoder(Encoder):
         # and side, and its city's
         self.city_first = 4 + len(self.pools)
         self.memory_blocks = self.city_first + players * (1 + _CityBlocks.BLOCKS)
+        self.city_sources = False  # (every seat plays a card between a seat's observations)
 
     def write(self, game: GameState, seat: int, decision: Decision | None,
               memory: Memory) -> None:
