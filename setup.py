@@ -80,6 +80,9 @@ HOT_PATH = [
     "wonders/bots/greedy_dice",
     "wonders/bots/greedy_structure",
     "wonders/bots/policy",
+    # the agent environment's observation encoders: every step of an agent (docs/env.md)
+    "wonders/env/observe",
+    "wonders/env/spaces",       # the legal actions' slots, at every step
 ]
 
 

@@ -134,6 +134,62 @@ def test_a_leaking_encoder_would_be_caught(data: dict[str, Any]) -> None:
     assert not np.array_equal(leaky.encode(state, 0), leaky.encode(other, 0))
 
 
+@pytest.mark.parametrize("game,players", TABLES)
+def test_observations_updated_in_place_equal_fresh_ones_and_never_change_later(
+        data: dict[str, Any], game: str, players: int) -> None:
+    """The environment updates each seat's last vector where a block changed (and reuses
+    one mask buffer): every observation and mask it hands out equals the encoder's fresh
+    ``encode()`` and the legal actions of that moment, and stays so after later steps."""
+    aec = env(data[game], players)
+    encoder = aec.spaces.observations
+    kept: list[tuple[Any, Any, Any, Any]] = []
+    rng = random.Random(3)
+    for seed in range(2):
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter():
+            observation, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            seat = aec.agent_seats[agent]
+            mask = np.zeros(len(aec.catalogue), np.int8)
+            mask[sorted(aec.legal_by_index(seat))] = 1
+            fresh = encoder.encode(aec.game, seat)
+            assert np.array_equal(observation["observation"], fresh)
+            assert np.array_equal(observation["action_mask"], mask)
+            kept.append((observation["observation"], fresh, observation["action_mask"], mask))
+            legal = observation["action_mask"].nonzero()[0]
+            aec.step(int(legal[rng.randrange(len(legal))]))
+    assert len(kept) > 50
+    for vector, fresh, found, mask in kept:
+        assert np.array_equal(vector, fresh) and np.array_equal(found, mask)
+    # (the blocks do change between the steps of one seat: the check compares something)
+    assert sum(not np.array_equal(a[0], b[0]) for a, b in zip(kept, kept[1:])) > len(kept) // 2
+
+
+def test_an_encoder_subclass_that_changes_encode_is_what_the_environment_gives(
+        data: dict[str, Any]) -> None:
+    """The fast path (``write``) mirrors the shipped ``encode``; a subclass that changes
+    only ``encode`` still gets its own vectors through the environment."""
+    from wonders.env import StructureEncoder
+
+    class Marked(StructureEncoder):
+        def encode(self, game: Any, seat: int, decision: Any = None) -> Any:
+            found = super().encode(game, seat, decision)
+            found[0] = 42.0
+            return found
+
+    aec = env(data["duel"])
+    assert aec.encoder.memory() is not None  # (the shipped encoder takes the fast path)
+    aec.encoder = Marked(data["duel"], 2)
+    aec._memories = [aec.encoder.memory() for _ in range(2)]
+    assert aec._memories == [None, None]
+    aec.reset(seed=4)
+    observation = aec.last()[0]["observation"]
+    assert observation[0] == 42.0
+    assert np.array_equal(observation, aec.encoder.encode(aec.game, 0))
+
+
 def test_reset_with_a_seed_deals_the_game_of_that_seed(data: dict[str, Any]) -> None:
     aec = env(data["duel"])
     aec.reset(seed=11)

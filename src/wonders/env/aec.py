@@ -26,7 +26,7 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import default_players, new_game
 
-from wonders.env.observe import Spaces, spaces_for
+from wonders.env.observe import Mask, Spaces, spaces_for
 from wonders.env.spaces import EnvError
 
 if TYPE_CHECKING:
@@ -121,6 +121,9 @@ class _Common:
         })
         self.game: GameState | None = None
         self._next_seed: int | None = None
+        # each seat's last observation, updated where it changed (observe.Memory)
+        self._memories = [self.encoder.memory() for _ in range(count)]
+        self._mask = Mask(size)  # (a new mask is a copy of its buffer)
         self._fresh()
 
     def _fresh(self) -> None:
@@ -202,12 +205,16 @@ class _Common:
         return found
 
     def action_mask(self, seat: object) -> np.ndarray[Any, np.dtype[np.int8]]:
-        number = self._seat_number(seat)
-        mask = np.zeros(self._size, dtype=np.int8)
-        if not self._stopped and self._decision_now() is not None:
-            legal = self.legal_by_index(number)
-            if legal:
-                mask.put(list(legal), 1)
+        return self._mask_of(self._seat_number(seat))
+
+    def _mask_of(self, number: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """A seat's mask (a valid seat number): a copy of the buffer, set to its legal
+        actions."""
+        if self._stopped or self._decision_now() is None:
+            legal: dict[int, Any] = {}
+        else:
+            legal = self._legal.get(number) or self.legal_by_index(number)
+        mask: np.ndarray[Any, np.dtype[np.int8]] = self._mask.of(legal)
         return mask
 
     def observe_seat(self, seat: object) -> dict[str, Any]:
@@ -215,12 +222,24 @@ class _Common:
         position; the arrays are the environment's: copy them to keep them changed)."""
         found = self._observed.get(seat) if type(seat) is int else None  # noqa: E721
         if found is None:
-            number = self._seat_number(seat)
-            game = self._current()
-            found = self._observed[number] = {
-                "observation": self.encoder.encode(game, number, self._decision_now()),
-                "action_mask": self.action_mask(number)}
+            found = self._observe_number(self._seat_number(seat))
         return found
+
+    def _observe_number(self, number: int) -> dict[str, Any]:
+        """:meth:`observe_seat` of a valid seat number not observed yet at this position
+        (the calls of the mask and the legal actions inlined: this runs at every step)."""
+        game = self._current()
+        decision = self._decision or self._decision_now()
+        if self._stopped or decision is None:
+            legal: dict[int, Any] = {}
+        else:
+            found = self._legal.get(number)
+            legal = (found if found is not None else self.legal_by_index(number))
+        observed = self._observed[number] = {
+            "observation": self.encoder.observe(game, number, decision,
+                                                self._memories[number]),
+            "action_mask": self._mask.of(legal)}
+        return observed
 
     def index_of(self, action: object) -> int:
         """The action index of an engine action (its slot; the payment is not kept)."""
@@ -340,7 +359,7 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
             raise EnvError("the game is over and every agent is done: call reset() to "
                            "play another")
         seat = self.agent_seats[agent]
-        return (self._observed.get(seat) or self.observe_seat(seat) if observe else None,
+        return (self._observed.get(seat) or self._observe_number(seat) if observe else None,
                 self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
 

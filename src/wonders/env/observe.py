@@ -2,8 +2,9 @@
 
 A loop names its encoder in the registry (``Loop.encoder``, ``"module:Class"``); the
 encoders here read the loop's state directly (hands, cities, the structure) into
-counts over the data's cards, wonders and tokens, built once per step from a few
-lists of indexes (``numpy.bincount``), never from the JSON view.  A loop that names
+counts over the data's cards, wonders and tokens, never from the JSON view; the
+environment keeps each seat's last vector (:class:`Memory`) and rewrites only the
+blocks that changed.  A loop that names
 none gets :class:`ViewEncoder`, which walks :meth:`GameState.view` (slower, any loop).
 
 Every layout is a function of the data and the player count only, and an encoder
@@ -16,25 +17,110 @@ from __future__ import annotations
 import random
 from itertools import compress
 from operator import gt
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
+from wonders.engine.randomness import mypyc_attr
 from wonders.env.spaces import KNOWN_KINDS
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
     from wonders.engine.contract import Decision, GameState
 
-Vector = npt.NDArray[np.float32]
+Vector: TypeAlias = "npt.NDArray[np.float32]"
 # the military token kinds the engine gives (wonders.engine.runtime VICTORY/DEFEAT), then
 # the vocabulary's token kinds: per kind, a city's count and sum of points
 _MILITARY_KINDS: Final = ("victory", "defeat")
 
 
+class Memory:
+    """One seat's last vector and, per block, the places it set there: an encoder that
+    takes one (:meth:`Encoder.observe`) rewrites only the blocks whose places changed
+    since (a Duel move changes a few of some twenty), through a ``memoryview`` (a write
+    costs tens of nanoseconds; a NumPy call on a list, microseconds).  The vector is the
+    one the places say whatever game the memory saw before: blocks are compared by
+    value, never by which game or object they came from."""
+
+    def __init__(self, size: int, blocks: int) -> None:
+        self.vector = np.zeros(size, np.float32)
+        self.view: Any = self.vector.data  # (a memoryview: writes land in the vector)
+        self.sets: list[list[int]] = [[] for _ in range(blocks)]
+        self.sources: list[Any] = [None] * blocks  # a block's source, when compared
+        self.written: dict[int, Any] = {}  # a block of numbers' start -> its numbers
+
+    def ones(self, block: int, places: list[int]) -> None:
+        """1 at each of ``places`` (repeats count once), 0 at the block's other places."""
+        old = self.sets[block]
+        if old == places:
+            return
+        view = self.view
+        for place in old:
+            view[place] = 0.0
+        for place in places:
+            view[place] = 1.0
+        self.sets[block] = places
+
+    def counts(self, block: int, places: list[int]) -> None:
+        """How often each place occurs in ``places`` (copies of a card in a hand)."""
+        old = self.sets[block]
+        if old == places:
+            return
+        view = self.view
+        for place in old:
+            view[place] = 0.0
+        for place in places:
+            view[place] += 1.0
+        self.sets[block] = places
+
+    def values(self, start: int, values: tuple[Any, ...] | list[Any]) -> None:
+        """``values`` at ``start``, ``start + 1`` … (a block of numbers)."""
+        written = self.written
+        if written.get(start) == values:
+            return
+        written[start] = values
+        view = self.view
+        for offset, value in enumerate(values):
+            view[start + offset] = value
+
+    def pairs(self, block: int, at: list[int], values: list[Any]) -> None:
+        """``values`` at ``at`` and 0 at the block's other places."""
+        view = self.view
+        for place in self.sets[block]:
+            view[place] = 0.0
+        for place, value in zip(at, values):
+            view[place] = value
+        self.sets[block] = at
+
+
+class Mask:
+    """An environment's action-mask buffer: set to a seat's legal slots (clearing the last
+    ones), handed out as a copy."""
+
+    def __init__(self, size: int) -> None:
+        self.mask = np.zeros(size, dtype=np.int8)
+        self.view: Any = self.mask.data  # (a memoryview of the buffer)
+        self.set: list[int] = []
+
+    def of(self, legal: dict[int, Any]) -> Any:
+        """A new 0/1 mask with 1 at the keys of ``legal``."""
+        view = self.view
+        for index in self.set:
+            view[index] = 0
+        indexes = list(legal)
+        for index in indexes:
+            view[index] = 1
+        self.set = indexes
+        return self.mask.copy()
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class Encoder:
     """A fixed layout of blocks and the vector of one seat's view of a game."""
+
+    memory_blocks: int = 0  # how many Memory blocks observe() uses (0: no fast path)
+    city_sources: bool = True  # whether a city's blocks are skipped by their source lists
 
     def __init__(self, data: GameData, players: int) -> None:
         self.data = data
@@ -104,6 +190,43 @@ class Encoder:
         the caller has it (None: asked here, unless the game is over)."""
         raise NotImplementedError
 
+    def memory(self) -> Memory | None:
+        """A fresh memory for :meth:`observe` (None: this encoder has no fast path, or a
+        subclass changed :meth:`encode` and not :meth:`write`: its own encode() counts)."""
+        if not self.memory_blocks:
+            return None
+        mro = type(self).__mro__
+        encode = next(klass for klass in mro if "encode" in vars(klass))
+        write = next(klass for klass in mro if "write" in vars(klass))
+        return Memory(self.size, self.memory_blocks) if encode is write else None
+
+    def observe(self, game: GameState, seat: int, decision: Decision | None,
+                memory: Memory | None) -> Vector:
+        """What :meth:`encode` gives, made by updating ``memory`` (the seat's last vector)
+        where a block changed; a copy, so a returned vector never changes later."""
+        if memory is None:
+            return self.encode(game, seat, decision)
+        if decision is None and not game.over:
+            decision = game.decision()
+        self.write(game, seat, decision, memory)
+        return memory.vector.copy()
+
+    def write(self, game: GameState, seat: int, decision: Decision | None,
+              memory: Memory) -> None:
+        """Bring ``memory`` to what ``seat`` sees now (the encoders with a fast path)."""
+        raise NotImplementedError
+
+    def head_places(self, seat: int, decision: Decision | None) -> list[int]:
+        """The places of :meth:`head`."""
+        ones = [self.seat_at + seat]
+        if decision is not None:
+            kind = self.kinds.get(decision.kind)
+            if kind is not None:
+                ones.append(self.kind_at + kind)
+            if seat in decision.seats:
+                ones.append(self.decides_at)
+        return ones
+
 
 class _CityBlocks:
     """A city's public blocks: its built (and copied) cards, its taken tokens, and its
@@ -130,20 +253,54 @@ class _CityBlocks:
         at.extend(self.number_places)
         values.extend((city.coins, city.shields(), city.stages))
         if city.tokens:
-            kinds = encoder.token_kinds
-            tally: dict[int, list[float]] = {}  # kind -> [count, points]
-            for kind, points in city.tokens:
-                index = kinds.get(kind)
-                if index is not None:
-                    found = tally.get(index)
-                    if found is None:
-                        tally[index] = [1.0, float(points)]
-                    else:
-                        found[0] += 1.0
-                        found[1] += points
-            for index, (count, total) in tally.items():
-                at.extend((self.kinds + 2 * index, self.kinds + 2 * index + 1))
-                values.extend((count, total))
+            self.tally(encoder, city.tokens, at, values)
+
+    def tally(self, encoder: Encoder, tokens: Any, at: list[int], values: list[float]
+              ) -> None:
+        """The military tokens' places and values: per kind, a count and a sum of points."""
+        kinds = encoder.token_kinds
+        tally: dict[int, list[float]] = {}  # kind -> [count, points]
+        for kind, points in tokens:
+            index = kinds.get(kind)
+            if index is not None:
+                found = tally.get(index)
+                if found is None:
+                    tally[index] = [1.0, float(points)]
+                else:
+                    found[0] += 1.0
+                    found[1] += points
+        for index, (count, total) in tally.items():
+            at.extend((self.kinds + 2 * index, self.kinds + 2 * index + 1))
+            values.extend((count, total))
+
+    # the Memory blocks write() uses, from its first
+    BLOCKS: Final = 3
+
+    def write(self, encoder: Encoder, city: Any, memory: Memory, first: int) -> None:
+        """The city's blocks into ``memory`` (:meth:`add`'s numbers, block by block)."""
+        # (the city's lists when its blocks were made; not kept where every city changes
+        # between two observations by a seat, as in a drafting turn)
+        known = memory.sources[first]
+        if (not encoder.city_sources or known is None or known[0] != city.built
+                or known[1] != city.copied or known[2] != city.owned_tokens):
+            cards = self.cards
+            places = [cards[card] for card in city.built]
+            if city.copied:  # (one block: a copied card lies in the built cards' places)
+                places.extend([cards[card] for card in city.copied])
+            memory.ones(first, places)
+            owned = self.owned
+            memory.ones(first + 1, [owned[token] for token in city.owned_tokens])
+            if encoder.city_sources:
+                memory.sources[first] = (list(city.built), list(city.copied),
+                                         list(city.owned_tokens))
+        memory.values(self.numbers, (city.coins, city.shields(), city.stages))
+        tokens = city.tokens
+        if memory.sources[first + 2] != tokens:
+            memory.sources[first + 2] = list(tokens)
+            at: list[int] = []
+            values: list[float] = []
+            self.tally(encoder, tokens, at, values)
+            memory.pairs(first + 2, at, values)
 
 
 def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, int]]:
@@ -156,6 +313,7 @@ def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, int
             for pool in data.rules.vocabulary.pools if pool not in hidden_pools}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class DraftEncoder(Encoder):
     """The drafting loop (7 Wonders, Leaders, Cities): age and turn, the seat's hand
     and reserve, the discard pile (its size; its cards while the seat builds from it),
@@ -176,6 +334,45 @@ class DraftEncoder(Encoder):
         self.board_sides = [self.block(f"city+{r}/side", len(self.sides))
                             for r in range(players)]
         self.cities = [_CityBlocks(self, r) for r in range(players)]
+        # Memory blocks: head, hand, reserve, discard, each pool, then per seat its board
+        # and side, and its city's
+        self.city_first = 4 + len(self.pools)
+        self.memory_blocks = self.city_first + players * (1 + _CityBlocks.BLOCKS)
+        self.city_sources = False  # (every seat plays a card between a seat's observations)
+
+    def write(self, game: GameState, seat: int, decision: Decision | None,
+              memory: Memory) -> None:
+        state: Any = game
+        memory.ones(0, self.head_places(seat, decision))
+        memory.values(self.numbers, (state.age, state.turn, len(state.discard)))
+        hand, reserve = self.hand, self.reserve
+        memory.counts(1, [hand[card] for card in state.hands[seat]])
+        memory.counts(2, [reserve[card] for card in state.reserve[seat]])
+        discard: list[int] = []
+        if decision is not None:
+            if decision.kind == "discard_build" and seat in decision.seats:
+                places = self.discard
+                discard = [places[card] for card in state.discard]
+        memory.counts(3, discard)
+        players = self.players
+        hands = state.hands
+        memory.values(self.hand_sizes, [len(hands[(seat + relative) % players])
+                                        for relative in range(players)])
+        block = 4
+        for pool, places in self.pools.items():
+            memory.counts(block, [places[token] for token in state.pools.get(pool) or ()])
+            block += 1
+        cities = state.cities
+        block = self.city_first
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            board = [self.boards[relative][city.wonder]]
+            side = self.sides.get(city.side.side)
+            if side is not None:
+                board.append(self.board_sides[relative] + side)
+            memory.ones(block, board)
+            self.cities[relative].write(self, city, memory, block + 1)
+            block += 1 + _CityBlocks.BLOCKS
 
     def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
         state: Any = game
@@ -216,6 +413,7 @@ class DraftEncoder(Encoder):
         return self.vector(ones, at, values, counts)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class StructureEncoder(Encoder):
     """The card-structure loop (Duel): age and turn, the conflict pawn (towards the
     viewer's rival: positive is good), the military tokens still on the track, the
@@ -247,6 +445,69 @@ class StructureEncoder(Encoder):
                         for r in range(players)]
         self.built = [self.places(self.block(f"city+{r}/wonders built", len(self.wonders)),
                                   self.wonders) for r in range(players)]
+        # Memory blocks: head, the structure's accessible and face-up cards, the track,
+        # the discard pile, the offer, each pool, then per seat its city's and its wonders
+        self.city_first = 6 + len(self.pools)
+        self.memory_blocks = self.city_first + players * (1 + _CityBlocks.BLOCKS)
+
+    def write(self, game: GameState, seat: int, decision: Decision | None,
+              memory: Memory) -> None:
+        state: Any = game
+        memory.ones(0, self.head_places(seat, decision))
+        structure = state.structure
+        hidden = left = 0
+        if structure is not None:
+            slot_cards = structure.cards
+            known = memory.sources[1]  # (the structure's lists when blocks 1 and 2 were made)
+            if (known is None or known[0] != slot_cards or known[1] != structure.accessible
+                    or known[2] != structure.face_up or known[3] != structure.taken):
+                accessible = self.accessible
+                memory.ones(1, [accessible[slot_cards[slot]] for slot in structure.accessible])
+                face_up = self.face_up
+                # face up and not taken
+                shown = [face_up[card] for card, up, taken in zip(
+                    slot_cards, structure.face_up, structure.taken) if up and not taken]
+                memory.ones(2, shown)
+                known = memory.sources[1] = (list(slot_cards), list(structure.accessible),
+                                             list(structure.face_up), list(structure.taken),
+                                             len(shown))
+            left = structure.left
+            hidden = left - known[4]
+        else:
+            memory.sources[1] = None
+            memory.ones(1, [])
+            memory.ones(2, [])
+        memory.values(self.numbers, (state.age, state.turn,
+                                     -state.position if seat else state.position,
+                                     hidden, left))
+        track = self.track
+        memory.ones(3, [track[token] for token in state.track_tokens])
+        discarded = self.discarded
+        memory.ones(4, [discarded[card] for card in state.discard])
+        offer: list[int] = []
+        if decision is not None and decision.kind == "wonder_draft":
+            pools = state.wonder_pools
+            drafting = pools[state.picks // state.setup.draft.size] if pools else []
+            offered = self.offer
+            offer = [offered[wonder] for wonder in drafting]
+        memory.ones(5, offer)
+        block = 6
+        for pool_name, places in self.pools.items():
+            memory.ones(block, [places[token] for token in state.pools.get(pool_name) or ()])
+            block += 1
+        cities = state.cities
+        players = self.players
+        block = self.city_first
+        for relative in range(players):
+            city = cities[(seat + relative) % players]
+            self.cities[relative].write(self, city, memory, block)
+            drafted = self.drafted[relative]
+            wonders = [drafted[wonder] for wonder in city.wonders]
+            if city.built_wonders:  # (the built wonders' block: after the drafted ones)
+                built = self.built[relative]
+                wonders.extend([built[wonder] for wonder in city.built_wonders])
+            memory.ones(block + _CityBlocks.BLOCKS, wonders)
+            block += 1 + _CityBlocks.BLOCKS
 
     def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
         state: Any = game
@@ -286,8 +547,8 @@ class StructureEncoder(Encoder):
                 ones.extend(map(places.__getitem__, tokens))
         if decision is not None and decision.kind == "wonder_draft":
             pools = state.wonder_pools
-            pool = pools[state.picks // state.setup.draft.size] if pools else []
-            ones.extend(map(self.offer.__getitem__, pool))
+            offered = pools[state.picks // state.setup.draft.size] if pools else []
+            ones.extend(map(self.offer.__getitem__, offered))
         cities = state.cities
         players = self.players
         for relative in range(players):
@@ -300,6 +561,7 @@ class StructureEncoder(Encoder):
         return self.vector(ones, at, values)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class ViewEncoder(Encoder):
     """Any loop: a seat's :meth:`~GameState.view` (JSON) walked into a fixed vector.
 

@@ -14,6 +14,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Final, Iterator, Sequence
 
 from wonders.dsl.errors import WondersError
+from wonders.engine.randomness import mypyc_attr
 from wonders.engine.actions import (FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage,
                                     BuildWonder, ChooseSide, ChooseStarter, ChooseWonder,
                                     CopyCard, DestroyCard, Keep, PayOrTake, Sell, Skip,
@@ -43,6 +44,7 @@ class EnvError(WondersError, ValueError):
     what to do instead."""
 
 
+@mypyc_attr(native_class=False)  # (compiled, a RuntimeError subclass is a Python class)
 class UnmappedActionError(WondersError, RuntimeError):
     """The game offered an action the action space has no slot for: a new action type
     the catalogue (:mod:`wonders.env.spaces`) must learn."""
