@@ -12,8 +12,7 @@ import pytest
 pytest.importorskip("pettingzoo", reason="wonders.env needs PettingZoo: pip install 'wonders[env]'")
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import (api_test, parallel_api_test, parallel_seed_test,  # noqa: E402
-                             seed_test)
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 
 import wonders  # noqa: E402
 from wonders.engine.errors import IllegalActionError  # noqa: E402

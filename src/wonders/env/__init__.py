@@ -26,8 +26,14 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
                       "not installed): pip install 'wonders[env]'") from None
 
 from wonders.env.aec import WondersEnv, WondersParallelEnv, rewards_of
-from wonders.env.observe import (DraftEncoder, Encoder, Spaces, StructureEncoder, ViewEncoder,
-                                 spaces_for)
+from wonders.env.observe import (
+    DraftEncoder,
+    Encoder,
+    Spaces,
+    StructureEncoder,
+    ViewEncoder,
+    spaces_for,
+)
 from wonders.env.single import WondersGymEnv, gym_env, vector_env
 from wonders.env.spaces import ActionCatalogue, EnvError, UnmappedActionError, slot_of
 

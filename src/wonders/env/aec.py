@@ -25,7 +25,6 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import default_players, new_game
-
 from wonders.env.observe import Mask, Spaces, spaces_for
 from wonders.env.spaces import EnvError
 

@@ -14,13 +14,27 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Final, Iterator, Sequence
 
 from wonders.dsl.errors import WondersError
-from wonders.engine.randomness import mypyc_attr
-from wonders.engine.actions import (FREE_BUILD, Action, Build, BuildFromDiscard, BuildStage,
-                                    BuildWonder, ChooseSide, ChooseStarter, ChooseWonder,
-                                    CopyCard, DestroyCard, Keep, PayOrTake, Sell, Skip,
-                                    TakeToken)
+from wonders.engine.actions import (
+    FREE_BUILD,
+    Action,
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    BuildWonder,
+    ChooseSide,
+    ChooseStarter,
+    ChooseWonder,
+    CopyCard,
+    DestroyCard,
+    Keep,
+    PayOrTake,
+    Sell,
+    Skip,
+    TakeToken,
+)
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
 from wonders.engine.flow_actions import Move
+from wonders.engine.randomness import mypyc_attr
 
 if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
