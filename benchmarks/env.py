@@ -24,7 +24,6 @@ import statistics
 import time
 from typing import Any, Callable
 
-
 import wonders
 from wonders.engine.randomness import below
 from wonders.engine.registry import new_game
