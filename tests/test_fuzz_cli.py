@@ -29,6 +29,7 @@ from wonders.cli.terminal import as_number
 runner = CliRunner()
 BASE = Path(__file__).resolve().parents[1] / "cards" / "base"
 SECONDS = 20  # no single command may take longer
+WORKING: list[Path] = []  # the folder the commands run in (the place fixture makes it)
 FUZZ = settings(derandomize=True, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow,
                                        HealthCheck.function_scoped_fixture])
@@ -48,6 +49,9 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     log = root / "good.jsonl"
     result = runner.invoke(app, ["play", "--seed", "4", "--log", str(log)])
     assert result.exit_code == 0, result.output
+    here = root / "here"   # commands run here: '.' and '..' name the fuzz folder, never the
+    here.mkdir()           # checkout's parent (which may hold anything: 'check ..' reads it all)
+    WORKING.append(here)
     return {"root": str(root), "game": str(game), "pipe": str(game / "pipe.yaml"),
             "loop": str(game / "a.yaml"), "fifo": str(root / "fifo.jsonl"),
             "selfloop": str(root / "loop.jsonl"), "log": str(log),
@@ -65,9 +69,15 @@ def hostile(place: dict[str, str]) -> st.SearchStrategy[str]:
 
 
 def run(args: list[str], input: str | None = None) -> None:
-    started = time.perf_counter()
-    result = runner.invoke(app, args, input=input)
-    elapsed = time.perf_counter() - started
+    back = os.getcwd()
+    if WORKING:
+        os.chdir(WORKING[-1])
+    try:
+        started = time.perf_counter()
+        result = runner.invoke(app, args, input=input)
+        elapsed = time.perf_counter() - started
+    finally:
+        os.chdir(back)
     output = result.output
     assert elapsed < SECONDS, (args, elapsed)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
