@@ -467,6 +467,10 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
     # the last decision's recap: the three moves, and the age's battles in a list apart
     final = server.table(table_id).recaps[-1]
     for page in (*pages.values(), watcher):
+        # (the winner and the recap come in one state; the recap's list may be drawn a
+        # moment after the winner line on a loaded machine: wait for it, then check it)
+        page.wait_for_function("document.querySelectorAll('#recap-moves li').length >= 3",
+                               timeout=TIMEOUT_MS)
         assert len(page.query_selector_all("#recap-moves li")) == 3
         battles = [li.inner_text() for li in page.query_selector_all("#recap-battles li")]
         assert battles == final["battles"] and len(battles) >= 3
