@@ -10,8 +10,8 @@ card to destroy, a token, a wonder draft, who starts), given to the page through
 websocket as the server would send it, with every legal action reachable and sent as is.  The
 humans play the first action offered, so a whole game takes seconds.
 
-Every page meets the server exactly as served: its real Content-Security-Policy (no
-``bypass_csp``), any violation of it failing the test.  The games are played at a desktop
+Every page meets the server exactly as served: its real Content-Security-Policy (the
+browser context never turns it off), any violation of it failing the test.  The games are played at a desktop
 size and at a phone's (390×844), and the layout is checked as a person would look at it:
 the structure's rows centred and each card lying half on each of the two below it, no
 badge over a card name, no sideways scrolling, a tapped card's actions in view.

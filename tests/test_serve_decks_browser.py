@@ -1,7 +1,7 @@
 """A decks game (7 Wonders Architects) on the online table, in a real browser: headless
 Chromium (the operating system's package) driven by Playwright, against a uvicorn server
-in a background thread, every page with its real Content-Security-Policy (no
-``bypass_csp``; a violation fails the test).
+in a background thread, every page with its real Content-Security-Policy (the
+browser context never turns it off; a violation fails the test).
 
 A whole 2-player game, a human in the page against a bot, from the lobby to the winner,
 at a desktop's size and at a phone's (390×844): on every decision of the human the page
