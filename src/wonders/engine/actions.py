@@ -255,8 +255,7 @@ Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, Cho
 
 # Actions are values: the hot path shares one object per distinct action instead of
 # building thousands of equal ones (and a bot's choice is then recognised by identity;
-# compiled, a dataclass's generated ``__init__`` is interpreted and costs ~2,000
-# instructions, so even the few actions a game makes once per age are shared).
+# compiled, a dataclass's generated ``__init__`` is interpreted: docs/engine.md).
 # Keys are cards (hashed by identity) and plain ints, which hash fast.
 # The tables are registered with :mod:`wonders.engine.memo` (bounded, clearable): values
 # are only shared, never needed, so forgetting them is safe.

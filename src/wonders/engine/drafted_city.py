@@ -20,12 +20,11 @@ NO_UNLOCKS: Final[dict[str, tuple[Card, ...]]] = {}  # shared, never changed
 NO_SIDE: Final = WonderSide("", fx.NO_EFFECTS, ())
 NO_BOARD: Final = Wonder("", {})
 # The abilities of a city that has none yet, shared by all of them (most Duel cities never
-# get one, and making and freeing a set per city costs ~1 K instructions a game): never
-# added to; _count gives a city its own set at its first ability.
+# get one, so a set per city would be made and freed for nothing): never added to;
+# _count gives a city its own set at its first ability.
 _NO_ABILITIES: Final[set[str]] = set()
 # The once-per-age power's ages, shared by every drafted city: no loop of drafted cities
-# has that power (the base loop's, which writes the set, plays boards), and a set made and
-# freed per city costs ~1 K instructions a game.  Never added to.
+# has that power (the base loop's, which writes the set, plays boards).  Never added to.
 _NO_AGES: Final[set[int]] = set()
 BUILT: Final = "built"          # a drafted wonder's state in statistics (its "side")
 NOT_BUILT: Final = "not built"
@@ -418,8 +417,8 @@ _STAGE_COSTS: Final[dict[Wonder, fx.Cost]] = memo.table("drafted_city.stage_cost
 
 
 def _listed(colours: frozenset[str]) -> tuple[int, ...]:
-    """A set of colours as a tuple (kept per set): compiled, walking a tuple is a few
-    instructions an item, walking a frozenset a generic iterator.  The last set asked for
+    """A set of colours as a tuple (kept per set): compiled, a tuple is walked natively,
+    a frozenset through a generic iterator.  The last set asked for
     is kept apart and recognised by identity (the sets come from the effects, and most
     questions are a sale's, always the same set): no hashing, no lookup."""
     last = _LAST_LISTED

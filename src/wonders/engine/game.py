@@ -1323,8 +1323,8 @@ class Game(Table):
     def _military(self) -> None:
         """The age's military: the rule set's battles (:mod:`.mechanisms.battles`)."""
         shields = battles.battle_shields(self.cities, self._counted_shields)
-        # (the tokens each city won or lost, as fight returns them: compiled, Counter
-        # arithmetic on the cities' tokens is interpreted code, ~100,000 instructions an age)
+        # (the tokens each city won or lost, as fight returns them: Counter arithmetic on
+        # the cities' tokens would run as interpreted code even when compiled)
         received = battles.fight(self.cities, self.data.rules.model.military.battles, self.age,
                                  shields)
         for seat, city in enumerate(self.cities):

@@ -411,8 +411,7 @@ class TradeContext:
     A value in all but name: nothing assigns to a field after construction except
     ``known`` (answers found so far).  A plain class rather than a frozen dataclass
     with a ``__post_init__``: compiled, a dataclass's generated ``__init__`` runs as
-    interpreted Python (callgrind: ~21,000 instructions a construction, about a tenth
-    of a random 3-player game); this one is native.
+    interpreted Python; this one is native (docs/engine.md).
     """
 
     __slots__ = ("own", "own_id", "left", "left_id", "right", "right_id", "prices",

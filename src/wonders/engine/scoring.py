@@ -32,7 +32,7 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
         places = term.places
         # the common case, without building a list of cities (not ``places == _SELF``:
         # compiled, a Final tuple is built anew at each use).  Every loop hands a list:
-        # compiled, indexing it as one is a few instructions, a Sequence's a generic call.
+        # compiled, a list is indexed natively, a Sequence through a generic call.
         if len(places) == 1 and places[0] == _SELF_NAME:
             city: City
             if isinstance(cities, list):  # (a list of Any once narrowed: typed again here)

@@ -124,7 +124,7 @@ class _Tuck:
 # card -> its offers by what building it costs: index ``paid - _CHAINED`` (so 0 is free
 # by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints.
 # Only for a card its data set did not number: the others' lists are in the data set's
-# StructureRules.records (a list index rather than a lookup, ~8 K instructions a Duel game).
+# StructureRules.records (a list index is cheaper than a lookup; docs/engine.md).
 _OFFERS: Final[dict[Card, list[_Priced | None]]] = memo.table("structure_game.offers", 2_000)
 # (the rival's production for sale id, own terms id) -> the prices, their id and their rates
 _PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int, dict[str, int] | None]]] = (
@@ -546,8 +546,7 @@ class StructureGame(Table):
 
     def to_move(self) -> list[int]:
         """The one seat that decides now, or none: a shared list (read it only), as
-        ``legal_actions``' is (a harness asks before every decision; a new list each time
-        cost ~240 instructions)."""
+        ``legal_actions``' is (a harness asks before every decision)."""
         if self.phase is StructurePhase.OVER:
             return _NOBODY
         if self.pending:

@@ -85,9 +85,9 @@ def card_number(card: Card) -> int:
 
     The card-structure loop's shared tables (a terms' offers, a tuck's actions, the
     records by price) are lists indexed by it rather than dicts keyed by the card:
-    compiled, a list index is a few instructions, a dict lookup on the card's address
-    hash 100-150.  The numbers are process-wide, not per data set: trading terms are
-    shared by every rule set with the same bank price and resources, and a card object
+    compiled, a list index is native, a dict lookup hashes the card's address.  The numbers are
+    process-wide, not per data set: trading terms are shared by every rule set with the same bank
+    price and resources, and a card object
     may sit in several data sets, so only a number no other card of the process has can
     index those shared lists.  They are handed out when a data set is compiled
     (:func:`structure_rules`: its cards age by age, so the cards a terms is asked about,
