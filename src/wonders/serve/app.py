@@ -8,7 +8,11 @@ Routes:
   websocket's join message);
 * ``GET /api/games``, ``GET /api/tables``, ``POST /api/tables`` (create; the answer
   holds every seat's join link and the spectators' link);
-* ``WS /ws/{id}`` the live table (:mod:`.protocol`).
+* ``WS /ws/{id}`` the live table (:mod:`.protocol`);
+* ``GET /replay/{id}`` a table's replay page (``?at=N&seat=K`` opens it at a step and
+  view), ``GET /api/tables/{id}/replay`` (its steps, views and catalogue),
+  ``GET /api/tables/{id}/replay/{at}?seat=K`` (a step, :mod:`.replays`) and
+  ``POST /api/tables/{id}/play-on`` (a new table from a step of a finished game).
 
 Every change to a table happens in the event loop; bots choose in a thread pool
 (:meth:`.tables.Tables.bot_jobs`), the search bot within its time limit, and a
@@ -49,6 +53,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from wonders.bots import Bot
 from wonders.engine.contract import AnyAction, GameState
+from wonders.engine.errors import RuleError
 from wonders.serve.accounts import (
     CSRF_HEADER,
     SESSION_COOKIE,
@@ -66,6 +71,7 @@ from wonders.serve.protocol import (
     parse,
     valid_unicode,
 )
+from wonders.serve.replays import ReplayError, Replays
 from wonders.serve.tables import (
     ABANDON_SECONDS,
     HUMAN,
@@ -109,6 +115,7 @@ class Server:
         self.executor: ThreadPoolExecutor | None = None
         self.create_limits: dict[str, RateLimit] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.replays = Replays()
 
     # --- moves ----------------------------------------------------------------------
 
@@ -326,11 +333,17 @@ class Server:
         """The signed-in account of a request's or websocket's cookies."""
         return self.accounts.session(cookies.get(SESSION_COOKIE))
 
-    async def create_table(self, request: Request) -> Response:
+    def _may_create(self, request: Request) -> Response | None:
         client = request.client.host if request.client else "?"
         limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
         if not limit.allow():
             return _error("too many tables created; wait a moment", 429)
+        return None
+
+    async def create_table(self, request: Request) -> Response:
+        refused = self._may_create(request)
+        if refused is not None:
+            return refused
         payload = await self._payload(request, "table request")
         if isinstance(payload, Response):
             return payload
@@ -338,6 +351,10 @@ class Server:
             table = self.tables.create(payload)
         except TableError as exc:
             return _error(str(exc), 400)
+        return await self._created(table)
+
+    async def _created(self, table: Table) -> Response:
+        """The answer to a table just made, once it is stored: every seat's join link."""
         if table.saved is not None:
             try:
                 await asyncio.wrap_future(table.saved)
@@ -479,6 +496,59 @@ class Server:
         text = "".join(dumps(record) + "\n" for record in table.log_lines())
         return Response(text, media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="{table.id}.jsonl"'})
+
+    # --- replays --------------------------------------------------------------------
+
+    async def replay_page(self, request: Request) -> Response:
+        return FileResponse(static_dir() / "replay.html", headers=SECURITY_HEADERS)
+
+    async def replay_info(self, request: Request) -> Response:
+        """A table's replay: its steps, the views it offers, the game's catalogue."""
+        try:
+            table = self.tables.get(request.path_params.get("table"))
+        except TableError as exc:
+            return _error(str(exc), 404)
+        return AsciiJSON({"table": table.summary(), "steps": table.decision_number,
+                          "over": table.game.over, "views": self.replays.views(table),
+                          "catalogue": self.tables.catalogue(table.source)})
+
+    async def replay_step(self, request: Request) -> Response:
+        """One step of a table's replay as ``?seat=`` saw it (public by default): 404 for
+        an unknown table, step or seat, 403 for a seat's view of a running game."""
+        try:
+            table = self.tables.get(request.path_params.get("table"))
+        except TableError as exc:
+            return _error(str(exc), 404)
+        replay = self.replays.of(table)
+        try:
+            step, seat = replay.check(request.path_params.get("at"),
+                                      request.query_params.get("seat"))
+            return AsciiJSON(replay.state(step, seat))
+        except ReplayError as exc:
+            return _error(str(exc), exc.status)
+        except RuleError as exc:   # a move that no longer replays (the data changed)
+            return _error(f"this game does not replay here: {exc}", 409)
+
+    async def play_on(self, request: Request) -> Response:
+        """A new table from a step of a finished table's replay (``Tables.play_on``)."""
+        refused = self._may_create(request)
+        if refused is not None:
+            return refused
+        payload = await self._payload(request, "play-on request")
+        if isinstance(payload, Response):
+            return payload
+        try:
+            table = self.tables.get(request.path_params.get("table"))
+        except TableError as exc:
+            return _error(str(exc), 404)
+        if not table.game.over:
+            return _error("the game is not over: a running game is played on only once it "
+                          "ends (a new table would deal its hidden cards)", 409)
+        try:
+            created = self.tables.play_on(table, payload)
+        except TableError as exc:
+            return _error(str(exc), 400)
+        return await self._created(created)
 
     # --- websocket ------------------------------------------------------------------
 
@@ -721,6 +791,10 @@ def create_app(tables: Tables, workers: int = 2,
         Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables", server.create_table, methods=["POST"]),
         Route("/api/tables/{table}/log", server.table_log),
+        Route("/replay/{table}", server.replay_page),
+        Route("/api/tables/{table}/replay", server.replay_info),
+        Route("/api/tables/{table}/replay/{at}", server.replay_step),
+        Route("/api/tables/{table}/play-on", server.play_on, methods=["POST"]),
         Route("/api/session", server.session),
         Route("/leaderboard", server.leaderboard_page),
         Route("/player/{name}", server.player_page),

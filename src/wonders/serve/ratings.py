@@ -128,7 +128,8 @@ def player(store: db.Store, account: int) -> dict[str, Any]:
             (db.seats.c.account_id == account) & (db.tables.c.over == sa.true()))).scalar()
         tables = [{"table": r[0], "game": r[1], "mode": r[2], "over": bool(r[3]),
                    "seat": int(r[4]), "created": float(r[5]), "watch": f"/table/{r[0]}",
-                   "log": f"/api/tables/{r[0]}/log" if r[3] else None}
+                   "log": f"/api/tables/{r[0]}/log" if r[3] else None,
+                   "replay": f"/replay/{r[0]}" if r[3] else None}
                   for r in connection.execute(sa.select(
                       db.tables.c.id, db.tables.c.game, db.tables.c.mode, db.tables.c.over,
                       db.seats.c.seat, db.tables.c.created).join(

@@ -146,6 +146,24 @@ def find_action(game: GameState, seat: int, wanted: Any) -> AnyAction | None:
     return None
 
 
+def set_up(source: GameSource, players: int, seed: int, sides: str | None) -> GameState:
+    """A table's game as it was dealt (``sides`` None: its wonders have one side)."""
+    return (new_game(source.data, players, seed, sides=sides) if sides is not None
+            else new_game(source.data, players, seed))
+
+
+def logged_actions(game: GameState, entry: dict[str, Any], number: int) -> dict[int, AnyAction]:
+    """The actions of a history entry (decision ``number``), found again among the legal
+    actions of ``game`` (TableError when one no longer is)."""
+    actions: dict[int, AnyAction] = {}
+    for seat_text, wanted in (entry.get("actions") or {}).items():
+        action = find_action(game, int(seat_text), wanted)
+        if action is None:
+            raise TableError(f"move {number}: seat {seat_text}'s action is no longer legal")
+        actions[int(seat_text)] = action
+    return actions
+
+
 @dataclass
 class Table:
     """One game being played: the state, its seats and who has chosen this decision."""
@@ -360,6 +378,14 @@ class Table:
         """Store the decisions played since the last save and the table's row, in one
         transaction (with the ratings when the game just ended); the future answers once
         committed."""
+        ops = self.moves_ops()
+        ops.append(self._update_op())
+        if self.game.over and self.on_final is not None:
+            ops.extend(self.on_final(self))
+        return self._write(ops)
+
+    def moves_ops(self) -> list[Op]:
+        """What stores the decisions played since the last save (counted stored)."""
         table_id = self.id
         entries = [(n, json.dumps(self.game.history[n], separators=(",", ":")))
                    for n in range(self.stored, self.decision_number)]
@@ -367,11 +393,8 @@ class Table:
         if entries:
             rows = [{"table_id": table_id, "number": n, "record": text} for n, text in entries]
             ops.append(lambda c: db.run(c, db.moves.insert(), rows))
-        ops.append(self._update_op())
-        if self.game.over and self.on_final is not None:
-            ops.extend(self.on_final(self))
         self.stored = self.decision_number
-        return self._write(ops)
+        return ops
 
     def log_lines(self) -> list[dict[str, Any]]:
         """The engine's own game log of this table (``wonders replay`` replays it)."""
@@ -629,6 +652,58 @@ class Tables:
         table._write(table.insert_ops())
         return table
 
+    def play_on(self, table: Table, request: Any) -> Table:
+        """A new table continuing ``table`` (a finished game) from a step of its replay:
+        ``at`` (the decisions kept), ``seat`` (the seat the asker plays; None: every seat
+        a bot), ``bot`` (the others' kind, greedy by default), ``hints``.  The game is set
+        up alike and the first ``at`` decisions played again, so its record is an
+        ordinary table's (its moves from the first); a training game, never rated.
+        Refused for a running game: its seed, which a new table shares, deals every hand."""
+        if not isinstance(request, dict):
+            raise TableError("a play-on request is a JSON object")
+        unknown = set(request) - {"at", "seat", "bot", "hints"}
+        if unknown:
+            raise TableError(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
+        if not table.game.over:
+            raise TableError("the game is not over: a running game is played on only "
+                             "once it ends (a new table would deal its hidden cards)")
+        steps = table.decision_number
+        at = request.get("at")
+        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= steps:
+            raise TableError(f"at: a step, 0 to {steps}")
+        if at == steps:
+            raise TableError(f"at: the game is over at step {at}; play on from an earlier "
+                             "step")
+        players = table.game.players
+        seat = request.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                                 or not 0 <= seat < players):
+            raise TableError(f"seat: the seat you play, 0 to {players - 1}, or null (bots "
+                             "only)")
+        bot = request.get("bot", STAND_IN)
+        bot = BOT_ALIASES.get(bot, bot) if isinstance(bot, str) else bot
+        bots = [k for k in seat_kinds() if k != HUMAN]
+        if bot not in bots:
+            raise TableError(f"bot: {_short(bot)} is not one of {', '.join(bots)}")
+        hints = request.get("hints", False)
+        if not isinstance(hints, bool):
+            raise TableError("hints: true or false")
+        self.retire()
+        if self.live >= self.max_tables:
+            raise TableError(f"this server holds {self.max_tables} unfinished tables "
+                             "already (finished games do not count); try again when one "
+                             "ends")
+        game = set_up(table.source, players, table.game.seed, table.sides)
+        for number, entry in enumerate(table.game.history[:at]):
+            game.play(logged_actions(game, entry, number))
+        seats = [Seat(HUMAN, secrets.token_urlsafe(18)) if n == seat else Seat(str(bot))
+                 for n in range(players)]
+        new = Table(secrets.token_urlsafe(TABLE_ID_BYTES), table.source, game, seats,
+                    table.sides, hints, time.time(), self.store, mode="training")
+        self._add(new)
+        new._write(new.insert_ops() + new.moves_ops())
+        return new
+
     def discard(self, table: Table) -> None:
         """Forget a table just created whose files could not be stored."""
         if self.tables.get(table.id) is table:
@@ -707,20 +782,11 @@ class Tables:
         table_id = str(row["id"])
         source = self._source(row)
         sides = row.get("sides")
-        game = (new_game(source.data, int(row["players"]), int(row["seed"]), sides=sides)
-                if sides is not None else
-                new_game(source.data, int(row["players"]), int(row["seed"])))
+        game = set_up(source, int(row["players"]), int(row["seed"]), sides)
         for number, entry in enumerate(record.moves):
             if entry.get("_number") != number:
                 raise TableError(f"move {number} is missing")
-            actions: dict[int, AnyAction] = {}
-            for seat_text, wanted in (entry.get("actions") or {}).items():
-                action = find_action(game, int(seat_text), wanted)
-                if action is None:
-                    raise TableError(f"move {number}: seat {seat_text}'s action is no "
-                                     "longer legal")
-                actions[int(seat_text)] = action
-            game.play(actions)
+            game.play(logged_actions(game, entry, number))
             if "coins" in entry and entry["coins"] != [c.coins for c in game.cities]:
                 raise TableError(f"move {number}: the coins differ on replay")
         names = self.account_names([s["account_id"] for s in record.seats

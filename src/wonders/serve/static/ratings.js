@@ -53,9 +53,11 @@ async function player(name) {
   }
   const tables = document.querySelector("#player-tables tbody");
   for (const t of body.tables) {
+    const done = el("span", {});
+    if (t.replay) done.append(el("a", {href: t.replay, textContent: "replay", class: "replay"}), " · ");
+    if (t.log) done.append(el("a", {href: t.log, textContent: "log"}));
     tables.append(cells(t.game, t.mode, String(t.seat),
-      el("a", {href: t.watch, textContent: t.over ? "final state" : "watch"}),
-      t.log ? el("a", {href: t.log, textContent: "replay log"}) : ""));
+      el("a", {href: t.watch, textContent: t.over ? "final state" : "watch"}), done));
   }
 }
 

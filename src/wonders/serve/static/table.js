@@ -31,7 +31,7 @@ function cardInfo(name, age) {
 }
 
 function seatName(seat) {
-  if (state && seat === state.seat) return `seat ${seat} (you)`;
+  if (state && seat === state.seat) return state.replay ? `seat ${seat} (this view)` : `seat ${seat} (you)`;
   const kind = state ? state.table.seats[seat] : "";
   const name = state && state.table.names ? state.table.names[seat] : null;
   if (name) return `seat ${seat} (${name})`;
@@ -67,7 +67,7 @@ function drawPlayers() {
     if (seat === state.seat && away.includes(seat)) {
       item.append(" ", el("button", {id: "back", type: "button", textContent: "Take my seat back",
                                      onclick: () => send({type: "back"})}));
-    } else if (state.seat !== null && seat !== state.seat && table.seats[seat] === "human" &&
+    } else if (state.seat !== null && !state.replay && seat !== state.seat && table.seats[seat] === "human" &&
                !away.includes(seat) && waiting.includes(seat) && !state.over) {
       item.append(" ", el("button", {class: "hand-over", type: "button", "data-seat": String(seat),
                                      textContent: "Hand this seat to a bot (left the table)",
@@ -130,6 +130,12 @@ function receive(message) {
     render();
     document.body.dataset.decision = String(message.decision);
     document.body.dataset.over = message.over ? "yes" : "no";
+    // the replay: of a finished game for everyone, of a running one for spectators
+    const replay = document.getElementById("replay-link");
+    if (replay) {
+      replay.href = `/replay/${encodeURIComponent(TABLE)}?at=${message.decision}`;
+      replay.hidden = !(message.over || message.seat === null);
+    }
   } else if (message.type === "refused") {
     document.getElementById("refused").textContent = `refused: ${message.reason}`;
   } else if (message.type === "hint") {
@@ -750,4 +756,11 @@ function drawEvents() {
   box.replaceChildren(el("h2", {}, "What happened"), el("ul", {}, ...state.events.slice().reverse().map((e) => el("li", {}, e))));
 }
 
-connect();
+// The replay page (replay.js) feeds states it fetched to the same drawing: no socket there.
+function drawState(gameCatalogue, message) {
+  catalogue = gameCatalogue;
+  state = message;
+  render();
+}
+
+if (document.body.dataset.page !== "replay") connect();
