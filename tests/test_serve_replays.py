@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -40,7 +40,8 @@ def sources() -> list[Any]:
 
 def make_client(data_dir: Path | None = None) -> tuple[TestClient, Tables]:
     tables = Tables(data_dir, sources(), search_seconds=0.2)
-    return with_csrf(TestClient(create_app(tables), base_url="https://testserver")), tables
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
+    return cast(TestClient, client), tables
 
 
 def played(tables: Tables, game: str, seed: int, decisions: int | None = None) -> Table:
