@@ -82,7 +82,7 @@ async function show(at, seat) {
     document.getElementById("step").max = String(body.steps);
   }
   drawState(REPLAY.catalogue, body);
-  document.getElementById("step").value = String(at);
+  if (SCRUB.wanted === null) document.getElementById("step").value = String(at);   // not mid-drag
   document.getElementById("step-label").textContent =
     `step ${at} of ${REPLAY.steps}${at === 0 ? " (as dealt)" : ""}`;
   document.getElementById("previous").disabled = at === 0;
@@ -97,10 +97,33 @@ async function show(at, seat) {
   return true;
 }
 
+// The scrubber asks for one step at a time: while an answer is awaited, only the last step
+// the scrubber passed is remembered, and asked for next (a drag is not a request per step).
+const SCRUB = {wanted: null, busy: false, target: 0};   // target: the step last asked for
+
+async function scrubTo(at) {
+  SCRUB.wanted = SCRUB.target = at;
+  if (SCRUB.busy) return;
+  SCRUB.busy = true;
+  try {
+    while (SCRUB.wanted !== null) {
+      const next = SCRUB.wanted;
+      SCRUB.wanted = null;
+      await show(next, REPLAY.seat);
+    }
+  } finally {
+    SCRUB.busy = false;
+    SCRUB.target = REPLAY.at;   // (a refused step leaves the one shown)
+  }
+}
+
+// The previous and next buttons and the arrow keys: from the step last asked for, so keys
+// pressed faster than the answers come still move one step each.
 async function step(by) {
-  if (!REPLAY.over && REPLAY.at + by > REPLAY.steps) await loadInfo();   // new steps?
-  const at = Math.max(0, Math.min(REPLAY.steps, REPLAY.at + by));
-  if (at !== REPLAY.at) await show(at, REPLAY.seat);
+  const from = SCRUB.busy ? SCRUB.target : REPLAY.at;
+  if (!REPLAY.over && from + by > REPLAY.steps) await loadInfo();   // new steps?
+  const at = Math.max(0, Math.min(REPLAY.steps, from + by));
+  if (at !== from) await scrubTo(at);
 }
 
 async function playOn() {
@@ -129,7 +152,7 @@ async function startReplay() {
   REPLAY.seat = seat === null || seat === "" || seat === "public" ? null : Number(seat);
   if (!(await loadInfo())) return;
   const at = query.get("at");
-  document.getElementById("step").addEventListener("input", (event) => show(Number(event.target.value), REPLAY.seat));
+  document.getElementById("step").addEventListener("input", (event) => scrubTo(Number(event.target.value)));
   document.getElementById("previous").addEventListener("click", () => step(-1));
   document.getElementById("next").addEventListener("click", () => step(1));
   document.getElementById("view").addEventListener("change", (event) =>
