@@ -839,5 +839,7 @@ def test_two_signed_in_players_and_a_bot_play_a_normal_game_and_both_ratings_cha
     cells = [c.inner_text() for c in bob.query_selector_all("#player-history tbody tr td")]
     assert cells[0] == "base" and cells[1] == table_id and cells[3] == "1500"
     assert round(float(cells[4])) == want["Bob"]
+    # the finished table among the recent ones, with its replay
+    assert bob.get_attribute("#player-tables a.replay", "href") == f"/replay/{table_id}"
     for page in pages.values():
         assert not csp_violations(page), csp_violations(page)

@@ -104,6 +104,7 @@ def test_the_leaderboard_and_a_players_page(tables: Tables) -> None:
     page = client.get("/api/players/bob").json()   # names are found whatever their case
     assert page["name"] == "Bob" and page["ratings"][0]["game"] == "duel"
     assert page["tables"][0]["log"].endswith("/log")
+    assert page["tables"][0]["replay"] == f"/replay/{page['tables'][0]['table']}"
     assert client.get("/api/players/nobody").status_code == 404
     for path in ("/leaderboard", "/player/Bob"):
         answer = client.get(path)
