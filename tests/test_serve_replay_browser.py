@@ -90,6 +90,7 @@ def test_a_finished_games_replay_link_scrubs_and_plays_on(browser: Any, server: 
     assert page.input_value("#view") == "1" and page.input_value("#step") == "5"
     assert page.get_attribute("#step", "max") == str(steps)
     check_board(page, engine_at(table, 5), 1)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     # the scrubber (keyboard on the range input), the buttons, the arrow keys
     page.focus("#step")
     page.keyboard.press("ArrowRight")
