@@ -81,6 +81,9 @@ def test_a_finished_games_replay_link_scrubs_and_plays_on(browser: Any, server: 
     check_served_policy(watcher.goto(f"{server.url}/table/{table.id}"))
     watcher.wait_for_selector("#replay-link:not([hidden])", timeout=TIMEOUT_MS)
     assert watcher.get_attribute("#replay-link", "href") == f"/replay/{table.id}?at={steps}"
+    # and so does the lobby's list of tables
+    check_served_policy(watcher.goto(f"{server.url}/"))
+    assert watcher.get_attribute(f"#tables a.replay[href='/replay/{table.id}']", "href")
 
     # a shared link opens the replay at its step and view
     page = new_page(browser, size)

@@ -109,7 +109,8 @@ async function listTables() {
       el("td", {textContent: t.title}),
       el("td", {textContent: t.seats.join(", ")}),
       el("td", {textContent: t.over ? "over" : String(t.decision)}),
-      el("td", {}, el("a", {href: t.spectate, textContent: "watch"}))));
+      el("td", {}, el("a", {href: t.spectate, textContent: "watch"}), " · ",
+         el("a", {href: `/replay/${encodeURIComponent(t.id)}`, textContent: "replay", class: "replay"}))));
   }
 }
 
