@@ -43,10 +43,12 @@ from wonders.engine.actions import (
     BuildStage,
     BuildWonder,
     DestroyCard,
+    Sell,
 )
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.flow_actions import Move
+from wonders.engine.scoring import amount
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
 CHAIN_MARK = "chain"
@@ -313,7 +315,116 @@ def describe_action(game: GameState, seat: int, index: int,
     elif isinstance(action, BuildFromDiscard):   # what the card costs is not paid
         entry["mark"] = FREE_MARK
         entry["free"] = "discard"
+    elif isinstance(action, Sell):
+        gain = sell_gain(game, seat)
+        if gain is not None:
+            entry["gain"] = gain
     return entry
+
+
+def sell_gain(game: GameState, seat: int) -> int | None:
+    """The coins selling a card gives ``seat`` now (the rules' ``sell`` coins; None when
+    the rules give something else or nothing)."""
+    sell = game.data.rules.sell
+    if sell is None:
+        return None
+    coins = [c.effect.amount for c in sell.clauses if isinstance(c.effect, fx.Coins)]
+    if not coins:
+        return None
+    return sum(amount(a, seat, game.cities) for a in coins)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any]) -> str:
+    """Why ``seat`` cannot build ``card`` now, in a few words for a red cross: a card of
+    the name built already, the coins it costs, or per resource it needs what the city
+    makes, what the markets of the view's ``trade`` sell (neighbours' offers, a bank's
+    unlimited supply) and what buying the rest would cost against the coins held.  The
+    counts are what each source could give (a card that makes one of several resources
+    counts for each), so the words explain the cross; they do not redo the payment
+    search."""
+    city = game.cities[seat]
+    coins = int(getattr(city, "coins", 0))
+    names = {c.name for c in getattr(city, "built", ())}
+    if card.name in names:
+        return f"you have built {card.name} already"
+    cost = card.cost
+    if cost.coins > coins:
+        return f"costs {_plural(cost.coins, 'coin')}; you have {coins}"
+    own = _own_supply(game, seat)
+    blocking: list[str] = []   # resources the markets cannot make up
+    bought: list[str] = []     # what the markets could sell, with the coins it takes
+    buy = cost.coins
+    for resource, need in cost.resources:
+        made = own.get(resource, 0)
+        if made >= need:
+            continue
+        missing = need - made
+        offers: list[int] = []   # one price per unit a neighbour sells
+        bank: int | None = None   # a bank's price: as many units as one pays for
+        for market in (view.get("trade") or {}).values():
+            if not isinstance(market, dict) or resource not in (market.get("prices") or {}):
+                continue
+            price = int(market["prices"][resource])
+            if "offers" in market:
+                offers += [price] * sum(1 for unit in market["offers"] if resource in unit)
+            else:
+                bank = price if bank is None else min(bank, price)
+        made_words = f", you make {made}" if made else ""
+        if bank is None and len(offers) < missing:
+            blocking.append(f"needs {need} {resource}{made_words}; "
+                            f"your neighbours sell {len(offers)}")
+            continue
+        offers.sort()
+        buy += bank * missing if bank is not None else sum(offers[:missing])
+        bought.append(f"{missing} {resource}")
+    if blocking:
+        return " · ".join(blocking)
+    if bought:
+        return (f"buying {', '.join(bought)} costs {_plural(buy, 'coin')}; "
+                f"you have {coins}")
+    return "no way to pay its cost now"
+
+
+def _own_supply(game: GameState, seat: int) -> dict[str, int]:
+    """Units of each resource the city could make this turn (a choice counted for each of
+    its resources)."""
+    params = getattr(game, "params", None)
+    producing = getattr(game.cities[seat], "production", None)
+    found: dict[str, int] = {}
+    if params is None or producing is None:
+        return found
+    own = producing(params)[0]
+    for resource, count in own.fixed:
+        found[resource] = found.get(resource, 0) + count
+    for choice in own.choices:
+        for resource in choice:
+            found[resource] = found.get(resource, 0) + 1
+    return found
+
+
+def symbols(game: GameState, seat: int) -> dict[str, Any]:
+    """What a city's symbols show, counted (public: its built cards and board): the
+    resources it makes (``fixed`` units, ``choices`` of one among several) and its science
+    symbols alike.  Empty for a loop whose cities keep them otherwise."""
+    city = game.cities[seat]
+    found: dict[str, Any] = {}
+    params = getattr(game, "params", None)
+    producing = getattr(city, "production", None)
+    if params is not None and producing is not None:
+        own = producing(params)[0]
+        fixed: dict[str, int] = {}
+        for resource, count in own.fixed:
+            fixed[resource] = fixed.get(resource, 0) + count
+        found["produces"] = {"fixed": fixed, "choices": [list(c) for c in own.choices]}
+    science = getattr(city, "science_symbols", None)
+    if science is not None:
+        marks, wild = science()
+        found["science"] = {"fixed": dict(marks), "choices": [list(c) for c in wild]}
+    return found
 
 
 def _best(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -365,6 +476,7 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
             slot["actions"].append(entry["index"])
         else:
             other.append(entry)
+    view: dict[str, Any] | None = None
     for _name, slot in cards.items():
         kinds = {described[i]["kind"] for i in slot["actions"]}
         # a card one may build, or play otherwise (sell it, build a stage with it), shows
@@ -372,6 +484,10 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
         if kinds & {"build", "discard_build", "sell", "stage", "wonder"}:
             slot["indicator"] = _best(described[i] for i in slot["actions"]
                                       if described[i]["kind"] in ("build", "discard_build"))
+            card = getattr(actions[slot["actions"][0]], "card", None)
+            if slot["indicator"]["mark"] == CANNOT_MARK and isinstance(card, Card):
+                view = game.view(seat) if view is None else view
+                slot["indicator"]["why"] = why_not(game, seat, card, view)
         slot["stage"] = _best(described[i] for i in slot["actions"]
                               if described[i]["kind"] == "stage")
     found: dict[str, Any] = {"actions": described, "cards": cards,
@@ -538,5 +654,6 @@ def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, 
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
            "actions_for", "bonus_label", "building_name", "catalogue", "describe_action",
            "die_label",
-           "indicator", "production", "public_view", "sheets", "victories",
+           "indicator", "production", "public_view", "sell_gain", "sheets", "symbols",
+           "victories", "why_not",
            "components", "describe_move", "moves_for"]
