@@ -349,13 +349,17 @@ def check_prices(page: Any, table: Table, seat: int) -> int:
         (line) => ({panel: +line.closest('[data-city]').dataset.city, where: line.dataset.trade,
                     text: line.innerText,
                     prices: Object.fromEntries([...line.querySelectorAll('.price')].map(
-                        (span) => [span.dataset.resource, +span.dataset.price]))}))""")
+                        (span) => [span.dataset.resource, +span.dataset.price])),
+                    symbols: Object.fromEntries([...line.querySelectorAll('.price')].map(
+                        (span) => [span.dataset.resource, [span.querySelector('.sym').dataset.symbol,
+                                   +span.querySelector('.sym[data-symbol=coin]').dataset.count]]))}))""")
     assert sorted((s["panel"], s["where"]) for s in shown) == \
         sorted((market.get("seat", seat), where) for where, market in trade.items())
     for line in shown:
         market = trade[line["where"]]
         assert line["prices"] == market["prices"]
-        assert all(f"{r} {p}" in line["text"] for r, p in market["prices"].items())
+        # each price drawn as the resource's symbol and a coin with the price on it
+        assert line["symbols"] == {r: [r, p] for r, p in market["prices"].items()}
     return len(shown)
 
 
@@ -557,8 +561,11 @@ def check_dice_page(page: Any, table: Table, seat: int) -> None:
     assert len(shown["dice"]) == len(view["forum"])
     totals = table.game.score_sheet().totals
     assert len(shown["cities"]) == len(view["cities"])
-    for city, drawn in zip(view["cities"], shown["cities"]):
-        assert drawn["seat"] == city["seat"]
+    # the sheets sit round the table (the page's own last), each found by its seat
+    drawn_by_seat = {drawn["seat"]: drawn for drawn in shown["cities"]}
+    assert shown["cities"][-1]["seat"] == seat
+    for city in view["cities"]:
+        drawn = drawn_by_seat[city["seat"]]
         assert {tuple(x) for x in drawn["crossed"]} == \
             {(key, i) for key, spaces in city["crossed"].items() for i in spaces}
         assert drawn["coins"] == city["coins"] and drawn["points"] == totals[city["seat"]]

@@ -74,6 +74,7 @@ def catalogue(data: GameData) -> dict[str, Any]:
             "chains_from": list(card.free_if_built), "chains_to": list(card.makes_free),
             "effect": describe.effects(card.effects),
         }
+        entry.update(effect_symbols(card.effects))
         cards.setdefault(card.name, entry)
         cards[card.key] = entry
     wonders: dict[str, Any] = {}
@@ -105,6 +106,35 @@ def catalogue(data: GameData) -> dict[str, Any]:
     if data.components is not None:
         found["components"] = components(data.components)
     return found
+
+
+def effect_symbols(effects: fx.Effects) -> dict[str, Any]:
+    """An effect as symbols a card face draws: ``symbols``, each ``[name, count]`` or
+    ``[[name, …], 1]`` for one of several (a resource, a science symbol), shields, coins
+    and victory points of fixed amounts; ``all_symbols`` when nothing else is said (the
+    page then need not repeat the effect in words)."""
+    found: list[list[Any]] = []
+    whole = True
+    for clause in effects.clauses:
+        effect = clause.effect
+        if clause.trigger is not None or clause.condition is not None:
+            whole = False
+        elif isinstance(effect, fx.Produce) and effect.resources and not effect.relative:
+            found.append([effect.resources[0] if len(effect.resources) == 1
+                          else list(effect.resources), effect.amount])
+            whole = whole and effect.buyable
+        elif isinstance(effect, fx.Science) and effect.symbols:
+            found.append([effect.symbols[0] if len(effect.symbols) == 1
+                          else list(effect.symbols), 1])
+        elif isinstance(effect, fx.Shields) and effect.each is None:
+            found.append(["shield", effect.count])
+        elif isinstance(effect, fx.Points) and not effect.amount.terms:
+            found.append(["points", effect.amount.fixed])
+        elif isinstance(effect, fx.Coins) and not effect.amount.terms:
+            found.append(["coin", effect.amount.fixed])
+        else:
+            whole = False
+    return {"symbols": found, "all_symbols": whole and bool(found)}
 
 
 def victories(data: GameData) -> list[str]:
@@ -652,7 +682,7 @@ def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, 
 
 
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
-           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action",
+           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action", "effect_symbols",
            "die_label",
            "indicator", "production", "public_view", "sell_gain", "sheets", "symbols",
            "victories", "why_not",
