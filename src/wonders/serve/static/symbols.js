@@ -48,6 +48,10 @@ const SYMBOL_DRAWINGS = {
            ["path", {d: "M7 6 H13 M7 9 H13 M7 12 H13 M7 15 H11", stroke: "#2e7d32", "stroke-width": 1}]],
 };
 SYMBOL_DRAWINGS.gear = SYMBOL_DRAWINGS.wheel;
+SYMBOL_DRAWINGS.sword = [["path", {d: "M15.5 2.5 L17.5 4.5 L8 14 L6 12 Z", fill: "#b0b7c3", stroke: "#3c4350", "stroke-width": 1}],
+                         ["path", {d: "M4 10 L10 16 M5.5 14.5 L3 17", stroke: "#6b4a1e", "stroke-width": 2}]];
+SYMBOL_DRAWINGS.axe = [["path", {d: "M5 17 L13 5", stroke: "#6b4a1e", "stroke-width": 2}],
+                       ["path", {d: "M11 2.5 C15 2.5 18 5.5 17.5 9 L12 6.5 Z", fill: "#b0b7c3", stroke: "#3c4350", "stroke-width": 1}]];
 
 const SYMBOL_WORDS = {coin: ["coin", "coins"], shield: ["shield", "shields"], points: ["victory point", "victory points"]};
 

@@ -682,7 +682,7 @@ function drawForum(view) {
                           "data-quadrant": String(die.quadrant),
                           title: `${dieLabel(die.die)}: crosses ${building.name} (${face}); costs ${die.price} coins to take`},
       el("div", {class: "card-name"}, dieLabel(die.die)),
-      el("div", {}, `${building.name}: ${face}`),
+      el("div", {}, `${building.name}: `, die.symbol === null ? face : symbol(die.symbol, undefined, "die"), die.symbol === null ? "" : ` ${face}`),
       gate,
       special(die.die),
       el("div", {class: "die-price"}, `quadrant ${die.quadrant + 1} · price ${die.price}`)));
@@ -768,7 +768,8 @@ function drawSheet(city) {
       const cell = el("span", {class: `space${isCrossed ? " crossed" : ""}${entries.length ? " crossable" : ""}`,
                                "data-space": String(index), "data-crossed": isCrossed ? "yes" : "no",
                                title: `${label(space.symbol)}, needs ${space.cost} resource type${space.cost === 1 ? "" : "s"}: ${words}`},
-        isCrossed ? "✗" : label(space.symbol).slice(0, 3), el("sub", {}, String(space.cost)));
+        isCrossed ? el("span", {class: "cross-mark"}, "✗") : null,
+        space.symbol ? symbol(space.symbol, undefined, "space") : "·", el("sub", {}, String(space.cost)));
       if (entries.length) {
         cell.addEventListener("click", () => {
           if (entries.length === 1) act(entries[0]);
@@ -882,12 +883,38 @@ function drawRecap() {
       recap.coins.map((c) => `${seatName(c.seat)} ${c.from} → ${c.to}`).join(" · ")));
   }
   if (recap.battles.length) {
-    box.append(el("h3", {}, `Battles at the end of age ${recap.age}`),
-      el("ul", {class: "recap-battles", id: "recap-battles"}, ...recap.battles.map((line) => el("li", {}, line))));
+    box.append(el("h3", {}, `Battles at the end of age ${recap.age}`));
+    const lines = el("ul", {class: "recap-battles", id: "recap-battles"}, ...recap.battles.map((line) => el("li", {}, line)));
+    // with the summary drawn, the same battles in words are one tap away
+    box.append(...(recap.military ? [militarySummary(recap.military), el("details", {class: "battle-words"}, el("summary", {}, "in words"), lines)] : [lines]));
   }
   if (recap.table.length) {
     box.append(el("ul", {class: "recap-table", id: "recap-table"}, ...recap.table.map((line) => el("li", {}, line))));
   }
+}
+
+// The age's battles at a glance: each pair of neighbours with the shields compared (the
+// winner's side marked), then the tokens each seat won, as chips with their points.
+function militarySummary(military) {
+  const box = el("div", {class: "military-summary", id: "military-summary"});
+  for (const pair of military.pairs) {
+    const [a, b] = pair.seats;
+    const side = (seat, count) => el("span", {class: `battle-side${pair.winner === seat ? " won" : ""}${pair.winner !== null && pair.winner !== seat ? " lost" : ""}`,
+                                              "data-seat": String(seat)}, seatName(seat), " ", symbol("shield", count, "battle"));
+    box.append(el("div", {class: "battle-pair", "data-seats": `${a} ${b}`, "data-winner": pair.winner === null ? "tie" : String(pair.winner)},
+      side(a, pair.shields[0]), el("span", {class: "versus"}, pair.winner === null ? " ties " : pair.winner === a ? " beats " : " loses to "),
+      side(b, pair.shields[1])));
+  }
+  const won = el("div", {class: "battle-tokens"});
+  military.tokens.forEach((tokens, seat) => {
+    if (!tokens.length) return;
+    const sum = tokens.reduce((total, t) => total + Number(t[1]), 0);
+    won.append(el("span", {class: "battle-won", "data-seat": String(seat), "data-sum": String(sum)}, `${seatName(seat)}: `,
+      ...tokens.map((t) => el("span", {class: `conflict-token ${Number(t[1]) < 0 ? "battle" : "peace"}`, title: t.join(" ")},
+                              `${Number(t[1]) > 0 ? "+" : ""}${t[1]}`)), ` (${sum > 0 ? "+" : ""}${sum})`));
+  });
+  box.append(won);
+  return box;
 }
 
 function drawEvents() {
