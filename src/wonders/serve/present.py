@@ -368,55 +368,73 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any]) -> str:
+_RICH = 1_000_000   # coins a clone of the city is given to find what a build would cost
+
+
+def rich_payments(game: GameState, seat: int) -> dict[str, Any]:
+    """Per card name, the cheapest payment (``left``, ``right``, ``bank`` coins) that would
+    build it if ``seat`` had coins enough: the engine's own payment search, on a clone of
+    the game whose city holds many more coins (empty for a loop whose cities hold none)."""
+    clone = game.clone()
+    city = clone.cities[seat]
+    if not isinstance(getattr(city, "coins", None), int):
+        return {}
+    city.coins += _RICH
+    clone.invalidate()
+    found: dict[str, Any] = {}
+    for action in clone.legal_actions(seat):
+        if isinstance(action, Build) and action.method not in (CHAIN, FREE_BUILD):
+            payment = action.payment.to_json()
+            if action.card.name not in found or sum(payment.values()) < sum(
+                    found[action.card.name].values()):
+                found[action.card.name] = payment
+    return found
+
+
+def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any],
+            rich: dict[str, Any] | None = None) -> str:
     """Why ``seat`` cannot build ``card`` now, in a few words for a red cross: a card of
-    the name built already, the coins it costs, or per resource it needs what the city
-    makes, what the markets of the view's ``trade`` sell (neighbours' offers, a bank's
-    unlimited supply) and what buying the rest would cost against the coins held.  The
-    counts are what each source could give (a card that makes one of several resources
-    counts for each), so the words explain the cross; they do not redo the payment
-    search."""
+    the name built already; the coins the cheapest payment takes (the engine's payment
+    search with coins enough: ``rich``, from :func:`rich_payments`) against the coins held;
+    else per resource it needs what the city makes and what the markets of the view's
+    ``trade`` sell (a card that makes one of several counts for each)."""
     city = game.cities[seat]
     coins = int(getattr(city, "coins", 0))
     names = {c.name for c in getattr(city, "built", ())}
     if card.name in names:
         return f"you have built {card.name} already"
-    cost = card.cost
-    if cost.coins > coins:
-        return f"costs {_plural(cost.coins, 'coin')}; you have {coins}"
+    rich = rich_payments(game, seat) if rich is None else rich
+    payment = rich.get(card.name)
+    if payment is not None:
+        parts = [f"{payment[where]} to the {where}" for where in ("left", "right", "bank")
+                 if payment.get(where)]
+        return (f"needs {_plural(sum(payment.values()), 'coin')} ({', '.join(parts)}); "
+                f"you have {coins}")
     own = _own_supply(game, seat)
     blocking: list[str] = []   # resources the markets cannot make up
-    bought: list[str] = []     # what the markets could sell, with the coins it takes
-    buy = cost.coins
-    for resource, need in cost.resources:
+    for resource, need in card.cost.resources:
         made = own.get(resource, 0)
         if made >= need:
             continue
-        missing = need - made
-        offers: list[int] = []   # one price per unit a neighbour sells
-        bank: int | None = None   # a bank's price: as many units as one pays for
+        sold = 0
+        bank = False
         for market in (view.get("trade") or {}).values():
             if not isinstance(market, dict) or resource not in (market.get("prices") or {}):
                 continue
-            price = int(market["prices"][resource])
             if "offers" in market:
-                offers += [price] * sum(1 for unit in market["offers"] if resource in unit)
+                sold += sum(1 for unit in market["offers"] if resource in unit)
             else:
-                bank = price if bank is None else min(bank, price)
-        made_words = f", you make {made}" if made else ""
-        if bank is None and len(offers) < missing:
+                bank = True
+        if not bank and made + sold < need:
+            made_words = f", you make {made}" if made else ""
             blocking.append(f"needs {need} {resource}{made_words}; "
-                            f"your neighbours sell {len(offers)}")
-            continue
-        offers.sort()
-        buy += bank * missing if bank is not None else sum(offers[:missing])
-        bought.append(f"{missing} {resource}")
+                            f"your neighbours sell {sold}")
     if blocking:
         return " · ".join(blocking)
-    if bought:
-        return (f"buying {', '.join(bought)} costs {_plural(buy, 'coin')}; "
-                f"you have {coins}")
-    return "no way to pay its cost now"
+    if card.cost.resources:
+        wanted = ", ".join(f"{n} {r}" for r, n in card.cost.resources)
+        return f"your city and your neighbours cannot make {wanted} at once"
+    return "not to be built now"
 
 
 def _own_supply(game: GameState, seat: int) -> dict[str, int]:
@@ -507,6 +525,7 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
         else:
             other.append(entry)
     view: dict[str, Any] | None = None
+    rich: dict[str, Any] | None = None
     for _name, slot in cards.items():
         kinds = {described[i]["kind"] for i in slot["actions"]}
         # a card one may build, or play otherwise (sell it, build a stage with it), shows
@@ -517,7 +536,8 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
             card = getattr(actions[slot["actions"][0]], "card", None)
             if slot["indicator"]["mark"] == CANNOT_MARK and isinstance(card, Card):
                 view = game.view(seat) if view is None else view
-                slot["indicator"]["why"] = why_not(game, seat, card, view)
+                rich = rich_payments(game, seat) if rich is None else rich
+                slot["indicator"]["why"] = why_not(game, seat, card, view, rich)
         slot["stage"] = _best(described[i] for i in slot["actions"]
                               if described[i]["kind"] == "stage")
     found: dict[str, Any] = {"actions": described, "cards": cards,
@@ -682,8 +702,7 @@ def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, 
 
 
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
-           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action", "effect_symbols",
-           "die_label",
-           "indicator", "production", "public_view", "sell_gain", "sheets", "symbols",
-           "victories", "why_not",
-           "components", "describe_move", "moves_for"]
+           "actions_for", "bonus_label", "building_name", "catalogue", "components",
+           "describe_action", "describe_move", "die_label", "effect_symbols", "indicator",
+           "moves_for", "production", "public_view", "rich_payments", "sell_gain", "sheets",
+           "symbols", "victories", "why_not"]
