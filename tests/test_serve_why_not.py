@@ -1,8 +1,8 @@
 """A red cross's "why not" on the table page tells the truth, checked against the engine on
-every turn of a few seeded games (base with 3 players, Duel): a card said to need N coins
-becomes buildable with exactly N coins and not with N - 1; a card said to lack resources
-stays unbuildable however many coins the city holds; a card said to be built already is in
-the city.  And a sale's coins are what selling gives."""
+every turn of a few seeded games (base with 3 players, Duel): a card (or the next wonder
+stage) said to need N coins becomes buildable with exactly N coins and not with N - 1; one
+said to lack resources stays unbuildable however many coins the city holds; a card said to
+be built already is in the city.  And a sale's coins are what selling gives."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from wonders.engine.actions import Build, Sell
+from wonders.engine.actions import Build, BuildStage, Sell
 from wonders.engine.contract import GameState
 from wonders.engine.registry import new_game
 from wonders.serve import present
@@ -20,17 +20,40 @@ from wonders.serve.tables import load_source
 COINS = re.compile(r"needs (\d+) coins? \((.*)\); you have (\d+)$")
 
 
-def buildable(game: GameState, seat: int, name: str, coins: int) -> bool:
+def buildable(game: GameState, seat: int, name: str | None, coins: int) -> bool:
+    """Whether the card ``name`` (None: the next wonder stage) could be built with ``coins``."""
     clone = game.clone()
     clone.cities[seat].coins = coins
     clone.invalidate()
-    return any(isinstance(a, Build) and a.card.name == name for a in clone.legal_actions(seat))
+    return any(isinstance(a, BuildStage) if name is None else
+               isinstance(a, Build) and a.card.name == name for a in clone.legal_actions(seat))
+
+
+def check_why(game: GameState, seat: int, name: str | None, why: str, said: dict[str, int]) -> None:
+    """One why-not against the engine (``name`` None: the next wonder stage's)."""
+    held = game.cities[seat].coins
+    found = COINS.match(why)
+    if found:
+        need = int(found[1])
+        assert int(found[3]) == held < need, why
+        parts = [int(n) for n in re.findall(r"(\d+) to the", found[2])]
+        assert sum(parts) == need, why
+        assert buildable(game, seat, name, need), why
+        assert not buildable(game, seat, name, need - 1), why
+        said["coins"] += 1
+    elif why.endswith("already"):
+        assert name in {c.name for c in game.cities[seat].built}, why
+        said["built"] += 1
+    else:
+        assert why.startswith(("needs", "your city and your neighbours")), why
+        assert not buildable(game, seat, name, held + 10 ** 6), why
+        said["resources"] += 1
 
 
 @pytest.mark.parametrize("game_name,players", [("base", 3), ("duel", 2)])
 def test_every_red_cross_says_a_true_why_not(game_name: str, players: int) -> None:
     data = load_source(game_name).data
-    said = {"coins": 0, "resources": 0, "built": 0}
+    said = {"coins": 0, "resources": 0, "built": 0, "stage": 0}
     for seed in range(3):
         game = new_game(data, players, seed)
         rng = random.Random(seed)
@@ -47,24 +70,12 @@ def test_every_red_cross_says_a_true_why_not(game_name: str, players: int) -> No
                         assert "why" not in mark
                         continue
                     why = mark["why"]
-                    held = game.cities[seat].coins
-                    found = COINS.match(why)
-                    if found:
-                        need = int(found[1])
-                        assert int(found[3]) == held < need, why
-                        parts = [int(n) for n in re.findall(r"(\d+) to the", found[2])]
-                        assert sum(parts) == need, why
-                        assert buildable(game, seat, name, need), why
-                        assert not buildable(game, seat, name, need - 1), why
-                        said["coins"] += 1
-                    elif why.endswith("already"):
-                        assert name in {c.name for c in game.cities[seat].built}, why
-                        said["built"] += 1
-                    else:
-                        assert why.startswith(("needs", "your city and your neighbours")), why
-                        assert not buildable(game, seat, name, held + 10 ** 6), why
-                        said["resources"] += 1
+                    check_why(game, seat, name, why, said)
                     assert present.why_not(game, seat, cards[name], game.view(seat)) == why
+                stage = described.get("stage") or {}
+                if stage.get("mark") == "cannot" and described["cards"]:
+                    check_why(game, seat, None, stage["why"], said)
+                    said["stage"] += 1
                 gain = present.sell_gain(game, seat)
                 for entry in described["actions"]:
                     if entry["kind"] == "sell":
@@ -73,6 +84,7 @@ def test_every_red_cross_says_a_true_why_not(game_name: str, players: int) -> No
     # (random play in base lacks resources far more often than coins; Duel's bank sells
     # everything, so a cross there is a matter of coins)
     assert said["coins" if game_name == "duel" else "resources"], said
+    assert said["stage"] or game_name == "duel", said   # (Duel has wonders, not stages)
 
 
 def test_a_sale_gives_what_the_rules_say() -> None:

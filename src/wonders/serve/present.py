@@ -372,9 +372,10 @@ _RICH = 1_000_000   # coins a clone of the city is given to find what a build wo
 
 
 def rich_payments(game: GameState, seat: int) -> dict[str, Any]:
-    """Per card name, the cheapest payment (``left``, ``right``, ``bank`` coins) that would
-    build it if ``seat`` had coins enough: the engine's own payment search, on a clone of
-    the game whose city holds many more coins (empty for a loop whose cities hold none)."""
+    """Per card name (and :data:`STAGE_KEY`: the next wonder stage), the cheapest payment
+    (``left``, ``right``, ``bank`` coins) that would build it if ``seat`` had coins enough:
+    the engine's own payment search, on a clone of the game whose city holds many more
+    coins (empty for a loop whose cities hold none)."""
     clone = game.clone()
     city = clone.cities[seat]
     if not isinstance(getattr(city, "coins", None), int):
@@ -384,11 +385,17 @@ def rich_payments(game: GameState, seat: int) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for action in clone.legal_actions(seat):
         if isinstance(action, Build) and action.method not in (CHAIN, FREE_BUILD):
-            payment = action.payment.to_json()
-            if action.card.name not in found or sum(payment.values()) < sum(
-                    found[action.card.name].values()):
-                found[action.card.name] = payment
+            key, payment = action.card.name, action.payment.to_json()
+        elif isinstance(action, BuildStage):
+            key, payment = STAGE_KEY, action.payment.to_json()
+        else:
+            continue
+        if key not in found or sum(payment.values()) < sum(found[key].values()):
+            found[key] = payment
     return found
+
+
+STAGE_KEY = " next stage"   # rich_payments' key for the next wonder stage (no card's name)
 
 
 def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any],
@@ -398,13 +405,27 @@ def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any],
     search with coins enough: ``rich``, from :func:`rich_payments`) against the coins held;
     else per resource it needs what the city makes and what the markets of the view's
     ``trade`` sell (a card that makes one of several counts for each)."""
-    city = game.cities[seat]
-    coins = int(getattr(city, "coins", 0))
-    names = {c.name for c in getattr(city, "built", ())}
+    names = {c.name for c in getattr(game.cities[seat], "built", ())}
     if card.name in names:
         return f"you have built {card.name} already"
+    return _why_cost(game, seat, card.name, card.cost, view, rich)
+
+
+def why_not_stage(game: GameState, seat: int, view: dict[str, Any],
+                  rich: dict[str, Any] | None = None) -> str | None:
+    """Why ``seat`` cannot build its next wonder stage now (None: no stage left, or no
+    card to build it with), in the words of :func:`why_not`."""
+    stage = _next_stage(game, seat)
+    if stage is None:
+        return None
+    return _why_cost(game, seat, STAGE_KEY, stage.cost, view, rich)
+
+
+def _why_cost(game: GameState, seat: int, key: str, cost: fx.Cost, view: dict[str, Any],
+              rich: dict[str, Any] | None) -> str:
+    coins = int(getattr(game.cities[seat], "coins", 0))
     rich = rich_payments(game, seat) if rich is None else rich
-    payment = rich.get(card.name)
+    payment = rich.get(key)
     if payment is not None:
         parts = [f"{payment[where]} to the {where}" for where in ("left", "right", "bank")
                  if payment.get(where)]
@@ -412,7 +433,7 @@ def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any],
                 f"you have {coins}")
     own = _own_supply(game, seat)
     blocking: list[str] = []   # resources the markets cannot make up
-    for resource, need in card.cost.resources:
+    for resource, need in cost.resources:
         made = own.get(resource, 0)
         if made >= need:
             continue
@@ -431,8 +452,8 @@ def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any],
                             f"your neighbours sell {sold}")
     if blocking:
         return " · ".join(blocking)
-    if card.cost.resources:
-        wanted = ", ".join(f"{n} {r}" for r, n in card.cost.resources)
+    if cost.resources:
+        wanted = ", ".join(f"{n} {r}" for r, n in cost.resources)
         return f"your city and your neighbours cannot make {wanted} at once"
     return "not to be built now"
 
@@ -544,6 +565,11 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
                              "other": [e["index"] for e in other]}
     if stage_builds or _next_stage(game, seat) is not None:
         found["stage"] = _best(stage_builds)
+        if found["stage"]["mark"] == CANNOT_MARK and cards:   # (no card: nothing to say)
+            view = game.view(seat) if view is None else view
+            why = why_not_stage(game, seat, view, rich)
+            if why:
+                found["stage"]["why"] = why
         nxt = _next_stage(game, seat)
         if nxt is not None:
             found["stage"]["cost"] = describe.cost(nxt.cost)
@@ -705,4 +731,4 @@ __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "
            "actions_for", "bonus_label", "building_name", "catalogue", "components",
            "describe_action", "describe_move", "die_label", "effect_symbols", "indicator",
            "moves_for", "production", "public_view", "rich_payments", "sell_gain", "sheets",
-           "symbols", "victories", "why_not"]
+           "symbols", "victories", "why_not", "why_not_stage"]
