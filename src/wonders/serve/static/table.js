@@ -342,6 +342,8 @@ function actionButton(entry) {
   if (entry.kind === "sell" && entry.gain !== undefined) label += ` for ${entry.gain} coin${entry.gain === 1 ? "" : "s"}`;
   if (entry.paid && !/\bpay(ing)?\b/.test(label)) label += ` — pay ${entry.paid} coins`;
   if (!entry.paid && entry.payment && entry.mark === "own") label += " — nothing to pay";
+  const gives = spaceWords(entry.json || {});
+  if (gives) label += ` — gives ${gives}`;
   if (entry.mark === "trade") label += ` — ${entry.trade} coins for trade`;
   return el("button", {class: `action action-${entry.kind}`, "data-action-index": String(entry.index),
                        "data-kind": entry.kind, "data-trade": String(entry.trade), "data-paid": String(entry.paid || 0),
@@ -727,6 +729,16 @@ function showActions(title, entries) {
   document.body.classList.add("tray-open");
 }
 
+// What a dice sheet's space gives, in the data's words (an action naming building and space).
+function spaceWords(json) {
+  if (!sheets() || json.building === undefined || json.space === undefined) return "";
+  const space = (buildingOf(json.building).spaces || [])[json.space];
+  if (!space) return "";
+  return [space.effect, space.attack ? `attack ${space.attack}` : "", space.defence ? "defence" : "",
+          space.unlock ? `unlocks the ${space.unlock} die` : "",
+          space.die_discount ? `dice cost ${space.die_discount} less` : ""].filter(Boolean).join("; ");
+}
+
 function drawSheet(city) {
   const seat = city.seat;
   const info = sheets();
@@ -781,6 +793,11 @@ function drawSheet(city) {
     table.append(line);
   }
   node.append(table);
+  if (mine) {   // the own sheet's spaces in words, one tap away (a phone has no hover)
+    node.append(el("details", {class: "sheet-words small", id: "sheet-words"}, el("summary", {}, "What each space gives"),
+      el("ul", {}, ...info.buildings.map((building) => el("li", {"data-building": building.key}, el("b", {}, `${building.name}: `),
+        building.spaces.map((space, i) => `${i + 1}. ${label(space.symbol) || "any"} (${space.cost} type${space.cost === 1 ? "" : "s"}): ${spaceWords({building: building.key, space: i}) || "nothing"}`).join(" · "))))));
+  }
   if (board.length) {
     node.append(el("div", {class: "small stages"}, "Wonder: ", ...board.map((stage, i) =>
       el("span", {class: `chip${i < city.stages ? " built-wonder" : ""}`, "data-stage": String(i)},
