@@ -966,6 +966,41 @@ def test_built_duel_wonders_stay_in_the_city(browser: Any, server: Server) -> No
     assert not csp_violations(page)
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_seven_players_sit_round_the_table(browser: Any, server: Server, size: str) -> None:
+    """A 7-player base table seen from seat 3, mid-game: its city at the bottom, seat 4 (its
+    left) on the left, seat 2 on the right, the four others across the top; every city's
+    symbols as the engine counts them, each ✗ card saying why not, no sideways scrolling,
+    no badge over a name, a tapped card's actions in view."""
+    import random
+
+    from wonders.engine.registry import new_game
+    from wonders.serve.present import catalogue
+    from wonders.serve.tables import Seat
+
+    base = sources()[0]
+    game = new_game(base.data, 7, 5)
+    rng = random.Random(5)
+    while not (game.decision().kind == "turn" and game.age == 2 and 3 in game.to_move()):
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    table = Table("seven", base, game, [Seat("human", "t")] * 7, None, False, 0.0, None)
+    welcome = {"type": "welcome", "seat": 3, "table": table.summary(),
+               "catalogue": catalogue(base.data)}
+    page = new_page(browser, size)
+    fake_table(page, welcome, json.loads(json.dumps(table.state_for(3))))
+    page.goto(f"{server.url}/table/seven#token=t")
+    page.wait_for_selector("#seating [data-city='3']", timeout=TIMEOUT_MS)
+    check_board(page, table, 3)
+    places = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#seating [data-city]')].map((c) => [c.dataset.city, c.dataset.place]))""")
+    assert places == {"3": "you", "4": "your left neighbour", "2": "your right neighbour",
+                      **{str(s): "across the table" for s in (5, 6, 0, 1)}}
+    check_layout(page)
+    shot(page, "base-seven" + ("-phone" if size == "phone" else ""))
+    check_tapped_actions(page, "#hand .card.playable >> nth=0")
+    assert not csp_violations(page), csp_violations(page)
+
+
 def sign_up_in_lobby(page: Any, server: Server, name: str) -> None:
     """Sign up with the lobby's form (its request carries the page's CSRF token)."""
     check_served_policy(page.goto(server.url + "/"))
