@@ -668,6 +668,14 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
             assert move["private"] in page_of_seller.inner_text("#recap-moves")
         assert move["private"] not in watcher.inner_text("#recap-moves")
     assert not watcher.query_selector("#hand")
+    assert not watcher.query_selector("#rematch")   # a spectator has no seat to take again
+    # a rematch with another human: the new table's link for seat 1, then seat 0's own
+    pages[0].click("#rematch")
+    other = pages[0].wait_for_selector("#rematch-seats a[data-seat='1']", timeout=TIMEOUT_MS)
+    own = pages[0].get_attribute("#rematch-open", "href")
+    new_id = own.split("#")[0].rstrip("/").split("/")[-1]
+    assert new_id != table_id and "#token=" in own and f"/table/{new_id}#token=" in other.get_attribute("href")
+    assert [s.kind for s in server.table(new_id).seats] == ["human", "human", "greedy"]
     assert not errors, errors
 
 

@@ -48,6 +48,17 @@ const SYMBOL_DRAWINGS = {
            ["path", {d: "M7 6 H13 M7 9 H13 M7 12 H13 M7 15 H11", stroke: "#2e7d32", "stroke-width": 1}]],
 };
 SYMBOL_DRAWINGS.gear = SYMBOL_DRAWINGS.wheel;
+const SCIENCE_DISC = ["circle", {cx: 10, cy: 10, r: 8.5, fill: "#e8f3e8", stroke: "#2e7d32", "stroke-width": 1.2}];
+SYMBOL_DRAWINGS.globe = [SCIENCE_DISC, ["circle", {cx: 10, cy: 10, r: 5.5, fill: "none", stroke: "#2e7d32", "stroke-width": 1.1}],
+                         ["path", {d: "M4.5 10 H15.5 M10 4.5 C7 7.5 7 12.5 10 15.5 C13 12.5 13 7.5 10 4.5", fill: "none", stroke: "#2e7d32", "stroke-width": 1}]];
+SYMBOL_DRAWINGS.mortar = [SCIENCE_DISC, ["path", {d: "M5 9 H15 C15 13 13 15 10 15 C7 15 5 13 5 9 Z", fill: "#2e7d32"}],
+                          ["path", {d: "M11 9 L14.5 4", stroke: "#2e7d32", "stroke-width": 1.6}]];
+SYMBOL_DRAWINGS.plumb_line = [SCIENCE_DISC, ["path", {d: "M10 3.5 V11", stroke: "#2e7d32", "stroke-width": 1.1}],
+                              ["path", {d: "M7.5 11 H12.5 L10 16 Z", fill: "#2e7d32"}]];
+SYMBOL_DRAWINGS.quill = [SCIENCE_DISC, ["path", {d: "M6 15 C8 10 11 6 15 4.5 C14 8.5 11 12 7 14 Z", fill: "#2e7d32"}],
+                         ["path", {d: "M5 16 L8 12.5", stroke: "#2e7d32", "stroke-width": 1.1}]];
+SYMBOL_DRAWINGS.sundial = [SCIENCE_DISC, ["path", {d: "M4.5 13 H15.5", stroke: "#2e7d32", "stroke-width": 1.3}],
+                           ["path", {d: "M7 13 L13 6 V13 Z", fill: "#2e7d32"}]];
 SYMBOL_DRAWINGS.sword = [["path", {d: "M15.5 2.5 L17.5 4.5 L8 14 L6 12 Z", fill: "#b0b7c3", stroke: "#3c4350", "stroke-width": 1}],
                          ["path", {d: "M4 10 L10 16 M5.5 14.5 L3 17", stroke: "#6b4a1e", "stroke-width": 2}]];
 SYMBOL_DRAWINGS.axe = [["path", {d: "M5 17 L13 5", stroke: "#6b4a1e", "stroke-width": 2}],

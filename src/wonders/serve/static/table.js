@@ -390,7 +390,8 @@ function drawBoard() {
   const box = document.getElementById("board");
   const view = state.view;
   box.replaceChildren();
-  if (view.structure && view.structure.length) box.append(drawStructure(view.structure));
+  // (a structure whose cards are all taken, at an age's end, is not drawn)
+  if (view.structure && view.structure.some((row) => row.some(Boolean))) box.append(drawStructure(view.structure));
   if (Array.isArray(view.forum)) box.append(drawForum(view));
   if (view.conflict !== undefined) box.append(drawTrack(view));
   if (view.wonder_pool && view.wonder_pool.length) {
