@@ -590,7 +590,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
     payments_checked = 0
     prices_checked = 0
     restarted = reloaded = False
-    shots_taken: set[str] = set()
+    shots_taken: set[tuple[str, int]] = set()
     while not server.table(table_id).game.over:
         table, number, waiting = open_decision(server, table_id)
         if number >= 5 and not restarted:  # restart mid-game: the pages reconnect by themselves
