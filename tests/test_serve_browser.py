@@ -451,13 +451,14 @@ def check_board(page: Any, table: Table, seat: int, stacked: bool = False) -> No
         if "crossed" not in view["cities"][city["seat"]]:   # (a dice sheet counts otherwise)
             assert city["symbols"] == expected_symbols(table, city["seat"]), city["seat"]
     cards = {a.card.name: a.card for a in game.legal_actions(seat) if isinstance(a, Sell)}
+    rich = present.rich_payments(game, seat)
     for card in found["hand"]:
         engine = cards[card["name"]]
         cost = ([["coin", engine.cost.coins]] if engine.cost.coins else []) + \
             [[r, n] for r, n in engine.cost.resources]
         assert card["cost"] == cost, card
         if card["mark"] == "cannot":
-            assert card["why"] == present.why_not(game, seat, engine, view), card
+            assert card["why"] == present.why_not(game, seat, engine, view, rich), card
             assert card["why"]
         else:
             assert card["why"] is None, card
