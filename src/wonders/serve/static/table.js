@@ -344,6 +344,8 @@ function actionButton(entry) {
   if (!entry.paid && entry.payment && entry.mark === "own") label += " — nothing to pay";
   const gives = spaceWords(entry.json || {});
   if (gives) label += ` — gives ${gives}`;
+  const token = entry.json && typeof entry.json.token === "string" && catalogue.tokens ? catalogue.tokens[entry.json.token] : null;
+  if (token && token.effect) label += ` — ${token.effect}`;   // what taking a token gives
   if (entry.mark === "trade") label += ` — ${entry.trade} coins for trade`;
   return el("button", {class: `action action-${entry.kind}`, "data-action-index": String(entry.index),
                        "data-kind": entry.kind, "data-trade": String(entry.trade), "data-paid": String(entry.paid || 0),
