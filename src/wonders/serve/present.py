@@ -81,8 +81,10 @@ def catalogue(data: GameData) -> dict[str, Any]:
     for wonder in data.wonders:
         wonders[wonder.name] = {side: {
             "start": describe.effects(board.start) if board.start.clauses else "",
-            "stages": [{"cost": describe.cost(stage.cost),
-                        "effect": describe.effects(stage.effects)} for stage in board.stages],
+            "stages": [{"cost": describe.cost(stage.cost), "coins": stage.cost.coins,
+                        "resources": [list(r) for r in stage.cost.resources],
+                        "effect": describe.effects(stage.effects),
+                        **effect_symbols(stage.effects)} for stage in board.stages],
         } for side, board in wonder.sides.items()}
     tokens = {token.name: {"kind": token.kind, "effect": describe.effects(token.effects)}
               for token in data.tokens}

@@ -284,8 +284,14 @@ function drawDecision() {
   }
   if (described && described.stage && hand.length) {
     const stage = described.stage;
-    box.append(el("div", {class: "next-stage", id: "next-stage"}, "Next wonder stage: ",
-                      stage.cost ? `${stage.cost} — ${stage.effect} ` : "", indicator(stage, "stage")));
+    // the stage as the catalogue draws it (cost and effect in symbols), else in words
+    const mine = view.cities.find((c) => c.seat === state.seat);
+    const sides = mine && catalogue.wonders[mine.wonder];
+    const drawn = sides && sides[mine.side] ? sides[mine.side].stages[mine.stages] : null;
+    box.append(el("div", {class: "next-stage", id: "next-stage", title: stage.cost ? `${stage.cost} — ${stage.effect}` : ""}, "Next wonder stage: ",
+                      drawn && drawn.resources ? costSymbols(drawn) : (stage.cost ? `${stage.cost} — ` : ""),
+                      drawn && drawn.resources ? el("span", {class: "stage-gives"}, "→ ", effectSymbols(drawn)) : (stage.cost ? `${stage.effect} ` : ""),
+                      indicator(stage, "stage")));
   }
   if (described && described.wonders) {
     const list = el("div", {class: "wonder-marks"});
