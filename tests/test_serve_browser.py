@@ -354,7 +354,7 @@ def check_prices(page: Any, table: Table, seat: int) -> int:
                         (span) => [span.dataset.resource, +span.dataset.price])),
                     symbols: Object.fromEntries([...line.querySelectorAll('.price')].map(
                         (span) => [span.dataset.resource, [span.querySelector('.sym').dataset.symbol,
-                                   +span.querySelector('.sym[data-symbol=coin]').dataset.count]]))}))""")
+                                   +span.querySelector('.sym[data-symbol=coins]').dataset.count]]))}))""")
     assert sorted((s["panel"], s["where"]) for s in shown) == \
         sorted((market.get("seat", seat), where) for where, market in trade.items())
     for line in shown:
@@ -422,7 +422,7 @@ def expected_symbols(table: Table, seat: int) -> list[list[Any]]:
     """A city's symbols as the engine counts them: coins, shields, then what it makes."""
     game = table.game.clone()
     city = game.view(seat)["cities"][seat]
-    found: list[list[Any]] = [["coins", "coin", city["coins"]], ["shields", "shield", city["shields"]]]
+    found: list[list[Any]] = [["coins", "coins", city["coins"]], ["shields", "shields", city["shields"]]]
     counted = present.symbols(game, seat)
     for what in ("produces", "science"):
         if what in counted:
@@ -454,7 +454,7 @@ def check_board(page: Any, table: Table, seat: int, stacked: bool = False) -> No
     rich = present.rich_payments(game, seat)
     for card in found["hand"]:
         engine = cards[card["name"]]
-        cost = ([["coin", engine.cost.coins]] if engine.cost.coins else []) + \
+        cost = ([["coins", engine.cost.coins]] if engine.cost.coins else []) + \
             [[r, n] for r, n in engine.cost.resources]
         assert card["cost"] == cost, card
         if card["mark"] == "cannot":
@@ -510,7 +510,7 @@ def check_military_summary(page: Any, recap: dict[str, Any]) -> None:
     shown = page.evaluate("""() => ({
         pairs: [...document.querySelectorAll('#military-summary .battle-pair')].map((p) => ({
             seats: p.dataset.seats, winner: p.dataset.winner,
-            shields: [...p.querySelectorAll('.sym[data-symbol=shield]')].map((s) => +s.dataset.count),
+            shields: [...p.querySelectorAll('.sym[data-symbol=shields]')].map((s) => +s.dataset.count),
             won: [...p.querySelectorAll('.battle-side.won')].map((s) => +s.dataset.seat)})),
         sums: Object.fromEntries([...document.querySelectorAll('#military-summary .battle-won')].map(
             (w) => [w.dataset.seat, +w.dataset.sum]))})""")

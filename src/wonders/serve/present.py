@@ -19,6 +19,9 @@ Nothing here names a game, a card or a loop.  A page gets:
 
 from __future__ import annotations
 
+import functools
+import json
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from wonders.dsl import describe
@@ -102,7 +105,7 @@ def catalogue(data: GameData) -> dict[str, Any]:
         "title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
         "tokens": tokens, "military": military, "passes": list(rules.model.ages.passes),
         "min_players": rules.min_players, "max_players": rules.max_players,
-        "layouts": layouts, "victories": victories(data)}
+        "layouts": layouts, "victories": victories(data), "symbols": symbol_drawings()}
     if data.dice is not None:
         found["sheets"] = sheets(data.dice)
     if data.components is not None:
@@ -110,11 +113,20 @@ def catalogue(data: GameData) -> dict[str, Any]:
     return found
 
 
+@functools.cache
+def symbol_drawings() -> dict[str, Any]:
+    """The page's symbol drawings (``symbols.json`` beside this module: per name a list of
+    SVG elements, aliases, words), sent in the catalogue so the page's code names none."""
+    text = (Path(__file__).parent / "symbols.json").read_text(encoding="utf-8")
+    found: dict[str, Any] = json.loads(text)
+    return {"drawings": found["drawings"], "aliases": found["aliases"], "words": found["words"]}
+
+
 def effect_symbols(effects: fx.Effects) -> dict[str, Any]:
     """An effect as symbols a card face draws: ``symbols``, each ``[name, count]`` or
-    ``[[name, …], 1]`` for one of several (a resource, a science symbol), shields, coins
-    and victory points of fixed amounts; ``all_symbols`` when nothing else is said (the
-    page then need not repeat the effect in words)."""
+    ``[[name, …], 1]`` for one of several (a resource, a science symbol), ``shields``,
+    ``coins`` and ``points`` (victory points) of fixed amounts; ``all_symbols`` when
+    nothing else is said (the page then need not repeat the effect in words)."""
     found: list[list[Any]] = []
     whole = True
     for clause in effects.clauses:
@@ -129,11 +141,11 @@ def effect_symbols(effects: fx.Effects) -> dict[str, Any]:
             found.append([effect.symbols[0] if len(effect.symbols) == 1
                           else list(effect.symbols), 1])
         elif isinstance(effect, fx.Shields) and effect.each is None:
-            found.append(["shield", effect.count])
+            found.append(["shields", effect.count])
         elif isinstance(effect, fx.Points) and not effect.amount.terms:
             found.append(["points", effect.amount.fixed])
         elif isinstance(effect, fx.Coins) and not effect.amount.terms:
-            found.append(["coin", effect.amount.fixed])
+            found.append(["coins", effect.amount.fixed])
         else:
             whole = False
     return {"symbols": found, "all_symbols": whole and bool(found)}
@@ -733,4 +745,4 @@ __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "
            "actions_for", "bonus_label", "building_name", "catalogue", "components",
            "describe_action", "describe_move", "die_label", "effect_symbols", "indicator",
            "moves_for", "production", "public_view", "rich_payments", "sell_gain", "sheets",
-           "symbols", "victories", "why_not", "why_not_stage"]
+           "symbol_drawings", "symbols", "victories", "why_not", "why_not_stage"]

@@ -214,7 +214,7 @@ function indicator(indicator, what) {
 // A card's cost in symbols: its coins, then each resource with its count ("free" when none).
 function costSymbols(info) {
   const row = el("div", {class: "card-cost", "data-cost": info.cost});
-  if (info.coins) row.append(symbol("coin", info.coins, "cost"));
+  if (info.coins) row.append(symbol("coins", info.coins, "cost"));
   for (const [resource, count] of info.resources || []) row.append(symbol(resource, count, "cost"));
   if (!info.coins && !(info.resources || []).length) row.append(el("span", {class: "free-word"}, "free"));
   return row;
@@ -226,7 +226,7 @@ function effectSymbols(info) {
   const marks = info.symbols || [];
   if (marks.length) {
     row.append(el("span", {class: "effect-symbols"}, ...marks.map(([names, count]) =>
-      symbol(names, count !== 1 || names === "points" || names === "coin" ? count : undefined, "effect"))));
+      symbol(names, count !== 1 || names === "points" || names === "coins" ? count : undefined, "effect"))));
   }
   if (!info.all_symbols) row.append(el("span", {class: "effect-words"}, info.effect));
   return row;
@@ -564,7 +564,7 @@ function drawCities() {
 function citySymbols(city) {
   const found = (state.symbols || [])[city.seat] || {};
   const row = el("span", {class: "city-symbols", "data-symbols": String(city.seat)},
-    symbol("coin", city.coins, "coins"), symbol("shield", city.shields, "shields"));
+    symbol("coins", city.coins, "coins"), symbol("shields", city.shields, "shields"));
   const produces = found.produces;
   if (produces) {
     const items = [...Object.entries(produces.fixed).map(([r, n]) => symbol(r, n, "produces")),
@@ -647,7 +647,7 @@ function tradeOf(view, seat) {
     const prices = Object.entries(market.prices).map(([resource, price]) =>
       el("span", {class: "price", "data-resource": resource, "data-price": String(price),
                   title: `one ${resource} costs you ${price} coin${price === 1 ? "" : "s"}`},
-         symbol(resource), "→", symbol("coin", price)));
+         symbol(resource), "→", symbol("coins", price)));
     const line = el("div", {class: "trade", "data-trade": where, "data-trade-seat": String(seat)},
                     `You buy ${who}: `, ...prices);
     if (market.offers) {
@@ -926,7 +926,7 @@ function militarySummary(military) {
   for (const pair of military.pairs) {
     const [a, b] = pair.seats;
     const side = (seat, count) => el("span", {class: `battle-side${pair.winner === seat ? " won" : ""}${pair.winner !== null && pair.winner !== seat ? " lost" : ""}`,
-                                              "data-seat": String(seat)}, seatName(seat), " ", symbol("shield", count, "battle"));
+                                              "data-seat": String(seat)}, seatName(seat), " ", symbol("shields", count, "battle"));
     box.append(el("div", {class: "battle-pair", "data-seats": `${a} ${b}`, "data-winner": pair.winner === null ? "tie" : String(pair.winner)},
       side(a, pair.shields[0]), el("span", {class: "versus"}, pair.winner === null ? " ties " : pair.winner === a ? " beats " : " loses to "),
       side(b, pair.shields[1])));
