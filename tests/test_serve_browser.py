@@ -44,6 +44,7 @@ if not Path(CHROMIUM).exists():
                 "(apt-get install chromium)", allow_module_level=True)
 
 from wonders.engine.actions import Build, Sell  # noqa: E402
+from wonders.engine.contract import GameState  # noqa: E402
 from wonders.engine.table import left_of, right_of  # noqa: E402
 from wonders.serve import present  # noqa: E402
 from wonders.serve.app import create_app, uvicorn_options  # noqa: E402
@@ -418,10 +419,10 @@ def check_seating(found: dict[str, Any], seat: int, left: int | None, right: int
             assert city["bottom"] <= min(west["top"], east["top"]) + 1
 
 
-def expected_symbols(table: Table, seat: int) -> list[list[Any]]:
-    """A city's symbols as the engine counts them: coins, shields, then what it makes."""
-    game = table.game.clone()
-    city = game.view(seat)["cities"][seat]
+def expected_symbols(game: GameState, view: dict[str, Any], seat: int) -> list[list[Any]]:
+    """A city's symbols as the engine counts them (``view``: the page's seat's):
+    coins, shields, then what it makes."""
+    city = next(c for c in view["cities"] if c["seat"] == seat)
     found: list[list[Any]] = [["coins", "coins", city["coins"]], ["shields", "shields", city["shields"]]]
     counted = present.symbols(game, seat)
     for what in ("produces", "science"):
@@ -449,7 +450,7 @@ def check_board(page: Any, table: Table, seat: int, stacked: bool = False) -> No
     assert {c["seat"] for c in found["cities"]} == set(range(game.players))
     for city in found["cities"]:
         if "crossed" not in view["cities"][city["seat"]]:   # (a dice sheet counts otherwise)
-            assert city["symbols"] == expected_symbols(table, city["seat"]), city["seat"]
+            assert city["symbols"] == expected_symbols(game, view, city["seat"]), city["seat"]
     cards = {a.card.name: a.card for a in game.legal_actions(seat) if isinstance(a, Sell)}
     rich = present.rich_payments(game, seat)
     for card in found["hand"]:
