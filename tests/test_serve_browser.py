@@ -43,7 +43,10 @@ if not Path(CHROMIUM).exists():
     pytest.skip("the browser tests need Chromium from the operating system's packages "
                 "(apt-get install chromium)", allow_module_level=True)
 
-from wonders.engine.actions import Build  # noqa: E402
+from wonders.engine.actions import Build, Sell  # noqa: E402
+from wonders.engine.contract import GameState  # noqa: E402
+from wonders.engine.table import left_of, right_of  # noqa: E402
+from wonders.serve import present  # noqa: E402
 from wonders.serve.app import create_app, uvicorn_options  # noqa: E402
 from wonders.serve.tables import Table, Tables, load_source  # noqa: E402
 
@@ -160,7 +163,7 @@ GEOMETRY = """() => {
     panel: structure ? box(structure.closest('.panel')) : null,
     rows: [...document.querySelectorAll('#structure .structure-row')].map((row) =>
       [...row.children].map((card) => ({column: +card.dataset.column, ...box(card)}))),
-    marks: [...document.querySelectorAll('.mark, .stage-tag, .badge')].filter(
+    marks: [...document.querySelectorAll('.mark, .stage-tag, .badge, .why-not')].filter(
       (n) => n.checkVisibility()).map((n) => ({text: n.textContent, ...box(n)})),
     names: [...document.querySelectorAll('.card-name')].filter(
       (n) => n.checkVisibility()).map((n) => ({text: n.textContent, ...box(n),
@@ -349,14 +352,190 @@ def check_prices(page: Any, table: Table, seat: int) -> int:
         (line) => ({panel: +line.closest('[data-city]').dataset.city, where: line.dataset.trade,
                     text: line.innerText,
                     prices: Object.fromEntries([...line.querySelectorAll('.price')].map(
-                        (span) => [span.dataset.resource, +span.dataset.price]))}))""")
+                        (span) => [span.dataset.resource, +span.dataset.price])),
+                    symbols: Object.fromEntries([...line.querySelectorAll('.price')].map(
+                        (span) => [span.dataset.resource, [span.querySelector('.sym').dataset.symbol,
+                                   +span.querySelector('.sym[data-symbol=coins]').dataset.count]]))}))""")
     assert sorted((s["panel"], s["where"]) for s in shown) == \
         sorted((market.get("seat", seat), where) for where, market in trade.items())
     for line in shown:
         market = trade[line["where"]]
         assert line["prices"] == market["prices"]
-        assert all(f"{r} {p}" in line["text"] for r, p in market["prices"].items())
+        # each price drawn as the resource's symbol and a coin with the price on it
+        assert line["symbols"] == {r: [r, p] for r, p in market["prices"].items()}
     return len(shown)
+
+
+# Where the seats' panels lie, what their symbols count, what each ✗ card says, read in
+# one round trip.
+BOARD = """() => {
+  const box = (n) => { const r = n.getBoundingClientRect();
+                       return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const middle = document.getElementById('board');
+  return {
+    middle: middle && middle.checkVisibility() ? box(middle) : null,
+    cities: [...document.querySelectorAll('#seating [data-city]')].map((c) => ({
+      seat: +c.dataset.city, place: c.dataset.place, ...box(c),
+      symbols: [...c.querySelectorAll('.city-symbols .sym')].map((s) =>
+        [s.dataset.what, s.dataset.symbol, +s.dataset.count])})),
+    hand: [...document.querySelectorAll('#hand .card')].map((card) => ({
+      name: card.dataset.card,
+      mark: (card.querySelector('.mark') || {dataset: {}}).dataset.mark,
+      why: (card.querySelector('.why-not') || {textContent: null}).textContent,
+      cost: [...card.querySelectorAll('.card-cost .sym')].map((s) => [s.dataset.symbol, +s.dataset.count])})),
+  };
+}"""
+
+
+def check_seating(found: dict[str, Any], seat: int, left: int | None, right: int | None,
+                  stacked: bool = False) -> None:
+    """The page's own city lowest, below the table's middle; its left neighbour's panel to
+    the left of its right neighbour's (``stacked``: or above it, sheets too wide for two
+    side by side on a phone), both above it; every other seat above them all."""
+    panels = {city["seat"]: city for city in found["cities"]}
+    mine = panels[seat]
+    assert mine["place"] == "you"
+    for other in panels.values():
+        if other["seat"] != seat:
+            assert other["bottom"] <= mine["top"] + 1, (other, mine)
+    if found["middle"] is not None:
+        assert found["middle"]["bottom"] <= mine["top"] + 1
+    if left is None or right is None:   # two seats: the other across, above the middle
+        (other,) = [c for c in panels.values() if c["seat"] != seat]
+        assert other["place"] == "your opponent"
+        if found["middle"] is not None:
+            assert other["bottom"] <= found["middle"]["top"] + 1
+        return
+    west, east = panels[left], panels[right]
+    assert west["place"] == "your left neighbour" and east["place"] == "your right neighbour"
+    if stacked and west["bottom"] <= east["top"] + 1 and west["left"] == east["left"]:
+        pass   # one column: the left neighbour first
+    else:
+        assert (west["left"] + west["right"]) / 2 < (east["left"] + east["right"]) / 2
+        assert west["right"] <= east["left"] + 1
+    for city in panels.values():
+        if city["seat"] not in (seat, left, right):
+            assert city["place"] == "across the table"
+            assert city["bottom"] <= min(west["top"], east["top"]) + 1
+
+
+def expected_symbols(game: GameState, view: dict[str, Any], seat: int) -> list[list[Any]]:
+    """A city's symbols as the engine counts them (``view``: the page's seat's):
+    coins, shields, then what it makes."""
+    city = next(c for c in view["cities"] if c["seat"] == seat)
+    found: list[list[Any]] = [["coins", "coins", city["coins"]], ["shields", "shields", city["shields"]]]
+    counted = present.symbols(game, seat)
+    for what in ("produces", "science"):
+        if what in counted:
+            found += [[what, name, n] for name, n in counted[what]["fixed"].items()]
+            found += [[what, "/".join(choice), 1] for choice in counted[what]["choices"]]
+    return found
+
+
+def check_board(page: Any, table: Table, seat: int, stacked: bool = False) -> None:
+    """What a person checks at a glance on a turn: the seats round the table (from the
+    view's markets: its left and right neighbours), every city's symbols counted as the
+    engine counts them, each ✗ card of the hand saying why not (the engine's shortfall),
+    and each card's cost drawn as its resources and coins."""
+    found = page.evaluate(BOARD)
+    game = table.game.clone()
+    view = game.view(seat)
+    trade = view.get("trade") or {}
+    left = trade["left"]["seat"] if "left" in trade else None
+    right = trade["right"]["seat"] if "right" in trade else None
+    if game.players > 2:   # the engine's neighbours, and the view's markets name them so
+        assert (left, right) in ((None, None), (left_of(seat, game.players), right_of(seat, game.players)))
+        left, right = left_of(seat, game.players), right_of(seat, game.players)
+    check_seating(found, seat, left, right, stacked)
+    assert {c["seat"] for c in found["cities"]} == set(range(game.players))
+    for city in found["cities"]:
+        if "crossed" not in view["cities"][city["seat"]]:   # (a dice sheet counts otherwise)
+            assert city["symbols"] == expected_symbols(game, view, city["seat"]), city["seat"]
+    cards = {a.card.name: a.card for a in game.legal_actions(seat) if isinstance(a, Sell)}
+    rich = present.rich_payments(game, seat)
+    for card in found["hand"]:
+        engine = cards[card["name"]]
+        cost = ([["coins", engine.cost.coins]] if engine.cost.coins else []) + \
+            [[r, n] for r, n in engine.cost.resources]
+        assert card["cost"] == cost, card
+        if card["mark"] == "cannot":
+            assert card["why"] == present.why_not(game, seat, engine, view, rich), card
+            assert card["why"]
+        else:
+            assert card["why"] is None, card
+
+
+def check_sale_words(page: Any, table: Table, seat: int) -> int:
+    """A card's sale says the coins it gives (the rules' sell coins for this seat); 1 when
+    checked."""
+    gain = present.sell_gain(table.game.clone(), seat)
+    assert gain is not None
+    page.click("#hand .card.playable >> nth=0")
+    text = page.inner_text("#card-actions button[data-kind=sell]")
+    assert text.endswith(f" for {gain} coins"), text
+    page.keyboard.press("Escape")
+    return 1
+
+
+def check_tray_why(page: Any, table: Table, seat: int) -> int:
+    """Tapping a ✗ card of the structure shows, with its actions, why it cannot be built
+    (in view, at the top of the tray): 1 when a ✗ card was there."""
+    cross = page.query_selector("#structure .card.playable:has(.mark-cannot)")
+    if cross is None:
+        return 0
+    name = cross.get_attribute("data-card")
+    game = table.game.clone()
+    card = next(a.card for a in game.legal_actions(seat) if isinstance(a, Sell) and a.card.name == name)
+    cross.click()
+    why = page.wait_for_selector("#card-actions .tray-why", timeout=TIMEOUT_MS)
+    assert why.inner_text() == f"You cannot build it: {present.why_not(game, seat, card, game.view(seat))}."
+    box = why.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"]
+    page.keyboard.press("Escape")
+    return 1
+
+
+def check_score_sheet_first(page: Any) -> None:
+    """A finished game shows its final score sheet first, the rematch button with it."""
+    tops = page.evaluate("""() => ['scores', 'players', 'recap', 'decide', 'cities'].map(
+        (id) => document.getElementById(id)).filter((n) => n.checkVisibility()).map(
+        (n) => n.getBoundingClientRect().top)""")
+    assert tops[0] < min(tops[1:]), tops
+    assert page.is_visible("#rematch")
+
+
+def check_military_summary(page: Any, recap: dict[str, Any]) -> None:
+    """The age's battles at a glance: each pair of neighbours with the shields compared and
+    the winner marked, the tokens won by each seat summed, as the recap has them."""
+    military = recap["military"]
+    shown = page.evaluate("""() => ({
+        pairs: [...document.querySelectorAll('#military-summary .battle-pair')].map((p) => ({
+            seats: p.dataset.seats, winner: p.dataset.winner,
+            shields: [...p.querySelectorAll('.sym[data-symbol=shields]')].map((s) => +s.dataset.count),
+            won: [...p.querySelectorAll('.battle-side.won')].map((s) => +s.dataset.seat)})),
+        sums: Object.fromEntries([...document.querySelectorAll('#military-summary .battle-won')].map(
+            (w) => [w.dataset.seat, +w.dataset.sum]))})""")
+    assert [p["seats"] for p in shown["pairs"]] == [f"{a} {b}" for a, b in (p["seats"] for p in military["pairs"])]
+    for drawn, pair in zip(shown["pairs"], military["pairs"]):
+        assert drawn["shields"] == pair["shields"]
+        assert drawn["winner"] == ("tie" if pair["winner"] is None else str(pair["winner"]))
+        assert drawn["won"] == ([] if pair["winner"] is None else [pair["winner"]])
+    assert shown["sums"] == {str(s): sum(p for _, p in tokens)
+                             for s, tokens in enumerate(military["tokens"]) if tokens}
+
+
+def check_rematch(page: Any, server: Server, table_id: str) -> None:
+    """The rematch button makes a new table like this one and, with no other human seat,
+    opens this page's seat there."""
+    old = server.table(table_id)
+    page.click("#rematch")
+    page.wait_for_url(lambda url: table_id not in url and "#token=" in url, timeout=TIMEOUT_MS)
+    new_id = page.url.split("#")[0].rstrip("/").split("/")[-1]
+    new = server.table(new_id)
+    assert [s.kind for s in new.seats] == [s.kind for s in old.seats]
+    assert new.source.label == old.source.label and not new.game.over
+    page.wait_for_function("() => document.body.dataset.connected === 'yes'", timeout=TIMEOUT_MS)
+    assert page.evaluate("() => document.body.dataset.seat") == "0"
 
 
 def play_first(page: Any) -> None:
@@ -409,10 +588,11 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
     assert server.table(table_id).decision_number == 0
 
     checked_turns = 0
+    crosses = sales_checked = 0
     payments_checked = 0
     prices_checked = 0
     restarted = reloaded = False
-    shots_taken: set[str] = set()
+    shots_taken: set[tuple[str, int]] = set()
     while not server.table(table_id).game.over:
         table, number, waiting = open_decision(server, table_id)
         if number >= 5 and not restarted:  # restart mid-game: the pages reconnect by themselves
@@ -439,6 +619,10 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
                 checked_turns += 1
                 payments_checked += check_payment_choice(page, table, seat)
                 prices_checked += check_prices(page, table, seat)
+                check_board(page, table, seat)
+                crosses += sum(1 for m in shown_marks(page).values() if m[0] == "cannot")
+                if not sales_checked:
+                    sales_checked = check_sale_words(page, table, seat)
             check_layout(page)
             kind = table.game.decision().kind
             if (kind, seat) not in shots_taken:
@@ -452,6 +636,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
                   {s: p.inner_text("#refused") for s, p in pages.items()})
             raise
     assert restarted and reloaded and checked_turns >= 30 and payments_checked
+    assert crosses and sales_checked   # some ✗ cards said why not; a sale said its coins
     assert prices_checked >= 2 * checked_turns   # both neighbours' prices, every turn
     assert not watcher.query_selector("[data-trade]")   # a spectator buys nothing
     for page in (*pages.values(), watcher):
@@ -464,7 +649,10 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
         assert not csp_violations(page), csp_violations(page)
     assert "Winner" in pages[0].inner_text("#winner")
     assert "civilian" not in pages[0].inner_text("#winner")   # base is won on points alone
-    # the last decision's recap: the three moves, and the age's battles in a list apart
+    check_score_sheet_first(pages[0])
+    check_military_summary(pages[0], server.table(table_id).recaps[-1])
+    # the last decision's recap: the three moves, and the age's battles apart (a summary,
+    # and the same in words)
     final = server.table(table_id).recaps[-1]
     for page in (*pages.values(), watcher):
         # (the winner and the recap come in one state; the recap's list may be drawn a
@@ -472,7 +660,8 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
         page.wait_for_function("document.querySelectorAll('#recap-moves li').length >= 3",
                                timeout=TIMEOUT_MS)
         assert len(page.query_selector_all("#recap-moves li")) == 3
-        battles = [li.inner_text() for li in page.query_selector_all("#recap-battles li")]
+        # (drawn as a summary, the words folded under it: their text, shown or not)
+        battles = [li.text_content() for li in page.query_selector_all("#recap-battles li")]
         assert battles == final["battles"] and len(battles) >= 3
     seller = [m for m in final["moves"] if "private" in m]
     for move in seller:   # a card sold in the last turn is named to its seller only
@@ -481,6 +670,14 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
             assert move["private"] in page_of_seller.inner_text("#recap-moves")
         assert move["private"] not in watcher.inner_text("#recap-moves")
     assert not watcher.query_selector("#hand")
+    assert not watcher.query_selector("#rematch")   # a spectator has no seat to take again
+    # a rematch with another human: the new table's link for seat 1, then seat 0's own
+    pages[0].click("#rematch")
+    other = pages[0].wait_for_selector("#rematch-seats a[data-seat='1']", timeout=TIMEOUT_MS)
+    own = pages[0].get_attribute("#rematch-open", "href")
+    new_id = own.split("#")[0].rstrip("/").split("/")[-1]
+    assert new_id != table_id and "#token=" in own and f"/table/{new_id}#token=" in other.get_attribute("href")
+    assert [s.kind for s in server.table(new_id).seats] == ["human", "human", "greedy"]
     assert not errors, errors
 
 
@@ -497,7 +694,7 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
     check_served_policy(page.goto(links[0]))
     shots_taken: set[str] = set()
     prices_seen = False
-    layouts_checked = 0
+    layouts_checked = crosses = 0
     while not server.table(table_id).game.over:
         table, number, waiting = open_decision(server, table_id)
         if 0 in waiting:
@@ -513,6 +710,8 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
                 assert check_prices(page, table, 0) == 1   # the bank's prices, own panel
                 prices_seen = True
                 check_layout(page, table.game.clone().view(0)["structure"])
+                check_board(page, table, 0)
+                crosses += check_tray_why(page, table, 0)
                 layouts_checked += 1
             else:
                 check_layout(page)
@@ -537,7 +736,9 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
     assert f"({victory} victory)" in page.inner_text("#winner")   # Duel names how it was won
     assert "turn" in shots_taken and "wonder_draft" in shots_taken and prices_seen
     assert layouts_checked >= 6
+    check_score_sheet_first(page)
     assert not csp_violations(page), csp_violations(page)
+    check_rematch(page, server, table_id)
     assert not errors, errors
 
 
@@ -557,11 +758,15 @@ def check_dice_page(page: Any, table: Table, seat: int) -> None:
     assert len(shown["dice"]) == len(view["forum"])
     totals = table.game.score_sheet().totals
     assert len(shown["cities"]) == len(view["cities"])
-    for city, drawn in zip(view["cities"], shown["cities"]):
-        assert drawn["seat"] == city["seat"]
+    # the sheets sit round the table (the page's own last), each found by its seat
+    drawn_by_seat = {drawn["seat"]: drawn for drawn in shown["cities"]}
+    assert shown["cities"][-1]["seat"] == seat
+    for city in view["cities"]:
+        drawn = drawn_by_seat[city["seat"]]
         assert {tuple(x) for x in drawn["crossed"]} == \
             {(key, i) for key, spaces in city["crossed"].items() for i in spaces}
         assert drawn["coins"] == city["coins"] and drawn["points"] == totals[city["seat"]]
+    check_board(page, table, seat, stacked=True)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -769,6 +974,41 @@ def test_built_duel_wonders_stay_in_the_city(browser: Any, server: Server) -> No
     assert sorted(w for w, built, _ in shown if built == "no") == sorted(city["wonders"])
     assert all("built" in text for _, built, text in shown if built == "yes")
     assert not csp_violations(page)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_seven_players_sit_round_the_table(browser: Any, server: Server, size: str) -> None:
+    """A 7-player base table seen from seat 3, mid-game: its city at the bottom, seat 4 (its
+    left) on the left, seat 2 on the right, the four others across the top; every city's
+    symbols as the engine counts them, each ✗ card saying why not, no sideways scrolling,
+    no badge over a name, a tapped card's actions in view."""
+    import random
+
+    from wonders.engine.registry import new_game
+    from wonders.serve.present import catalogue
+    from wonders.serve.tables import Seat
+
+    base = sources()[0]
+    game = new_game(base.data, 7, 5)
+    rng = random.Random(5)
+    while not (game.decision().kind == "turn" and game.age == 2 and 3 in game.to_move()):
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    table = Table("seven", base, game, [Seat("human", "t")] * 7, None, False, 0.0, None)
+    welcome = {"type": "welcome", "seat": 3, "table": table.summary(),
+               "catalogue": catalogue(base.data)}
+    page = new_page(browser, size)
+    fake_table(page, welcome, json.loads(json.dumps(table.state_for(3))))
+    page.goto(f"{server.url}/table/seven#token=t")
+    page.wait_for_selector("#seating [data-city='3']", timeout=TIMEOUT_MS)
+    check_board(page, table, 3)
+    places = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#seating [data-city]')].map((c) => [c.dataset.city, c.dataset.place]))""")
+    assert places == {"3": "you", "4": "your left neighbour", "2": "your right neighbour",
+                      **{str(s): "across the table" for s in (5, 6, 0, 1)}}
+    check_layout(page)
+    shot(page, "base-seven" + ("-phone" if size == "phone" else ""))
+    check_tapped_actions(page, "#hand .card.playable >> nth=0")
+    assert not csp_violations(page), csp_violations(page)
 
 
 def sign_up_in_lobby(page: Any, server: Server, name: str) -> None:

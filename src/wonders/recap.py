@@ -271,8 +271,29 @@ def make(game: GameState, was: Before, actions: Mapping[int, AnyAction],
     if game.over:
         sheet = game.score_sheet()
         table.append("game over: " + ", ".join(f"seat {s}" for s in sheet.winners) + " won")
-    return {"decision": decision, "kind": was.kind, "age": was.age, "moves": moves,
-            "coins": coins, "battles": _battles(game, was), "table": table}
+    found = {"decision": decision, "kind": was.kind, "age": was.age, "moves": moves,
+             "coins": coins, "battles": _battles(game, was), "table": table}
+    if found["battles"]:
+        found["military"] = _military(game, was)
+    return found
+
+
+def _military(game: GameState, was: Before) -> dict[str, Any]:
+    """The end-of-age battles as numbers for a page's summary: per pair of neighbours the
+    seats, the shields compared and the winner (None: a tie); per seat the tokens won."""
+    from wonders.engine.mechanisms.battles import battle_shields
+
+    cities = game.cities
+    shields = battle_shields(cities)
+    players = game.players
+    pairs = sorted({tuple(sorted((s, left_of(s, players)))) for s in range(players)})
+    return {
+        "pairs": [{"seats": [a, b], "shields": [int(shields[a]), int(shields[b])],
+                   "winner": None if shields[a] == shields[b]
+                   else (a if shields[a] > shields[b] else b)}
+                  for a, b in pairs if a != b],
+        "tokens": [[[kind, points] for kind, points in list(getattr(c, "tokens", ()))[
+            was.tokens[s]:]] for s, c in enumerate(cities)]}
 
 
 # --- a game of moves (a flow game): what changed in the public view, per seat -------------

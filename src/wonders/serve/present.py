@@ -19,6 +19,9 @@ Nothing here names a game, a card or a loop.  A page gets:
 
 from __future__ import annotations
 
+import functools
+import json
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from wonders.dsl import describe
@@ -43,10 +46,12 @@ from wonders.engine.actions import (
     BuildStage,
     BuildWonder,
     DestroyCard,
+    Sell,
 )
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.flow_actions import Move
+from wonders.engine.scoring import amount
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
 CHAIN_MARK = "chain"
@@ -72,14 +77,17 @@ def catalogue(data: GameData) -> dict[str, Any]:
             "chains_from": list(card.free_if_built), "chains_to": list(card.makes_free),
             "effect": describe.effects(card.effects),
         }
+        entry.update(effect_symbols(card.effects))
         cards.setdefault(card.name, entry)
         cards[card.key] = entry
     wonders: dict[str, Any] = {}
     for wonder in data.wonders:
         wonders[wonder.name] = {side: {
             "start": describe.effects(board.start) if board.start.clauses else "",
-            "stages": [{"cost": describe.cost(stage.cost),
-                        "effect": describe.effects(stage.effects)} for stage in board.stages],
+            "stages": [{"cost": describe.cost(stage.cost), "coins": stage.cost.coins,
+                        "resources": [list(r) for r in stage.cost.resources],
+                        "effect": describe.effects(stage.effects),
+                        **effect_symbols(stage.effects)} for stage in board.stages],
         } for side, board in wonder.sides.items()}
     tokens = {token.name: {"kind": token.kind, "effect": describe.effects(token.effects)}
               for token in data.tokens}
@@ -97,12 +105,50 @@ def catalogue(data: GameData) -> dict[str, Any]:
         "title": rules.title, "rule_set": rules.name, "cards": cards, "wonders": wonders,
         "tokens": tokens, "military": military, "passes": list(rules.model.ages.passes),
         "min_players": rules.min_players, "max_players": rules.max_players,
-        "layouts": layouts, "victories": victories(data)}
+        "layouts": layouts, "victories": victories(data), "symbols": symbol_drawings()}
     if data.dice is not None:
         found["sheets"] = sheets(data.dice)
     if data.components is not None:
         found["components"] = components(data.components)
     return found
+
+
+@functools.cache
+def symbol_drawings() -> dict[str, Any]:
+    """The page's symbol drawings (``symbols.json`` beside this module: per name a list of
+    SVG elements, aliases, words), sent in the catalogue so the page's code names none."""
+    text = (Path(__file__).parent / "symbols.json").read_text(encoding="utf-8")
+    found: dict[str, Any] = json.loads(text)
+    return {"drawings": found["drawings"], "aliases": found["aliases"], "words": found["words"]}
+
+
+def effect_symbols(effects: fx.Effects) -> dict[str, Any]:
+    """An effect as symbols a card face draws: ``symbols``, each ``[name, count]`` or
+    ``[[name, …], 1]`` for one of several (a resource, a science symbol), ``shields``,
+    ``coins`` and ``points`` (victory points) of fixed amounts; ``all_symbols`` when
+    nothing else is said (the page then need not repeat the effect in words)."""
+    found: list[list[Any]] = []
+    whole = True
+    for clause in effects.clauses:
+        effect = clause.effect
+        if clause.trigger is not None or clause.condition is not None:
+            whole = False
+        elif isinstance(effect, fx.Produce) and effect.resources and not effect.relative:
+            found.append([effect.resources[0] if len(effect.resources) == 1
+                          else list(effect.resources), effect.amount])
+            whole = whole and effect.buyable
+        elif isinstance(effect, fx.Science) and effect.symbols:
+            found.append([effect.symbols[0] if len(effect.symbols) == 1
+                          else list(effect.symbols), 1])
+        elif isinstance(effect, fx.Shields) and effect.each is None:
+            found.append(["shields", effect.count])
+        elif isinstance(effect, fx.Points) and not effect.amount.terms:
+            found.append(["points", effect.amount.fixed])
+        elif isinstance(effect, fx.Coins) and not effect.amount.terms:
+            found.append(["coins", effect.amount.fixed])
+        else:
+            whole = False
+    return {"symbols": found, "all_symbols": whole and bool(found)}
 
 
 def victories(data: GameData) -> list[str]:
@@ -313,7 +359,155 @@ def describe_action(game: GameState, seat: int, index: int,
     elif isinstance(action, BuildFromDiscard):   # what the card costs is not paid
         entry["mark"] = FREE_MARK
         entry["free"] = "discard"
+    elif isinstance(action, Sell):
+        gain = sell_gain(game, seat)
+        if gain is not None:
+            entry["gain"] = gain
     return entry
+
+
+def sell_gain(game: GameState, seat: int) -> int | None:
+    """The coins selling a card gives ``seat`` now (the rules' ``sell`` coins; None when
+    the rules give something else or nothing)."""
+    sell = game.data.rules.sell
+    if sell is None:
+        return None
+    coins = [c.effect.amount for c in sell.clauses if isinstance(c.effect, fx.Coins)]
+    if not coins:
+        return None
+    return sum(amount(a, seat, game.cities) for a in coins)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+_RICH = 1_000_000   # coins a clone of the city is given to find what a build would cost
+
+
+def rich_payments(game: GameState, seat: int) -> dict[str, Any]:
+    """Per card name (and :data:`STAGE_KEY`: the next wonder stage), the cheapest payment
+    (``left``, ``right``, ``bank`` coins) that would build it if ``seat`` had coins enough:
+    the engine's own payment search, on a clone of the game whose city holds many more
+    coins (empty for a loop whose cities hold none)."""
+    clone = game.clone()
+    city = clone.cities[seat]
+    if not isinstance(getattr(city, "coins", None), int):
+        return {}
+    city.coins += _RICH
+    clone.invalidate()
+    found: dict[str, Any] = {}
+    for action in clone.legal_actions(seat):
+        if isinstance(action, Build) and action.method not in (CHAIN, FREE_BUILD):
+            key, payment = action.card.name, action.payment.to_json()
+        elif isinstance(action, BuildStage):
+            key, payment = STAGE_KEY, action.payment.to_json()
+        else:
+            continue
+        if key not in found or sum(payment.values()) < sum(found[key].values()):
+            found[key] = payment
+    return found
+
+
+STAGE_KEY = " next stage"   # rich_payments' key for the next wonder stage (no card's name)
+
+
+def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any],
+            rich: dict[str, Any] | None = None) -> str:
+    """Why ``seat`` cannot build ``card`` now, in a few words for a red cross: a card of
+    the name built already; the coins the cheapest payment takes (the engine's payment
+    search with coins enough: ``rich``, from :func:`rich_payments`) against the coins held;
+    else per resource it needs what the city makes and what the markets of the view's
+    ``trade`` sell (a card that makes one of several counts for each)."""
+    names = {c.name for c in getattr(game.cities[seat], "built", ())}
+    if card.name in names:
+        return f"you have built {card.name} already"
+    return _why_cost(game, seat, card.name, card.cost, view, rich)
+
+
+def why_not_stage(game: GameState, seat: int, view: dict[str, Any],
+                  rich: dict[str, Any] | None = None) -> str | None:
+    """Why ``seat`` cannot build its next wonder stage now (None: no stage left, or no
+    card to build it with), in the words of :func:`why_not`."""
+    stage = _next_stage(game, seat)
+    if stage is None:
+        return None
+    return _why_cost(game, seat, STAGE_KEY, stage.cost, view, rich)
+
+
+def _why_cost(game: GameState, seat: int, key: str, cost: fx.Cost, view: dict[str, Any],
+              rich: dict[str, Any] | None) -> str:
+    coins = int(getattr(game.cities[seat], "coins", 0))
+    rich = rich_payments(game, seat) if rich is None else rich
+    payment = rich.get(key)
+    if payment is not None:
+        parts = [f"{payment[where]} to the {where}" for where in ("left", "right", "bank")
+                 if payment.get(where)]
+        return (f"needs {_plural(sum(payment.values()), 'coin')} ({', '.join(parts)}); "
+                f"you have {coins}")
+    own = _own_supply(game, seat)
+    blocking: list[str] = []   # resources the markets cannot make up
+    for resource, need in cost.resources:
+        made = own.get(resource, 0)
+        if made >= need:
+            continue
+        sold = 0
+        bank = False
+        for market in (view.get("trade") or {}).values():
+            if not isinstance(market, dict) or resource not in (market.get("prices") or {}):
+                continue
+            if "offers" in market:
+                sold += sum(1 for unit in market["offers"] if resource in unit)
+            else:
+                bank = True
+        if not bank and made + sold < need:
+            made_words = f", you make {made}" if made else ""
+            blocking.append(f"needs {need} {resource}{made_words}; "
+                            f"your neighbours sell {sold}")
+    if blocking:
+        return " · ".join(blocking)
+    if cost.resources:
+        wanted = ", ".join(f"{n} {r}" for r, n in cost.resources)
+        return f"your city and your neighbours cannot make {wanted} at once"
+    return "not to be built now"
+
+
+def _own_supply(game: GameState, seat: int) -> dict[str, int]:
+    """Units of each resource the city could make this turn (a choice counted for each of
+    its resources)."""
+    params = getattr(game, "params", None)
+    producing = getattr(game.cities[seat], "production", None)
+    found: dict[str, int] = {}
+    if params is None or producing is None:
+        return found
+    own = producing(params)[0]
+    for resource, count in own.fixed:
+        found[resource] = found.get(resource, 0) + count
+    for choice in own.choices:
+        for resource in choice:
+            found[resource] = found.get(resource, 0) + 1
+    return found
+
+
+def symbols(game: GameState, seat: int) -> dict[str, Any]:
+    """What a city's symbols show, counted (public: its built cards and board): the
+    resources it makes (``fixed`` units, ``choices`` of one among several) and its science
+    symbols alike.  Empty for a loop whose cities keep them otherwise."""
+    city = game.cities[seat]
+    found: dict[str, Any] = {}
+    params = getattr(game, "params", None)
+    producing = getattr(city, "production", None)
+    if params is not None and producing is not None:
+        own = producing(params)[0]
+        fixed: dict[str, int] = {}
+        for resource, count in own.fixed:
+            fixed[resource] = fixed.get(resource, 0) + count
+        found["produces"] = {"fixed": fixed, "choices": [list(c) for c in own.choices]}
+    science = getattr(city, "science_symbols", None)
+    if science is not None:
+        marks, wild = science()
+        found["science"] = {"fixed": dict(marks), "choices": [list(c) for c in wild]}
+    return found
 
 
 def _best(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -365,6 +559,8 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
             slot["actions"].append(entry["index"])
         else:
             other.append(entry)
+    view: dict[str, Any] | None = None
+    rich: dict[str, Any] | None = None
     for _name, slot in cards.items():
         kinds = {described[i]["kind"] for i in slot["actions"]}
         # a card one may build, or play otherwise (sell it, build a stage with it), shows
@@ -372,12 +568,22 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
         if kinds & {"build", "discard_build", "sell", "stage", "wonder"}:
             slot["indicator"] = _best(described[i] for i in slot["actions"]
                                       if described[i]["kind"] in ("build", "discard_build"))
+            card = getattr(actions[slot["actions"][0]], "card", None)
+            if slot["indicator"]["mark"] == CANNOT_MARK and isinstance(card, Card):
+                view = game.view(seat) if view is None else view
+                rich = rich_payments(game, seat) if rich is None else rich
+                slot["indicator"]["why"] = why_not(game, seat, card, view, rich)
         slot["stage"] = _best(described[i] for i in slot["actions"]
                               if described[i]["kind"] == "stage")
     found: dict[str, Any] = {"actions": described, "cards": cards,
                              "other": [e["index"] for e in other]}
     if stage_builds or _next_stage(game, seat) is not None:
         found["stage"] = _best(stage_builds)
+        if found["stage"]["mark"] == CANNOT_MARK and cards:   # (no card: nothing to say)
+            view = game.view(seat) if view is None else view
+            why = why_not_stage(game, seat, view, rich)
+            if why:
+                found["stage"]["why"] = why
         nxt = _next_stage(game, seat)
         if nxt is not None:
             found["stage"]["cost"] = describe.cost(nxt.cost)
@@ -536,7 +742,7 @@ def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, 
 
 
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
-           "actions_for", "bonus_label", "building_name", "catalogue", "describe_action",
-           "die_label",
-           "indicator", "production", "public_view", "sheets", "victories",
-           "components", "describe_move", "moves_for"]
+           "actions_for", "bonus_label", "building_name", "catalogue", "components",
+           "describe_action", "describe_move", "die_label", "effect_symbols", "indicator",
+           "moves_for", "production", "public_view", "rich_payments", "sell_gain", "sheets",
+           "symbol_drawings", "symbols", "victories", "why_not", "why_not_stage"]

@@ -241,6 +241,7 @@ class Table:
             "pending": {"kind": decision.kind, "wording": decision.wording,
                         "seats": list(decision.seats), "chosen": sorted(self.pending)},
             "production": [present.production(game, s) for s in range(game.players)],
+            "symbols": [present.symbols(game, s) for s in range(game.players)],
             "recap": recap.for_seat(self.recaps[-1], seat) if self.recaps else None,
             "events": self.events_for(seat), "over": game.over,
             "score_sheet": game.score_sheet().to_json(),

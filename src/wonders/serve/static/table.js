@@ -163,6 +163,7 @@ function render() {
     `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
+  document.body.classList.toggle("game-over", Boolean(state.over));   // the score sheet first
   drawPlayers();
   // a decks game (decks.js) draws its decision, its table and its recap itself
   if (typeof drawDecksGame === "function" && drawDecksGame()) { drawScores(); drawEvents(); return; }
@@ -206,9 +207,35 @@ function markTitle(indicator) {
 
 function indicator(indicator, what) {
   if (!indicator) return null;
-  return el("span", {class: `mark mark-${indicator.mark}`, title: markTitle(indicator),
-                     "data-mark": indicator.mark, "data-trade": String(indicator.trade || 0),
-                     "data-what": what}, markText(indicator));
+  const mark = el("span", {class: `mark mark-${indicator.mark}`, title: indicator.why ? `cannot build it: ${indicator.why}` : markTitle(indicator),
+                           "data-mark": indicator.mark, "data-trade": String(indicator.trade || 0),
+                           "data-what": what}, markText(indicator));
+  if (!indicator.why) return mark;
+  // why a red cross: the payment search's shortfall in words, beside the mark
+  const box = document.createDocumentFragment();
+  box.append(mark, el("span", {class: "why-not", "data-why": what}, indicator.why));
+  return box;
+}
+
+// A card's cost in symbols: its coins, then each resource with its count ("free" when none).
+function costSymbols(info) {
+  const row = el("div", {class: "card-cost", "data-cost": info.cost});
+  if (info.coins) row.append(symbol("coins", info.coins, "cost"));
+  for (const [resource, count] of info.resources || []) row.append(symbol(resource, count, "cost"));
+  if (!info.coins && !(info.resources || []).length) row.append(el("span", {class: "free-word"}, "free"));
+  return row;
+}
+
+// What a card gives, in symbols where the catalogue has them, in short words otherwise.
+function effectSymbols(info) {
+  const row = el("div", {class: "card-effect"});
+  const marks = info.symbols || [];
+  if (marks.length) {
+    row.append(el("span", {class: "effect-symbols"}, ...marks.map(([names, count]) =>
+      symbol(names, count !== 1 || names === "points" || names === "coins" ? count : undefined, "effect"))));
+  }
+  if (!info.all_symbols) row.append(el("span", {class: "effect-words"}, info.effect));
+  return row;
 }
 
 function cardFace(name, age, extra) {
@@ -218,9 +245,10 @@ function cardFace(name, age, extra) {
                           title: info ? `${info.cost} — ${info.effect}` : name},
     el("div", {class: "card-name"}, name),
     extra || null,   // the marks: under the name, in the card's flow, so they never cover it
-    info ? el("div", {class: "card-cost"}, info.cost) : null,
-    info ? el("div", {class: "card-effect"}, info.effect) : null,
-    info && info.chains_to.length ? el("div", {class: "card-chain"}, `chains to ${info.chains_to.join(", ")}`) : null);
+    info ? costSymbols(info) : null,
+    info ? effectSymbols(info) : null,
+    info && info.chains_from.length ? el("div", {class: "card-chain chain-from"}, `free with ${info.chains_from.join(" or ")}`) : null,
+    info && info.chains_to.length ? el("div", {class: "card-chain"}, `→ ${info.chains_to.join(", ")}`) : null);
   return node;
 }
 
@@ -262,8 +290,14 @@ function drawDecision() {
   }
   if (described && described.stage && hand.length) {
     const stage = described.stage;
-    box.append(el("div", {class: "next-stage", id: "next-stage"}, "Next wonder stage: ",
-                      stage.cost ? `${stage.cost} — ${stage.effect} ` : "", indicator(stage, "stage")));
+    // the stage as the catalogue draws it (cost and effect in symbols), else in words
+    const mine = view.cities.find((c) => c.seat === state.seat);
+    const sides = mine && catalogue.wonders[mine.wonder];
+    const drawn = sides && sides[mine.side] ? sides[mine.side].stages[mine.stages] : null;
+    box.append(el("div", {class: "next-stage", id: "next-stage", title: stage.cost ? `${stage.cost} — ${stage.effect}` : ""}, "Next wonder stage: ",
+                      drawn && drawn.resources ? costSymbols(drawn) : (stage.cost ? `${stage.cost} — ` : ""),
+                      drawn && drawn.resources ? el("span", {class: "stage-gives"}, "→ ", effectSymbols(drawn)) : (stage.cost ? `${stage.effect} ` : ""),
+                      indicator(stage, "stage")));
   }
   if (described && described.wonders) {
     const list = el("div", {class: "wonder-marks"});
@@ -317,7 +351,13 @@ function drawDecision() {
 
 function actionButton(entry) {
   let label = entry.text;
-  if (entry.paid && !/\bpay\b/.test(label)) label += ` — pay ${entry.paid} coins`;
+  if (entry.kind === "sell" && entry.gain !== undefined) label += ` for ${entry.gain} coin${entry.gain === 1 ? "" : "s"}`;
+  if (entry.paid && !/\bpay(ing)?\b/.test(label)) label += ` — pay ${entry.paid} coins`;
+  if (!entry.paid && entry.payment && entry.mark === "own") label += " — nothing to pay";
+  const gives = spaceWords(entry.json || {});
+  if (gives) label += ` — gives ${gives}`;
+  const token = entry.json && typeof entry.json.token === "string" && catalogue.tokens ? catalogue.tokens[entry.json.token] : null;
+  if (token && token.effect) label += ` — ${token.effect}`;   // what taking a token gives
   if (entry.mark === "trade") label += ` — ${entry.trade} coins for trade`;
   return el("button", {class: `action action-${entry.kind}`, "data-action-index": String(entry.index),
                        "data-kind": entry.kind, "data-trade": String(entry.trade), "data-paid": String(entry.paid || 0),
@@ -334,6 +374,9 @@ function drawActionsOf(name) {
   if (!slot) return;
   const close = el("button", {class: "tray-close", title: "close", onclick: () => closeTray()}, "✕");
   box.append(el("h3", {}, close, `${name}: what you can do`));
+  if (slot.indicator && slot.indicator.why) {
+    box.append(el("p", {class: "why-not tray-why", "data-why": "tray"}, `You cannot build it: ${slot.indicator.why}.`));
+  }
   const list = el("div", {class: "choices", "data-card-actions": name});
   for (const index of slot.actions) list.append(actionButton(state.actions.actions[index]));
   box.append(list);
@@ -361,7 +404,8 @@ function drawBoard() {
   const box = document.getElementById("board");
   const view = state.view;
   box.replaceChildren();
-  if (view.structure && view.structure.length) box.append(drawStructure(view.structure));
+  // (a structure whose cards are all taken, at an age's end, is not drawn)
+  if (view.structure && view.structure.some((row) => row.some(Boolean))) box.append(drawStructure(view.structure));
   if (Array.isArray(view.forum)) box.append(drawForum(view));
   if (view.conflict !== undefined) box.append(drawTrack(view));
   if (view.wonder_pool && view.wonder_pool.length) {
@@ -471,25 +515,92 @@ function drawTrack(view) {
   return el("div", {}, el("h3", {}, "Conflict track"), el("div", {class: "track-line"}, left, track, right));
 }
 
+// Where the seats sit round the table as this page sees it: its own city at the bottom,
+// the left and right neighbours (the markets of the view's "trade" name them; else seat
+// order: the left neighbour of seat i is i + 1) on the left and right, the others across
+// the top in the order they sit; with two seats, the other one across.
+function seating(view) {
+  const count = view.cities.length;
+  const me = state.seat === null || state.seat === undefined ? 0 : state.seat;
+  let left = (me + 1) % count;
+  let right = (me - 1 + count) % count;
+  for (const [where, market] of Object.entries(view.trade || {})) {
+    if (market && market.seat !== undefined && where === "left") left = market.seat;
+    if (market && market.seat !== undefined && where === "right") right = market.seat;
+  }
+  if (count < 3) return {me, left: null, right: null, far: count === 2 ? [(me + 1) % 2] : []};
+  const far = [];
+  for (let seat = (left + 1) % count; seat !== right && seat !== me; seat = (seat + 1) % count) far.push(seat);
+  return {me, left, right, far};
+}
+
 function drawCities() {
   const box = document.getElementById("cities");
-  box.replaceChildren();
   const view = state.view;
-  for (const city of view.cities) {
-    if (city.crossed !== undefined && sheets()) { box.append(drawSheet(city)); continue; }
+  const bySeat = {};
+  for (const city of view.cities) bySeat[city.seat] = city;
+  const spots = seating(view);
+  const sheet = view.cities.some((c) => c.crossed !== undefined) && sheets();
+  const grid = el("div", {class: `seating${spots.left === null ? " two" : ""}${sheet ? " sheets" : ""}`, id: "seating"});
+  const panel = (seat, place, where) => {
+    const city = bySeat[seat];
+    if (!city) return null;
+    const node = city.crossed !== undefined && sheets() ? drawSheet(city) : cityPanel(city);
+    node.classList.add(where);
+    node.dataset.place = place;
+    node.querySelector("h3").append(el("span", {class: "place small"}, place));
+    return node;
+  };
+  const mine = state.seat === null || state.seat === undefined ? "seen from here" : "you";
+  if (spots.far.length) {
+    const across = el("div", {class: "far", id: "far-cities"});
+    for (const seat of spots.far) across.append(panel(seat, spots.left === null ? "your opponent" : "across the table", "across"));
+    grid.append(across);
+  }
+  if (spots.left !== null) grid.append(panel(spots.left, "your left neighbour", "nb-left"));
+  // the table's middle (the structure, the forum, the discard pile) between the seats
+  const middle = document.getElementById("board");
+  if (middle) grid.append(middle);
+  if (spots.right !== null) grid.append(panel(spots.right, "your right neighbour", "nb-right"));
+  grid.append(panel(spots.me, mine, "me"));
+  box.replaceChildren(grid);
+}
+
+// The counted symbols of a city: coins, shields, what it produces, its science symbols.
+function citySymbols(city) {
+  const found = (state.symbols || [])[city.seat] || {};
+  const row = el("span", {class: "city-symbols", "data-symbols": String(city.seat)},
+    symbol("coins", city.coins, "coins"), symbol("shields", city.shields, "shields"));
+  const produces = found.produces;
+  if (produces) {
+    const items = [...Object.entries(produces.fixed).map(([r, n]) => symbol(r, n, "produces")),
+                   ...produces.choices.map((c) => symbol(c, 1, "produces"))];
+    if (items.length) row.append(el("span", {class: "sym-group", title: "what the city produces each turn"}, ...items));
+  }
+  const science = found.science;
+  if (science) {
+    const items = [...Object.entries(science.fixed).map(([r, n]) => symbol(r, n, "science")),
+                   ...science.choices.map((c) => symbol(c, 1, "science"))];
+    if (items.length) row.append(el("span", {class: "sym-group science", title: "science symbols"}, ...items));
+  }
+  return row;
+}
+
+function cityPanel(city) {
     const seat = city.seat;
     const chosen = state.pending.chosen.includes(seat);
     const deciding = state.pending.seats.includes(seat);
     const title = el("h3", {}, seatName(seat), city.wonder ? ` — ${city.wonder}${city.side ? " " + city.side : ""}` : "",
                      deciding ? el("span", {class: chosen ? "badge done" : "badge"}, chosen ? " chosen" : " choosing…") : null);
-    const info = el("div", {class: "city-stats"},
-      el("span", {class: "coins"}, `${city.coins} coins`),
-      el("span", {class: "shields"}, `${city.shields} shields`));
+    const view = state.view;
+    const info = el("div", {class: "city-stats"}, citySymbols(city));
     const board = city.wonder && city.side && catalogue.wonders[city.wonder] ? catalogue.wonders[city.wonder][city.side] : null;
     if (board) info.append(el("span", {}, `wonder stages ${city.stages}/${board.stages.length}`));
     const node = el("div", {class: `city panel${seat === state.seat ? " mine" : ""}`, "data-city": String(seat)}, title, info);
     const production = state.production[seat] || [];
-    if (production.length) node.append(el("div", {class: "production"}, "Production: " + production.join(" · ")));
+    if (production.length) {
+      node.append(el("details", {class: "production"}, el("summary", {}, "Production in words"), production.join(" · ")));
+    }
     if (board && board.start) node.append(el("div", {class: "small"}, `Board: ${board.start}`));
     const byColour = {};
     for (const name of city.built || []) {
@@ -514,13 +625,18 @@ function drawCities() {
     }
     const trade = tradeOf(view, seat);
     if (trade) node.append(trade);
-    const tokens = (city.tokens || []).map((t) => t.join(" "));
-    if (tokens.length) node.append(el("div", {class: "small"}, "Tokens: " + tokens.join(", ")));
+    const tokens = city.tokens || [];
+    if (tokens.length) {
+      const sum = tokens.reduce((total, t) => total + Number(t[1] || 0), 0);
+      node.append(el("div", {class: "small military-tokens", "data-tokens": String(tokens.length), "data-sum": String(sum)},
+        "Military: ", ...tokens.map((t) => el("span", {class: `conflict-token ${Number(t[1]) < 0 ? "battle" : "peace"}`,
+                                                  title: t.join(" ")}, `${Number(t[1]) > 0 ? "+" : ""}${t[1]}`)),
+        ` = ${sum > 0 ? "+" : ""}${sum} points`));
+    }
     if (city.owned_tokens && city.owned_tokens.length) {
       node.append(el("div", {}, "Progress: ", ...city.owned_tokens.map((t) => el("span", {class: "token", title: tokenText(t)}, t))));
     }
-    box.append(node);
-  }
+    return node;
 }
 
 // What the seat playing here may buy and at what price (the view's "trade"): a market
@@ -536,12 +652,13 @@ function tradeOf(view, seat) {
     const who = market.seat === undefined ? `from the ${where.replace(/_/g, " ")}` : `from this city (your ${where.replace(/_/g, " ")})`;
     const prices = Object.entries(market.prices).map(([resource, price]) =>
       el("span", {class: "price", "data-resource": resource, "data-price": String(price),
-                  title: `one ${resource} costs you ${price} coin${price === 1 ? "" : "s"}`}, `${resource} ${price}`));
+                  title: `one ${resource} costs you ${price} coin${price === 1 ? "" : "s"}`},
+         symbol(resource), "→", symbol("coins", price)));
     const line = el("div", {class: "trade", "data-trade": where, "data-trade-seat": String(seat)},
                     `You buy ${who}: `, ...prices);
     if (market.offers) {
-      line.append(el("div", {class: "offers small"}, "For sale: " +
-        (market.offers.length ? market.offers.map((unit) => unit.join("/")).join(", ") : "nothing")));
+      line.append(el("div", {class: "offers small", "data-offers": String(market.offers.length)}, "For sale: ",
+        ...(market.offers.length ? market.offers.map((unit) => symbol(unit, undefined, "offer")) : ["nothing"])));
     }
     lines.push(line);
   }
@@ -582,7 +699,7 @@ function drawForum(view) {
                           "data-quadrant": String(die.quadrant),
                           title: `${dieLabel(die.die)}: crosses ${building.name} (${face}); costs ${die.price} coins to take`},
       el("div", {class: "card-name"}, dieLabel(die.die)),
-      el("div", {}, `${building.name}: ${face}`),
+      el("div", {}, `${building.name}: `, die.symbol === null ? face : symbol(die.symbol, undefined, "die"), die.symbol === null ? "" : ` ${face}`),
       gate,
       special(die.die),
       el("div", {class: "die-price"}, `quadrant ${die.quadrant + 1} · price ${die.price}`)));
@@ -627,6 +744,16 @@ function showActions(title, entries) {
   document.body.classList.add("tray-open");
 }
 
+// What a dice sheet's space gives, in the data's words (an action naming building and space).
+function spaceWords(json) {
+  if (!sheets() || json.building === undefined || json.space === undefined) return "";
+  const space = (buildingOf(json.building).spaces || [])[json.space];
+  if (!space) return "";
+  return [space.effect, space.attack ? `attack ${space.attack}` : "", space.defence ? "defence" : "",
+          space.unlock ? `unlocks the ${space.unlock} die` : "",
+          space.die_discount ? `dice cost ${space.die_discount} less` : ""].filter(Boolean).join("; ");
+}
+
 function drawSheet(city) {
   const seat = city.seat;
   const info = sheets();
@@ -668,7 +795,8 @@ function drawSheet(city) {
       const cell = el("span", {class: `space${isCrossed ? " crossed" : ""}${entries.length ? " crossable" : ""}`,
                                "data-space": String(index), "data-crossed": isCrossed ? "yes" : "no",
                                title: `${label(space.symbol)}, needs ${space.cost} resource type${space.cost === 1 ? "" : "s"}: ${words}`},
-        isCrossed ? "✗" : label(space.symbol).slice(0, 3), el("sub", {}, String(space.cost)));
+        isCrossed ? el("span", {class: "cross-mark"}, "✗") : null,
+        space.symbol ? symbol(space.symbol, undefined, "space") : "·", el("sub", {}, String(space.cost)));
       if (entries.length) {
         cell.addEventListener("click", () => {
           if (entries.length === 1) act(entries[0]);
@@ -680,6 +808,11 @@ function drawSheet(city) {
     table.append(line);
   }
   node.append(table);
+  if (mine) {   // the own sheet's spaces in words, one tap away (a phone has no hover)
+    node.append(el("details", {class: "sheet-words small", id: "sheet-words"}, el("summary", {}, "What each space gives"),
+      el("ul", {}, ...info.buildings.map((building) => el("li", {"data-building": building.key}, el("b", {}, `${building.name}: `),
+        building.spaces.map((space, i) => `${i + 1}. ${label(space.symbol) || "any"} (${space.cost} type${space.cost === 1 ? "" : "s"}): ${spaceWords({building: building.key, space: i}) || "nothing"}`).join(" · "))))));
+  }
   if (board.length) {
     node.append(el("div", {class: "small stages"}, "Wonder: ", ...board.map((stage, i) =>
       el("span", {class: `chip${i < city.stages ? " built-wonder" : ""}`, "data-stage": String(i)},
@@ -723,7 +856,46 @@ function drawScores() {
       // the kind of victory only where the rules have more than one (a supremacy)
       (sheet.victory && (catalogue.victories || []).length > 1 ? ` (${sheet.victory} victory)` : "") +
       (sheet.winners.length > 1 ? " — a shared victory" : "")));
+    if (state.seat !== null && state.seat !== undefined) {
+      box.append(el("button", {type: "button", id: "rematch", class: "rematch", onclick: () => rematch()}, "Rematch: a new table, the same seats"),
+                 el("div", {id: "rematch-links"}));
+    }
   }
+}
+
+// A new table like this one (the game, its seats' kinds, sides, hints, mode and speed),
+// made as the lobby makes one; this page then opens its own seat there, after showing the
+// other human seats' links when there are any (each link holds its seat's secret).
+async function rematch() {
+  const links = document.getElementById("rematch-links");
+  const table = state.table;
+  const session = await fetch("/api/session", {credentials: "same-origin"}).then((r) => r.json()).catch(() => ({}));
+  const request = {game: table.game, players: table.players, seats: table.seats, hints: Boolean(table.hints),
+                   mode: table.mode || "normal", speed: table.speed || "untimed"};
+  if (table.sides) request.sides = table.sides;
+  let answer = null;
+  let body = {};
+  try {
+    answer = await fetch("/api/tables", {method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": session.csrf || ""}, body: JSON.stringify(request)});
+    body = await answer.json();
+  } catch (error) {
+    body = {error: "the server did not answer"};
+  }
+  if (!answer || !answer.ok) {
+    links.replaceChildren(el("p", {class: "error"}, `no rematch: ${body.error || "refused"}`));
+    return;
+  }
+  const mine = body.seats.find((s) => s.seat === state.seat);
+  const others = body.seats.filter((s) => s.link && s.seat !== state.seat);
+  const open = mine && mine.link ? new URL(mine.link, location.href).href : new URL(body.spectate, location.href).href;
+  if (!others.length) { location.assign(open); return; }
+  links.replaceChildren(el("p", {}, "Send each other player their link, then open yours:"),
+    el("ul", {id: "rematch-seats"}, ...others.map((s) => {
+      const url = new URL(s.link, location.href).href;
+      return el("li", {}, `seat ${s.seat}: `, el("a", {href: url, "data-seat": String(s.seat), class: "join"}, url));
+    })),
+    el("a", {href: open, id: "rematch-open", class: "rematch-open"}, "Open my seat at the new table"));
 }
 
 // What the last decision did (the server's recap, as this seat may see it): each seat's
@@ -743,12 +915,38 @@ function drawRecap() {
       recap.coins.map((c) => `${seatName(c.seat)} ${c.from} → ${c.to}`).join(" · ")));
   }
   if (recap.battles.length) {
-    box.append(el("h3", {}, `Battles at the end of age ${recap.age}`),
-      el("ul", {class: "recap-battles", id: "recap-battles"}, ...recap.battles.map((line) => el("li", {}, line))));
+    box.append(el("h3", {}, `Battles at the end of age ${recap.age}`));
+    const lines = el("ul", {class: "recap-battles", id: "recap-battles"}, ...recap.battles.map((line) => el("li", {}, line)));
+    // with the summary drawn, the same battles in words are one tap away
+    box.append(...(recap.military ? [militarySummary(recap.military), el("details", {class: "battle-words"}, el("summary", {}, "in words"), lines)] : [lines]));
   }
   if (recap.table.length) {
     box.append(el("ul", {class: "recap-table", id: "recap-table"}, ...recap.table.map((line) => el("li", {}, line))));
   }
+}
+
+// The age's battles at a glance: each pair of neighbours with the shields compared (the
+// winner's side marked), then the tokens each seat won, as chips with their points.
+function militarySummary(military) {
+  const box = el("div", {class: "military-summary", id: "military-summary"});
+  for (const pair of military.pairs) {
+    const [a, b] = pair.seats;
+    const side = (seat, count) => el("span", {class: `battle-side${pair.winner === seat ? " won" : ""}${pair.winner !== null && pair.winner !== seat ? " lost" : ""}`,
+                                              "data-seat": String(seat)}, seatName(seat), " ", symbol("shields", count, "battle"));
+    box.append(el("div", {class: "battle-pair", "data-seats": `${a} ${b}`, "data-winner": pair.winner === null ? "tie" : String(pair.winner)},
+      side(a, pair.shields[0]), el("span", {class: "versus"}, pair.winner === null ? " ties " : pair.winner === a ? " beats " : " loses to "),
+      side(b, pair.shields[1])));
+  }
+  const won = el("div", {class: "battle-tokens"});
+  military.tokens.forEach((tokens, seat) => {
+    if (!tokens.length) return;
+    const sum = tokens.reduce((total, t) => total + Number(t[1]), 0);
+    won.append(el("span", {class: "battle-won", "data-seat": String(seat), "data-sum": String(sum)}, `${seatName(seat)}: `,
+      ...tokens.map((t) => el("span", {class: `conflict-token ${Number(t[1]) < 0 ? "battle" : "peace"}`, title: t.join(" ")},
+                              `${Number(t[1]) > 0 ? "+" : ""}${t[1]}`)), ` (${sum > 0 ? "+" : ""}${sum})`));
+  });
+  box.append(won);
+  return box;
 }
 
 function drawEvents() {
