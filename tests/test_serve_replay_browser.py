@@ -57,15 +57,16 @@ def check_board(page: Any, game: GameState, seat: int | None) -> None:
     shown = page.evaluate("""() => ({
       hand: [...document.querySelectorAll('#hand [data-card]')].map((n) => n.dataset.card),
       cities: [...document.querySelectorAll('#cities [data-city]')].map((n) => ({
-        seat: +n.dataset.city, coins: n.querySelector('.coins').textContent,
+        seat: +n.dataset.city, coins: +n.querySelector('.city-symbols .sym[data-what=coins]').dataset.count,
         built: [...n.querySelectorAll('.built .chip')].map((c) => c.textContent).sort()})),
     })""")
     expected_hand = game.view(seat).get("hand", []) if seat is not None else []
     assert shown["hand"] == list(expected_hand)
     view = game.view(0)
-    assert [c["seat"] for c in shown["cities"]] == [c["seat"] for c in view["cities"]]
-    for city, drawn in zip(view["cities"], shown["cities"]):
-        assert drawn["coins"] == f"{city['coins']} coins"
+    drawn_cities = sorted(shown["cities"], key=lambda c: c["seat"])   # drawn round the table
+    assert [c["seat"] for c in drawn_cities] == [c["seat"] for c in view["cities"]]
+    for city, drawn in zip(view["cities"], drawn_cities):
+        assert drawn["coins"] == city["coins"]
         assert drawn["built"] == sorted(city["built"])
 
 
