@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -63,6 +64,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import zlib
 from dataclasses import dataclass, field
@@ -116,22 +118,30 @@ def session(base: str) -> None:
             SESSION["csrf"] = json.load(answer)["csrf"]
 
 
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST as the lobby does: with the visitor cookie and its CSRF token."""
+def post(url: str, body: dict[str, Any], source: str = "127.0.0.1") -> dict[str, Any]:
+    """POST as the lobby does: with the visitor cookie and its CSRF token, from the
+    loopback address ``source`` (the server limits how many tables one address creates:
+    the lobbies of several players)."""
     session(url.rsplit("/api/", 1)[0])
+    where = urllib.parse.urlsplit(url)
     while True:
-        request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json",
-                                                  "Cookie": SESSION["cookie"],
-                                                  "X-CSRF-Token": SESSION["csrf"]})
+        connection = http.client.HTTPConnection(where.hostname or "", where.port,
+                                                timeout=60, source_address=(source, 0))
         try:
-            with urllib.request.urlopen(request) as answer:
-                result: dict[str, Any] = json.load(answer)
-                return result
-        except urllib.error.HTTPError as exc:
-            if exc.code != 429:
-                raise
+            connection.request("POST", where.path, json.dumps(body).encode(),
+                               {"Content-Type": "application/json",
+                                "Cookie": SESSION["cookie"], "X-CSRF-Token": SESSION["csrf"]})
+            answer = connection.getresponse()
+            text = answer.read()
+        finally:
+            connection.close()
+        if answer.status == 429:
             time.sleep(0.5)
+            continue
+        if answer.status != 201:
+            raise SystemExit(f"creating a table: {answer.status} {text[:200]!r}")
+        result: dict[str, Any] = json.loads(text)
+        return result
 
 
 # --- bad websocket messages: (the text or bytes sent, what the refusal must say) ------------
@@ -478,9 +488,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-async def run(args: argparse.Namespace, base: str, port: int
-              ) -> tuple[Stats, float, int, dict[str, str], list[str], set[tuple[str, int]]]:
-    stats = Stats()
+async def run(args: argparse.Namespace, base: str, port: int, stats: Stats
+              ) -> tuple[float, int, dict[str, str], list[str], set[tuple[str, int]]]:
     rng = random.Random(args.seed)
     clients = []
     humans: list[Human] = []
@@ -491,7 +500,8 @@ async def run(args: argparse.Namespace, base: str, port: int
         created = post(f"{base}/api/tables", {"game": args.game, "players": args.players,
                                               "seats": seats, "sides": "random",
                                               "seed": args.seed + index,
-                                              "speed": args.speed})
+                                              "speed": args.speed},
+                       f"127.0.0.{2 + index // 50}")   # 50 tables an address, at once
         table_id = created["table"]["id"]
         table_ids.append(table_id)
         ws_url = base.replace("http", "ws") + f"/ws/{table_id}"
@@ -505,7 +515,8 @@ async def run(args: argparse.Namespace, base: str, port: int
         clients.append(spectator(ws_url, table_id, stats, random.Random(rng.getrandbits(32)),
                                  args.bad))
     ws_first = base.replace("http", "ws") + f"/ws/{table_ids[0]}"
-    probes = [never_join(ws_first, stats), forged_join(ws_first, stats),
+    probes = [*([never_join(ws_first, stats)] if args.join_probe else []),
+              forged_join(ws_first, stats),
               asyncio.to_thread(bad_http, base, port, table_ids[0], stats),
               asyncio.to_thread(never_complete, port, table_ids[0], stats)]
     start = time.perf_counter()
@@ -529,7 +540,7 @@ async def run(args: argparse.Namespace, base: str, port: int
         except urllib.error.HTTPError as exc:
             stats.violation(f"{table_id}: no log ({exc.code})")
     away = {(h.table, h.seat) for h in humans if h.away}
-    return stats, elapsed, decisions, logs, tokens, away
+    return elapsed, decisions, logs, tokens, away
 
 
 # --- after the run: every message against the engine ---------------------------------------
@@ -661,7 +672,10 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
                 if ("chosen" in message) != (seat is not None and seat in pending["chosen"]):
                     problems.append("'chosen' of another seat")
                 found = strings(message, set()) & hidden
-                for text in [*events, *(m["text"] for m in (shown or {}).get("moves", [])),
+                recapped = message.get("recap") or {}
+                for text in [*map(str, message.get("events") or []),
+                             *(str(m.get("text")) for m in recapped.get("moves", [])),
+                             *map(str, recapped.get("battles") or []),
                              str(message.get("chosen", ""))]:
                     for name in known:   # "Siege Workshop" does not name "Workshop"
                         text = text.replace(name, "#")
@@ -725,8 +739,12 @@ def main() -> None:
                         help="share of connections a human client drops mid-game")
     parser.add_argument("--database", default=None,
                         help="a database URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--no-join-probe", dest="join_probe", action="store_false",
+                        help="skip the socket that never joins (it takes the server's "
+                        f"{JOIN_SECONDS:.0f} s to be closed)")
     parser.add_argument("--profile", default=None,
-                        help="run the server under cProfile, its statistics to this file")
+                        help="a script to run the server with instead of -m wonders.cli "
+                        "(a profiler's)")
     args = parser.parse_args()
     raise SystemExit(benchmark(args))
 
@@ -737,8 +755,8 @@ def benchmark(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as data:
         errors = open(os.path.join(data, "stderr.txt"), "w+b")
         server = subprocess.Popen(
-            [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
-             "-m", "wonders.cli", "serve", "--port", str(port),
+            [sys.executable, *([args.profile] if args.profile else ["-m", "wonders.cli"]),
+             "serve", "--port", str(port),
              "--data", data, "--game", args.game, "--request-timeout", str(REQUEST_TIMEOUT),
              *(["--database", args.database] if args.database else [])],
             stdout=subprocess.DEVNULL, stderr=errors,
@@ -753,10 +771,16 @@ def benchmark(args: argparse.Namespace) -> int:
                     if time.time() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
-            stats, elapsed, decisions, logs, tokens, away = asyncio.run(run(args, base, port))
+            stats = Stats()
+            elapsed, decisions, logs, tokens, away = asyncio.run(run(args, base, port, stats))
         finally:
             server.terminate()
-            server.wait(10)
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(10)
+                stats.violation("the server did not stop within 30 s of SIGTERM")
         errors.seek(0)
         stderr = errors.read().decode("utf-8", "replace")
         errors.close()
