@@ -221,3 +221,53 @@ def test_a_stand_in_bot_whose_decision_was_played_while_it_waited_logs_nothing(
         assert not [r for r in caplog.records if "refused" in r.getMessage()], caplog.text
     finally:
         tables.close()
+
+
+def test_the_time_a_decision_takes_to_be_stored_is_not_charged_to_the_clocks(
+        tmp_path: Path) -> None:
+    """The move that ends a decision opens the next one, whose clocks start; nobody is
+    told of it before its commit returns, which under load takes seconds.  Those seconds
+    are not the players': the clocks start again when the commit is in."""
+    import asyncio
+    from concurrent.futures import Future
+
+    from wonders.serve.app import Server
+    from wonders.serve.clocks import SPEEDS
+    from wonders.serve.tables import Tables
+
+    now = [1_000_000.0]
+    tables = Tables(tmp_path, [load_source("base")], clock=lambda: now[0])
+    bank, increment = SPEEDS["fast"]
+    try:
+        table = tables.create({"game": "base", "players": 3, "seats": ["human"] * 3,
+                               "sides": "random", "seed": 4, "speed": "fast"})
+        table.now = lambda: now[0]
+        server = Server(tables)
+
+        async def play() -> None:
+            for seat in (0, 1):
+                await server.commit(table, seat, 0,
+                                    table.game.legal_actions(seat)[0].to_json())
+            slow: Future[None] = Future()
+            store = table.store
+            assert store is not None
+            write = store.write
+            store.write = lambda table_id, ops: slow   # type: ignore[method-assign,assignment]
+            try:
+                last = asyncio.create_task(server.commit(
+                    table, 2, 0, table.game.legal_actions(2)[0].to_json()))
+                await asyncio.sleep(0.05)
+                assert table.decision_number == 1 and not last.done()   # being stored
+                now[0] += 7.0   # the commit takes 7 s
+                slow.set_result(None)
+                await last
+            finally:
+                store.write = write   # type: ignore[method-assign]
+
+        asyncio.run(play())
+        assert table.clocks is not None
+        assert [table.clocks.left(s, now[0]) for s in range(3)] == [bank + 2 * increment] * 3
+        now[0] += 4.0   # from here the players' time runs
+        assert table.clocks.left(0, now[0]) == bank + 2 * increment - 4
+    finally:
+        tables.close()

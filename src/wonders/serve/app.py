@@ -124,6 +124,7 @@ class Server:
                            wanted: Any) -> AnyAction:
         """``commit`` with the table's lock held."""
         point = table.checkpoint()
+        number = table.decision_number
         action = table.submit(seat, decision, wanted)
         if table.saved is not None:
             try:
@@ -135,6 +136,10 @@ class Server:
                 raise TableError(
                     f"the server could not store this move ({why_not_stored(exc)}); "
                     "it was not played: try again later") from None
+        if table.decision_number != number and table.clocks is not None:
+            # the next decision's clocks started when it was played, but nobody is told
+            # of it before it is stored: under load the commit takes seconds
+            table.clocks.restart(self.tables.clock())
         return action
 
     # --- clocks ---------------------------------------------------------------------
