@@ -77,6 +77,7 @@ REQUEST_TIMEOUT = 3.0   # the server's --request-timeout in this run
 JOIN_SECONDS = 30.0   # the server's (wonders.serve.app.JOIN_SECONDS)
 STATE_KEYS = {"type", "table", "decision", "seat", "view", "pending", "production", "recap",
               "events", "over", "score_sheet", "clocks", "actions", "chosen"}
+TOKEN_RUN = re.compile(r"[A-Za-z0-9_-]{20,}")
 SUMMARY_KEYS = {"id", "game", "title", "players", "seats", "names", "mode", "speed", "away",
                 "sides", "hints", "over", "decision"}
 
@@ -600,7 +601,8 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
         for blob in stats.received[(table_id, seat)]:
             raw = zlib.decompress(blob).decode("utf-8", "replace")
             checked += 1
-            leaked = [t for t in tokens if t in raw]
+            # a token is 24 characters of the URL-safe alphabet: look only at such runs
+            leaked = [t for run in TOKEN_RUN.findall(raw) for t in tokens if t in run]
             if leaked:
                 stats.violation(f"{table_id}/{seat}: a message holds a seat token")
             message = json.loads(raw)
@@ -635,7 +637,11 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
         for seat in clients:
             seen[seat] |= strings(views[seat], set())
             hidden = names - seen[seat]
-            known = sorted(names & seen[seat], key=len, reverse=True)
+            # a seen name masked first: "Siege Workshop" does not name "Workshop"
+            known = re.compile("|".join(map(re.escape, sorted(names & seen[seat], key=len,
+                                                              reverse=True))) or "^$")
+            unseen = re.compile(r"\b(" + "|".join(map(re.escape, sorted(hidden))) + r")\b"
+                                if hidden else "^$")
             view = _plain(views[seat])
             shown = _plain(recap.for_seat(recaps[-1], seat)) if recaps else None
             events: list[str] = []
@@ -673,13 +679,12 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
                     problems.append("'chosen' of another seat")
                 found = strings(message, set()) & hidden
                 recapped = message.get("recap") or {}
-                for text in [*map(str, message.get("events") or []),
-                             *(str(m.get("text")) for m in recapped.get("moves", [])),
-                             *map(str, recapped.get("battles") or []),
-                             str(message.get("chosen", ""))]:
-                    for name in known:   # "Siege Workshop" does not name "Workshop"
-                        text = text.replace(name, "#")
-                    found |= {n for n in hidden if re.search(rf"\b{re.escape(n)}\b", text)}
+                text = "\n".join([*map(str, message.get("events") or []),
+                                  *(str(m.get("text")) for m in recapped.get("moves", [])),
+                                  *map(str, recapped.get("battles") or []),
+                                  str(message.get("chosen", ""))])
+                if hidden:
+                    found |= set(unseen.findall(known.sub("#", text)))
                 if found:
                     fields = [k for k in message if strings(message[k], set()) & found
                               or any(n in json.dumps(message[k]) for n in found)]
@@ -784,8 +789,6 @@ def benchmark(args: argparse.Namespace) -> int:
         errors.seek(0)
         stderr = errors.read().decode("utf-8", "replace")
         errors.close()
-    checked = check_messages(stats, logs, tokens, away)
-    report_server_log(stderr, stats)
     moves = len(stats.accepted)
     print(f"{args.tables} tables of {args.game}, {args.players} players ({args.humans} "
           f"simulated websocket players, {args.players - args.humans} {args.bot} bots, one "
@@ -802,6 +805,9 @@ def benchmark(args: argparse.Namespace) -> int:
         print(f"clock lag (a seat's clock lost beyond its client's own time, per move): "
               f"median {statistics.median(stats.lag) * 1000:.0f} ms, max "
               f"{max(stats.lag) * 1000:.0f} ms; humans out of time: {stats.timed_out_humans}")
+    sys.stdout.flush()   # the figures first: the checks take a while
+    checked = check_messages(stats, logs, tokens, away)
+    report_server_log(stderr, stats)
     print(f"checked: {checked} messages against the engine; bad messages sent "
           f"{stats.bad_sent} (refused {stats.refused}), bad HTTP requests {stats.bad_http}, "
           f"connections dropped and rejoined {stats.drops}; server stderr: "

@@ -78,7 +78,7 @@ def played_table(module: ModuleType) -> tuple[Any, str, list[dict[str, Any]]]:
 
 
 def check(module: ModuleType, stats: Any, text: str) -> list[str]:
-    module.check_table("T", text, stats, {}, ["SECRET-TOKEN"], set())
+    module.check_table("T", text, stats, {}, ["k3J9vQ2xWmZ8pL4rT6yB1nC0"], set())
     return list(stats.violations)
 
 
@@ -121,7 +121,7 @@ def test_the_checks_catch_actions_offered_to_a_spectator_and_a_token() -> None:
     stats, text, states = played_table(module)
     leaked = copy.deepcopy(states[0])
     leaked["actions"] = states[1]["actions"]
-    leaked["table"]["names"] = ["SECRET-TOKEN", None, None]
+    leaked["table"]["names"] = ["k3J9vQ2xWmZ8pL4rT6yB1nC0", None, None]
     replace(stats, None, 0, leaked)
     found = check(module, stats, text)
     assert any("actions offered to a seat that does not decide" in v for v in found), found
