@@ -187,6 +187,11 @@ class Table:
     _shown_key: tuple[int, int] | None = field(default=None, repr=False)
     _shown_parts: dict[Any, dict[str, Any]] = field(default_factory=dict, repr=False)
     _number: tuple[int, int] | None = field(default=None, repr=False)   # decision_number
+    _public_view: tuple[tuple[int, int], dict[str, Any]] | None = field(default=None,
+                                                                      repr=False)
+    # the recaps as stored (JSON), rewritten with every change of the row, made again
+    # only when a decision adds one
+    _recaps_text: tuple[int, str] | None = field(default=None, repr=False)
 
     # --- reading --------------------------------------------------------------------
 
@@ -265,6 +270,14 @@ class Table:
             parts.append('"chosen":' + dumps(str(self.pending[seat])))
         return ",".join(parts) + "}"
 
+    def _public(self) -> dict[str, Any]:
+        """The public view of the open decision (every seat's view compared), worked out
+        once: the recap of a decision needs it before and after, spectators' states too."""
+        key = (id(self.game), self.decision_number)
+        if self._public_view is None or self._public_view[0] != key:
+            self._public_view = (key, present.public_view(self.game))
+        return self._public_view[1]
+
     def _shown(self, seat: int | None) -> dict[str, Any]:
         """The parts of ``seat``'s state that change only when a decision is played (the
         view, the legal actions' descriptions, the recap …), worked out once per decision
@@ -288,7 +301,7 @@ class Table:
                     "score_sheet": game.score_sheet().to_json()}
             found = self._shown_parts[seat] = {
                 **common,
-                "view": present.public_view(game) if seat is None else game.view(seat),
+                "view": self._public() if seat is None else game.view(seat),
                 "recap": recap.for_seat(self.recaps[-1], seat) if self.recaps else None,
                 "events": self.events_for(seat)}
         return found
@@ -347,7 +360,7 @@ class Table:
     def _resolve(self) -> None:
         game = self.game
         number = self.decision_number
-        was = recap.before(game, present.public_view(game))
+        was = recap.before(game, self._public())
         actions = dict(self.pending)
         self.pending.clear()
         try:
@@ -356,9 +369,10 @@ class Table:
             self.pending.update(actions)
             raise TableError(f"the decision could not be played: {exc}") from None
         self._number = (id(game), number + 1)
-        self.recaps.append(recap.make(game, was, actions, present.public_view(game), number,
+        self.recaps.append(recap.make(game, was, actions, self._public(), number,
                                       describe=lambda a: present.action_text(game, a)))
         del self.recaps[:-RECAPS_KEPT]
+        self._recaps_text = None
         if self.clocks is not None:
             self.clocks.begin([] if game.over else self.waiting_for(), self.now())
         self.save()
@@ -378,8 +392,14 @@ class Table:
                 "clocks": None if self.clocks is None else self.clocks.to_json()}
 
     def _row(self) -> dict[str, Any]:
-        return {"decision": self.decision_number, "over": self.game.over,
-                "state": json.dumps(self.stored_state(), separators=(",", ":"))}
+        state = self.stored_state()
+        if self._recaps_text is None or self._recaps_text[0] != id(self.recaps):
+            self._recaps_text = (id(self.recaps), json.dumps(self.recaps,
+                                                             separators=(",", ":")))
+        state["recaps"] = None
+        text = json.dumps(state, separators=(",", ":")).replace(
+            '"recaps":null', '"recaps":' + self._recaps_text[1], 1)
+        return {"decision": self.decision_number, "over": self.game.over, "state": text}
 
     def insert_ops(self) -> list[Op]:
         """What stores a new table: its row and its seats."""
