@@ -340,6 +340,7 @@ async def spectator(ws_url: str, table: str, stats: Stats, rng: random.Random,
     async with connect(ws_url, max_size=2 ** 22) as ws:
         await ws.send(json.dumps({"type": "join"}))
         waiting = 0
+        over = False
         async for raw in ws:
             log.append(pack(raw))
             message = json.loads(raw)
@@ -348,12 +349,14 @@ async def spectator(ws_url: str, table: str, stats: Stats, rng: random.Random,
                 stats.refused += 1
                 if "spectators cannot act" not in message["reason"]:
                     stats.violation(f"{table}/spectator: {raw[:200]!r}")
-            if message["type"] == "state":
-                if message["over"]:
-                    stats.games += 1
-                    if waiting:
-                        stats.violation(f"{table}/spectator: {waiting} refusals missing")
+            if message["type"] == "state" and message["over"]:
+                over = True
+                stats.games += 1
+            if over:
+                if not waiting:   # the last refusals may come after the final state
                     return
+                continue
+            if message["type"] == "state":
                 if rng.random() < bad:
                     waiting += 1
                     stats.bad_sent += 1
