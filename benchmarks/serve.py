@@ -45,7 +45,8 @@ While it plays, it checks the server's safety, and exits 1 on any violation:
 
     python benchmarks/serve.py [--tables 50] [--game base] [--players 3] [--humans 2]
                                [--bot random] [--seed 0] [--think 0] [--speed fast]
-                               [--bad 0.1] [--database URL]
+                               [--bad 0.1] [--drop 0.1] [--database URL]
+                               [--profile benchmarks/serve_sampler.py]
 """
 
 from __future__ import annotations
