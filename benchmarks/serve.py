@@ -641,7 +641,7 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
         for seat in clients:
             seen[seat] |= strings(views[seat], set())
             hidden = names - seen[seat]
-            # a seen name masked first: "Siege Workshop" does not name "Workshop"
+            # seen names masked first: a card named inside a longer seen name is not named
             known = re.compile("|".join(map(re.escape, sorted(names & seen[seat], key=len,
                                                               reverse=True))) or "^$")
             unseen = re.compile(r"\b(" + "|".join(map(re.escape, sorted(hidden))) + r")\b"
