@@ -406,6 +406,8 @@ def bad_http(base: str, port: int, table_id: str, stats: Stats) -> None:
         ("POST", "/api/tables", b" " * 5000, good, (413, 429), "too large"),
         ("POST", "/api/signin", json.dumps({"name": "\u202e\x00", "password": 5}).encode(),
          good, (400, 401, 429), ""),
+        ("POST", "/api/signin", json.dumps({"name": "a\x00", "password": "12345678"}).encode(),
+         good, (401, 429), "wrong name or password"),
         ("POST", "/api/signup", json.dumps({"name": ["x"], "password": "p"}).encode(), good,
          (400, 429), ""),
         ("GET", "/api/tables/%27%20OR%201%3D1/log", None, {}, (404,), "no table"),
