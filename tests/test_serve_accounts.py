@@ -181,3 +181,19 @@ def test_a_seat_becomes_the_account_that_joins_it_and_guests_still_play(
         "sqlite") else tables.store.url)
     assert again.get(table.id).seats[0].name == "Ada"
     again.close()
+
+
+def test_names_no_account_can_have_are_answered_without_a_query(tables: Tables) -> None:
+    """A player page or a sign-in for text no account name can be — a NUL, which
+    PostgreSQL refuses in a text comparison (the 200-table load run's 500), a right-to-left
+    mark, a lone surrogate — gets the usual answer, never a 500."""
+    client = client_of(tables)
+    sign(client, "/api/signup", "Ada", "correct horse")
+    for name in ("%00", "Ada%00", "%E2%80%AEAda", "%ED%A0%80", "x" * 100):
+        answer = client.get(f"/api/players/{name}")
+        assert answer.status_code == 404 and "no player" in answer.json()["error"], name
+    for name in ("\x00", "Ada\x00", "\u202eAda"):
+        answer = client.post("/api/signin", json={"name": name, "password": "correct horse"})
+        assert answer.status_code == 401, (name, answer.text)
+        assert answer.json()["error"] == "wrong name or password"
+    assert client.get("/api/players/Ada").status_code == 200

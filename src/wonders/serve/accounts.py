@@ -115,10 +115,12 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str) \
                 or len(password) > MAX_PASSWORD or len(name) > 64:
             raise wrong
-        with self.store.reading() as connection:
-            row = connection.execute(sa.select(
-                db.accounts.c.id, db.accounts.c.name, db.accounts.c.password_hash).where(
-                db.accounts.c.name_key == name.lower())).first()
+        row = None
+        if NAME.fullmatch(name) is not None:   # no account has another name: not asked
+            with self.store.reading() as connection:   # (PostgreSQL refuses a NUL in text)
+                row = connection.execute(sa.select(
+                    db.accounts.c.id, db.accounts.c.name, db.accounts.c.password_hash).where(
+                    db.accounts.c.name_key == name.lower())).first()
         try:
             self.hasher.verify(row[2] if row is not None else self.dummy, password)
         except VerificationError:
@@ -156,6 +158,10 @@ class Accounts:
                 db.sessions.c.id == key))])
 
     def by_name(self, name: str) -> Account | None:
+        """The account of a name; None, without asking the database, for text no account
+        name can be (a NUL in it, which PostgreSQL refuses to compare, made a 500)."""
+        if NAME.fullmatch(name) is None:
+            return None
         with self.store.reading() as connection:
             row = connection.execute(sa.select(db.accounts.c.id, db.accounts.c.name).where(
                 db.accounts.c.name_key == name.lower())).first()

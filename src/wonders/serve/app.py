@@ -125,18 +125,28 @@ class Server:
         move of a table at a time: the next waits until this one is stored or undone."""
         lock = self.locks.setdefault(table.id, asyncio.Lock())
         async with lock:
-            point = table.checkpoint()
-            action = table.submit(seat, decision, wanted)
-            if table.saved is not None:
-                try:
-                    await asyncio.wrap_future(table.saved)
-                except Exception as exc:   # a full disk, a read-only folder …
-                    table.rollback(point)
-                    LOGGER.error("table %s: seat %d's move not stored, so refused: %s",
-                                 table.id, seat, why_not_stored(exc))
-                    raise TableError(
-                        f"the server could not store this move ({why_not_stored(exc)}); "
-                        "it was not played: try again later") from None
+            return await self._commit_held(table, seat, decision, wanted)
+
+    async def _commit_held(self, table: Table, seat: int, decision: Any,
+                           wanted: Any) -> AnyAction:
+        """``commit`` with the table's lock held."""
+        point = table.checkpoint()
+        number = table.decision_number
+        action = table.submit(seat, decision, wanted)
+        if table.saved is not None:
+            try:
+                await asyncio.wrap_future(table.saved)
+            except Exception as exc:   # a full disk, a read-only folder …
+                table.rollback(point)
+                LOGGER.error("table %s: seat %d's move not stored, so refused: %s",
+                             table.id, seat, why_not_stored(exc))
+                raise TableError(
+                    f"the server could not store this move ({why_not_stored(exc)}); "
+                    "it was not played: try again later") from None
+        if table.decision_number != number and table.clocks is not None:
+            # the next decision's clocks started when it was played, but nobody is told
+            # of it before it is stored: under load the commit takes seconds
+            table.clocks.restart(self.tables.clock())
         return action
 
     # --- clocks ---------------------------------------------------------------------
@@ -262,17 +272,29 @@ class Server:
                            "its first legal action", table.id, bot.name, seat, limit)
         except Exception:  # a bot's bug must not stop the table
             LOGGER.exception("table %s: the bot of seat %d failed", table.id, seat)
-        if table.decision_number != number or table.game.over:
+
+        def moot() -> bool:
+            """The move is no longer wanted: the decision was played, or the stand-in's
+            player came back and chose (or is choosing)."""
+            return (table.decision_number != number or table.game.over
+                    or seat in table.pending
+                    or (table.seats[seat].kind == HUMAN and seat not in table.away))
+
+        if moot():
             return False
-        if table.seats[seat].kind == HUMAN and seat not in table.away:
-            return False   # the stand-in's player came back while it was choosing
-        if wanted is None:
-            wanted = table.game.legal_actions(seat)[0].to_json()
-        try:
-            await self.commit(table, seat, number, wanted)
-        except TableError as exc:
-            LOGGER.warning("table %s: seat %d's bot move refused: %s", table.id, seat, exc)
-            return False
+        # checked again once the table's lock is held: a player's move waiting to be
+        # stored holds it, and may make this one moot (not a refusal to log)
+        async with self.locks.setdefault(table.id, asyncio.Lock()):
+            if moot():
+                return False
+            if wanted is None:
+                wanted = table.game.legal_actions(seat)[0].to_json()
+            try:
+                await self._commit_held(table, seat, number, wanted)
+            except TableError as exc:
+                LOGGER.warning("table %s: seat %d's bot move refused: %s", table.id, seat,
+                               exc)
+                return False
         return True
 
     # --- HTTP -----------------------------------------------------------------------
@@ -604,7 +626,7 @@ class Server:
             while True:
                 await changed.wait()
                 changed.clear()
-                await _send(websocket, table.state_for(seat))
+                await websocket.send_text(table.state_text(seat))
 
         try:
             while True:

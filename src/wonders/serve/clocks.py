@@ -78,6 +78,13 @@ class Clocks:
             return None
         return now + min(self.left(seat, now) for seat in self.running)
 
+    def restart(self, now: float) -> None:
+        """The running clocks start again from ``now``, their banks as they were: the
+        decision just opened was stored (and its players told) only now, and the time
+        the server took to store it is not the players' to pay."""
+        for seat, since in self.running.items():
+            self.running[seat] = max(since, now)
+
     def resume(self, seat: int, now: float) -> None:
         """A player back at their seat: one increment (turn-based: a whole decision's
         time) to play the decision at hand if their clock runs."""

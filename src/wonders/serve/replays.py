@@ -118,6 +118,7 @@ class Replay:
             "pending": {"kind": decision.kind, "wording": decision.wording,
                         "seats": list(decision.seats), "chosen": []},
             "production": [present.production(game, s) for s in range(game.players)],
+            "symbols": [present.symbols(game, s) for s in range(game.players)],
             "recap": recap.for_seat(recaps[-1], seat) if recaps else None,
             "events": [line for one in recaps for line in recap.lines(recap.for_seat(one, seat))],
             "over": game.over, "score_sheet": game.score_sheet().to_json(), "clocks": None,

@@ -52,6 +52,7 @@ from wonders.scenarios import log as game_log
 from wonders.serve import present
 from wonders.serve import store as db
 from wonders.serve.clocks import MAX_HOURS, SPEED_NAMES, TURN_BASED, UNTIMED, Clocks
+from wonders.serve.protocol import dumps
 from wonders.serve.store import Op, Store, TableRecord, why_not_stored
 
 LOGGER = logging.getLogger("wonders.serve")
@@ -200,13 +201,26 @@ class Table:
     absent_since: dict[int, float] = field(default_factory=dict)
     # what else a write of the final decision does (the ratings: Tables sets it)
     on_final: Callable[[Table], list[Op]] | None = field(default=None, repr=False)
+    # what state_for works out once per decision (see _shown)
+    _shown_key: tuple[int, int] | None = field(default=None, repr=False)
+    _shown_parts: dict[Any, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _number: tuple[int, int] | None = field(default=None, repr=False)   # decision_number
+    _public_view: tuple[tuple[int, int], dict[str, Any]] | None = field(default=None,
+                                                                      repr=False)
+    # the recaps as stored (JSON), rewritten with every change of the row, made again
+    # only when a decision adds one
+    _recaps_text: tuple[int, str] | None = field(default=None, repr=False)
 
     # --- reading --------------------------------------------------------------------
 
     @property
     def decision_number(self) -> int:
-        """How many decisions were played: what a message names to act on the open one."""
-        return len(self.game.history)
+        """How many decisions were played: what a message names to act on the open one.
+        Counted once per game object and kept by ``_resolve``: ``game.history`` makes
+        every decision's record again, and this is asked on every message and state."""
+        if self._number is None or self._number[0] != id(self.game):
+            self._number = (id(self.game), len(self.game.history))
+        return self._number[1]
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token plays (compared in constant time), or None."""
@@ -233,25 +247,84 @@ class Table:
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """What a page at ``seat`` (None: a spectator) is sent after every change."""
         game = self.game
-        view = present.public_view(game) if seat is None else game.view(seat)
-        decision = game.decision()
+        shown = self._shown(seat)
         message: dict[str, Any] = {
             "type": "state", "table": self.summary(), "decision": self.decision_number,
-            "seat": seat, "view": view,
-            "pending": {"kind": decision.kind, "wording": decision.wording,
-                        "seats": list(decision.seats), "chosen": sorted(self.pending)},
-            "production": [present.production(game, s) for s in range(game.players)],
-            "symbols": [present.symbols(game, s) for s in range(game.players)],
-            "recap": recap.for_seat(self.recaps[-1], seat) if self.recaps else None,
-            "events": self.events_for(seat), "over": game.over,
-            "score_sheet": game.score_sheet().to_json(),
+            "seat": seat, "view": shown["view"],
+            "pending": {**shown["pending"], "chosen": sorted(self.pending)},
+            "production": shown["production"], "symbols": shown["symbols"],
+            "recap": shown["recap"],
+            "events": shown["events"], "over": game.over,
+            "score_sheet": shown["score_sheet"],
             "clocks": None if self.clocks is None else self.clocks.public(self.now()),
         }
-        if seat is not None and seat in decision.seats and seat not in self.pending:
-            message["actions"] = present.actions_for(game, seat)
+        if seat is not None and seat in shown["pending"]["seats"] and seat not in self.pending:
+            if "actions" not in shown:
+                shown["actions"] = present.actions_for(game, seat)
+            message["actions"] = shown["actions"]
         if seat is not None and seat in self.pending:
             message["chosen"] = str(self.pending[seat])
         return message
+
+    def state_text(self, seat: int | None) -> str:
+        """``state_for(seat)`` as the JSON text a page is sent (``protocol.dumps``), the
+        parts that change only with a decision encoded once per decision and seat."""
+        shown = self._shown(seat)
+        if "text" not in shown:
+            shown["text"] = dumps({key: shown[key] for key in (
+                "view", "production", "symbols", "recap", "events", "score_sheet")})[1:-1]
+        parts = [dumps({"type": "state", "table": self.summary(),
+                        "decision": self.decision_number, "seat": seat,
+                        "pending": {**shown["pending"], "chosen": sorted(self.pending)},
+                        "over": self.game.over,
+                        "clocks": None if self.clocks is None else
+                        self.clocks.public(self.now())})[:-1], shown["text"]]
+        if seat is not None and seat in shown["pending"]["seats"] and seat not in self.pending:
+            if "actions_text" not in shown:
+                if "actions" not in shown:
+                    shown["actions"] = present.actions_for(self.game, seat)
+                shown["actions_text"] = dumps(shown["actions"])
+            parts.append('"actions":' + shown["actions_text"])
+        if seat is not None and seat in self.pending:
+            parts.append('"chosen":' + dumps(str(self.pending[seat])))
+        return ",".join(parts) + "}"
+
+    def _public(self) -> dict[str, Any]:
+        """The public view of the open decision (every seat's view compared), worked out
+        once: the recap of a decision needs it before and after, spectators' states too."""
+        key = (id(self.game), self.decision_number)
+        if self._public_view is None or self._public_view[0] != key:
+            self._public_view = (key, present.public_view(self.game))
+        return self._public_view[1]
+
+    def _shown(self, seat: int | None) -> dict[str, Any]:
+        """The parts of ``seat``'s state that change only when a decision is played (the
+        view, the legal actions' descriptions, the recap …), worked out once per decision
+        and seat: every change within a decision (a seat choosing, a clock, a page
+        joining) sends each page its state again, and a view, the public view (every
+        seat's view) and the actions' payments cost far more than the message.  Kept for
+        the game object and decision it was made for (a rollback puts another game back)."""
+        key = (id(self.game), self.decision_number)
+        if self._shown_key != key:
+            self._shown_key, self._shown_parts = key, {}
+        found = self._shown_parts.get(seat)
+        if found is None:
+            game = self.game
+            common = self._shown_parts.get("common")
+            if common is None:
+                decision = game.decision()
+                common = self._shown_parts["common"] = {
+                    "pending": {"kind": decision.kind, "wording": decision.wording,
+                                "seats": list(decision.seats)},
+                    "production": [present.production(game, s) for s in range(game.players)],
+                    "symbols": [present.symbols(game, s) for s in range(game.players)],
+                    "score_sheet": game.score_sheet().to_json()}
+            found = self._shown_parts[seat] = {
+                **common,
+                "view": self._public() if seat is None else game.view(seat),
+                "recap": recap.for_seat(self.recaps[-1], seat) if self.recaps else None,
+                "events": self.events_for(seat)}
+        return found
 
     def events_for(self, seat: int | None, recent: int = RECAPS_KEPT) -> list[str]:
         """What happened lately, oldest first, as ``seat`` may see it: the recaps' lines
@@ -307,7 +380,7 @@ class Table:
     def _resolve(self) -> None:
         game = self.game
         number = self.decision_number
-        was = recap.before(game, present.public_view(game))
+        was = recap.before(game, self._public())
         actions = dict(self.pending)
         self.pending.clear()
         try:
@@ -315,9 +388,11 @@ class Table:
         except RuleError as exc:  # the contract: an illegal action changes nothing
             self.pending.update(actions)
             raise TableError(f"the decision could not be played: {exc}") from None
-        self.recaps.append(recap.make(game, was, actions, present.public_view(game), number,
+        self._number = (id(game), number + 1)
+        self.recaps.append(recap.make(game, was, actions, self._public(), number,
                                       describe=lambda a: present.action_text(game, a)))
         del self.recaps[:-RECAPS_KEPT]
+        self._recaps_text = None
         if self.clocks is not None:
             self.clocks.begin([] if game.over else self.waiting_for(), self.now())
         self.save()
@@ -337,8 +412,14 @@ class Table:
                 "clocks": None if self.clocks is None else self.clocks.to_json()}
 
     def _row(self) -> dict[str, Any]:
-        return {"decision": self.decision_number, "over": self.game.over,
-                "state": json.dumps(self.stored_state(), separators=(",", ":"))}
+        state = self.stored_state()
+        if self._recaps_text is None or self._recaps_text[0] != id(self.recaps):
+            self._recaps_text = (id(self.recaps), json.dumps(self.recaps,
+                                                             separators=(",", ":")))
+        state["recaps"] = None
+        text = json.dumps(state, separators=(",", ":")).replace(
+            '"recaps":null', '"recaps":' + self._recaps_text[1], 1)
+        return {"decision": self.decision_number, "over": self.game.over, "state": text}
 
     def insert_ops(self) -> list[Op]:
         """What stores a new table: its row and its seats."""
@@ -388,7 +469,8 @@ class Table:
     def moves_ops(self) -> list[Op]:
         """What stores the decisions played since the last save (counted stored)."""
         table_id = self.id
-        entries = [(n, json.dumps(self.game.history[n], separators=(",", ":")))
+        history = self.game.history if self.stored < self.decision_number else []
+        entries = [(n, json.dumps(history[n], separators=(",", ":")))
                    for n in range(self.stored, self.decision_number)]
         ops: list[Op] = []
         if entries:
