@@ -83,6 +83,7 @@ HOT_PATH = [
     # the agent environment's observation encoders: every step of an agent (docs/env.md)
     "wonders/env/observe",
     "wonders/env/spaces",       # the legal actions' slots, at every step
+    "wonders/env/core",         # the AEC step and the position's state it delegates to
 ]
 
 

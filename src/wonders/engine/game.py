@@ -129,6 +129,8 @@ _WORDING: Final[dict[Phase, str]] = {
 # Each phase's name (the decision's kind in records), and back: an Enum's ``.value``
 # and ``Phase(name)`` run Python code, which the compiled loop avoids.
 _PHASE_NAMES: Final[dict[Phase, str]] = {phase: phase.value for phase in Phase}
+# the decisions handed out, by (kind, seats): immutable, so shared
+_DECISIONS: Final[dict[tuple[str, tuple[int, ...]], Decision]] = {}
 _PHASES: Final[dict[str, Phase]] = {phase.value: phase for phase in Phase}
 _DISCARD_BUILD: Final = "discard_build"  # Phase.DISCARD_BUILD.value
 
@@ -464,7 +466,14 @@ class Game(Table):
 
     def decision(self) -> Decision:
         """The pending decision: its kind (the phase), who decides it at once, in words."""
-        return Decision(_PHASE_NAMES[self.phase], tuple(self.to_move()), _WORDING[self.phase])
+        kind = _PHASE_NAMES[self.phase]
+        seats = tuple(self.to_move())
+        key = (kind, seats)
+        found = _DECISIONS.get(key)
+        if found is None:  # (one shared record per phase and seats: it is immutable, and a
+            # new frozen dataclass costs a few microseconds; the wording is the phase's)
+            found = _DECISIONS[key] = Decision(kind, seats, _WORDING[self.phase])
+        return found
 
     def phase_name(self) -> str:
         return _WORDING[self.phase]

@@ -333,6 +333,8 @@ _WORDING: Final[dict[StructurePhase, str]] = {
 # Lists typed Final are module statics when compiled (a Final tuple would be rebuilt).
 _SEATS: Final[list[list[int]]] = [[0], [1]]
 _NOBODY: Final[list[int]] = []
+# the decisions handed out, by (kind, seat deciding or -1): immutable, so shared
+_DECISIONS: Final[dict[tuple[str, int], Decision]] = {}
 
 # Each phase's name, for the decision records (an Enum's ``.value`` runs Python code).
 _PHASE_NAMES: Final[dict[StructurePhase, str]] = {phase: phase.value for phase in StructurePhase}
@@ -554,9 +556,15 @@ class StructureGame(Table):
         return _SEATS[self.current]
 
     def decision(self) -> Decision:
-        """The pending decision: its kind, the one seat that decides it, in words."""
+        """The pending decision: its kind, the one seat that decides it, in words (one
+        shared record per kind and seat: a new frozen dataclass costs as much as a turn)."""
         kind = self.pending[0].kind if self.pending else _PHASE_NAMES[self.phase]
-        return Decision(kind, tuple(self.to_move()), self.phase_name())
+        moving = self.to_move()
+        key = (kind, moving[0] if moving else -1)
+        found = _DECISIONS.get(key)
+        if found is None:  # (the wording is a function of the kind: phase_name())
+            found = _DECISIONS[key] = Decision(kind, tuple(moving), self.phase_name())
+        return found
 
     def setup_record(self) -> dict[str, Any]:
         """What set-up dealt: each seat's wonders before the draft, the draft's pools and

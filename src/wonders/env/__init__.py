@@ -25,7 +25,8 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
     raise ImportError(f"wonders.env needs PettingZoo, Gymnasium and NumPy ({missing.name} is "
                       "not installed): pip install 'wonders[env]'") from None
 
-from wonders.env.aec import WondersEnv, WondersParallelEnv, rewards_of
+from wonders.env.aec import WondersEnv, WondersParallelEnv
+from wonders.env.core import rewards_of
 from wonders.env.observe import (
     DraftEncoder,
     Encoder,

@@ -11,13 +11,15 @@ decisions like any other, with their own slots and mask.
 Per step the environment does little besides the engine's own work: the legal
 actions are mapped to slots through a table keyed by the engine's shared action
 objects, and a seat's observation and mask are made once per position (the
-encoders of :mod:`wonders.env.observe`).  Measurements: ``docs/env.md``.
+encoders of :mod:`wonders.env.observe`).  The position's state and the AEC step
+itself live in :class:`wonders.env.core.EnvCore` (compiled with the engine).
+Measurements: ``docs/env.md``.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import numpy as np
 from gymnasium import spaces
@@ -25,7 +27,8 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.registry import default_players, new_game
-from wonders.env.observe import Mask, Spaces, spaces_for
+from wonders.env.core import EnvCore, rewards_of
+from wonders.env.observe import Encoder, Memory, Spaces, spaces_for
 from wonders.env.spaces import EnvError
 
 if TYPE_CHECKING:
@@ -57,21 +60,6 @@ def _load(game: object, paths: tuple[str, ...]) -> GameData:
         return wonders.load_game(game, paths)  # (a SourceError names the shipped games)
     raise EnvError(f"game is a shipped name ('base', 'duel', 'leaders' …), a rule-set path "
                    f"or loaded data (wonders.load_game), not {game!r}")
-
-
-def rewards_of(game: GameState) -> list[float]:
-    """Final rewards from the ranking: +1 for every winner (a shared win too), then
-    evenly down to -1 for the last place of the score sheet's ranking."""
-    sheet = game.score_sheet()
-    winners = set(sheet.winners)
-    ranking = [seat for seat in sheet.ranking() if seat not in winners]
-    players = game.players
-    rewards = [0.0] * players
-    for seat in winners:
-        rewards[seat] = 1.0
-    for place, seat in enumerate(ranking, start=len(winners)):
-        rewards[seat] = 1.0 - 2.0 * place / (players - 1) if players > 1 else 0.0
-    return rewards
 
 
 class _Common:
@@ -108,38 +96,56 @@ class _Common:
                            ) from None
         self.spaces: Spaces = spaces_for(self.data, count)
         self.catalogue = self.spaces.actions
-        self.encoder = self.spaces.observations
+        encoder = self.spaces.observations
         self.possible_agents = [f"player_{seat}" for seat in range(count)]
         self.agent_seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         size = len(self.spaces.actions)
         self._size = size
         self._action_space = spaces.Discrete(size)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-_BOUND, _BOUND, (self.encoder.size,), np.float32),
+            "observation": spaces.Box(-_BOUND, _BOUND, (encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
-        self.game: GameState | None = None
         self._next_seed: int | None = None
-        # each seat's last observation, updated where it changed (observe.Memory)
-        self._memories = [self.encoder.memory() for _ in range(count)]
-        self._mask = Mask(size)  # (a new mask is a copy of its buffer)
-        self._fresh()
+        # the game, the position's legal actions, observations and masks (and, for the
+        # AEC environment, its bookkeeping), compiled
+        self._core = EnvCore(self, self.catalogue, encoder, count, self.possible_agents)
+
+    @property
+    def encoder(self) -> Encoder:
+        """The observation encoder (the spaces' own unless replaced)."""
+        encoder: Encoder = self._core.encoder
+        return encoder
+
+    @encoder.setter
+    def encoder(self, encoder: Encoder) -> None:
+        self._core.encoder = encoder
+
+    @property
+    def _memories(self) -> list[Memory | None]:
+        memories: list[Memory | None] = self._core.memories
+        return memories
+
+    @_memories.setter
+    def _memories(self, memories: list[Memory | None]) -> None:
+        self._core.memories = memories
+
+    @property
+    def game(self) -> GameState | None:
+        game: GameState | None = self._core.game
+        return game
+
+    @game.setter
+    def game(self, game: GameState | None) -> None:
+        self._core.game = game
 
     def _fresh(self) -> None:
         """Forget what was worked out for the position (after a move)."""
-        self._legal: dict[int, dict[int, Any]] = {}
-        self._observed: dict[int, dict[str, Any]] = {}
-        self._decision: Decision | None = None  # the position's, once asked
-        self._stopped = False  # an illegal action ended the episode ("lose")
+        self._core.fresh()
 
     def _decision_now(self) -> Decision | None:
         """The pending decision (None once the game is over), asked once per position."""
-        found = self._decision
-        if found is None:
-            game = self._current()
-            if game.over:
-                return None
-            found = self._decision = game.decision()
+        found: Decision | None = self._core.decision_now()
         return found
 
     # --- spaces ---------------------------------------------------------------------------
@@ -190,18 +196,12 @@ class _Common:
         return self.game
 
     def _current(self) -> GameState:
-        if self.game is None:
-            raise EnvError("no game yet: call reset() (or reset(seed=N)) first")
-        return self.game
+        game: GameState = self._core.current()
+        return game
 
     def legal_by_index(self, seat: object) -> dict[int, Any]:
         """``seat``'s legal actions now, by action index (empty when it does not decide)."""
-        found = self._legal.get(seat) if type(seat) is int else None  # noqa: E721
-        if found is None:
-            number = self._seat_number(seat)
-            found = self._legal[number] = self.catalogue.legal(
-                self._current().legal_actions(number))
-        return found
+        return self._core.legal_of(self._seat_number(seat))
 
     def action_mask(self, seat: object) -> np.ndarray[Any, np.dtype[np.int8]]:
         return self._mask_of(self._seat_number(seat))
@@ -209,36 +209,13 @@ class _Common:
     def _mask_of(self, number: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """A seat's mask (a valid seat number): a copy of the buffer, set to its legal
         actions."""
-        if self._stopped or self._decision_now() is None:
-            legal: dict[int, Any] = {}
-        else:
-            legal = self._legal.get(number) or self.legal_by_index(number)
-        mask: np.ndarray[Any, np.dtype[np.int8]] = self._mask.of(legal)
+        mask: np.ndarray[Any, np.dtype[np.int8]] = self._core.mask_of(number)
         return mask
 
     def observe_seat(self, seat: object) -> dict[str, Any]:
         """``{"observation": vector, "action_mask": mask}`` of a seat now (made once per
         position; the arrays are the environment's: copy them to keep them changed)."""
-        found = self._observed.get(seat) if type(seat) is int else None  # noqa: E721
-        if found is None:
-            found = self._observe_number(self._seat_number(seat))
-        return found
-
-    def _observe_number(self, number: int) -> dict[str, Any]:
-        """:meth:`observe_seat` of a valid seat number not observed yet at this position
-        (the calls of the mask and the legal actions inlined: this runs at every step)."""
-        game = self._current()
-        decision = self._decision or self._decision_now()
-        if self._stopped or decision is None:
-            legal: dict[int, Any] = {}
-        else:
-            found = self._legal.get(number)
-            legal = (found if found is not None else self.legal_by_index(number))
-        observed = self._observed[number] = {
-            "observation": self.encoder.observe(game, number, decision,
-                                                self._memories[number]),
-            "action_mask": self._mask.of(legal)}
-        return observed
+        return self._core.observe_number(self._seat_number(seat))
 
     def index_of(self, action: object) -> int:
         """The action index of an engine action (its slot; the payment is not kept)."""
@@ -316,103 +293,101 @@ class WondersEnv(_Common, AECEnv):  # type: ignore[misc]
                  options: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         self._setup(game, players, paths, illegal, render_mode, options)
-        self.agents: list[str] = []
-        self._pending: dict[int, Any] = {}
-        self._kind: str | None = None
-        self.rewards: dict[str, float] = {}
-        self._cumulative_rewards: dict[str, float] = {}
-        self.terminations: dict[str, bool] = {}
-        self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
+        core = self._core
+        # The compiled step itself answers ``env.last()``, ``env.step()`` and
+        # ``env.agent_iter()`` (an interpreted method around it costs as much as the
+        # compiled engine's Duel turn); a subclass that overrides one keeps its own.
+        mine = self.__dict__
+        for name in ("last", "step", "agent_iter"):
+            if getattr(type(self), name) is getattr(WondersEnv, name):
+                mine[name] = getattr(core, name)
+
+    # PettingZoo's attributes, kept by the compiled core (PettingZoo's own helpers, such
+    # as _was_dead_step, read and write them through these)
+    @property
+    def agents(self) -> list[str]:
+        return self._core.agents
+
+    @agents.setter
+    def agents(self, agents: list[str]) -> None:
+        self._core.agents = agents
+
+    @property
+    def agent_selection(self) -> str:
+        return self._core.agent_selection
+
+    @agent_selection.setter
+    def agent_selection(self, agent: str) -> None:
+        self._core.agent_selection = agent
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self._core.rewards
+
+    @rewards.setter
+    def rewards(self, rewards: dict[str, float]) -> None:
+        self._core.rewards = rewards
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self._core.cumulative_rewards
+
+    @_cumulative_rewards.setter
+    def _cumulative_rewards(self, rewards: dict[str, float]) -> None:
+        self._core.cumulative_rewards = rewards
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self._core.terminations
+
+    @terminations.setter
+    def terminations(self, terminations: dict[str, bool]) -> None:
+        self._core.terminations = terminations
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self._core.truncations
+
+    @truncations.setter
+    def truncations(self, truncations: dict[str, bool]) -> None:
+        self._core.truncations = truncations
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        return self._core.infos
+
+    @infos.setter
+    def infos(self, infos: dict[str, dict[str, Any]]) -> None:
+        self._core.infos = infos
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._new_game(seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {"decision": None} for agent in self.agents}
-        self._pending = {}
-        self._kind = None
-        self._select()
-
-    def _select(self) -> None:
-        """Point agent_selection at the first seat of a new decision."""
-        decision = self._decision = self._current().decision()
-        self.agent_selection = self.possible_agents[decision.seats[0]]
-        kind = decision.kind
-        if kind != self._kind:  # (the infos say the decision's kind: changed in place)
-            self._kind = kind
-            for info in self.infos.values():
-                info["decision"] = kind
+        core = self._core
+        agents = list(self.possible_agents)
+        core.agents = agents
+        core.rewards = {agent: 0.0 for agent in agents}
+        core.cumulative_rewards = {agent: 0.0 for agent in agents}
+        core.terminations = {agent: False for agent in agents}
+        core.truncations = {agent: False for agent in agents}
+        core.infos = {agent: {"decision": None} for agent in agents}
+        core.pending = {}
+        core.kind = None
+        core.select()
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.observe_seat(self._seat(agent))
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if self.game is None:
-            raise EnvError("no game yet: call reset() (or reset(seed=N)) first")
-        agent = self.agent_selection
-        if not self.agents:
-            raise EnvError("the game is over and every agent is done: call reset() to "
-                           "play another")
-        seat = self.agent_seats[agent]
-        return (self._observed.get(seat) or self._observe_number(seat) if observe else None,
-                self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        found: tuple[Any, float, bool, bool, dict[str, Any]] = self._core.last(observe)
+        return found
 
     def step(self, action: Any) -> None:
-        game = self.game
-        if game is None:
-            raise EnvError("no game yet: call reset() (or reset(seed=N)) first")
-        if not self.agents:
-            raise EnvError("the game is over and every agent is done: call reset() to "
-                           "play another")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            if action is not None:
-                raise EnvError(f"{agent} is done (the game is over): step(None) for each "
-                               "agent still listed, or reset() to play another")
-            self._was_dead_step(action)
-            return
-        seat = self.agent_seats[agent]
-        self._cumulative_rewards[agent] = 0.0
-        legal = self._legal.get(seat)
-        chosen = (legal.get(action) if legal is not None and type(action) is int  # noqa: E721
-                  else None)  # (the common case: an index the agent read off the mask)
-        if chosen is None:
-            chosen = self._engine_action(seat, action)
-            if chosen is None:  # illegal, and the environment plays "lose"
-                self._stopped = True
-                self._observed = {}
-                for other in self.agents:
-                    self.rewards[other] = -1.0 if other == agent else 0.0
-                    self.terminations[other] = True
-                self._accumulate_rewards()
-                return
-        pending = self._pending
-        pending[seat] = chosen
-        decision = self._decision or self._decision_now()
-        assert decision is not None  # (the game goes on: agents are not done)
-        if len(pending) < len(decision.seats):  # (only the decision's seats are pending)
-            for waiting in decision.seats:
-                if waiting not in pending:
-                    self.agent_selection = self.possible_agents[waiting]
-                    return
-        game.play(pending)
-        self._pending = {}
-        self._legal = {}
-        self._observed = {}
-        self._decision = None
-        if game.over:
-            for other, reward in zip(self.possible_agents, rewards_of(game)):
-                self.rewards[other] = reward
-                self.terminations[other] = True
-                self.infos[other]["decision"] = None
-            self._accumulate_rewards()
-            return
-        self._select()
+        self._core.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """The agent to act at each step, until every agent is done (PettingZoo's)."""
+        found: Iterable[str] = self._core.agent_iter(max_iter)
+        return found
 
 
 class WondersParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
@@ -466,7 +441,7 @@ class WondersParallelEnv(_Common, ParallelEnv):  # type: ignore[misc]
         agents = list(self.agents)
         if loser is not None:
             self._fresh()
-            self._stopped = True
+            self._core.stopped = True
             rewards = [-1.0 if seat == loser else 0.0 for seat in range(self.players)]
             over = True
         else:

@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from wonders.engine.city import City
+from wonders.engine.drafted_city import DraftedCity
 from wonders.engine.randomness import mypyc_attr
+from wonders.engine.structure import Structure
 from wonders.env.spaces import KNOWN_KINDS
 
 if TYPE_CHECKING:
@@ -46,30 +49,37 @@ class Memory:
     def __init__(self, size: int, blocks: int) -> None:
         self.vector = np.zeros(size, np.float32)
         self.view: Any = self.vector.data  # (a memoryview: writes land in the vector)
-        self.sets: list[list[int]] = [[] for _ in range(blocks)]
+        # (places typed Any, here and in the encoders' place tables: compiled, a place
+        # stays the boxed int it is, where an int would be unboxed and boxed anew at each
+        # read, an allocation for every place above 256)
+        self.sets: list[list[Any]] = [[] for _ in range(blocks)]
         self.sources: list[Any] = [None] * blocks  # a block's source, when compared
         self.written: dict[int, Any] = {}  # a block of numbers' start -> its numbers
+        self.zero: Any = 0.0  # (boxed once)
+        self.one: Any = 1.0
 
-    def ones(self, block: int, places: list[int]) -> None:
+    def ones(self, block: int, places: list[Any]) -> None:
         """1 at each of ``places`` (repeats count once), 0 at the block's other places."""
         old = self.sets[block]
         if old == places:
             return
         view = self.view
+        zero, one = self.zero, self.one
         for place in old:
-            view[place] = 0.0
+            view[place] = zero
         for place in places:
-            view[place] = 1.0
+            view[place] = one
         self.sets[block] = places
 
-    def counts(self, block: int, places: list[int]) -> None:
+    def counts(self, block: int, places: list[Any]) -> None:
         """How often each place occurs in ``places`` (copies of a card in a hand)."""
         old = self.sets[block]
         if old == places:
             return
         view = self.view
+        zero = self.zero
         for place in old:
-            view[place] = 0.0
+            view[place] = zero
         for place in places:
             view[place] += 1.0
         self.sets[block] = places
@@ -84,11 +94,12 @@ class Memory:
         for offset, value in enumerate(values):
             view[start + offset] = value
 
-    def pairs(self, block: int, at: list[int], values: list[Any]) -> None:
+    def pairs(self, block: int, at: list[Any], values: list[Any]) -> None:
         """``values`` at ``at`` and 0 at the block's other places."""
         view = self.view
+        zero = self.zero
         for place in self.sets[block]:
-            view[place] = 0.0
+            view[place] = zero
         for place, value in zip(at, values):
             view[place] = value
         self.sets[block] = at
@@ -101,16 +112,18 @@ class Mask:
     def __init__(self, size: int) -> None:
         self.mask = np.zeros(size, dtype=np.int8)
         self.view: Any = self.mask.data  # (a memoryview of the buffer)
-        self.set: list[int] = []
+        self.set: list[Any] = []  # (Any: the boxed keys, as Memory's places)
+        self.one: Any = 1
 
     def of(self, legal: dict[int, Any]) -> Any:
         """A new 0/1 mask with 1 at the keys of ``legal``."""
         view = self.view
         for index in self.set:
             view[index] = 0
-        indexes = list(legal)
+        indexes: list[Any] = list(legal)
+        one = self.one
         for index in indexes:
-            view[index] = 1
+            view[index] = one
         self.set = indexes
         return self.mask.copy()
 
@@ -157,7 +170,7 @@ class Encoder:
         return start
 
     @staticmethod
-    def places(start: int, index: dict[object, int]) -> dict[object, int]:
+    def places(start: int, index: dict[object, int]) -> dict[object, Any]:
         """Each object's place in a block starting at ``start`` (read with ``map``: the
         lookups of a list of cards then run in C)."""
         return {item: start + i for item, i in index.items()}
@@ -276,8 +289,9 @@ class _CityBlocks:
     # the Memory blocks write() uses, from its first
     BLOCKS: Final = 3
 
-    def write(self, encoder: Encoder, city: Any, memory: Memory, first: int) -> None:
-        """The city's blocks into ``memory`` (:meth:`add`'s numbers, block by block)."""
+    def write(self, encoder: Encoder, city: City, memory: Memory, first: int) -> None:
+        """The city's blocks into ``memory`` (:meth:`add`'s numbers, block by block; the
+        city typed: compiled, its fields are read natively)."""
         # (the city's lists when its blocks were made; not kept where every city changes
         # between two observations by a seat, as in a drafting turn)
         known = memory.sources[first]
@@ -303,7 +317,7 @@ class _CityBlocks:
             memory.pairs(first + 2, at, values)
 
 
-def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, int]]:
+def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, Any]]:
     """A block per token pool the players see (its tokens by name)."""
     from wonders.engine.pools import hidden
 
@@ -348,7 +362,7 @@ class DraftEncoder(Encoder):
         hand, reserve = self.hand, self.reserve
         memory.counts(1, [hand[card] for card in state.hands[seat]])
         memory.counts(2, [reserve[card] for card in state.reserve[seat]])
-        discard: list[int] = []
+        discard: list[Any] = []
         if decision is not None:
             if decision.kind == "discard_build" and seat in decision.seats:
                 places = self.discard
@@ -454,7 +468,7 @@ class StructureEncoder(Encoder):
               memory: Memory) -> None:
         state: Any = game
         memory.ones(0, self.head_places(seat, decision))
-        structure = state.structure
+        structure: Structure | None = state.structure  # (typed: its fields read natively)
         hidden = left = 0
         if structure is not None:
             slot_cards = structure.cards
@@ -484,7 +498,7 @@ class StructureEncoder(Encoder):
         memory.ones(3, [track[token] for token in state.track_tokens])
         discarded = self.discarded
         memory.ones(4, [discarded[card] for card in state.discard])
-        offer: list[int] = []
+        offer: list[Any] = []
         if decision is not None and decision.kind == "wonder_draft":
             pools = state.wonder_pools
             drafting = pools[state.picks // state.setup.draft.size] if pools else []
@@ -499,7 +513,7 @@ class StructureEncoder(Encoder):
         players = self.players
         block = self.city_first
         for relative in range(players):
-            city = cities[(seat + relative) % players]
+            city: DraftedCity = cities[(seat + relative) % players]
             self.cities[relative].write(self, city, memory, block)
             drafted = self.drafted[relative]
             wonders = [drafted[wonder] for wonder in city.wonders]

@@ -11,7 +11,7 @@ random games of every shipped game to check it).  See ``docs/env.md``.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Final, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final, Iterator, Sequence, cast
 
 from wonders.dsl.errors import WondersError
 from wonders.engine.actions import (
@@ -321,15 +321,17 @@ class ActionCatalogue:
         base = self._card_base
         for action in actions:
             kind = type(action)
+            # (each action cast to its class: compiled, its fields are then read natively)
             if kind is Build:  # (the commonest first: slots as __init__ lays them out)
-                index = base[action.card] + (action.method == FREE_BUILD)  # type: ignore[attr-defined]
+                build = cast(Build, action)
+                index = base[build.card] + (build.method == FREE_BUILD)
             elif kind is Sell:
-                index = base[action.card] + 3  # type: ignore[attr-defined]
+                index = base[cast(Sell, action).card] + 3
             elif kind is BuildStage:
-                index = base[action.card] + 2  # type: ignore[attr-defined]
+                index = base[cast(BuildStage, action).card] + 2
             elif kind is BuildWonder:
-                index = (base[action.card] + 5  # type: ignore[attr-defined]
-                         + self._wonder_at[action.wonder])  # type: ignore[attr-defined]
+                tuck = cast(BuildWonder, action)
+                index = base[tuck.card] + 5 + self._wonder_at[tuck.wonder]
             else:
                 index = self.index_of(action)
             held = found.get(index)
