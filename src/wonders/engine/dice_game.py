@@ -25,7 +25,7 @@ shakes of the forum.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, Mapping, Sequence, Union
+from typing import Any, Final, Iterator, Mapping, Sequence, Union
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
@@ -250,6 +250,11 @@ class DiceCity(City):
         if isinstance(counted, fx.CountCoins):
             return self.coins
         return 0
+
+    def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
+        """None: a sheet's effects act as its spaces and stages are crossed, and its end
+        points are noted on it (a city's sources would read a board's stages it has not)."""
+        yield from ()
 
     def cards_of(self, colours: frozenset[str] | None) -> int:
         """Crossed spaces of buildings of these colours (None: every building's)."""
