@@ -350,3 +350,19 @@ def test_wonder_is_not_a_building_key(tmp_path: Path) -> None:
     found = [d for d in load([folder]).report.sorted() if d.code == "D615"]
     assert any("'wonder' is not a building key" in d.message and d.location.line > 0
                for d in found), found
+
+
+def test_the_server_describes_every_sheet_through_a_whole_game(data) -> None:  # type: ignore[no-untyped-def]
+    """A sheet is a city for the effect runtime, but keeps no sources: the server's
+    production line of each seat holds once Wonder stages are built (it read a board's
+    stages a sheet has not)."""
+    from wonders.serve import present
+    game = new_game(data, 3, 4)
+    rng = random.Random(4)
+    stages = 0
+    while not game.over:
+        for seat in range(3):
+            assert present.production(game, seat) == []
+        stages = max(stages, max(city.stages for city in game.cities))
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    assert stages > 0

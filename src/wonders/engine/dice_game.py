@@ -25,12 +25,14 @@ shakes of the forum.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, Mapping, Sequence, Union
+from typing import Any, Final, Iterator, Mapping, Sequence, Union
 
 from wonders.dsl import effects as fx
-from wonders.dsl.model import Card
+from wonders.dsl.model import Card, Token
 from wonders.dsl.model import Game as GameData
 from wonders.dsl.sheets_model import Board, Crossing, DiceSet, Gains
+from wonders.engine import runtime
+from wonders.engine.city import City
 from wonders.engine.contract import Decision
 from wonders.engine.dice_actions import (
     BuildWonderStage,
@@ -40,6 +42,7 @@ from wonders.engine.dice_actions import (
     Pass,
     TakeBonus,
 )
+from wonders.engine.drafted_city import NO_BOARD, NO_SIDE
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.mechanisms.attacks import OPPOSITE, attack_points
 from wonders.engine.mechanisms.end_trigger import EndTrigger
@@ -47,8 +50,8 @@ from wonders.engine.mechanisms.forum import DicePool
 from wonders.engine.mechanisms.gates import compare_met
 from wonders.engine.mechanisms.reserve import gained
 from wonders.engine.mechanisms.sheet import first_open, groups, shortfall
-from wonders.engine.randomness import SharedGenerator, sample, seeded
-from wonders.engine.scoring import ScoreSheet
+from wonders.engine.randomness import sample, seeded
+from wonders.engine.scoring import ScoreSheet, amount
 
 # (Final: compiled, each use is a constant rather than a look-up in the module's dict)
 TURN: Final = "turn"
@@ -63,6 +66,7 @@ WONDER_LINE: Final = "wonder"
 BONUS_LINE: Final = "bonuses"
 PASS: Final = Pass()        # actions are values: one object each
 DECLINE: Final = Decline()
+_END: Final = fx.Timing.END
 NO_CAP: Final = 1 << 40   # a die price without a cap (DiceCity.die_cap)
 # the ability an effect names -> the follow-up it gives
 ABILITIES = {"extra_action": ANY_ACTION, "free_die": FREE_DIE}
@@ -175,24 +179,35 @@ def _tables(data: GameData, dice: DiceSet) -> _Tables:
     return found
 
 
-class DiceCity:
-    """One seat's sheet: spaces crossed, Wonder stages, resources, coins, bonuses."""
+# A sheet has no cards, tokens or copies: the city fields it inherits share these (never
+# changed: nothing adds a card to a sheet), so a sheet and its copies make none.
+_NO_CARDS: Final[list[Card]] = []
+_NO_TOKENS: Final[list[tuple[str, int]]] = []
+_NO_AGES: Final[set[int]] = set()
+_NO_OWNED: Final[list[Token]] = []
+
+
+class DiceCity(City):
+    """One seat's sheet: spaces crossed, Wonder stages, resources, coins, bonuses.
+
+    A :class:`~wonders.engine.city.City` for the effect runtime and scoring, which count
+    in it (:meth:`count`): a crossed space counts as a card of its building's colour."""
 
     def __init__(self, seat: int, board: Board, dice: DiceSet | None, coins: int, *,
                  source: DiceCity | None = None) -> None:
         """A fresh sheet, or with ``source`` a copy of that one (what :meth:`clone` makes:
         a compiled class has no ``__new__`` trick, and an empty shell filled afterwards
         would make every container twice)."""
-        self.seat = seat
+        super().__init__(seat, NO_BOARD, NO_SIDE, coins, _NO_CARDS, 0, _NO_TOKENS, _NO_AGES,
+                         _NO_CARDS, None, 0, 0, _NO_OWNED, _NO_CARDS)
         self.board = board
-        self.coins = coins
         if source is not None:
             # the rows are shared: a row is never changed in place (``DiceGame._cross``
             # replaces the row it crosses a space of), and a greedy policy's trial changes one
             self.crossed: list[list[bool]] = list(source.crossed)
             self.counts: list[int] = list(source.counts)
             self.colours: dict[str, int] = dict(source.colours)
-            self.stages: int = source.stages
+            self.stages = source.stages
             self.resources: list[str] = list(source.resources)
             self.bonuses: list[bool] = list(source.bonuses)
             self.unlocked: list[str] = list(source.unlocked)
@@ -210,7 +225,6 @@ class DiceCity:
         self.crossed = [[False] * len(b.spaces) for b in dice.buildings]
         self.counts = [0] * len(dice.buildings)
         self.colours = {}
-        self.stages = 0
         self.resources = []
         self.bonuses = [False] * len(dice.bonuses)
         self.unlocked = []
@@ -226,13 +240,30 @@ class DiceCity:
         self.die_off = [0] * len(dice.dice)
         self.die_cap = [NO_CAP] * len(dice.dice)
 
+    def count(self, counted: fx.Counted) -> int:
+        """What an amount counts on a sheet: crossed spaces (of some colours), Wonder
+        stages, coins; nothing else is on a sheet."""
+        if isinstance(counted, fx.CountCards):
+            return self.cards_of(counted.colours)
+        if isinstance(counted, fx.CountStages):
+            return self.stages
+        if isinstance(counted, fx.CountCoins):
+            return self.coins
+        return 0
+
+    def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
+        """None: a sheet's effects act as its spaces and stages are crossed, and its end
+        points are noted on it (a city's sources would read a board's stages it has not)."""
+        yield from ()
+
+    def cards_of(self, colours: frozenset[str] | None) -> int:
+        """Crossed spaces of buildings of these colours (None: every building's)."""
+        if colours is None:
+            return sum(self.counts)
+        return sum(self.colours.get(c, 0) for c in colours)
+
     def clone(self) -> "DiceCity":
         return DiceCity(self.seat, self.board, None, self.coins, source=self)
-
-    @property
-    def built(self) -> list[Card]:
-        """No cards: a sheet's spaces are not cards (statistics read this)."""
-        return []
 
     def wonder_states(self) -> list[tuple[str, str]]:
         """The board played, for statistics by board (boards have one side)."""
@@ -245,7 +276,7 @@ class DiceCity:
         return {"board": self.board.name, "stages": self.stages,
                 "bonuses": sum(self.bonuses)}
 
-    def to_json(self, dice: DiceSet) -> dict[str, object]:
+    def sheet_json(self, dice: DiceSet) -> dict[str, object]:
         return {
             "seat": self.seat, "board": self.board.name, "coins": self.coins,
             "stages": self.stages, "resources": list(self.resources),
@@ -259,7 +290,7 @@ class DiceCity:
         }
 
 
-class DiceGame(SharedGenerator):
+class DiceGame(runtime.Table):
     """A game of a rule set with ``offer: dice`` (see the module's docstring)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
@@ -274,6 +305,12 @@ class DiceGame(SharedGenerator):
         self.data = data
         self.dice = dice
         self.players = players
+        # the effect runtime's table (runtime.Table): coins, resource types and abilities
+        # act as their space or stage is crossed; no shields, science, pools
+        self.arrival_ongoing = False
+        self.arrival_lasting = True
+        self.pools = {}
+        self.quiet = False   # a preset space (preset): its coins and follow-ups were had
         self.seed = seed
         self._legal: dict[int, list[DiceAction]] = {}
         self._everyone: tuple[int, ...] = tuple(range(players))   # a turn's seats
@@ -591,7 +628,7 @@ class DiceGame(SharedGenerator):
                 "to_move": list(self.seats), "forum": self.forum.to_json(),
                 "last_turn": (self.trigger.triggered + self.trigger.extra
                               if self.trigger.triggered >= 0 else None),
-                "cities": [c.to_json(self.dice) for c in self.sheets]}
+                "cities": [c.sheet_json(self.dice) for c in self.sheets]}
 
     def clone(self) -> "DiceGame":
         """An independent copy (made by :meth:`_copy`)."""
@@ -660,8 +697,8 @@ class DiceGame(SharedGenerator):
         """``seat``'s points so far (its score-sheet total, counted now)."""
         city = self.sheets[seat]
         total = sum(city.attacks.values())
-        for _, amount in city.points:
-            total += self._amount(amount, seat)
+        for _, value in city.points:
+            total += amount(value, seat, self.sheets)
         return total
 
     def space_cost(self, seat: int, cost: int) -> int:
@@ -990,62 +1027,49 @@ class DiceGame(SharedGenerator):
         return (seat + 1) % self.players if side == "left" else (seat - 1) % self.players
 
     def _effects(self, seat: int, effects: fx.Effects, line: str, silent: bool = False) -> None:
+        """A space's, stage's, bonus's or pass's effects: what acts now through the effect
+        runtime; its end points noted on the sheet's ``line`` (``silent``: a preset space,
+        whose coins and follow-ups were had)."""
         city = self.sheets[seat]
         for clause in effects.clauses:
-            effect = clause.effect
-            if isinstance(effect, fx.Produce):
-                if effect.resources[0] not in city.resources:
-                    city.resources.append(effect.resources[0])
-            elif isinstance(effect, fx.Points):
-                city.points.append((line, effect.amount))
-            elif silent:   # a preset space: its coins and follow-ups were had
-                continue
-            elif isinstance(effect, fx.Coins):
-                self._gain(city, self._amount(effect.amount, seat))
-            elif isinstance(effect, fx.Ability):
-                self.pending[seat].append(ABILITIES[effect.name])
+            if clause.timing is _END and isinstance(clause.effect, fx.Points):
+                city.points.append((line, clause.effect.amount))
+        self.quiet = silent
+        runtime.act(self, seat, effects, False)
+        self.quiet = False
+
+    # --- the effect runtime's table (runtime.Table) ----------------------------------
+
+    def city_list(self) -> Sequence[City]:
+        return self.sheets
+
+    def gain(self, seat: int, coins: int) -> None:
+        if not self.quiet:
+            self._gain(self.sheets[seat], coins)
+
+    def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
+        """An ability's follow-up (``extra_action``, ``free_die``) waits for ``seat``."""
+        if not self.quiet:
+            self.pending[seat].append(ABILITIES[kind])
+
+    def produced(self, seat: int, effect: fx.Produce) -> None:
+        """A resource type joins the sheet (a sheet counts the types it has)."""
+        resources = self.sheets[seat].resources
+        if effect.resources[0] not in resources:
+            resources.append(effect.resources[0])
+
+    def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
+        return ()   # (no ``on …:`` clause on a sheet: runtime.act is called, not arrive)
 
     # --- counting and scoring --------------------------------------------------------
-
-    def _places(self, seat: int, place: str) -> list[int]:
-        n = self.players
-        if place == "self":
-            return [seat]
-        if place == "left":
-            return [(seat + 1) % n]
-        if place == "right":
-            return [(seat - 1) % n]
-        return sorted({(seat + 1) % n, (seat - 1) % n} - {seat})   # neighbours
-
-    def _count(self, seat: int, counted: object) -> int:
-        city = self.sheets[seat]
-        if isinstance(counted, fx.CountCards):
-            if counted.colours is None:
-                return sum(city.counts)
-            return sum(city.colours.get(c, 0) for c in counted.colours)
-        if isinstance(counted, fx.CountStages):
-            return city.stages
-        if isinstance(counted, fx.CountCoins):
-            return city.coins
-        return 0
-
-    def _amount(self, amount: fx.Amount, seat: int) -> int:
-        total = amount.fixed
-        for term in amount.terms:
-            n = 0
-            for place in term.places:
-                for other in self._places(seat, place):
-                    n += self._count(other, term.counted)
-            total += term.value * (n // term.divisor)
-        return total
 
     def _scores(self) -> ScoreSheet:
         order = self.order
         lines: list[dict[str, int]] = []
         for seat, city in enumerate(self.sheets):
             row = {name: 0 for name in order}
-            for line, amount in city.points:
-                row[line if line in row else order[0]] += self._amount(amount, seat)
+            for line, value in city.points:
+                row[line if line in row else order[0]] += amount(value, seat, self.sheets)
             for line, points in city.attacks.items():
                 row[line] += points
             lines.append(row)

@@ -13,6 +13,9 @@ does, per effect kind and timing:
 * then the owner's **triggers**: each ``on <event> [colours]:`` clause of the
   owner's *other* sources (never the arriving source's own) whose event is the
   arrival's (``card`` of a colour, ``wonder``, ``chain``) acts;
+* where the table says lasting effects act on arrival (``arrival_lasting``: a dice
+  sheet), an ongoing ``produce`` is handed to the table and an ability asks for what it
+  gives (an extra action, a free die: a pending decision named by the ability);
 * the **now-effects**: ``coins`` (the table's ``gain``), ``shields`` (the table's
   ``shields``: a pawn move, or a permanent bonus counted in every later battle),
   ``replay``, ``PLACES loses N coins`` (to the bank, never below 0), ``destroy``
@@ -121,10 +124,15 @@ class Table(SharedGenerator):
 
     ``arrival_ongoing`` says whether ongoing ``shields`` and ``science`` act as they
     arrive (a conflict track and science pairs) or are only counted later (battles
-    at the end of an age, science sets at the final scoring).
+    at the end of an age, science sets at the final scoring).  ``arrival_lasting`` says
+    whether ongoing ``produce`` and abilities act as they arrive (a sheet that keeps its
+    resource types as a set, and abilities that act once, when their source arrives:
+    :meth:`produced`, and :meth:`ask` with the ability's name) or are read where they are
+    used (payments and legal actions).
     """
 
     arrival_ongoing: bool
+    arrival_lasting: bool = False
     pools: dict[str, list[Token]]
     discard: list[Card]
 
@@ -171,6 +179,11 @@ class Table(SharedGenerator):
         """``seat`` takes ``count`` counter tokens of ``kind`` from the supply (``take N
         KIND tokens``; the tokens of the coins a ``loses … or KIND tokens`` left unpaid),
         each worth the points the rule set gives the kind."""
+        raise NotImplementedError
+
+    def produced(self, seat: int, effect: fx.Produce) -> None:
+        """An ongoing ``produce`` arrived in ``seat``'s city (only called when
+        ``arrival_lasting``)."""
         raise NotImplementedError
 
     def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
@@ -241,13 +254,18 @@ def act(table: Table, seat: int, effects: fx.Effects, ongoing: bool) -> bool:
         elif timing is not _ONGOING_TIMING:
             continue
         elif isinstance(effect, fx.Ability):
-            if effect.name != DISCARD_BUILD_ABILITY:
+            if effect.name == DISCARD_BUILD_ABILITY:
+                now(table, seat, effect)
+            elif table.arrival_lasting:   # an ability acting once, as it arrives
+                table.ask(effect.name, seat, effect)
+            else:
                 continue
-            now(table, seat, effect)
         elif ongoing and isinstance(effect, fx.Shields):
             table.shields(seat, effect.count)
         elif ongoing and isinstance(effect, fx.Science):
             table.science_arrived(seat, effect.symbols[0])
+        elif table.arrival_lasting and isinstance(effect, fx.Produce):
+            table.produced(seat, effect)
         else:
             continue
         acted = True

@@ -16,7 +16,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
 from wonders.engine.city import CARD, COPIED, STAGE, TOKEN, City, with_picks
 from wonders.engine.rules import Parameters
-from wonders.engine.table import at
+from wonders.engine.table import at, seats_at
 
 MOST: Final = "most"
 _END: Final = fx.Timing.END
@@ -53,8 +53,14 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
                 found = cities[other].count(term.counted)
                 if found > counted:
                     counted = found
-        else:
-            counted = sum(city.count(term.counted) for city in at(cities, seat, term.places))
+        else:   # each city the places name once (at two seats, left is right)
+            counted = 0
+            seen: list[int] = []
+            for place in places:
+                for other in seats_at(seat, place, len(cities)):
+                    if other not in seen:
+                        seen.append(other)
+                        counted += cities[other].count(term.counted)
         total += term.value * (counted // term.divisor)
     return total
 
