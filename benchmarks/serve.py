@@ -76,8 +76,8 @@ from websockets.exceptions import ConnectionClosed
 
 REQUEST_TIMEOUT = 3.0   # the server's --request-timeout in this run
 JOIN_SECONDS = 30.0   # the server's (wonders.serve.app.JOIN_SECONDS)
-STATE_KEYS = {"type", "table", "decision", "seat", "view", "pending", "production", "recap",
-              "events", "over", "score_sheet", "clocks", "actions", "chosen"}
+STATE_KEYS = {"type", "table", "decision", "seat", "view", "pending", "production", "symbols",
+              "recap", "events", "over", "score_sheet", "clocks", "actions", "chosen"}
 TOKEN_RUN = re.compile(r"[A-Za-z0-9_-]{20,}")
 SUMMARY_KEYS = {"id", "game", "title", "players", "seats", "names", "mode", "speed", "away",
                 "sides", "hints", "over", "decision"}
@@ -637,6 +637,7 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
         decision = game.decision()
         common = _plain({"production": [present.production(game, s)
                                         for s in range(game.players)],
+                         "symbols": [present.symbols(game, s) for s in range(game.players)],
                          "score_sheet": game.score_sheet().to_json(), "over": game.over,
                          "kind": decision.kind, "wording": decision.wording,
                          "seats": list(decision.seats)})
@@ -666,7 +667,7 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
                 for key in ("kind", "wording", "seats"):
                     if pending[key] != common[key]:
                         problems.append(f"pending {key}")
-                for key in ("production", "score_sheet", "over"):
+                for key in ("production", "symbols", "score_sheet", "over"):
                     if message[key] != common[key]:
                         problems.append(key)
                 if message["recap"] != shown or message["events"] != events:
