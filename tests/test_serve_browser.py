@@ -383,6 +383,9 @@ BOARD = """() => {
       mark: (card.querySelector('.mark') || {dataset: {}}).dataset.mark,
       why: (card.querySelector('.why-not') || {textContent: null}).textContent,
       cost: [...card.querySelectorAll('.card-cost .sym')].map((s) => [s.dataset.symbol, +s.dataset.count])})),
+    wonders: Object.fromEntries([...document.querySelectorAll('.wonder-mark')].map((w) => [w.dataset.wonder, {
+      mark: w.querySelector('.mark').dataset.mark,
+      why: (w.querySelector('.why-not') || {textContent: null}).textContent}])),
   };
 }"""
 
@@ -432,11 +435,12 @@ def expected_symbols(game: GameState, view: dict[str, Any], seat: int) -> list[l
     return found
 
 
-def check_board(page: Any, table: Table, seat: int, stacked: bool = False) -> None:
+def check_board(page: Any, table: Table, seat: int, stacked: bool = False) -> int:
     """What a person checks at a glance on a turn: the seats round the table (from the
     view's markets: its left and right neighbours), every city's symbols counted as the
-    engine counts them, each ✗ card of the hand saying why not (the engine's shortfall),
-    and each card's cost drawn as its resources and coins."""
+    engine counts them, each ✗ card of the hand (and drafted wonder) saying why not (the
+    engine's shortfall), and each card's cost drawn as its resources and coins.  The
+    number of drafted wonders whose marks were compared."""
     found = page.evaluate(BOARD)
     game = table.game.clone()
     view = game.view(seat)
@@ -463,6 +467,17 @@ def check_board(page: Any, table: Table, seat: int, stacked: bool = False) -> No
             assert card["why"]
         else:
             assert card["why"] is None, card
+    unbuilt = []
+    if seat in game.to_move() and game.decision().kind == "turn":   # each drafted wonder
+        unbuilt = getattr(game.cities[seat], "wonders", [])
+        assert set(found["wonders"]) == {w.name for w in unbuilt}
+        for wonder in unbuilt:
+            mark = found["wonders"][wonder.name]
+            if mark["mark"] == "cannot":
+                assert mark["why"] == present.why_not_wonder(game, seat, wonder, view, rich)
+            else:
+                assert mark["why"] is None, mark
+    return len(unbuilt)
 
 
 def check_sale_words(page: Any, table: Table, seat: int) -> int:
@@ -694,7 +709,7 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
     check_served_policy(page.goto(links[0]))
     shots_taken: set[str] = set()
     prices_seen = False
-    layouts_checked = crosses = 0
+    layouts_checked = crosses = wonders_checked = 0
     while not server.table(table_id).game.over:
         table, number, waiting = open_decision(server, table_id)
         if 0 in waiting:
@@ -710,7 +725,7 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
                 assert check_prices(page, table, 0) == 1   # the bank's prices, own panel
                 prices_seen = True
                 check_layout(page, table.game.clone().view(0)["structure"])
-                check_board(page, table, 0)
+                wonders_checked += check_board(page, table, 0)
                 crosses += check_tray_why(page, table, 0)
                 layouts_checked += 1
             else:
@@ -735,7 +750,7 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
     victory = server.table(table_id).game.score_sheet().victory
     assert f"({victory} victory)" in page.inner_text("#winner")   # Duel names how it was won
     assert "turn" in shots_taken and "wonder_draft" in shots_taken and prices_seen
-    assert layouts_checked >= 6
+    assert layouts_checked >= 6 and wonders_checked   # (each drafted wonder's mark, why-not)
     check_score_sheet_first(page)
     assert not csp_violations(page), csp_violations(page)
     check_rematch(page, server, table_id)

@@ -402,6 +402,8 @@ def rich_payments(game: GameState, seat: int) -> dict[str, Any]:
             key, payment = action.card.name, action.payment.to_json()
         elif isinstance(action, BuildStage):
             key, payment = STAGE_KEY, action.payment.to_json()
+        elif isinstance(action, BuildWonder):
+            key, payment = WONDER_KEY + action.wonder.name, action.payment.to_json()
         else:
             continue
         if key not in found or sum(payment.values()) < sum(found[key].values()):
@@ -410,6 +412,7 @@ def rich_payments(game: GameState, seat: int) -> dict[str, Any]:
 
 
 STAGE_KEY = " next stage"   # rich_payments' key for the next wonder stage (no card's name)
+WONDER_KEY = " wonder "      # rich_payments' key prefix for a drafted wonder (no card's name)
 
 
 def why_not(game: GameState, seat: int, card: Card, view: dict[str, Any],
@@ -433,6 +436,17 @@ def why_not_stage(game: GameState, seat: int, view: dict[str, Any],
     if stage is None:
         return None
     return _why_cost(game, seat, STAGE_KEY, stage.cost, view, rich)
+
+
+def why_not_wonder(game: GameState, seat: int, wonder: Wonder, view: dict[str, Any],
+                   rich: dict[str, Any] | None = None) -> str:
+    """Why ``seat`` cannot build its drafted ``wonder`` now, in the words of :func:`why_not`:
+    the rule set's limit of wonders built in all reached, or what building it costs."""
+    limit = int(getattr(getattr(game.data.rules.model, "wonders", None), "limit", 0) or 0)
+    built = sum(len(getattr(city, "built_wonders", ())) for city in game.cities)
+    if limit and built >= limit:
+        return f"{_plural(built, 'wonder')} are built, the most the rules allow"
+    return _why_cost(game, seat, WONDER_KEY + wonder.name, _wonder_cost(wonder), view, rich)
 
 
 def _why_cost(game: GameState, seat: int, key: str, cost: fx.Cost, view: dict[str, Any],
@@ -588,8 +602,16 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
         if nxt is not None:
             found["stage"]["cost"] = describe.cost(nxt.cost)
             found["stage"]["effect"] = describe.effects(nxt.effects)
-    if wonder_builds:
+    on_turn = bool(cards) and game.decision().kind == "turn"
+    unbuilt = getattr(game.cities[seat], "wonders", ()) if on_turn else ()
+    if wonder_builds or unbuilt:
         found["wonders"] = {name: _best(entries) for name, entries in wonder_builds.items()}
+        for wonder in unbuilt:   # a drafted wonder no action builds: a red cross that says why
+            if wonder.name not in found["wonders"]:
+                view = game.view(seat) if view is None else view
+                rich = rich_payments(game, seat) if rich is None else rich
+                found["wonders"][wonder.name] = {
+                    "mark": CANNOT_MARK, "why": why_not_wonder(game, seat, wonder, view, rich)}
     return found
 
 
@@ -745,4 +767,5 @@ __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "
            "actions_for", "bonus_label", "building_name", "catalogue", "components",
            "describe_action", "describe_move", "die_label", "effect_symbols", "indicator",
            "moves_for", "production", "public_view", "rich_payments", "sell_gain", "sheets",
-           "symbol_drawings", "symbols", "victories", "why_not", "why_not_stage"]
+           "symbol_drawings", "symbols", "victories", "why_not", "why_not_stage",
+           "why_not_wonder"]

@@ -304,7 +304,7 @@ function drawDecision() {
     for (const [name, mark] of Object.entries(described.wonders)) {
       list.append(el("span", {class: "wonder-mark", "data-wonder": name}, `${name} `, indicator(mark, "wonder")));
     }
-    box.append(el("div", {}, "Wonders you can build now: ", list));
+    box.append(el("div", {}, "Your wonders to build: ", list));
   }
   if (described) {
     // actions without a card: sides, tokens, starters, wonders of a draft, skip
