@@ -280,3 +280,23 @@ def test_the_replay_page_is_served_with_the_strict_policy_and_linked() -> None:
     assert "<script>" not in page.text and "style=" not in page.text
     script = client.get("/static/replay.js").text
     assert "setAttribute(\"style\"" not in script and ".style" not in script
+
+
+def test_a_flood_of_replay_requests_is_refused_with_a_reason() -> None:
+    """A client asking for replay steps far faster than a slider is dragged gets 429 with
+    a reason once its burst is spent (never a crash), and the table is unchanged."""
+    from wonders.serve.app import REPLAY_BURST, REPLAY_PER_SECOND
+    client, tables = make_client()
+    table = played(tables, "duel", 3, decisions=5)
+    before = table.game.history
+    statuses = []
+    for _ in range(int(REPLAY_BURST + REPLAY_PER_SECOND * 10)):
+        answer = client.get(f"/api/tables/{table.id}/replay/1")
+        statuses.append(answer.status_code)
+        if answer.status_code == 429:
+            assert "too many replay requests" in answer.json()["error"]
+            break
+    assert statuses[-1] == 429 and statuses.count(200) >= REPLAY_BURST, statuses[-3:]
+    assert set(statuses[:-1]) == {200}
+    assert client.get(f"/api/tables/{table.id}/replay").status_code == 429
+    assert table.game.history == before

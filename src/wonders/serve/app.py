@@ -87,6 +87,11 @@ MAX_BODY_BYTES = 4096
 MAX_CONNECTIONS_PER_TABLE = 64
 JOIN_SECONDS = 30.0   # how long a connection may stay without joining
 MAX_FLOODED = 100   # messages over the rate limit before the connection is closed
+# Replay requests per client: a slider dragged through a game asks for dozens a second;
+# each answer replays moves, so a flood is refused rather than served.
+REPLAY_PER_SECOND = 50.0
+REPLAY_BURST = 500.0
+MAX_CLIENTS = 4096  # rate-limit buckets kept per kind; past it they start again full
 BOT_GRACE_SECONDS = 5.0
 REQUEST_SECONDS = 10.0   # a request's headers, and then its body, must arrive within this
 SECURITY_HEADERS = {
@@ -114,6 +119,7 @@ class Server:
         self.locks: dict[str, asyncio.Lock] = {}
         self.executor: ThreadPoolExecutor | None = None
         self.create_limits: dict[str, RateLimit] = {}
+        self.replay_limits: dict[str, RateLimit] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.replays = Replays()
 
@@ -356,10 +362,13 @@ class Server:
         return self.accounts.session(cookies.get(SESSION_COOKIE))
 
     def _may_create(self, request: Request) -> Response | None:
-        client = request.client.host if request.client else "?"
-        limit = self.create_limits.setdefault(client, RateLimit(per_second=1.0, burst=60.0))
-        if not limit.allow():
+        if not _bucket(self.create_limits, request, 1.0, 60.0).allow():
             return _error("too many tables created; wait a moment", 429)
+        return None
+
+    def _may_replay(self, request: Request) -> Response | None:
+        if not _bucket(self.replay_limits, request, REPLAY_PER_SECOND, REPLAY_BURST).allow():
+            return _error("too many replay requests; wait a moment", 429)
         return None
 
     async def create_table(self, request: Request) -> Response:
@@ -526,6 +535,9 @@ class Server:
 
     async def replay_info(self, request: Request) -> Response:
         """A table's replay: its steps, the views it offers, the game's catalogue."""
+        refused = self._may_replay(request)
+        if refused is not None:
+            return refused
         try:
             table = self.tables.get(request.path_params.get("table"))
         except TableError as exc:
@@ -537,6 +549,9 @@ class Server:
     async def replay_step(self, request: Request) -> Response:
         """One step of a table's replay as ``?seat=`` saw it (public by default): 404 for
         an unknown table, step or seat, 403 for a seat's view of a running game."""
+        refused = self._may_replay(request)
+        if refused is not None:
+            return refused
         try:
             table = self.tables.get(request.path_params.get("table"))
         except TableError as exc:
@@ -799,6 +814,18 @@ async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
 
 async def _refuse(websocket: WebSocket, reason: str) -> None:
     await _send(websocket, {"type": "refused", "reason": reason})
+
+
+def _bucket(limits: dict[str, RateLimit], request: Request, per_second: float,
+            burst: float) -> RateLimit:
+    """The rate-limit bucket of the request's client among ``limits``."""
+    client = request.client.host if request.client else "?"
+    found = limits.get(client)
+    if found is None:
+        if len(limits) >= MAX_CLIENTS:
+            limits.clear()
+        found = limits[client] = RateLimit(per_second=per_second, burst=burst)
+    return found
 
 
 def create_app(tables: Tables, workers: int = 2,
