@@ -782,6 +782,10 @@ def check_dice_page(page: Any, table: Table, seat: int) -> None:
             {(key, i) for key, spaces in city["crossed"].items() for i in spaces}
         assert drawn["coins"] == city["coins"] and drawn["points"] == totals[city["seat"]]
     check_board(page, table, seat, stacked=True)
+    # every symbol the shipped data names has a drawing (none falls back to a lettered disc)
+    lettered = page.evaluate("""() => [...new Set([...document.querySelectorAll(
+        "svg[data-drawn='letter']")].map((s) => s.parentElement.dataset.symbol))]""")
+    assert lettered == [], lettered
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
