@@ -29,6 +29,7 @@ from wonders.dsl.components_model import (
 from wonders.dsl.components_model import describe_kind as describe_card_kind
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
+from wonders.engine.mechanisms import conflict, decks
 from wonders.engine.notation import NotationError, normal
 
 HELP = """Type the number of a move, or its notation (e.g. 'take left', 'build 2 pay wood
@@ -68,7 +69,7 @@ class FlowHuman(TerminalSession[FlowGame]):
                  ask: Ask) -> None:
         super().__init__(game, seat, bots, console, ask)
         self._seen = len(game.records)          # records shown in a recap
-        self._battles = len(game.battles)
+        self._battles = len(conflict.state(game).battles)
         self._last: list[dict[str, Any]] | None = None   # every seat as last shown
 
     def run(self) -> bool:
@@ -119,10 +120,10 @@ class FlowHuman(TerminalSession[FlowGame]):
                 if seat != self.seat:
                     lines.append(f"{self.seat_name(seat)}: {self._told(seat, move)}")
         self._seen = len(game.records)
-        for counts in game.battles[self._battles:]:
+        for counts in conflict.state(game).battles[self._battles:]:
             shown = ", ".join(f"{self.seat_name(s)} {n}" for s, n in enumerate(counts))
             lines.append(f"Battle! shields: {shown}")
-        self._battles = len(game.battles)
+        self._battles = len(conflict.state(game).battles)
         seats = self.game.view(self.seat)["seats"]
         if self._last is not None:
             for before, now in zip(self._last, seats):
@@ -138,9 +139,8 @@ class FlowHuman(TerminalSession[FlowGame]):
 
     def _told(self, seat: int, move: Move) -> str:
         """Another seat's move, its relative deck named (``take right (the X deck)``)."""
-        from wonders.engine.mechanisms.decks import slot_of
         if move.verb == "take" and move.words and move.words[0] in ("left", "right"):
-            name = self.game.deck_names[slot_of(self.game, seat, move.words[0])]
+            name = decks.state(self.game).names[decks.slot_of(self.game, seat, move.words[0])]
             return f"{move} (the {name} deck)"
         return str(move)
 
@@ -239,7 +239,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         self.console.print(tokens)
         peace = view["conflict"]["peace"]
         total = peace + view["conflict"]["battle"]
-        warning = " — a battle at the end of this turn!" if game.table.battle else ""
+        warning = " — a battle at the end of this turn!" if conflict.state(game).battle else ""
         self.say(f"Conflict: {peace} of {total} tokens at peace{warning}")
         if "looking" in view:
             self.say("You look at: " + ", ".join(view["looking"]), "bold")
@@ -266,8 +266,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         return str(move)
 
     def _slot(self, place: str) -> int:
-        from wonders.engine.mechanisms.decks import slot_of
-        return slot_of(self.game, self.seat, place)
+        return decks.slot_of(self.game, self.seat, place)
 
     # --- asking --------------------------------------------------------------------------
 

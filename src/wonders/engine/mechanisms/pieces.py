@@ -12,16 +12,65 @@ several); the cards paid are discarded, the piece's effect acts at once.
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
 from wonders.dsl.components_model import Components, Piece
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import decks
+from wonders.engine.flow_state import Part, Seat
+from wonders.engine.mechanisms import decks, progress
+from wonders.engine.randomness import sample
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 BUILD = "build"
+NAME = "pieces"
+WORDING: Final = {BUILD: "building a Wonder piece"}
+
+
+class Wonders(Part):
+    """The Wonders built piece by piece (the pieces raised are each seat's); ``completed``:
+    whether a seat has built its whole Wonder."""
+
+    def __init__(self) -> None:
+        self.completed = False
+
+    def copy(self) -> Wonders:
+        other = Wonders()
+        other.completed = self.completed
+        return other
+
+    def seat_view(self, game: FlowGame, s: int, entry: dict[str, Any]) -> None:
+        city = game.seats[s]
+        entry["wonder"] = game.wonders[city.wonder].name
+        entry["built"] = list(city.raised)
+
+    def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
+        line["wonder"] = points(game, s)
+
+    def counts(self, game: FlowGame, found: dict[str, list[int]]) -> None:
+        found["pieces"] = [c.pieces_built for c in game.seats]
+
+    def setup_record(self, game: FlowGame, record: dict[str, Any]) -> None:
+        record["wonders"] = [game.wonders[c.wonder].name for c in game.seats]
+
+
+def state(game: FlowGame) -> Wonders:
+    """The game's Wonders (the part this mechanism owns)."""
+    return cast(Wonders, game.parts[NAME])
+
+
+def deal(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Set-up: a Wonder for each seat, at random."""
+    wonders = game.wonders
+    chosen = sample(game.generator(), range(len(wonders)), game.players)
+    game.seats = [Seat(s, w, len(wonders[w].pieces), len(game.kinds), wonders[w].name)
+                  for s, w in enumerate(chosen)]
+
+
+def complete(game: FlowGame) -> bool:
+    """Whether a seat has built its whole Wonder (an end condition)."""
+    return state(game).completed
 
 
 def _coin_cards(gaps: int, doubled: bool) -> int:
@@ -45,8 +94,8 @@ def payments(game: FlowGame, seat: int, piece: Piece) -> list[tuple[str, ...]]:
         elif n and kinds[k].coins and coin < 0:
             coin = k
     coins = held[coin] if coin >= 0 else 0
-    doubled = game.token_flag(seat, "coin_value")
-    rule = "any" if game.token_flag(seat, "any_resources") else piece.rule
+    doubled = progress.flag(game, seat, "coin_value")
+    rule = "any" if progress.flag(game, seat, "any_resources") else piece.rule
     n = piece.count
     found: list[tuple[str, ...]] = []
 
@@ -117,13 +166,17 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
     """Build the piece a move names, paying with the cards it names."""
     city = game.seats[seat]
     index = int(move.words[0]) - 1
+    discard = decks.state(game).discard
     for name in move.words[2:]:
         kind = game.kind_index(name)
         city.held[kind] -= 1
-        game.table.discard.append(kind)
+        discard.append(kind)
     city.raised[index] = True
     piece = game.wonders[city.wonder].pieces[index]
-    game.built_piece(seat)
+    if city.complete:
+        state(game).completed = True
+    game.schedule([("extra_offer", seat, t)   # the tokens whose extra card a build sets off
+                   for t in progress.triggered(game, seat, -1, piece=True)])
     for _ in range(piece.progress):
         game.schedule([("progress_pick", seat, -1)])
     if piece.take is not None:
@@ -177,5 +230,5 @@ def every_move(components: Components) -> list[Move]:
     return moves
 
 
-__all__ = ["BUILD", "build_moves", "build_when_paid", "buildable", "every_move", "payments",
-           "points", "resolve", "shields"]
+__all__ = ["BUILD", "NAME", "WORDING", "Wonders", "build_moves", "build_when_paid", "buildable",
+           "complete", "deal", "every_move", "payments", "points", "resolve", "shields", "state"]
