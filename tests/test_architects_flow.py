@@ -20,7 +20,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import flow
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import conflict, decks, pawn, progress
+from wonders.engine.mechanisms import conflict, decks, pawn, pieces, progress
 from wonders.engine.notation import from_json, parse_action
 from wonders.engine.registry import loop_for, new_game
 
@@ -81,7 +81,7 @@ def test_a_seat_takes_from_its_own_deck_its_right_neighbours_and_the_central() -
     top = decks.state(game).decks[2][-1]            # seat 0's right neighbour is seat 2
     before = game.seats[0].held[top]
     game.play({0: parse_action(game, 0, "take right")})
-    assert game.seats[0].held[top] >= before + 1 or game.seats[0].pieces_built
+    assert game.seats[0].held[top] >= before + 1 or pieces.built(game, 0)
     assert len(decks.state(game).decks[2]) == 24
 
 
@@ -123,7 +123,7 @@ def test_games_end_when_a_wonder_is_complete_or_no_card_is_left() -> None:
         while not game.over:
             seat = game.to_move()[0]
             game.play({seat: rng.choice(list(game.legal_actions(seat)))})
-        complete = [c.complete for c in game.seats]
+        complete = [pieces.whole(game, s) for s in range(game.players)]
         assert sum(complete) <= 1   # E1: nobody plays after the completing turn
         if not any(complete):
             assert not game.legal_actions(game.current) and not any(

@@ -43,7 +43,7 @@ FAST_DEPTH = 0        # (search playouts: each follow-up is its own decision)
 
 def _remaining(game: FlowGame) -> float:
     """How much of the game is left, by the pieces of the most advanced Wonder (1 to 0.1)."""
-    most = max(city.pieces_built / max(len(city.raised), 1) for city in game.seats)
+    most = max(sum(done) / max(len(done), 1) for done in pieces.state(game).raised)
     return max(0.1, 1.0 - most)
 
 
@@ -129,7 +129,7 @@ def _military(game: FlowGame, seat: int, shields: Sequence[int]) -> float:
 
 def _later(game: FlowGame, seat: int) -> float:
     """Held tokens whose effects act during the game rather than at the end."""
-    count = sum(1 for t in game.seats[seat].progress
+    count = sum(1 for t in progress.state(game).held[seat]
                 if game.progress[t].end is None and game.progress[t].shields == 0)
     return LATER_TOKEN * count * _remaining(game)
 

@@ -30,6 +30,7 @@ from wonders.dsl.components_model import describe_kind as describe_card_kind
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import conflict, decks
+from wonders.engine.mechanisms import pieces as built_pieces
 from wonders.engine.notation import NotationError, normal
 
 HELP = """Type the number of a move, or its notation (e.g. 'take left', 'build 2 pay wood
@@ -178,15 +179,16 @@ class FlowHuman(TerminalSession[FlowGame]):
         mine = view["seats"][self.seat]
         city = game.seats[self.seat]
         wonder = game.wonders[city.wonder]
-        pieces = Table(title=f"Your Wonder: {wonder.name} — {city.pieces_built} of "
+        raised = built_pieces.raised(game, self.seat)
+        pieces = Table(title=f"Your Wonder: {wonder.name} — {sum(raised)} of "
                        f"{len(wonder.pieces)} pieces built")
         for column in ("piece", "cost", "points", "effect", "state"):
             pieces.add_column(column)
         for i, piece in enumerate(wonder.pieces):
-            if city.raised[i]:
+            if raised[i]:
                 state = "built"
             else:
-                waiting = [str(j + 1) for j in piece.rests_on if not city.raised[j]]
+                waiting = [str(j + 1) for j in piece.rests_on if not raised[j]]
                 state = ("next: build it as soon as your cards pay" if not waiting
                          else "on piece " + ", ".join(waiting))
             pieces.add_row(str(i + 1), _cost(piece), str(piece.points),
@@ -327,7 +329,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         for line in sheet.order:
             table.add_row(line, *[str(row[line]) for row in sheet.lines])
         table.add_row("total", *[str(t) for t in sheet.totals])
-        table.add_row("pieces", *[str(c.pieces_built) for c in game.seats])
+        table.add_row("pieces", *[str(built_pieces.built(game, s)) for s in range(game.players)])
         self.console.print(table)
         winners = sheet.winners
         self.say("winner" + ("s" if len(winners) > 1 else "") + ": "

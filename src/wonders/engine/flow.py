@@ -30,7 +30,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, Part, Seat, Task
+from wonders.engine.flow_state import Ask, Part, Seat, SeatRecord, Task
 from wonders.engine.mechanisms import conflict, decks, pawn, pieces, progress
 from wonders.engine.randomness import SharedGenerator, seeded
 from wonders.engine.scoring import ScoreSheet
@@ -105,11 +105,12 @@ OWNERS: Final[Mapping[str, str]] = {
     "extra_card": progress.NAME, "battle_if_due": conflict.NAME, "decks": decks.NAME,
 }
 
-#: Each mechanism's part, made from the flow's step arguments (by step name).
-PARTS: Final[Mapping[str, Callable[[Mapping[str, Mapping[str, Any]]], Part]]] = {
-    pieces.NAME: lambda arguments: pieces.Wonders(),
-    decks.NAME: lambda arguments: decks.DeckTable(),
-    progress.NAME: lambda arguments: progress.Tokens(),
+#: Each mechanism's part, made for the table's size from the flow's step arguments (by
+#: step name).
+PARTS: Final[Mapping[str, Callable[[int, Mapping[str, Mapping[str, Any]]], Part]]] = {
+    pieces.NAME: lambda players, arguments: pieces.Wonders(players),
+    decks.NAME: lambda players, arguments: decks.DeckTable(),
+    progress.NAME: lambda players, arguments: progress.Tokens(players),
     conflict.NAME: conflict.make, pawn.NAME: pawn.make,
 }
 
@@ -228,7 +229,7 @@ class FlowGame(SharedGenerator):
         self.turn = 0
         self.current = 0
         #: the state each mechanism the flow names owns, by mechanism
-        self.parts: dict[str, Part] = {name: PARTS[name](self.program.arguments)
+        self.parts: dict[str, Part] = {name: PARTS[name](players, self.program.arguments)
                                        for name in self.program.mechanisms}
         self.seats: list[Seat] = []
         self.agenda: list[Task] = []
@@ -324,7 +325,24 @@ class FlowGame(SharedGenerator):
 
     @property
     def cities(self) -> Sequence[Any]:
-        return self.seats
+        """Each seat as the contract shows it, assembled from the parts (made when asked)."""
+        found = []
+        for s, city in enumerate(self.seats):
+            summary: dict[str, object] = {"wonder": city.name}
+            states: list[tuple[str, str]] = []
+            for part in self.parts.values():
+                part.summary(self, s, summary)
+                part.board_states(self, s, states)
+            found.append(SeatRecord(city, summary, states or [(city.name, "played")]))
+        return found
+
+    def count(self, seat: int, what: str) -> int:
+        """A count of ``seat``'s an effect reads, from the part that knows it (0: none)."""
+        for part in self.parts.values():
+            found = part.count(self, seat, what)
+            if found >= 0:
+                return found
+        return 0
 
     @property
     def discard(self) -> list[Card]:

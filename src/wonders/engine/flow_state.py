@@ -19,28 +19,21 @@ if TYPE_CHECKING:
 
 
 class Seat:
-    """One player: the Wonder and the pieces raised, the cards held (a count per card
-    kind), the progress tokens held (token indices, in the order taken) and the military
-    victory tokens won; ``built`` is every card taken (the name the statistics read of
-    every game's cities)."""
+    """One player: the board dealt (``wonder``, an index, and its ``name``), the cards held
+    (a count per card kind) and ``built``, every card taken (the name the statistics read
+    of every game's cities).  What a mechanism keeps per seat beyond this is in its part."""
 
-    def __init__(self, seat: int, wonder: int, pieces: int, kinds: int, name: str = "") -> None:
+    def __init__(self, seat: int, wonder: int, kinds: int, name: str = "") -> None:
         self.seat = seat
         self.wonder = wonder
-        self.name = name   # the Wonder's
-        self.raised = [False] * pieces   # per piece of the Wonder, whether it is built
+        self.name = name   # the board's
         self.held = [0] * kinds
-        self.progress: list[int] = []
-        self.victories = 0
-        self.coins = 0   # (the contract's coins: a decks game has none, only coin cards)
+        self.coins = 0   # (the contract's coins: a flow game's are cards, if any)
         self.built: list[Card] = []   # every card taken, in order (statistics read it)
 
     def copy(self) -> Seat:
-        other = Seat(self.seat, self.wonder, 0, 0, self.name)
-        other.raised = list(self.raised)
+        other = Seat(self.seat, self.wonder, 0, self.name)
         other.held = list(self.held)
-        other.progress = list(self.progress)
-        other.victories = self.victories
         other.built = list(self.built)
         return other
 
@@ -48,22 +41,30 @@ class Seat:
         """The seat for people: ``player 1 (WONDER)``."""
         return f"player {self.seat} ({self.name})" if self.name else f"player {self.seat}"
 
-    def wonder_states(self) -> list[tuple[str, str]]:
-        """The Wonder played and whether it was completed, for statistics by Wonder."""
-        return [(self.name, "complete" if self.complete else "unfinished")]
+
+class SeatRecord:
+    """A seat as the contract's ``cities`` show it, assembled from the parts when asked:
+    its label, coins and cards taken, what a score sheet row in JSON says of it beyond its
+    points (``summary``), and its boards' states for statistics by board."""
+
+    def __init__(self, seat: Seat, summary: dict[str, object],
+                 states: list[tuple[str, str]]) -> None:
+        self.seat = seat.seat
+        self.name = seat.name
+        self.coins = seat.coins
+        self.built = seat.built
+        self._label = seat.label()
+        self._summary = summary
+        self._states = states
+
+    def label(self) -> str:
+        return self._label
 
     def summary(self) -> dict[str, object]:
-        """What a score sheet row in JSON says of the seat beyond its points."""
-        return {"wonder": self.name, "pieces": self.pieces_built,
-                "progress_tokens": len(self.progress), "victories": self.victories}
+        return dict(self._summary)
 
-    @property
-    def pieces_built(self) -> int:
-        return sum(self.raised)
-
-    @property
-    def complete(self) -> bool:
-        return all(self.raised)
+    def wonder_states(self) -> list[tuple[str, str]]:
+        return list(self._states)
 
 
 class Part:
@@ -97,6 +98,17 @@ class Part:
     def setup_record(self, game: FlowGame, record: dict[str, Any]) -> None:
         """Add what set-up dealt to the set-up record."""
 
+    def summary(self, game: FlowGame, s: int, found: dict[str, object]) -> None:
+        """Add what a score sheet row in JSON says of seat ``s`` from this part."""
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        """A count of seat ``s``'s that effects read (``what``: a name this part knows;
+        -1: not this part's)."""
+        return -1
+
+    def board_states(self, game: FlowGame, s: int, found: list[tuple[str, str]]) -> None:
+        """Add seat ``s``'s boards and their states (statistics by board)."""
+
     def card_places(self, game: FlowGame, seat: int,
                     places: dict[str, tuple[bool, list[Card]]]) -> None:
         """Add the places of this part's cards: (whether ``seat`` sees them, the cards)."""
@@ -123,4 +135,4 @@ class Ask:
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "Part", "Seat", "Task"]
+__all__ = ["Ask", "Part", "Seat", "SeatRecord", "Task"]

@@ -211,22 +211,27 @@ class FlowRunner(DraftRunner):
         kinds = parts.kinds
         table = decks.state(game)
         war = conflict.state(game)
+        built = pieces.state(game)
+        tokens = progress_tokens.state(game)
+        built.raised, tokens.held, war.victories = [], [], []
         for seat, (w, player) in enumerate(zip(wonders, players)):
             ppath = path + ("players", seat)
             wonder = parts.wonders[w]
-            city = Seat(seat, w, len(wonder.pieces), len(kinds), wonder.name)
+            city = Seat(seat, w, len(kinds), wonder.name)
+            raised = [False] * len(wonder.pieces)
             for j, number in enumerate(player.get("pieces") or []):
                 if not 1 <= number <= len(wonder.pieces):
                     raise _ScenarioDataError(f"{wonder.name} has pieces 1 to "
                                              f"{len(wonder.pieces)}", ppath + ("pieces", j))
-                city.raised[number - 1] = True
+                raised[number - 1] = True
+            built.raised.append(raised)
             for name, held in (player.get("held") or {}).items():
                 city.held[self.kind(name, ppath + ("held", name))] = int(held)
-            city.progress = [self.token_index(name, ppath + ("progress", j))
-                             for j, name in enumerate(player.get("progress") or [])]
+            tokens.held.append([self.token_index(name, ppath + ("progress", j))
+                                for j, name in enumerate(player.get("progress") or [])])
             # (every card taken, as the statistics read it: the cards held)
             city.built = [kinds[k].card for k, n in enumerate(city.held) for _ in range(n)]
-            city.victories = int(player.get("victories", 0))
+            war.victories.append(int(player.get("victories", 0)))
             if player.get("cat"):
                 pawn.state(game).holder = seat
             game.seats.append(city)
@@ -261,7 +266,7 @@ class FlowRunner(DraftRunner):
         # the seat to move starts its turn (the interpreter asks it what to take)
         game.current, game.turn, game.agenda, game.asking = to_move, 0, [], None
         game.in_turn, game.finished, game.records, war.battles = False, False, [], []
-        pieces.state(game).completed = any(city.complete for city in game.seats)
+        built.completed = any(all(r) for r in built.raised)
         game._advance()
         return game
 
@@ -269,8 +274,8 @@ class FlowRunner(DraftRunner):
         """The face-up tokens and the stack: as written, else those nobody holds."""
         progress = self.parts.progress
         free = Counter({t: token.copies for t, token in enumerate(progress)})
-        for seat, city in enumerate(game.seats):
-            for j, t in enumerate(city.progress):
+        for seat, held in enumerate(progress_tokens.state(game).held):
+            for j, t in enumerate(held):
                 if free[t] <= 0:
                     raise _ScenarioDataError(f"every {progress[t].name} token is taken "
                                              f"already ({progress[t].copies} in the game)",
@@ -371,7 +376,7 @@ class FlowRunner(DraftRunner):
         city = game.seats[seat]
         kinds = self.parts.kinds
         if "pieces" in spec:
-            got = [i + 1 for i, built in enumerate(city.raised) if built]
+            got = [i + 1 for i, done in enumerate(pieces.raised(game, seat)) if done]
             if got != sorted(spec["pieces"]):
                 self.fail(outcome, path + ("pieces",), f"player {seat} has built pieces "
                           f"{got or 'none'}, expected {sorted(spec['pieces']) or 'none'}")
@@ -383,11 +388,12 @@ class FlowRunner(DraftRunner):
                 self.fail(outcome, path + ("held",), f"player {seat} holds {held or 'nothing'}"
                           f", expected {wanted or 'nothing'}")
         if "progress" in spec:
-            got_tokens = sorted(self.parts.progress[t].name for t in city.progress)
+            got_tokens = sorted(self.parts.progress[t].name
+                                for t in progress_tokens.state(game).held[seat])
             if got_tokens != sorted(spec["progress"]):
                 self.fail(outcome, path + ("progress",), f"player {seat} holds tokens "
                           f"{got_tokens or 'none'}, expected {sorted(spec['progress']) or 'none'}")
-        for key, got_count in (("victories", city.victories),
+        for key, got_count in (("victories", conflict.victories(game, seat)),
                                ("shields", conflict.shields(game, seat))):
             if key in spec and got_count != spec[key]:
                 self.fail(outcome, path + (key,), f"player {seat} has {got_count} {key}, "

@@ -26,17 +26,20 @@ NAME = "conflict"
 class Conflict(Part):
     """The conflict tokens: ``peace`` of them peace side up, ``total`` in all; ``battle``:
     whether a battle is due at the end of this turn; ``battles``: each battle's shields, by
-    seat; ``victory``: the points of a military victory token."""
+    seat; ``victories``: the victory tokens each seat has won; ``victory``: the points of
+    one."""
 
-    def __init__(self, victory: int) -> None:
+    def __init__(self, victory: int, players: int) -> None:
         self.victory = victory
+        self.victories = [0] * players
         self.peace = 0
         self.total = 0
         self.battle = False
         self.battles: list[list[int]] = []
 
     def copy(self) -> Conflict:
-        other = Conflict(self.victory)
+        other = Conflict(self.victory, 0)
+        other.victories = list(self.victories)
         other.peace = self.peace
         other.total = self.total
         other.battle = self.battle
@@ -48,15 +51,26 @@ class Conflict(Part):
 
     def seat_view(self, game: FlowGame, s: int, entry: dict[str, Any]) -> None:
         entry["shields"] = shields(game, s)
-        entry["victories"] = game.seats[s].victories
+        entry["victories"] = self.victories[s]
 
     def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
-        line["military"] = self.victory * game.seats[s].victories
+        line["military"] = self.victory * self.victories[s]
+
+    def summary(self, game: FlowGame, s: int, found: dict[str, object]) -> None:
+        found["victories"] = self.victories[s]
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        return self.victories[s] if what == "victory_token" else -1
 
 
-def make(arguments: Mapping[str, Mapping[str, Any]]) -> Conflict:
+def make(players: int, arguments: Mapping[str, Mapping[str, Any]]) -> Conflict:
     """The conflict tokens of a flow whose steps have ``arguments`` (by step name)."""
-    return Conflict(int(arguments.get("battle_if_due", {}).get("victory", 3)))
+    return Conflict(int(arguments.get("battle_if_due", {}).get("victory", 3)), players)
+
+
+def victories(game: FlowGame, seat: int) -> int:
+    """The victory tokens ``seat`` has won."""
+    return state(game).victories[seat]
 
 
 def state(game: FlowGame) -> Conflict:
@@ -106,12 +120,12 @@ def battle(game: FlowGame, double: int) -> None:
     counts = [shields(game, s) for s in range(players)]
     if players == 2:
         for s in range(2):
-            game.seats[s].victories += won(counts[s], counts[1 - s], double)
+            table.victories[s] += won(counts[s], counts[1 - s], double)
     else:
         for s in range(players):
             for other in (left_of(s, players), right_of(s, players)):
                 if counts[other] < counts[s]:
-                    game.seats[s].victories += 1
+                    table.victories[s] += 1
     table.battles.append(counts)
     for city in game.seats:
         for k, kind in enumerate(game.kinds):
@@ -128,4 +142,4 @@ def battle_if_due(game: FlowGame, parameters: Mapping[str, Any]) -> None:
 
 
 __all__ = ["NAME", "Conflict", "battle", "battle_if_due", "flip", "lay", "make", "shields",
-           "state", "won"]
+           "state", "victories", "won"]

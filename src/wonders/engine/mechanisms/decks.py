@@ -101,6 +101,12 @@ class DeckTable(Part):
         held = game.seats[s].held
         line["civilian"] = sum(kind.points * held[k] for k, kind in enumerate(game.kinds))
 
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        if what != "cat_icon":
+            return -1
+        held = game.seats[s].held
+        return sum(held[k] for k, kind in enumerate(game.kinds) if kind.cat)
+
     def setup_record(self, game: FlowGame, record: dict[str, Any]) -> None:
         kinds = game.kinds
         record["decks"] = {self.names[s]: [kinds[k].name for k in d]

@@ -35,7 +35,7 @@ class Pawn(Part):
         line["cat"] = self.points if self.holder == s else 0
 
 
-def make(arguments: Mapping[str, Mapping[str, Any]]) -> Pawn:
+def make(players: int, arguments: Mapping[str, Mapping[str, Any]]) -> Pawn:
     """The pawn of a flow whose steps have ``arguments`` (by step name)."""
     return Pawn(int(arguments.get("take_cat", {}).get("points", 2)))
 

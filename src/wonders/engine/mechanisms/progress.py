@@ -32,11 +32,12 @@ WORDING: Final = {PROGRESS: "taking a progress token", EXTRA: "taking one more c
 
 
 class Tokens(Part):
-    """The progress tokens on the table: ``face_up`` and the ``stack`` (token indices, the
-    stack's top last), as set-up laid them (``dealt``), and the tokens whose extra card
-    turn ``used_in`` has ``used`` (:func:`used`)."""
+    """The progress tokens: ``face_up`` and the ``stack`` on the table (token indices, the
+    stack's top last), as set-up laid them (``dealt``); each seat's ``held`` (in the order
+    taken); the tokens whose extra card turn ``used_in`` has ``used`` (:func:`used`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, players: int) -> None:
+        self.held: list[list[int]] = [[] for _ in range(players)]
         self.face_up: list[int] = []
         self.stack: list[int] = []
         self.dealt: tuple[list[int], list[int]] = ([], [])
@@ -44,7 +45,8 @@ class Tokens(Part):
         self.used_in = 0
 
     def copy(self) -> Tokens:
-        other = Tokens()
+        other = Tokens(0)
+        other.held = [list(h) for h in self.held]
         other.face_up = list(self.face_up)
         other.stack = list(self.stack)
         other.dealt = self.dealt
@@ -60,10 +62,16 @@ class Tokens(Part):
                              "stack": len(self.stack)}
 
     def seat_view(self, game: FlowGame, s: int, entry: dict[str, Any]) -> None:
-        entry["progress"] = [game.progress[t].name for t in game.seats[s].progress]
+        entry["progress"] = [game.progress[t].name for t in self.held[s]]
 
     def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
         line["progress"] = points(game, s)
+
+    def summary(self, game: FlowGame, s: int, found: dict[str, object]) -> None:
+        found["progress_tokens"] = len(self.held[s])
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        return len(self.held[s]) if what == "progress_token" else -1
 
     def setup_record(self, game: FlowGame, record: dict[str, Any]) -> None:
         face_up, stack = self.dealt
@@ -102,7 +110,7 @@ def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
 
 def flag(game: FlowGame, seat: int, what: str) -> bool:
     """Whether a token of ``seat`` lifts a payment rule (``coin_value``, ``any_resources``)."""
-    for token in game.seats[seat].progress:
+    for token in state(game).held[seat]:
         found = game.progress[token]
         if (found.coin_value > 1) if what == "coin_value" else found.any_resources:
             return True
@@ -111,20 +119,7 @@ def flag(game: FlowGame, seat: int, what: str) -> bool:
 
 def shields(game: FlowGame, seat: int) -> int:
     """The shields of ``seat``'s tokens."""
-    return sum(game.progress[t].shields for t in game.seats[seat].progress)
-
-
-def count(game: FlowGame, seat: int, what: str) -> int:
-    """A count an end-of-game token reads (``cat_icon``, ``victory_token``,
-    ``progress_token``, ``piece``)."""
-    city = game.seats[seat]
-    if what == "cat_icon":
-        return sum(city.held[k] for k, kind in enumerate(game.kinds) if kind.cat)
-    if what == "victory_token":
-        return city.victories
-    if what == "progress_token":
-        return len(city.progress)
-    return city.pieces_built
+    return sum(game.progress[t].shields for t in state(game).held[seat])
 
 
 def choices(game: FlowGame) -> list[str]:
@@ -183,7 +178,7 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
         table.face_up.remove(token)
         if table.stack:
             table.face_up.append(table.stack.pop())
-    city.progress.append(token)
+    table.held[seat].append(token)
     found = game.progress[token]
     if found.coin_value > 1 or found.any_resources:
         game.schedule([("build_when_paid", seat, -1)])   # it may pay for a piece now
@@ -192,9 +187,13 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
 def triggered(game: FlowGame, seat: int, kind: int, piece: bool) -> list[int]:
     """The tokens of ``seat`` whose 'one more card' a card of ``kind`` (or a piece built)
     sets off, not used this turn."""
-    found = []
-    spent = used(game)
-    for token in game.seats[seat].progress:
+    found: list[int] = []
+    table = state(game)
+    held = table.held[seat]
+    if not held:
+        return found
+    spent = table.used if table.used_in == game.turn else []
+    for token in held:
         extra = game.progress[token].extra_card
         if extra is None or token in spent or token in found:
             continue
@@ -226,18 +225,17 @@ def end_points(game: FlowGame, seat: int, token: Progress, copies: int) -> int:
         return 0
     if end.held:
         return end.held[min(copies, len(end.held)) - 1]
-    city = game.seats[seat]
-    if end.complete is not None and city.complete:
+    if end.complete is not None and game.count(seat, "complete"):
         each = end.complete
     elif end.per is None:
         each = end.points
     else:
-        each = end.points * count(game, seat, end.per)
+        each = end.points * game.count(seat, end.per)
     return each * copies
 
 
 def points(game: FlowGame, seat: int) -> int:
-    held = game.seats[seat].progress
+    held = state(game).held[seat]
     return sum(end_points(game, seat, game.progress[t], held.count(t)) for t in set(held))
 
 
@@ -258,6 +256,6 @@ def every_move(components: Components, same: int, different: int) -> list[Move]:
             + [_DECLINE])
 
 
-__all__ = ["CENTRAL", "EXTRA", "NAME", "PROGRESS", "STACK", "WORDING", "Tokens", "choices", "count",
+__all__ = ["CENTRAL", "EXTRA", "NAME", "PROGRESS", "STACK", "WORDING", "Tokens", "choices",
            "end_points", "every_move", "flag", "lay", "offer_extra", "on_sets", "pick",
            "points", "resolve", "resolve_extra", "sets", "shields", "state", "triggered", "used"]
