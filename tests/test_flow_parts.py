@@ -32,6 +32,22 @@ def play(game: FlowGame, decisions: int, seed: int) -> None:
 def test_every_step_and_offer_belongs_to_a_mechanism_with_a_part() -> None:
     assert set(flow.OWNERS) == set(STEPS) | set(OFFERS)
     assert set(flow.OWNERS.values()) == set(flow.PARTS)
+    assert set(flow.TURNS) == set(OFFERS) and set(flow.MOVES) <= set(flow.PARTS)
+
+
+def test_every_move_is_each_named_mechanisms_moves_in_a_fixed_order() -> None:
+    data = architects()
+    moves = flow.every_move(data)
+    assert len(moves) == len(set(moves))            # (each once: an action id each)
+    verbs = list(dict.fromkeys(m.verb for m in moves))
+    assert verbs == ["take", "keep", "build", "progress", "decline"]
+    game = FlowGame(data, 4, 2)
+    rng = random.Random(0)
+    while not game.over:   # every move a game offers is one of them
+        seat = game.to_move()[0]
+        legal = list(game.legal_actions(seat))
+        assert set(legal) <= set(moves)
+        game.play({seat: rng.choice(legal)})
 
 
 def test_a_game_holds_a_part_for_each_mechanism_its_flow_names_in_order() -> None:

@@ -134,6 +134,12 @@ RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Move], None]]] = {
                                                                      asked.about),
 }
 
+#: Each offer's turn: the decision's kind, and the moves it offers the seat to move (none:
+#: the seat cannot move, and the game ends).
+TURNS: Final[Mapping[str, tuple[str, Callable[[FlowGame, int], tuple[Move, ...]]]]] = {
+    "decks": (decks.TURN, decks.turn_moves),
+}
+
 #: End conditions checked after each turn (``no_card`` is checked when the next turn
 #: would start: the seat to move has no card to take).
 END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
@@ -152,6 +158,7 @@ class _Program:
         self.arguments = {step.name: step.arguments for step in
                            (*flow.setup, *flow.after_card, *flow.after)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
+        self.turn_kind, self.turn_moves = TURNS[flow.offer]
         owners = [OWNERS[step.name] for step in flow.setup] + [OWNERS[flow.offer]] + [
             OWNERS[step.name] for step in (*flow.after_card, *flow.after)]
         #: the mechanisms whose parts a game holds, in the order the flow first names them
@@ -178,18 +185,29 @@ def _program(data: GameData) -> _Program:
     return program
 
 
+#: Each mechanism's every possible move, from the components and the steps' arguments
+#: (in this order: the action ids of agents' environments and OpenSpiel keep it).
+MOVES: Final[Mapping[str, Callable[[Components, Mapping[str, Mapping[str, Any]]],
+                                   list[Move]]]] = {
+    decks.NAME: lambda components, arguments: decks.every_move(components),
+    pieces.NAME: lambda components, arguments: pieces.every_move(components),
+    progress.NAME: progress.moves,
+}
+
+
 def every_move(data: GameData) -> list[Move]:
     """Every move a game of ``data`` can offer, from its components and flow alone (each
-    mechanism lists its own): the fixed action ids of agents' environments and OpenSpiel."""
+    mechanism the flow names lists its own): the fixed action ids of agents'
+    environments and OpenSpiel."""
     components = data.components
-    flow = data.rules.model.flow
-    if components is None or flow is None:
+    if components is None or data.rules.model.flow is None:
         return []
-    sets = flow.step("progress_on_sets")
-    same = int(sets.arguments.get("same", 2)) if sets is not None else 0
-    different = int(sets.arguments.get("different", 3)) if sets is not None else 0
-    return (decks.every_move(components) + pieces.every_move(components)
-            + progress.every_move(components, same, different))
+    program = _program(data)
+    found: list[Move] = []
+    for name, listed in MOVES.items():
+        if name in program.mechanisms:
+            found += listed(components, program.arguments)
+    return found
 
 
 # --- the game --------------------------------------------------------------------------
@@ -279,7 +297,7 @@ class FlowGame(SharedGenerator):
     def ask(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
         """Wait for ``seat`` to choose one of ``moves`` (a follow-up with one choice is
         made at once)."""
-        if len(moves) == 1 and kind != decks.TURN:
+        if len(moves) == 1 and kind != self.program.turn_kind:
             self._resolve(Ask(kind, seat, moves, about), moves[0])
             return
         self.asking = Ask(kind, seat, moves, about)
@@ -303,13 +321,13 @@ class FlowGame(SharedGenerator):
             if self.in_turn:
                 self._end_turn()
                 continue
-            moves = decks.turn_moves(self, self.current)
+            moves = self.program.turn_moves(self, self.current)
             if not moves:
                 self.finished = True   # the seat to move has no card to take (no_card)
                 break
             self.turn += 1
             self.in_turn = True
-            self.asking = Ask(decks.TURN, self.current, moves)
+            self.asking = Ask(self.program.turn_kind, self.current, moves)
 
     def _end_turn(self) -> None:
         for step in self.program.after:

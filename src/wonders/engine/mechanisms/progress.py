@@ -239,6 +239,14 @@ def points(game: FlowGame, seat: int) -> int:
     return sum(end_points(game, seat, game.progress[t], held.count(t)) for t in set(held))
 
 
+def moves(components: Components, arguments: Mapping[str, Mapping[str, Any]]) -> list[Move]:
+    """Every move of this mechanism for a flow whose steps have ``arguments``."""
+    sets = arguments.get("progress_on_sets")
+    same = int(sets.get("same", 2)) if sets is not None else 0
+    different = int(sets.get("different", 3)) if sets is not None else 0
+    return every_move(components, same, different)
+
+
 def every_move(components: Components, same: int, different: int) -> list[Move]:
     """Every move taking a token can be: each token (or the stack's top), alone or with each
     science set (as :func:`sets` lists them) and decline."""
@@ -257,5 +265,5 @@ def every_move(components: Components, same: int, different: int) -> list[Move]:
 
 
 __all__ = ["CENTRAL", "EXTRA", "NAME", "PROGRESS", "STACK", "WORDING", "Tokens", "choices",
-           "end_points", "every_move", "flag", "lay", "offer_extra", "on_sets", "pick",
+           "end_points", "every_move", "flag", "lay", "moves", "offer_extra", "on_sets", "pick",
            "points", "resolve", "resolve_extra", "sets", "shields", "state", "triggered", "used"]
