@@ -62,6 +62,7 @@ HOT_PATH = [
     "wonders/engine/flow_state",
     "wonders/engine/mechanisms/conflict",
     "wonders/engine/mechanisms/decks",
+    "wonders/engine/mechanisms/pawn",
     "wonders/engine/mechanisms/pieces",
     "wonders/engine/mechanisms/progress",
     # the dice-forum loop (7 Wonders Dice) and its mechanisms

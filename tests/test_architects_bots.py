@@ -15,6 +15,7 @@ from wonders.bots.policy import greedy_policy
 from wonders.cli import app
 from wonders.dsl.loader import load_game
 from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import decks, pieces
 from wonders.engine.registry import new_game
 
 runner = CliRunner()
@@ -62,9 +63,9 @@ def test_greedy_never_looks_at_a_hidden_card(data) -> None:  # type: ignore[no-u
     game = FlowGame(data, 3, 5)
     seat = game.to_move()[0]
     other = game.clone()
-    central = other.table.decks[other.central]
+    central = decks.state(other).decks[decks.state(other).central]
     central.reverse()    # (the cat is nobody's: the seat sees no card of it)
-    assert game.table.decks[game.central] != central
+    assert decks.state(game).decks[decks.state(game).central] != central
     ranked = [FlowGreedy(seed=1).rank(g, seat, list(g.legal_actions(seat)))
               for g in (game, other)]
     assert [(round(v, 9), str(m)) for v, m in ranked[0]] == \
@@ -91,7 +92,7 @@ def test_fast_and_noisy_policies_play_whole_games(data) -> None:  # type: ignore
         game.play({seat: policy.choose(game, seat)})
         decisions += 1
     assert 30 < decisions < 1200
-    assert any(city.complete for city in game.seats) or not any(game.table.decks)
+    assert any(pieces.whole(game, s) for s in range(game.players)) or not any(decks.state(game).decks)
 
 
 def test_the_search_bot_chooses_a_legal_move(data) -> None:  # type: ignore[no-untyped-def]

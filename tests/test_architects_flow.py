@@ -20,6 +20,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import flow
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
+from wonders.engine.mechanisms import conflict, decks, pawn, pieces, progress
 from wonders.engine.notation import from_json, parse_action
 from wonders.engine.registry import loop_for, new_game
 
@@ -59,13 +60,13 @@ def test_architects_is_run_by_the_flow_interpreter() -> None:
 def test_set_up_lays_what_the_flow_says(players: int, tokens: int) -> None:
     game = new_game(architects(), players, 11)
     assert isinstance(game, FlowGame)
-    table = game.table
     # S5: conflict tokens by player count, peace side up
-    assert table.peace == table.conflict == tokens
+    assert conflict.state(game).peace == conflict.state(game).total == tokens
     # S4: three progress tokens face up, the other twelve in the stack
-    assert len(table.face_up) == 3 and len(table.stack) == 12
+    tokens_laid = progress.state(game)
+    assert len(tokens_laid.face_up) == 3 and len(tokens_laid.stack) == 12
     # S2, S3: one Wonder deck of 25 per seat on its owner's left, the central 60
-    assert [len(d) for d in table.decks] == [25] * players + [60]
+    assert [len(d) for d in decks.state(game).decks] == [25] * players + [60]
     wonders = [w["wonder"] for w in game.view(0)["seats"]]
     assert len(set(wonders)) == players
     assert [d["name"] for d in game.view(0)["decks"]] == wonders + ["central"]
@@ -77,11 +78,11 @@ def test_a_seat_takes_from_its_own_deck_its_right_neighbours_and_the_central() -
     assert game.to_move() == [0]
     assert [str(m) for m in game.legal_actions(0)] == ["take left", "take right",
                                                        "take central"]
-    top = game.table.decks[2][-1]            # seat 0's right neighbour is seat 2
+    top = decks.state(game).decks[2][-1]            # seat 0's right neighbour is seat 2
     before = game.seats[0].held[top]
     game.play({0: parse_action(game, 0, "take right")})
-    assert game.seats[0].held[top] >= before + 1 or game.seats[0].pieces_built
-    assert len(game.table.decks[2]) == 24
+    assert game.seats[0].held[top] >= before + 1 or pieces.built(game, 0)
+    assert len(decks.state(game).decks[2]) == 24
 
 
 def test_views_show_face_up_tops_and_hide_the_central_deck() -> None:
@@ -95,10 +96,10 @@ def test_views_show_face_up_tops_and_hide_the_central_deck() -> None:
 def test_the_cat_holder_peeks_at_the_central_deck_on_its_turn() -> None:
     game = new_game(architects(), 2, 1)
     assert isinstance(game, FlowGame)
-    game.table.cat = 0
+    pawn.state(game).holder = 0
     assert game.view(0)["decks"][-1]["top"] is not None     # T9: seat 0 is to move
     assert game.view(1)["decks"][-1]["top"] is None
-    game.table.cat = 1
+    pawn.state(game).holder = 1
     assert game.view(1)["decks"][-1]["top"] is None         # not seat 1's turn
 
 
@@ -122,12 +123,12 @@ def test_games_end_when_a_wonder_is_complete_or_no_card_is_left() -> None:
         while not game.over:
             seat = game.to_move()[0]
             game.play({seat: rng.choice(list(game.legal_actions(seat)))})
-        complete = [c.complete for c in game.seats]
+        complete = [pieces.whole(game, s) for s in range(game.players)]
         assert sum(complete) <= 1   # E1: nobody plays after the completing turn
         if not any(complete):
             assert not game.legal_actions(game.current) and not any(
-                game.table.decks[s] for s in (game.current, (game.current - 1) % game.players,
-                                              game.central))
+                decks.state(game).decks[s] for s in (game.current, (game.current - 1) % game.players,
+                                              decks.state(game).central))
         sheet = game.score_sheet()
         assert sheet.totals == [sum(line.values()) for line in sheet.lines]
 
@@ -144,6 +145,6 @@ def test_a_variant_extends_the_flow_key_by_key(tmp_path) -> None:  # type: ignor
     game = new_game(load_game([tmp_path]), 3, 0)
     assert isinstance(game, FlowGame)
     # the variant's set-up; its turn and end are architects' own
-    assert len(game.table.face_up) == 4 and game.table.peace == 2
+    assert len(progress.state(game).face_up) == 4 and conflict.state(game).peace == 2
     assert [s.name for s in game.program.after_card] == [
         "take_cat", "flip_conflict", "build_when_paid", "progress_on_sets", "extra_card"]

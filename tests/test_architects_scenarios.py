@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from wonders.cli import app
 from wonders.dsl.loader import load_game
 from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import decks, pawn
 from wonders.scenarios.draft import check_file
 from wonders.scenarios.flow import FlowRunner
 
@@ -137,17 +138,17 @@ def test_t9_the_cat_holder_sees_the_central_top_at_the_start_of_its_turn() -> No
     data = load_game(game="architects")
     game = FlowGame(data, 3, 7)
     seat = game.to_move()[0]
-    central = game.central
+    central = decks.state(game).central
     assert game.view(seat)["decks"][central]["top"] is None
-    game.table.cat = seat
-    top = data.components.kinds[game.table.decks[central][-1]].name
+    pawn.state(game).holder = seat
+    top = data.components.kinds[decks.state(game).decks[central][-1]].name
     assert game.view(seat)["decks"][central]["top"] == top
     assert all(game.view(s)["decks"][central]["top"] is None for s in range(3) if s != seat)
     for k in range(5):
         world = game.determinize(seat, random.Random(k))
-        assert world.table.decks[central][-1] == game.table.decks[central][-1]
+        assert decks.state(world).decks[central][-1] == decks.state(game).decks[central][-1]
     other = (seat + 1) % 3
-    tops = {game.determinize(other, random.Random(k)).table.decks[central][-1]
+    tops = {decks.state(game.determinize(other, random.Random(k))).decks[central][-1]
             for k in range(12)}
     assert len(tops) > 1      # for the others the top is dealt again
 
@@ -164,6 +165,6 @@ def test_s1_s7_wonders_are_dealt_from_the_seed_and_the_first_seat_starts() -> No
         assert names == [city.name for city in FlowGame(data, 4, seed).seats]
         assert game.to_move() == [0] and game.decision().kind == "turn"
         # S2: seat i's own deck is the i-th; the central deck last
-        assert list(game.deck_names) == names + ["central"]
+        assert list(decks.state(game).names) == names + ["central"]
         deals.add(tuple(names))
     assert len(deals) > 1

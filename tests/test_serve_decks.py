@@ -19,6 +19,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="wonders serve needs Starlette")
 
+from wonders.engine.mechanisms import decks  # noqa: E402
 from wonders.engine.table import left_of, right_of  # noqa: E402
 from wonders.serve import present  # noqa: E402
 from wonders.serve.tables import Table, Tables, load_source  # noqa: E402
@@ -43,7 +44,7 @@ def check_state(table: Table, seat: int | None) -> dict[str, Any]:
     assert len(view["decks"]) == table.game.players + 1 and len(central) == 1
     if not may_see_central_top(table, seat):
         assert central[0].get("top") is None, (seat, central)
-    assert ("looking" in view) == (deciding and bool(table.game.table.looking)), seat
+    assert ("looking" in view) == (deciding and bool(decks.state(table.game).looking)), seat
     assert ("legal" in view) == deciding and ("actions" in message) == deciding
     if not deciding:
         # the cards another seat looks at appear nowhere in what this page is sent
@@ -68,7 +69,7 @@ def play_through(players: int, seed: int) -> dict[str, int]:
         central = next(d for d in table.game.view(mover)["decks"] if not d["face_up"])
         if central["top"] is not None:
             seen["peeks"] += 1
-        if table.game.table.looking:
+        if decks.state(table.game).looking:
             seen["looks"] += 1
         legal = table.game.legal_actions(mover)
         assert [a["json"] for a in described["actions"]] == [m.to_json() for m in legal]

@@ -27,7 +27,7 @@ from wonders.bots.policy import best_of
 from wonders.dsl.components_model import Piece
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import conflict, decks, pieces
+from wonders.engine.mechanisms import conflict, decks, pieces, progress
 
 WIN = 25.0            # a won game, on top of its margin
 RIVAL = 0.5           # the share of the best rival's value taken off
@@ -43,7 +43,7 @@ FAST_DEPTH = 0        # (search playouts: each follow-up is its own decision)
 
 def _remaining(game: FlowGame) -> float:
     """How much of the game is left, by the pieces of the most advanced Wonder (1 to 0.1)."""
-    most = max(city.pieces_built / max(len(city.raised), 1) for city in game.seats)
+    most = max(sum(done) / max(len(done), 1) for done in pieces.state(game).raised)
     return max(0.1, 1.0 - most)
 
 
@@ -58,9 +58,9 @@ def _missing(game: FlowGame, seat: int, piece: Piece) -> int:
                 counts[kind.resource] += held[k]
             elif kind.coins:
                 coins += held[k] * kind.coins
-    if coins and game.token_flag(seat, "coin_value"):
+    if coins and progress.flag(game, seat, "coin_value"):
         coins += 1
-    rule = "any" if game.token_flag(seat, "any_resources") else piece.rule
+    rule = "any" if progress.flag(game, seat, "any_resources") else piece.rule
     if rule == "different":
         have = len(counts)
     elif rule == "same":
@@ -89,7 +89,7 @@ def _wonder(game: FlowGame, seat: int) -> float:
 
 def _science(game: FlowGame, seat: int) -> float:
     """Science symbols held towards the next set (a token), when a token is left."""
-    table = game.table
+    table = progress.state(game)
     if not table.face_up and not table.stack:
         return 0.0
     parameters = game.program.arguments.get("progress_on_sets", {})
@@ -107,8 +107,8 @@ def _science(game: FlowGame, seat: int) -> float:
 def _military(game: FlowGame, seat: int, shields: Sequence[int]) -> float:
     """The victory tokens the next battle would give now (``shields``: every seat's),
     weighed by its nearness."""
-    table = game.table
-    if not table.conflict:
+    table = conflict.state(game)
+    if not table.total:
         return 0.0
     parameters = game.program.arguments.get("battle_if_due", {})
     victory = float(parameters.get("victory", 3))
@@ -123,13 +123,13 @@ def _military(game: FlowGame, seat: int, shields: Sequence[int]) -> float:
                 tokens += 1.0
             elif shields[seat] == shields[other]:
                 tokens += 0.3
-    nearness = 1.0 - table.peace / table.conflict
+    nearness = 1.0 - table.peace / table.total
     return victory * tokens * (0.25 + 0.75 * nearness) * SHIELD_LEAD
 
 
 def _later(game: FlowGame, seat: int) -> float:
     """Held tokens whose effects act during the game rather than at the end."""
-    count = sum(1 for t in game.seats[seat].progress
+    count = sum(1 for t in progress.state(game).held[seat]
                 if game.progress[t].end is None and game.progress[t].shields == 0)
     return LATER_TOKEN * count * _remaining(game)
 
@@ -204,12 +204,12 @@ class FlowGreedy:
         slot = _take_slot(world, seat, move)
         if slot is None or slot not in hidden:
             return self._after(world, seat, move, DEPTH)
-        deck = world.table.decks[slot]
+        deck = decks.state(world).decks[slot]
         total = 0.0
         counts = Counter(deck)
         for kind, count in counts.items():
             trial = world.clone()
-            cards = trial.table.decks[slot]
+            cards = decks.state(trial).decks[slot]
             cards[cards.index(kind)], cards[-1] = cards[-1], cards[cards.index(kind)]
             total += count * self._after(trial, seat, move, DEPTH, copied=True)
         return total / len(deck)

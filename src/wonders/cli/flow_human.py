@@ -29,6 +29,8 @@ from wonders.dsl.components_model import (
 from wonders.dsl.components_model import describe_kind as describe_card_kind
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
+from wonders.engine.mechanisms import conflict, decks
+from wonders.engine.mechanisms import pieces as built_pieces
 from wonders.engine.notation import NotationError, normal
 
 HELP = """Type the number of a move, or its notation (e.g. 'take left', 'build 2 pay wood
@@ -68,7 +70,7 @@ class FlowHuman(TerminalSession[FlowGame]):
                  ask: Ask) -> None:
         super().__init__(game, seat, bots, console, ask)
         self._seen = len(game.records)          # records shown in a recap
-        self._battles = len(game.battles)
+        self._battles = len(conflict.state(game).battles)
         self._last: list[dict[str, Any]] | None = None   # every seat as last shown
 
     def run(self) -> bool:
@@ -119,10 +121,10 @@ class FlowHuman(TerminalSession[FlowGame]):
                 if seat != self.seat:
                     lines.append(f"{self.seat_name(seat)}: {self._told(seat, move)}")
         self._seen = len(game.records)
-        for counts in game.battles[self._battles:]:
+        for counts in conflict.state(game).battles[self._battles:]:
             shown = ", ".join(f"{self.seat_name(s)} {n}" for s, n in enumerate(counts))
             lines.append(f"Battle! shields: {shown}")
-        self._battles = len(game.battles)
+        self._battles = len(conflict.state(game).battles)
         seats = self.game.view(self.seat)["seats"]
         if self._last is not None:
             for before, now in zip(self._last, seats):
@@ -138,9 +140,8 @@ class FlowHuman(TerminalSession[FlowGame]):
 
     def _told(self, seat: int, move: Move) -> str:
         """Another seat's move, its relative deck named (``take right (the X deck)``)."""
-        from wonders.engine.mechanisms.decks import slot_of
         if move.verb == "take" and move.words and move.words[0] in ("left", "right"):
-            name = self.game.deck_names[slot_of(self.game, seat, move.words[0])]
+            name = decks.state(self.game).names[decks.slot_of(self.game, seat, move.words[0])]
             return f"{move} (the {name} deck)"
         return str(move)
 
@@ -178,15 +179,16 @@ class FlowHuman(TerminalSession[FlowGame]):
         mine = view["seats"][self.seat]
         city = game.seats[self.seat]
         wonder = game.wonders[city.wonder]
-        pieces = Table(title=f"Your Wonder: {wonder.name} — {city.pieces_built} of "
+        raised = built_pieces.raised(game, self.seat)
+        pieces = Table(title=f"Your Wonder: {wonder.name} — {sum(raised)} of "
                        f"{len(wonder.pieces)} pieces built")
         for column in ("piece", "cost", "points", "effect", "state"):
             pieces.add_column(column)
         for i, piece in enumerate(wonder.pieces):
-            if city.raised[i]:
+            if raised[i]:
                 state = "built"
             else:
-                waiting = [str(j + 1) for j in piece.rests_on if not city.raised[j]]
+                waiting = [str(j + 1) for j in piece.rests_on if not raised[j]]
                 state = ("next: build it as soon as your cards pay" if not waiting
                          else "on piece " + ", ".join(waiting))
             pieces.add_row(str(i + 1), _cost(piece), str(piece.points),
@@ -239,7 +241,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         self.console.print(tokens)
         peace = view["conflict"]["peace"]
         total = peace + view["conflict"]["battle"]
-        warning = " — a battle at the end of this turn!" if game.table.battle else ""
+        warning = " — a battle at the end of this turn!" if conflict.state(game).battle else ""
         self.say(f"Conflict: {peace} of {total} tokens at peace{warning}")
         if "looking" in view:
             self.say("You look at: " + ", ".join(view["looking"]), "bold")
@@ -266,8 +268,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         return str(move)
 
     def _slot(self, place: str) -> int:
-        from wonders.engine.mechanisms.decks import slot_of
-        return slot_of(self.game, self.seat, place)
+        return decks.slot_of(self.game, self.seat, place)
 
     # --- asking --------------------------------------------------------------------------
 
@@ -328,7 +329,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         for line in sheet.order:
             table.add_row(line, *[str(row[line]) for row in sheet.lines])
         table.add_row("total", *[str(t) for t in sheet.totals])
-        table.add_row("pieces", *[str(c.pieces_built) for c in game.seats])
+        table.add_row("pieces", *[str(built_pieces.built(game, s)) for s in range(game.players)])
         self.console.print(table)
         winners = sheet.winners
         self.say("winner" + ("s" if len(winners) > 1 else "") + ": "

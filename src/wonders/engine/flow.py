@@ -9,7 +9,10 @@ interpreter waits: pending work is an **agenda** of small tasks, so a follow-up 
 piece to build, which token to take, one more card) is one decision of the one queue, and
 the turn goes on where it stopped once it is answered.  A follow-up with a single legal
 answer is not asked.  State lives in objects that copy themselves
-(:mod:`wonders.engine.flow_state`); the game is a :class:`~wonders.engine.contract.GameState`.
+(:mod:`wonders.engine.flow_state`): the seats, and one part per mechanism the flow names,
+from whose contributions the view, the score sheet, the set-up record, the card places
+and a determinization are assembled; the game is a
+:class:`~wonders.engine.contract.GameState`.
 
 ``docs/flow.md`` says which flows run here today (``offer: decks``) and how the other
 offers' loops move onto it.
@@ -27,59 +30,28 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, Centre, Seat, Task
-from wonders.engine.mechanisms import conflict, decks, pieces, progress
-from wonders.engine.randomness import SharedGenerator, sample, seeded, shuffle
+from wonders.engine.flow_state import Ask, Part, Seat, SeatRecord, Task
+from wonders.engine.mechanisms import conflict, decks, pawn, pieces, progress
+from wonders.engine.randomness import SharedGenerator, seeded
 from wonders.engine.scoring import ScoreSheet
 
 OVER = "over"
 
-_WORDING: Final = {
-    decks.TURN: "taking a card", decks.DECK: "choosing a deck to take from",
-    decks.LOOK: "choosing a deck to look into", decks.KEEP: "keeping one of the cards looked at",
-    pieces.BUILD: "building a Wonder piece", progress.PROGRESS: "taking a progress token",
-    progress.EXTRA: "taking one more card (or not)", OVER: "the game is over",
-}
+_WORDING: Final = {**decks.WORDING, **pieces.WORDING, **progress.WORDING,
+                   OVER: "the game is over"}
 
 
 # --- the steps: each flow name, the mechanism that does it ---------------------------------
 
-def _deal_boards(game: FlowGame, parameters: Mapping[str, Any]) -> None:
-    chosen = sample(game.generator(), range(len(game.wonders)), game.players)
-    game.seats = [Seat(s, w, len(game.wonders[w].pieces), len(game.kinds), game.wonders[w].name)
-                  for s, w in enumerate(chosen)]
-
-
-def _place_decks(game: FlowGame, parameters: Mapping[str, Any]) -> None:
-    components = game.components
-    slots = [components.decks[game.wonders[city.wonder].deck] for city in game.seats]
-    slots.append(components.decks[components.central])
-    game.deck_names = tuple(deck.name for deck in slots)
-    game.table.decks = []
-    for deck in slots:
-        cards = list(deck.cards)
-        shuffle(game.generator(), cards)
-        game.table.decks.append(cards)
-    game.central = len(slots) - 1
-
-
-def _lay_progress(game: FlowGame, parameters: Mapping[str, Any]) -> None:
-    progress.lay(game, parameters)
-
-
-def _lay_conflict(game: FlowGame, parameters: Mapping[str, Any]) -> None:
-    conflict.lay(game, parameters)
-
-
 #: Set-up steps: ``(game, parameters)``.
 SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
-    "deal_boards": _deal_boards, "place_decks": _place_decks,
-    "lay_progress": _lay_progress, "lay_conflict": _lay_conflict,
+    "deal_boards": pieces.deal, "place_decks": decks.place,
+    "lay_progress": progress.lay, "lay_conflict": conflict.lay,
 }
 
 
 def _take_cat(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
-    game.table.cat = seat
+    pawn.take(game, seat)
 
 
 def _flip_conflict(game: FlowGame, seat: int, kind: int, parameters: Mapping[str, Any]) -> None:
@@ -119,15 +91,27 @@ CARD_STEPS: Final[Mapping[str, Callable[[FlowGame, int, int, Mapping[str, Any]],
     "extra_card": _extra_card,
 }
 
-
-def _battle_if_due(game: FlowGame, parameters: Mapping[str, Any]) -> None:
-    if game.table.battle:
-        conflict.battle(game, int(parameters.get("double", 2)))
-
-
 #: Steps after each turn: ``(game, parameters)``.
 TURN_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
-    "battle_if_due": _battle_if_due,
+    "battle_if_due": conflict.battle_if_due,
+}
+
+#: The mechanism each step and each offer belongs to: the game holds a part for each
+#: mechanism its flow names (:class:`~wonders.engine.flow_state.Part`).
+OWNERS: Final[Mapping[str, str]] = {
+    "deal_boards": pieces.NAME, "place_decks": decks.NAME, "lay_progress": progress.NAME,
+    "lay_conflict": conflict.NAME, "take_cat": pawn.NAME, "flip_conflict": conflict.NAME,
+    "build_when_paid": pieces.NAME, "progress_on_sets": progress.NAME,
+    "extra_card": progress.NAME, "battle_if_due": conflict.NAME, "decks": decks.NAME,
+}
+
+#: Each mechanism's part, made for the table's size from the flow's step arguments (by
+#: step name).
+PARTS: Final[Mapping[str, Callable[[int, Mapping[str, Mapping[str, Any]]], Part]]] = {
+    pieces.NAME: lambda players, arguments: pieces.Wonders(players),
+    decks.NAME: lambda players, arguments: decks.DeckTable(),
+    progress.NAME: lambda players, arguments: progress.Tokens(players),
+    conflict.NAME: conflict.make, pawn.NAME: pawn.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
@@ -150,11 +134,17 @@ RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Move], None]]] = {
                                                                      asked.about),
 }
 
+#: Each offer's turn: the decision's kind, and the moves it offers the seat to move (none:
+#: the seat cannot move, and the game ends).
+TURNS: Final[Mapping[str, tuple[str, Callable[[FlowGame, int], tuple[Move, ...]]]]] = {
+    "decks": (decks.TURN, decks.turn_moves),
+}
 
-def _check_end(game: FlowGame, condition: str) -> bool:
-    if condition == "wonder_complete":
-        return game.completed
-    return False   # no_card: checked when the next turn would start
+#: End conditions checked after each turn (``no_card`` is checked when the next turn
+#: would start: the seat to move has no card to take).
+END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
+    "wonder_complete": pieces.complete, "no_card": lambda game: False,
+}
 
 
 class _Program:
@@ -167,7 +157,12 @@ class _Program:
         self.after = flow.after
         self.arguments = {step.name: step.arguments for step in
                            (*flow.setup, *flow.after_card, *flow.after)}
-        self.end_when = flow.end_when
+        self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
+        self.turn_kind, self.turn_moves = TURNS[flow.offer]
+        owners = [OWNERS[step.name] for step in flow.setup] + [OWNERS[flow.offer]] + [
+            OWNERS[step.name] for step in (*flow.after_card, *flow.after)]
+        #: the mechanisms whose parts a game holds, in the order the flow first names them
+        self.mechanisms: tuple[str, ...] = tuple(dict.fromkeys(owners))
         # per card kind, the after_card steps it sets off, in the flow's order
         self.card_steps: list[tuple[str, ...]] = [
             tuple(step.name for step in flow.after_card if CARD_FILTERS[step.name](kind))
@@ -190,18 +185,29 @@ def _program(data: GameData) -> _Program:
     return program
 
 
+#: Each mechanism's every possible move, from the components and the steps' arguments
+#: (in this order: the action ids of agents' environments and OpenSpiel keep it).
+MOVES: Final[Mapping[str, Callable[[Components, Mapping[str, Mapping[str, Any]]],
+                                   list[Move]]]] = {
+    decks.NAME: lambda components, arguments: decks.every_move(components),
+    pieces.NAME: lambda components, arguments: pieces.every_move(components),
+    progress.NAME: progress.moves,
+}
+
+
 def every_move(data: GameData) -> list[Move]:
     """Every move a game of ``data`` can offer, from its components and flow alone (each
-    mechanism lists its own): the fixed action ids of agents' environments and OpenSpiel."""
+    mechanism the flow names lists its own): the fixed action ids of agents'
+    environments and OpenSpiel."""
     components = data.components
-    flow = data.rules.model.flow
-    if components is None or flow is None:
+    if components is None or data.rules.model.flow is None:
         return []
-    sets = flow.step("progress_on_sets")
-    same = int(sets.arguments.get("same", 2)) if sets is not None else 0
-    different = int(sets.arguments.get("different", 3)) if sets is not None else 0
-    return (decks.every_move(components) + pieces.every_move(components)
-            + progress.every_move(components, same, different))
+    program = _program(data)
+    found: list[Move] = []
+    for name, listed in MOVES.items():
+        if name in program.mechanisms:
+            found += listed(components, program.arguments)
+    return found
 
 
 # --- the game --------------------------------------------------------------------------
@@ -240,42 +246,37 @@ class FlowGame(SharedGenerator):
             raise RuleError(f"{len(self.wonders)} Wonders for {players} players")
         self.turn = 0
         self.current = 0
-        self.table = Centre()   # what lies on the table between the players
+        #: the state each mechanism the flow names owns, by mechanism
+        self.parts: dict[str, Part] = {name: PARTS[name](players, self.program.arguments)
+                                       for name in self.program.mechanisms}
         self.seats: list[Seat] = []
-        self.deck_names: tuple[str, ...] = ()
-        self.central = -1
         self.agenda: list[Task] = []
         self.asking: Ask | None = None
-        self.used: list[int] = []          # tokens whose extra card this turn has used
         self.in_turn = False
         self.finished = False
-        self.completed = False             # a seat has built its whole Wonder
         self.records: list[tuple[int, str, dict[int, Move]]] = []
-        self.battles: list[list[int]] = []  # each battle's shields, by seat
         self.set_generator(seeded(seed))
         for step in self.program.setup:
             SETUP_STEPS[step.name](self, step.arguments)
-        self.dealt = ([list(d) for d in self.table.decks], list(self.table.face_up),
-                      list(self.table.stack))
+        self.keep_setup()
         self._advance()
 
     def _copy(self, source: FlowGame) -> None:
         self.turn = source.turn
         self.current = source.current
-        self.table = source.table.copy()
+        self.parts = {name: part.copy() for name, part in source.parts.items()}
         self.seats = [city.copy() for city in source.seats]
-        self.deck_names = source.deck_names
-        self.central = source.central
         self.agenda = list(source.agenda)
         self.asking = source.asking
-        self.used = list(source.used)
         self.in_turn = source.in_turn
         self.finished = source.finished
-        self.completed = source.completed
         self.records = list(source.records)
-        self.battles = list(source.battles)
-        self.dealt = source.dealt
         source.share_generator(self)
+
+    def keep_setup(self) -> None:
+        """Each part remembers what set-up dealt (the set-up record's)."""
+        for part in self.parts.values():
+            part.keep_setup(self)
 
     # --- what the mechanisms call ---------------------------------------------------------
 
@@ -293,47 +294,13 @@ class FlowGame(SharedGenerator):
         city.built.append(self.kinds[kind].card)
         self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
-    def built_piece(self, seat: int) -> None:
-        """A piece was built: the tokens whose extra card that sets off."""
-        if self.seats[seat].complete:
-            self.completed = True
-        self.schedule([("extra_offer", seat, t)
-                       for t in progress.triggered(self, seat, -1, piece=True)])
-
     def ask(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
         """Wait for ``seat`` to choose one of ``moves`` (a follow-up with one choice is
         made at once)."""
-        if len(moves) == 1 and kind != decks.TURN:
+        if len(moves) == 1 and kind != self.program.turn_kind:
             self._resolve(Ask(kind, seat, moves, about), moves[0])
             return
         self.asking = Ask(kind, seat, moves, about)
-
-    def token_flag(self, seat: int, what: str) -> bool:
-        """Whether a progress token of ``seat`` lifts a payment rule (``coin_value``,
-        ``any_resources``)."""
-        for token in self.seats[seat].progress:
-            found = self.progress[token]
-            if (found.coin_value > 1) if what == "coin_value" else found.any_resources:
-                return True
-        return False
-
-    def token_shields(self, seat: int) -> int:
-        return sum(self.progress[t].shields for t in self.seats[seat].progress)
-
-    def piece_shields(self, seat: int) -> int:
-        return pieces.shields(self, seat)
-
-    def count(self, seat: int, what: str) -> int:
-        """A count an end-of-game token reads (``cat_icon``, ``victory_token``,
-        ``progress_token``, ``piece``)."""
-        city = self.seats[seat]
-        if what == "cat_icon":
-            return sum(city.held[k] for k, kind in enumerate(self.kinds) if kind.cat)
-        if what == "victory_token":
-            return city.victories
-        if what == "progress_token":
-            return len(city.progress)
-        return city.pieces_built
 
     # --- running the flow -------------------------------------------------------------------
 
@@ -354,21 +321,20 @@ class FlowGame(SharedGenerator):
             if self.in_turn:
                 self._end_turn()
                 continue
-            moves = decks.turn_moves(self, self.current)
+            moves = self.program.turn_moves(self, self.current)
             if not moves:
                 self.finished = True   # the seat to move has no card to take (no_card)
                 break
             self.turn += 1
             self.in_turn = True
-            self.used = []
-            self.asking = Ask(decks.TURN, self.current, moves)
+            self.asking = Ask(self.program.turn_kind, self.current, moves)
 
     def _end_turn(self) -> None:
         for step in self.program.after:
             TURN_STEPS[step.name](self, step.arguments)
         self.in_turn = False
         for condition in self.program.end_when:
-            if _check_end(self, condition):
+            if condition(self):
                 self.finished = True
                 return
         self.current = (self.current + 1) % self.players
@@ -377,17 +343,40 @@ class FlowGame(SharedGenerator):
 
     @property
     def cities(self) -> Sequence[Any]:
-        return self.seats
+        """Each seat as the contract shows it, assembled from the parts (made when asked)."""
+        found = []
+        for s, city in enumerate(self.seats):
+            summary: dict[str, object] = {"wonder": city.name}
+            states: list[tuple[str, str]] = []
+            for part in self.parts.values():
+                part.summary(self, s, summary)
+                part.board_states(self, s, states)
+            found.append(SeatRecord(city, summary, states or [(city.name, "played")]))
+        return found
+
+    def count(self, seat: int, what: str) -> int:
+        """A count of ``seat``'s an effect reads, from the part that knows it (0: none)."""
+        for part in self.parts.values():
+            found = part.count(self, seat, what)
+            if found >= 0:
+                return found
+        return 0
 
     @property
     def discard(self) -> list[Card]:
-        """The discard pile's cards (a fresh list: the table keeps kind indices)."""
-        return [self.kinds[k].card for k in self.table.discard]
+        """The discard pile's cards (a fresh list: the decks keep kind indices)."""
+        return [self.kinds[k].card for k in decks.state(self).discard]
 
     @discard.setter
     def discard(self, cards: list[Card]) -> None:
         numbers = {id(kind.card): k for k, kind in enumerate(self.kinds)}
-        self.table.discard = [numbers[id(card)] for card in cards]
+        decks.state(self).discard = [numbers[id(card)] for card in cards]
+
+    @property
+    def battles(self) -> list[list[int]]:
+        """Each battle fought, the shields by seat (the recap's; none without conflict)."""
+        found = self.parts.get(conflict.NAME)
+        return found.battles if isinstance(found, conflict.Conflict) else []
 
     @property
     def over(self) -> bool:
@@ -464,56 +453,40 @@ class FlowGame(SharedGenerator):
         return undo(self, decisions)
 
     def score_sheet(self) -> ScoreSheet:
+        """Each seat's line from every part's points, in ``score.order`` (0 where none)."""
         model = self.data.rules.model
         order = model.score.order
-        victory = int(self.program.arguments.get("battle_if_due", {}).get("victory", 3))
-        cat = int(self.program.arguments.get("take_cat", {}).get("points", 2))
+        parts = self.parts.values()
         lines = []
-        for s, city in enumerate(self.seats):
-            found = {"wonder": pieces.points(self, s),
-                     "civilian": sum(kind.points * city.held[k]
-                                     for k, kind in enumerate(self.kinds)),
-                     "military": victory * city.victories,
-                     "progress": progress.points(self, s),
-                     "cat": cat if self.table.cat == s else 0}
+        for s in range(len(self.seats)):
+            found: dict[str, int] = {}
+            for part in parts:
+                part.score(self, s, found)
             lines.append({name: found.get(name, 0) for name in order})
+        counts: dict[str, list[int]] = {}
+        for part in parts:
+            part.counts(self, counts)
         return ScoreSheet(order, lines, [0] * self.players, tie_break=model.tie_break,
-                          victory="points",
-                          counts={"pieces": [c.pieces_built for c in self.seats]})
-
-    def _deck_view(self, slot: int, seat: int) -> dict[str, Any]:
-        deck = self.table.decks[slot]
-        face_up = slot != self.central
-        peek = (slot == self.central and seat == self.table.cat and self.asking is not None
-                and self.asking.kind == decks.TURN and self.asking.seat == seat)
-        top = self.kinds[deck[-1]].name if deck and (face_up or peek) else None
-        owner = slot if slot < self.players else None
-        return {"name": self.deck_names[slot], "owner": owner, "cards": len(deck),
-                "top": top, "face_up": face_up}
+                          victory="points", counts=counts)
 
     def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees: the turn and decision, then every part's contribution (to
+        the table and to each seat's entry), and its legal moves when it is asked."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise RuleError(f"no player {seat!r}: seats are 0 to {self.players - 1}")
-        table = self.table
-        asked = self.asking
+        parts = self.parts.values()
+        entries: list[dict[str, Any]] = []
+        for s in range(len(self.seats)):
+            entry: dict[str, Any] = {"seat": s}
+            for part in parts:
+                part.seat_view(self, s, entry)
+            entries.append(entry)
         found: dict[str, Any] = {
             "game": self.data.rules.name, "seat": seat, "turn": self.turn,
-            "decision": self.decision().kind, "to_move": self.to_move(),
-            "seats": [{"seat": s, "wonder": self.wonders[c.wonder].name,
-                       "built": list(c.raised),
-                       "cards": {self.kinds[k].name: n for k, n in enumerate(c.held) if n},
-                       "shields": conflict.shields(self, s),
-                       "progress": [self.progress[t].name for t in c.progress],
-                       "victories": c.victories, "cat": table.cat == s}
-                      for s, c in enumerate(self.seats)],
-            "decks": [self._deck_view(slot, seat) for slot in range(len(table.decks))],
-            "progress": {"face_up": [self.progress[t].name for t in table.face_up],
-                         "stack": len(table.stack)},
-            "conflict": {"peace": table.peace, "battle": table.conflict - table.peace},
-            "discard": [self.kinds[k].name for k in table.discard],
-        }
-        if asked is not None and asked.seat == seat and table.looking:
-            found["looking"] = [self.kinds[k].name for k in table.looking]
+            "decision": self.decision().kind, "to_move": self.to_move(), "seats": entries}
+        for part in parts:
+            part.view(self, seat, found)
+        asked = self.asking
         if asked is not None and asked.seat == seat:
             found["legal"] = [str(m) for m in asked.moves]
         return found
@@ -522,64 +495,30 @@ class FlowGame(SharedGenerator):
         return FlowGame(self.data, self.players, self.seed, source=self)
 
     def determinize(self, seat: int, rng: random.Random) -> FlowGame:
-        """A clone in which every card and token ``seat`` cannot see is dealt again: each
-        deck's cards below its visible top (each deck's make-up is printed, so cards stay
-        in their deck), the central deck, the stack of tokens and cards looked at by another,
-        each dealt from a sorted pool, so the deal depends only on what ``seat`` may see."""
+        """A clone in which every part deals again what ``seat`` cannot see (in the parts'
+        order, from ``rng``), then a fresh generator for what is still to be dealt."""
         other = self.clone()
-        table = other.table
-        table.decks = [list(d) for d in table.decks]
-        for slot, deck in enumerate(table.decks):
-            hidden = len(deck) - (1 if deck and self._deck_view(slot, seat)["top"] is not None
-                                  else 0)
-            if slot == table.looking_slot and self.asking is not None \
-                    and self.asking.seat != seat:
-                pool = sorted(deck[:hidden] + table.looking)   # (canonical, then dealt)
-                shuffle(rng, pool)
-                table.looking = pool[:len(table.looking)]
-                deck[:hidden] = pool[len(table.looking):]
-                asked = self.asking   # the chooser's options: the cards now looked at
-                names = sorted({self.kinds[k].name for k in table.looking})
-                other.asking = Ask(asked.kind, asked.seat,
-                                   tuple(Move("keep", (n,)) for n in names), asked.about)
-                continue
-            part = sorted(deck[:hidden])   # (canonical: the deal ignores the hidden order)
-            shuffle(rng, part)
-            deck[:hidden] = part
-        table.stack.sort()
-        shuffle(rng, table.stack)
+        for part in other.parts.values():
+            part.determinize(other, self, seat, rng)
         other.set_generator(seeded(rng.getrandbits(64)))
         return other
 
     def setup_record(self) -> dict[str, Any]:
-        decks_dealt, face_up, stack = self.dealt
-        return {"wonders": [self.wonders[c.wonder].name for c in self.seats],
-                "decks": {self.deck_names[s]: [self.kinds[k].name for k in d]
-                          for s, d in enumerate(decks_dealt)},
-                "progress": [self.progress[t].name for t in face_up],
-                "stack": [self.progress[t].name for t in stack]}
+        record: dict[str, Any] = {}
+        for part in self.parts.values():
+            part.setup_record(self, record)
+        return record
 
     def invalidate(self) -> None:
         """Nothing is cached: every answer is worked out from the state."""
 
     def offer_cards(self) -> list[Card]:
-        return [self.kinds[k].card for deck in self.table.decks for k in deck]
+        return [self.kinds[k].card for deck in decks.state(self).decks for k in deck]
 
     def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:
-        table = self.table
         places: dict[str, tuple[bool, list[Card]]] = {}
-        for slot, deck in enumerate(table.decks):
-            seen = self._deck_view(slot, seat)["top"] is not None
-            name = self.deck_names[slot]
-            places[f"{name} deck, top"] = (seen, [self.kinds[k].card for k in deck[-1:]])
-            places[f"{name} deck"] = (False, [self.kinds[k].card for k in deck[:-1]])
-        for s, city in enumerate(self.seats):
-            places[f"seat {s}"] = (True, [self.kinds[k].card for k, n in enumerate(city.held)
-                                          for _ in range(n)])
-        places["discard"] = (True, self.discard)
-        asked = self.asking
-        places["looked at"] = (asked is not None and asked.seat == seat,
-                               [self.kinds[k].card for k in table.looking])
+        for part in self.parts.values():
+            part.card_places(self, seat, places)
         return places
 
 

@@ -1,40 +1,39 @@
 """The state of a game run by the flow interpreter, in small objects that copy themselves.
 
-A :class:`Seat` is what one player has in front of them; the :class:`Centre` is what lies
-between the players (the decks, the progress tokens, the conflict tokens, the cat); an
-:class:`Ask` is one decision waiting for its answer.  Each copies itself (``copy``), so a
-game's clone is its objects' copies, never a hand-kept list of fields.
+A :class:`Seat` is what one player has in front of them; a :class:`Part` is the state one
+mechanism owns (what lies between the players: the decks, the tokens …); an :class:`Ask` is
+one decision waiting for its answer.  Each copies itself (``copy``), so a game's clone is
+its objects' copies, never a hand-kept list of fields.
 """
 
 from __future__ import annotations
 
+import random
+from typing import TYPE_CHECKING, Any
+
 from wonders.dsl.model import Card
 from wonders.engine.flow_actions import Move
 
+if TYPE_CHECKING:
+    from wonders.engine.flow import FlowGame
+
 
 class Seat:
-    """One player: the Wonder and the pieces raised, the cards held (a count per card
-    kind), the progress tokens held (token indices, in the order taken) and the military
-    victory tokens won; ``built`` is every card taken (the name the statistics read of
-    every game's cities)."""
+    """One player: the board dealt (``wonder``, an index, and its ``name``), the cards held
+    (a count per card kind) and ``built``, every card taken (the name the statistics read
+    of every game's cities).  What a mechanism keeps per seat beyond this is in its part."""
 
-    def __init__(self, seat: int, wonder: int, pieces: int, kinds: int, name: str = "") -> None:
+    def __init__(self, seat: int, wonder: int, kinds: int, name: str = "") -> None:
         self.seat = seat
         self.wonder = wonder
-        self.name = name   # the Wonder's
-        self.raised = [False] * pieces   # per piece of the Wonder, whether it is built
+        self.name = name   # the board's
         self.held = [0] * kinds
-        self.progress: list[int] = []
-        self.victories = 0
-        self.coins = 0   # (the contract's coins: a decks game has none, only coin cards)
+        self.coins = 0   # (the contract's coins: a flow game's are cards, if any)
         self.built: list[Card] = []   # every card taken, in order (statistics read it)
 
     def copy(self) -> Seat:
-        other = Seat(self.seat, self.wonder, 0, 0, self.name)
-        other.raised = list(self.raised)
+        other = Seat(self.seat, self.wonder, 0, self.name)
         other.held = list(self.held)
-        other.progress = list(self.progress)
-        other.victories = self.victories
         other.built = list(self.built)
         return other
 
@@ -42,61 +41,81 @@ class Seat:
         """The seat for people: ``player 1 (WONDER)``."""
         return f"player {self.seat} ({self.name})" if self.name else f"player {self.seat}"
 
-    def wonder_states(self) -> list[tuple[str, str]]:
-        """The Wonder played and whether it was completed, for statistics by Wonder."""
-        return [(self.name, "complete" if self.complete else "unfinished")]
+
+class SeatRecord:
+    """A seat as the contract's ``cities`` show it, assembled from the parts when asked:
+    its label, coins and cards taken, what a score sheet row in JSON says of it beyond its
+    points (``summary``), and its boards' states for statistics by board."""
+
+    def __init__(self, seat: Seat, summary: dict[str, object],
+                 states: list[tuple[str, str]]) -> None:
+        self.seat = seat.seat
+        self.name = seat.name
+        self.coins = seat.coins
+        self.built = seat.built
+        self._label = seat.label()
+        self._summary = summary
+        self._states = states
+
+    def label(self) -> str:
+        return self._label
 
     def summary(self) -> dict[str, object]:
-        """What a score sheet row in JSON says of the seat beyond its points."""
-        return {"wonder": self.name, "pieces": self.pieces_built,
-                "progress_tokens": len(self.progress), "victories": self.victories}
+        return dict(self._summary)
 
-    @property
-    def pieces_built(self) -> int:
-        return sum(self.raised)
-
-    @property
-    def complete(self) -> bool:
-        return all(self.raised)
+    def wonder_states(self) -> list[tuple[str, str]]:
+        return list(self._states)
 
 
-class Centre:
-    """What lies between the players.
+class Part:
+    """The state one mechanism owns in a game, and what it adds to what the game shows.
 
-    ``decks``: by slot, the cards of each deck as kind indices, top last (slot ``i`` < the
-    number of players is seat ``i``'s Wonder deck, on that seat's left; the last slot is the
-    central deck); ``face_up``/``stack``: the progress tokens (token indices; the stack's top
-    last); ``peace``/``conflict``: the conflict tokens peace side up, and in all; ``battle``:
-    whether a battle is due at the end of this turn; ``cat``: the cat pawn's holder (-1:
-    nobody); ``discard``: the cards discarded, kind indices in order; ``looking``: cards
-    taken off a deck to choose from, and the deck's slot (-1: none).
+    The interpreter makes one part for each mechanism its flow selects (in the order the
+    flow first names them), copies a game by copying its parts, and assembles the view,
+    the score sheet, the set-up record, the card places and a determinization from each
+    part's contribution; a contribution a mechanism does not make is left out (the
+    defaults add nothing).  A part without state of its own is shared by copies.
     """
 
-    def __init__(self) -> None:
-        self.decks: list[list[int]] = []
-        self.face_up: list[int] = []
-        self.stack: list[int] = []
-        self.peace = 0
-        self.conflict = 0
-        self.battle = False
-        self.cat = -1
-        self.discard: list[int] = []
-        self.looking: list[int] = []
-        self.looking_slot = -1
+    def copy(self) -> Part:
+        return self
 
-    def copy(self) -> Centre:
-        other = Centre()
-        other.decks = [list(d) for d in self.decks]
-        other.face_up = list(self.face_up)
-        other.stack = list(self.stack)
-        other.peace = self.peace
-        other.conflict = self.conflict
-        other.battle = self.battle
-        other.cat = self.cat
-        other.discard = list(self.discard)
-        other.looking = list(self.looking)
-        other.looking_slot = self.looking_slot
-        return other
+    def keep_setup(self, game: FlowGame) -> None:
+        """Remember what set-up dealt (for :meth:`setup_record`)."""
+
+    def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        """Add what ``seat`` sees of this part's table state to a view."""
+
+    def seat_view(self, game: FlowGame, s: int, entry: dict[str, Any]) -> None:
+        """Add what everybody sees of seat ``s`` to its entry in a view."""
+
+    def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
+        """Add seat ``s``'s points from this part to its score line (keys: ``score.order``)."""
+
+    def counts(self, game: FlowGame, found: dict[str, list[int]]) -> None:
+        """Add the per-seat counts ties are broken by to a score sheet."""
+
+    def setup_record(self, game: FlowGame, record: dict[str, Any]) -> None:
+        """Add what set-up dealt to the set-up record."""
+
+    def summary(self, game: FlowGame, s: int, found: dict[str, object]) -> None:
+        """Add what a score sheet row in JSON says of seat ``s`` from this part."""
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        """A count of seat ``s``'s that effects read (``what``: a name this part knows;
+        -1: not this part's)."""
+        return -1
+
+    def board_states(self, game: FlowGame, s: int, found: list[tuple[str, str]]) -> None:
+        """Add seat ``s``'s boards and their states (statistics by board)."""
+
+    def card_places(self, game: FlowGame, seat: int,
+                    places: dict[str, tuple[bool, list[Card]]]) -> None:
+        """Add the places of this part's cards: (whether ``seat`` sees them, the cards)."""
+
+    def determinize(self, game: FlowGame, source: FlowGame, seat: int,
+                    rng: random.Random) -> None:
+        """Deal again in ``game`` (a clone of ``source``) what ``seat`` cannot see."""
 
 
 class Ask:
@@ -116,4 +135,4 @@ class Ask:
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "Centre", "Seat", "Task"]
+__all__ = ["Ask", "Part", "Seat", "SeatRecord", "Task"]

@@ -26,7 +26,8 @@ from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Seat
-from wonders.engine.mechanisms import conflict
+from wonders.engine.mechanisms import conflict, decks, pawn, pieces
+from wonders.engine.mechanisms import progress as progress_tokens
 from wonders.engine.notation import normal
 from wonders.scenarios.draft import DraftRunner, Outcome, _ScenarioDataError
 
@@ -208,29 +209,35 @@ class FlowRunner(DraftRunner):
         wonders = self.wonders_of(players, path + ("players",))
         game.seats = []
         kinds = parts.kinds
-        table = game.table
+        table = decks.state(game)
+        war = conflict.state(game)
+        built = pieces.state(game)
+        tokens = progress_tokens.state(game)
+        built.raised, tokens.held, war.victories = [], [], []
         for seat, (w, player) in enumerate(zip(wonders, players)):
             ppath = path + ("players", seat)
             wonder = parts.wonders[w]
-            city = Seat(seat, w, len(wonder.pieces), len(kinds), wonder.name)
+            city = Seat(seat, w, len(kinds), wonder.name)
+            raised = [False] * len(wonder.pieces)
             for j, number in enumerate(player.get("pieces") or []):
                 if not 1 <= number <= len(wonder.pieces):
                     raise _ScenarioDataError(f"{wonder.name} has pieces 1 to "
                                              f"{len(wonder.pieces)}", ppath + ("pieces", j))
-                city.raised[number - 1] = True
+                raised[number - 1] = True
+            built.raised.append(raised)
             for name, held in (player.get("held") or {}).items():
                 city.held[self.kind(name, ppath + ("held", name))] = int(held)
-            city.progress = [self.token_index(name, ppath + ("progress", j))
-                             for j, name in enumerate(player.get("progress") or [])]
+            tokens.held.append([self.token_index(name, ppath + ("progress", j))
+                                for j, name in enumerate(player.get("progress") or [])])
             # (every card taken, as the statistics read it: the cards held)
             city.built = [kinds[k].card for k, n in enumerate(city.held) for _ in range(n)]
-            city.victories = int(player.get("victories", 0))
+            war.victories.append(int(player.get("victories", 0)))
             if player.get("cat"):
-                table.cat = seat
+                pawn.state(game).holder = seat
             game.seats.append(city)
         names = self.deck_names(wonders)
-        game.deck_names = tuple(names)
-        game.central = len(names) - 1
+        table.names = tuple(names)
+        table.central = len(names) - 1
         printed = [parts.decks[parts.wonders[w].deck] for w in wonders] + [
             parts.decks[parts.central]]
         written = spec.get("decks") or {}
@@ -243,23 +250,23 @@ class FlowRunner(DraftRunner):
             else:
                 table.decks.append(list(deck.cards))
         self._lay_tokens(game, spec, path)
-        peace = int(spec.get("peace", table.conflict))
-        if peace > table.conflict:
-            raise _ScenarioDataError(f"{count} players play with {table.conflict} conflict "
+        peace = int(spec.get("peace", war.total))
+        if peace > war.total:
+            raise _ScenarioDataError(f"{count} players play with {war.total} conflict "
                                      f"tokens, not {peace}", path + ("peace",))
-        table.peace = peace
-        table.battle = peace == 0 and table.conflict > 0
+        war.peace = peace
+        war.battle = peace == 0 and war.total > 0
         table.discard = [self.kind(name, path + ("discard", j))
                          for j, name in enumerate(spec.get("discard") or [])]
         table.looking, table.looking_slot = [], -1
         to_move = int(spec.get("to_move", 0))
         if not 0 <= to_move < count:
             raise _ScenarioDataError(f"no seat {to_move}", path + ("to_move",))
-        game.dealt = ([list(d) for d in table.decks], list(table.face_up), list(table.stack))
+        game.keep_setup()
         # the seat to move starts its turn (the interpreter asks it what to take)
         game.current, game.turn, game.agenda, game.asking = to_move, 0, [], None
-        game.in_turn, game.finished, game.records, game.battles = False, False, [], []
-        game.completed = any(city.complete for city in game.seats)
+        game.in_turn, game.finished, game.records, war.battles = False, False, [], []
+        built.completed = any(all(r) for r in built.raised)
         game._advance()
         return game
 
@@ -267,15 +274,16 @@ class FlowRunner(DraftRunner):
         """The face-up tokens and the stack: as written, else those nobody holds."""
         progress = self.parts.progress
         free = Counter({t: token.copies for t, token in enumerate(progress)})
-        for seat, city in enumerate(game.seats):
-            for j, t in enumerate(city.progress):
+        for seat, held in enumerate(progress_tokens.state(game).held):
+            for j, t in enumerate(held):
                 if free[t] <= 0:
                     raise _ScenarioDataError(f"every {progress[t].name} token is taken "
                                              f"already ({progress[t].copies} in the game)",
                                              path + ("players", seat, "progress", j))
                 free[t] -= 1
         pool = [t for t in range(len(progress)) for _ in range(free[t])]
-        laid = len(game.table.face_up)
+        tokens = progress_tokens.state(game)
+        laid = len(tokens.face_up)
 
         def take(key: str) -> list[int] | None:
             if key not in spec:
@@ -295,8 +303,8 @@ class FlowRunner(DraftRunner):
         if face_up is None:
             face_up = pool[:laid]
             del pool[:laid]
-        game.table.face_up = face_up
-        game.table.stack = (pool if stack is None else stack)[::-1]   # (top last)
+        tokens.face_up = face_up
+        tokens.stack = (pool if stack is None else stack)[::-1]   # (top last)
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -368,7 +376,7 @@ class FlowRunner(DraftRunner):
         city = game.seats[seat]
         kinds = self.parts.kinds
         if "pieces" in spec:
-            got = [i + 1 for i, built in enumerate(city.raised) if built]
+            got = [i + 1 for i, done in enumerate(pieces.raised(game, seat)) if done]
             if got != sorted(spec["pieces"]):
                 self.fail(outcome, path + ("pieces",), f"player {seat} has built pieces "
                           f"{got or 'none'}, expected {sorted(spec['pieces']) or 'none'}")
@@ -380,41 +388,44 @@ class FlowRunner(DraftRunner):
                 self.fail(outcome, path + ("held",), f"player {seat} holds {held or 'nothing'}"
                           f", expected {wanted or 'nothing'}")
         if "progress" in spec:
-            got_tokens = sorted(self.parts.progress[t].name for t in city.progress)
+            got_tokens = sorted(self.parts.progress[t].name
+                                for t in progress_tokens.state(game).held[seat])
             if got_tokens != sorted(spec["progress"]):
                 self.fail(outcome, path + ("progress",), f"player {seat} holds tokens "
                           f"{got_tokens or 'none'}, expected {sorted(spec['progress']) or 'none'}")
-        for key, got_count in (("victories", city.victories),
+        for key, got_count in (("victories", conflict.victories(game, seat)),
                                ("shields", conflict.shields(game, seat))):
             if key in spec and got_count != spec[key]:
                 self.fail(outcome, path + (key,), f"player {seat} has {got_count} {key}, "
                           f"expected {spec[key]}")
-        if "cat" in spec and (game.table.cat == seat) != spec["cat"]:
+        if "cat" in spec and (pawn.holder(game) == seat) != spec["cat"]:
             self.fail(outcome, path + ("cat",), f"player {seat} "
-                      f"{'holds' if game.table.cat == seat else 'does not hold'} the cat")
+                      f"{'holds' if pawn.holder(game) == seat else 'does not hold'} the cat")
 
     def kinds_name(self, name: Any, path: PathKey) -> str:
         return str(self.parts.kinds[self.kind(name, path)].name)
 
     def _expect_table(self, game: FlowGame, spec: dict[str, Any], path: PathKey,
                       outcome: Outcome) -> None:
-        table = game.table
+        table = decks.state(game)
+        war = conflict.state(game)
+        tokens = progress_tokens.state(game)
         progress = self.parts.progress
         got: dict[str, Any] = {
-            "peace": table.peace, "battle": table.battle, "cat": table.cat,
-            "stack": len(table.stack), "discarded": len(table.discard),
-            "battles": len(game.battles),
-            "face_up": sorted(progress[t].name for t in table.face_up),
+            "peace": war.peace, "battle": war.battle, "cat": pawn.holder(game),
+            "stack": len(tokens.stack), "discarded": len(table.discard),
+            "battles": len(war.battles),
+            "face_up": sorted(progress[t].name for t in tokens.face_up),
         }
         for key, wanted in spec.items():
             if key == "decks":
                 for name, size in wanted.items():
-                    if name not in game.deck_names:
+                    if name not in table.names:
                         raise _ScenarioDataError(f"no deck '{name}' on this table (decks: "
-                                                 f"{', '.join(game.deck_names)})",
+                                                 f"{', '.join(table.names)})",
                                                  path + ("decks", name),
-                                                 closest(str(name), list(game.deck_names)))
-                    cards = len(table.decks[game.deck_names.index(name)])
+                                                 closest(str(name), list(table.names)))
+                    cards = len(table.decks[table.names.index(name)])
                     if cards != size:
                         self.fail(outcome, path + ("decks", name), f"the {name} deck holds "
                                   f"{cards} cards, expected {size}")
@@ -426,7 +437,7 @@ class FlowRunner(DraftRunner):
 
     def _expect_discard(self, game: Any, spec: list[str], path: PathKey,
                         outcome: Outcome) -> None:
-        names = [self.parts.kinds[k].name for k in game.table.discard]
+        names = [self.parts.kinds[k].name for k in decks.state(game).discard]
         for i, name in enumerate(spec):
             kind = self.kinds_name(name, path + (i,))
             if kind not in names:

@@ -47,6 +47,16 @@ slot (rule-set key)    mechanism                       module(s)
                                                        neighbours), :mod:`.attacks` (attack
                                                        less defences), :mod:`.end_trigger`
                                                        (N reached, M more turns)
+``offer``              ``decks``: decks between        :mod:`wonders.engine.flow` (the flow
+                       neighbours (a ``flow:`` and     interpreter), :mod:`.decks` (the
+                       ``components`` files)           decks, the discard), :mod:`.pieces`
+                                                       (Wonders built when paid),
+                                                       :mod:`.progress` (tokens for science
+                                                       sets), :mod:`.conflict` (horns and
+                                                       battles), :mod:`.pawn` (a pawn that
+                                                       scores); each owns a state part
+                                                       (:class:`~wonders.engine.flow_state.
+                                                       Part`)
 ``score``,             the score sheet and ties        :mod:`wonders.engine.scoring`
 ``tie_break``,
 ``treasury``

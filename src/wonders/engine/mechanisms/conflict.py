@@ -11,12 +11,71 @@ with horns is discarded and every conflict token turns back to peace.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
+from wonders.engine.flow_state import Part
+from wonders.engine.mechanisms import decks, pieces, progress
 from wonders.engine.table import left_of, right_of
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
+
+NAME = "conflict"
+
+
+class Conflict(Part):
+    """The conflict tokens: ``peace`` of them peace side up, ``total`` in all; ``battle``:
+    whether a battle is due at the end of this turn; ``battles``: each battle's shields, by
+    seat; ``victories``: the victory tokens each seat has won; ``victory``: the points of
+    one."""
+
+    def __init__(self, victory: int, players: int) -> None:
+        self.victory = victory
+        self.victories = [0] * players
+        self.peace = 0
+        self.total = 0
+        self.battle = False
+        self.battles: list[list[int]] = []
+
+    def copy(self) -> Conflict:
+        other = Conflict(self.victory, 0)
+        other.victories = list(self.victories)
+        other.peace = self.peace
+        other.total = self.total
+        other.battle = self.battle
+        other.battles = list(self.battles)
+        return other
+
+    def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        found["conflict"] = {"peace": self.peace, "battle": self.total - self.peace}
+
+    def seat_view(self, game: FlowGame, s: int, entry: dict[str, Any]) -> None:
+        entry["shields"] = shields(game, s)
+        entry["victories"] = self.victories[s]
+
+    def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
+        line["military"] = self.victory * self.victories[s]
+
+    def summary(self, game: FlowGame, s: int, found: dict[str, object]) -> None:
+        found["victories"] = self.victories[s]
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        return self.victories[s] if what == "victory_token" else -1
+
+
+def make(players: int, arguments: Mapping[str, Mapping[str, Any]]) -> Conflict:
+    """The conflict tokens of a flow whose steps have ``arguments`` (by step name)."""
+    return Conflict(int(arguments.get("battle_if_due", {}).get("victory", 3)), players)
+
+
+def victories(game: FlowGame, seat: int) -> int:
+    """The victory tokens ``seat`` has won."""
+    return state(game).victories[seat]
+
+
+def state(game: FlowGame) -> Conflict:
+    """The game's conflict tokens (the part this mechanism owns)."""
+    return cast(Conflict, game.parts[NAME])
 
 
 def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
@@ -26,12 +85,13 @@ def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
                   if str(k).isdigit() and isinstance(v, int)}
     sizes = [p for p in sorted(by_players) if p <= game.players]
     count = by_players[sizes[-1]] if sizes else 0
-    game.table.conflict = game.table.peace = count
+    table = state(game)
+    table.total = table.peace = count
 
 
 def flip(game: FlowGame, horns: int) -> None:
     """Flip a peace token per horn; flipping the last one calls a battle."""
-    table = game.table
+    table = state(game)
     if horns and table.peace:
         table.peace -= min(horns, table.peace)
         if table.peace == 0:
@@ -42,7 +102,7 @@ def shields(game: FlowGame, seat: int) -> int:
     """The seat's shields: its red cards', its pieces' and its tokens'."""
     held = game.seats[seat].held
     return (sum(kind.shields * held[k] for k, kind in enumerate(game.kinds))
-            + game.piece_shields(seat) + game.token_shields(seat))
+            + pieces.shields(game, seat) + progress.shields(game, seat))
 
 
 def won(mine: int, theirs: int, double: int) -> int:
@@ -54,24 +114,32 @@ def won(mine: int, theirs: int, double: int) -> int:
 
 def battle(game: FlowGame, double: int) -> None:
     """Fight the battle due, then discard the horned red cards and restore the peace."""
-    table = game.table
+    table = state(game)
+    discard = decks.state(game).discard
     players = game.players
     counts = [shields(game, s) for s in range(players)]
     if players == 2:
         for s in range(2):
-            game.seats[s].victories += won(counts[s], counts[1 - s], double)
+            table.victories[s] += won(counts[s], counts[1 - s], double)
     else:
         for s in range(players):
             for other in (left_of(s, players), right_of(s, players)):
                 if counts[other] < counts[s]:
-                    game.seats[s].victories += 1
-    game.battles.append(counts)
+                    table.victories[s] += 1
+    table.battles.append(counts)
     for city in game.seats:
         for k, kind in enumerate(game.kinds):
             if kind.horns and city.held[k]:
-                table.discard.extend([k] * city.held[k])
+                discard.extend([k] * city.held[k])
                 city.held[k] = 0
-    table.peace, table.battle = table.conflict, False
+    table.peace, table.battle = table.total, False
 
 
-__all__ = ["battle", "flip", "lay", "shields", "won"]
+def battle_if_due(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """After a turn: the battle the last flipped token called, if any."""
+    if state(game).battle:
+        battle(game, int(parameters.get("double", 2)))
+
+
+__all__ = ["NAME", "Conflict", "battle", "battle_if_due", "flip", "lay", "make", "shields",
+           "state", "victories", "won"]

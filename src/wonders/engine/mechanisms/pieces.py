@@ -12,16 +12,92 @@ several); the cards paid are discarded, the piece's effect acts at once.
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
 from wonders.dsl.components_model import Components, Piece
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import decks
+from wonders.engine.flow_state import Part, Seat
+from wonders.engine.mechanisms import decks, progress
+from wonders.engine.randomness import sample
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 BUILD = "build"
+NAME = "pieces"
+WORDING: Final = {BUILD: "building a Wonder piece"}
+
+
+class Wonders(Part):
+    """The Wonders built piece by piece: per seat, per piece of its Wonder, whether it is
+    ``raised``; ``completed``: whether a seat has built its whole Wonder."""
+
+    def __init__(self, players: int) -> None:
+        self.raised: list[list[bool]] = [[] for _ in range(players)]
+        self.completed = False
+
+    def copy(self) -> Wonders:
+        other = Wonders(0)
+        other.raised = [list(r) for r in self.raised]
+        other.completed = self.completed
+        return other
+
+    def seat_view(self, game: FlowGame, s: int, entry: dict[str, Any]) -> None:
+        entry["wonder"] = game.wonders[game.seats[s].wonder].name
+        entry["built"] = list(self.raised[s])
+
+    def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
+        line["wonder"] = points(game, s)
+
+    def counts(self, game: FlowGame, found: dict[str, list[int]]) -> None:
+        found["pieces"] = [sum(r) for r in self.raised]
+
+    def setup_record(self, game: FlowGame, record: dict[str, Any]) -> None:
+        record["wonders"] = [game.wonders[c.wonder].name for c in game.seats]
+
+    def summary(self, game: FlowGame, s: int, found: dict[str, object]) -> None:
+        found["pieces"] = sum(self.raised[s])
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        if what == "piece":
+            return sum(self.raised[s])
+        return int(all(self.raised[s])) if what == "complete" else -1
+
+    def board_states(self, game: FlowGame, s: int, found: list[tuple[str, str]]) -> None:
+        found.append((game.seats[s].name, "complete" if all(self.raised[s]) else "unfinished"))
+
+
+def state(game: FlowGame) -> Wonders:
+    """The game's Wonders (the part this mechanism owns)."""
+    return cast(Wonders, game.parts[NAME])
+
+
+def deal(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Set-up: a Wonder for each seat, at random, none of its pieces built."""
+    wonders = game.wonders
+    chosen = sample(game.generator(), range(len(wonders)), game.players)
+    game.seats = [Seat(s, w, len(game.kinds), wonders[w].name) for s, w in enumerate(chosen)]
+    state(game).raised = [[False] * len(wonders[w].pieces) for w in chosen]
+
+
+def complete(game: FlowGame) -> bool:
+    """Whether a seat has built its whole Wonder (an end condition)."""
+    return state(game).completed
+
+
+def raised(game: FlowGame, seat: int) -> list[bool]:
+    """Per piece of ``seat``'s Wonder, whether it is built."""
+    return state(game).raised[seat]
+
+
+def built(game: FlowGame, seat: int) -> int:
+    """How many pieces ``seat`` has built."""
+    return sum(state(game).raised[seat])
+
+
+def whole(game: FlowGame, seat: int) -> bool:
+    """Whether ``seat`` has built its whole Wonder."""
+    return all(state(game).raised[seat])
 
 
 def _coin_cards(gaps: int, doubled: bool) -> int:
@@ -45,8 +121,9 @@ def payments(game: FlowGame, seat: int, piece: Piece) -> list[tuple[str, ...]]:
         elif n and kinds[k].coins and coin < 0:
             coin = k
     coins = held[coin] if coin >= 0 else 0
-    doubled = game.token_flag(seat, "coin_value")
-    rule = "any" if game.token_flag(seat, "any_resources") else piece.rule
+    tokens = progress.state(game).held[seat]   # (most seats hold no token: no flag to read)
+    doubled = bool(tokens) and progress.flag(game, seat, "coin_value")
+    rule = "any" if tokens and progress.flag(game, seat, "any_resources") else piece.rule
     n = piece.count
     found: list[tuple[str, ...]] = []
 
@@ -78,10 +155,10 @@ def payments(game: FlowGame, seat: int, piece: Piece) -> list[tuple[str, ...]]:
 
 def buildable(game: FlowGame, seat: int) -> list[int]:
     """The pieces ``seat`` may build now: not built, every piece below built."""
-    city = game.seats[seat]
-    pieces = game.wonders[city.wonder].pieces
-    return [i for i, piece in enumerate(pieces) if not city.raised[i]
-            and all(city.raised[j] for j in piece.rests_on)]
+    pieces = game.wonders[game.seats[seat].wonder].pieces
+    done = state(game).raised[seat]
+    return [i for i, piece in enumerate(pieces) if not done[i]
+            and all(done[j] for j in piece.rests_on)]
 
 
 def _enough(game: FlowGame, seat: int, count: int) -> bool:
@@ -117,13 +194,19 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
     """Build the piece a move names, paying with the cards it names."""
     city = game.seats[seat]
     index = int(move.words[0]) - 1
+    discard = decks.state(game).discard
     for name in move.words[2:]:
         kind = game.kind_index(name)
         city.held[kind] -= 1
-        game.table.discard.append(kind)
-    city.raised[index] = True
+        discard.append(kind)
+    wonders = state(game)
+    done = wonders.raised[seat]
+    done[index] = True
     piece = game.wonders[city.wonder].pieces[index]
-    game.built_piece(seat)
+    if all(done):
+        wonders.completed = True
+    game.schedule([("extra_offer", seat, t)   # the tokens whose extra card a build sets off
+                   for t in progress.triggered(game, seat, -1, piece=True)])
     for _ in range(piece.progress):
         game.schedule([("progress_pick", seat, -1)])
     if piece.take is not None:
@@ -132,16 +215,14 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
 
 def points(game: FlowGame, seat: int) -> int:
     """The points of the pieces ``seat`` has built."""
-    city = game.seats[seat]
-    pieces = game.wonders[city.wonder].pieces
-    return sum(p.points for p, built in zip(pieces, city.raised) if built)
+    pieces = game.wonders[game.seats[seat].wonder].pieces
+    return sum(p.points for p, done in zip(pieces, state(game).raised[seat]) if done)
 
 
 def shields(game: FlowGame, seat: int) -> int:
     """The shields of the pieces ``seat`` has built."""
-    city = game.seats[seat]
-    pieces = game.wonders[city.wonder].pieces
-    return sum(p.shields for p, built in zip(pieces, city.raised) if built)
+    pieces = game.wonders[game.seats[seat].wonder].pieces
+    return sum(p.shields for p, done in zip(pieces, state(game).raised[seat]) if done)
 
 
 def every_move(components: Components) -> list[Move]:
@@ -177,5 +258,6 @@ def every_move(components: Components) -> list[Move]:
     return moves
 
 
-__all__ = ["BUILD", "build_moves", "build_when_paid", "buildable", "every_move", "payments",
-           "points", "resolve", "shields"]
+__all__ = ["BUILD", "NAME", "WORDING", "Wonders", "build_moves", "build_when_paid", "buildable",
+           "built", "complete", "deal", "every_move", "payments", "points", "raised", "resolve",
+           "shields", "state", "whole"]

@@ -10,11 +10,13 @@ their 'same'/'different' rule, shields, or points at the end.
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
 from wonders.dsl.components_model import CENTRAL, Components, Progress
 from wonders.engine.flow_actions import Move
+from wonders.engine.flow_state import Part
 from wonders.engine.mechanisms import decks
 from wonders.engine.randomness import shuffle
 
@@ -25,20 +27,104 @@ PROGRESS = "progress"   # which token to take (and, for a set, which cards pay)
 EXTRA = "extra"         # one more card from a token, or decline
 STACK = "stack"         # the face-down stack's top, in a move
 _DECLINE = Move("decline")
+NAME = "progress"
+WORDING: Final = {PROGRESS: "taking a progress token", EXTRA: "taking one more card (or not)"}
+
+
+class Tokens(Part):
+    """The progress tokens: ``face_up`` and the ``stack`` on the table (token indices, the
+    stack's top last), as set-up laid them (``dealt``); each seat's ``held`` (in the order
+    taken); the tokens whose extra card turn ``used_in`` has ``used`` (:func:`used`)."""
+
+    def __init__(self, players: int) -> None:
+        self.held: list[list[int]] = [[] for _ in range(players)]
+        self.face_up: list[int] = []
+        self.stack: list[int] = []
+        self.dealt: tuple[list[int], list[int]] = ([], [])
+        self.used: list[int] = []
+        self.used_in = 0
+
+    def copy(self) -> Tokens:
+        other = Tokens(0)
+        other.held = [list(h) for h in self.held]
+        other.face_up = list(self.face_up)
+        other.stack = list(self.stack)
+        other.dealt = self.dealt
+        other.used = list(self.used)
+        other.used_in = self.used_in
+        return other
+
+    def keep_setup(self, game: FlowGame) -> None:
+        self.dealt = (list(self.face_up), list(self.stack))
+
+    def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        found["progress"] = {"face_up": [game.progress[t].name for t in self.face_up],
+                             "stack": len(self.stack)}
+
+    def seat_view(self, game: FlowGame, s: int, entry: dict[str, Any]) -> None:
+        entry["progress"] = [game.progress[t].name for t in self.held[s]]
+
+    def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
+        line["progress"] = points(game, s)
+
+    def summary(self, game: FlowGame, s: int, found: dict[str, object]) -> None:
+        found["progress_tokens"] = len(self.held[s])
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        return len(self.held[s]) if what == "progress_token" else -1
+
+    def setup_record(self, game: FlowGame, record: dict[str, Any]) -> None:
+        face_up, stack = self.dealt
+        record["progress"] = [game.progress[t].name for t in face_up]
+        record["stack"] = [game.progress[t].name for t in stack]
+
+    def determinize(self, game: FlowGame, source: FlowGame, seat: int,
+                    rng: random.Random) -> None:
+        """The stack is dealt again (from a sorted pool: only what ``seat`` sees counts)."""
+        self.stack.sort()
+        shuffle(rng, self.stack)
+
+
+def state(game: FlowGame) -> Tokens:
+    """The game's progress tokens on the table (the part this mechanism owns)."""
+    return cast(Tokens, game.parts[NAME])
+
+
+def used(game: FlowGame) -> list[int]:
+    """The tokens whose extra card this turn has used (a new turn: none yet)."""
+    table = state(game)
+    if table.used_in != game.turn:
+        table.used, table.used_in = [], game.turn
+    return table.used
 
 
 def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
     """Shuffle every token into the stack and turn ``face_up`` of them up."""
     stack = [t for t, token in enumerate(game.progress) for _ in range(token.copies)]
     shuffle(game.generator(), stack)
-    count = min(int(parameters.get("face_up", 3)), len(stack))
-    game.table.face_up = [stack.pop() for _ in range(count)]
-    game.table.stack = stack
+    shown = min(int(parameters.get("face_up", 3)), len(stack))
+    table = state(game)
+    table.face_up = [stack.pop() for _ in range(shown)]
+    table.stack = stack
+
+
+def flag(game: FlowGame, seat: int, what: str) -> bool:
+    """Whether a token of ``seat`` lifts a payment rule (``coin_value``, ``any_resources``)."""
+    for token in state(game).held[seat]:
+        found = game.progress[token]
+        if (found.coin_value > 1) if what == "coin_value" else found.any_resources:
+            return True
+    return False
+
+
+def shields(game: FlowGame, seat: int) -> int:
+    """The shields of ``seat``'s tokens."""
+    return sum(game.progress[t].shields for t in state(game).held[seat])
 
 
 def choices(game: FlowGame) -> list[str]:
     """The tokens that may be taken: each face-up name once, and the stack's top."""
-    table = game.table
+    table = state(game)
     names = sorted({game.progress[t].name for t in table.face_up})
     return names + ([STACK] if table.stack else [])
 
@@ -78,12 +164,13 @@ def pick(game: FlowGame, seat: int) -> None:
 
 def resolve(game: FlowGame, seat: int, move: Move) -> None:
     """Take the token a move names, discarding the cards it names."""
-    table = game.table
+    table = state(game)
+    discard = decks.state(game).discard
     city = game.seats[seat]
     for name in move.words[2:]:
         kind = game.kind_index(name)
         city.held[kind] -= 1
-        table.discard.append(kind)
+        discard.append(kind)
     if move.words[0] == STACK:
         token = table.stack.pop()
     else:
@@ -91,7 +178,7 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
         table.face_up.remove(token)
         if table.stack:
             table.face_up.append(table.stack.pop())
-    city.progress.append(token)
+    table.held[seat].append(token)
     found = game.progress[token]
     if found.coin_value > 1 or found.any_resources:
         game.schedule([("build_when_paid", seat, -1)])   # it may pay for a piece now
@@ -100,10 +187,15 @@ def resolve(game: FlowGame, seat: int, move: Move) -> None:
 def triggered(game: FlowGame, seat: int, kind: int, piece: bool) -> list[int]:
     """The tokens of ``seat`` whose 'one more card' a card of ``kind`` (or a piece built)
     sets off, not used this turn."""
-    found = []
-    for token in game.seats[seat].progress:
+    found: list[int] = []
+    table = state(game)
+    held = table.held[seat]
+    if not held:
+        return found
+    spent = table.used if table.used_in == game.turn else []
+    for token in held:
         extra = game.progress[token].extra_card
-        if extra is None or token in game.used or token in found:
+        if extra is None or token in spent or token in found:
             continue
         if (extra.piece if piece else extra.matches(game.kinds[kind])):
             found.append(token)
@@ -112,7 +204,7 @@ def triggered(game: FlowGame, seat: int, kind: int, piece: bool) -> list[int]:
 
 def offer_extra(game: FlowGame, seat: int, token: int) -> None:
     """Offer one more card from a token (the turn's three decks), or to decline."""
-    if token in game.used:
+    if token in used(game):
         return
     places = decks.places_of(game, seat, decks.RELATIVE)
     if places:
@@ -121,7 +213,7 @@ def offer_extra(game: FlowGame, seat: int, token: int) -> None:
 
 
 def resolve_extra(game: FlowGame, seat: int, move: Move, token: int) -> None:
-    game.used.append(token)
+    used(game).append(token)
     if move.verb == "take":
         decks.take_top(game, seat, decks.slot_of(game, seat, move.words[0]))
 
@@ -133,8 +225,7 @@ def end_points(game: FlowGame, seat: int, token: Progress, copies: int) -> int:
         return 0
     if end.held:
         return end.held[min(copies, len(end.held)) - 1]
-    city = game.seats[seat]
-    if end.complete is not None and city.complete:
+    if end.complete is not None and game.count(seat, "complete"):
         each = end.complete
     elif end.per is None:
         each = end.points
@@ -144,8 +235,16 @@ def end_points(game: FlowGame, seat: int, token: Progress, copies: int) -> int:
 
 
 def points(game: FlowGame, seat: int) -> int:
-    held = game.seats[seat].progress
+    held = state(game).held[seat]
     return sum(end_points(game, seat, game.progress[t], held.count(t)) for t in set(held))
+
+
+def moves(components: Components, arguments: Mapping[str, Mapping[str, Any]]) -> list[Move]:
+    """Every move of this mechanism for a flow whose steps have ``arguments``."""
+    sets = arguments.get("progress_on_sets")
+    same = int(sets.get("same", 2)) if sets is not None else 0
+    different = int(sets.get("different", 3)) if sets is not None else 0
+    return every_move(components, same, different)
 
 
 def every_move(components: Components, same: int, different: int) -> list[Move]:
@@ -165,6 +264,6 @@ def every_move(components: Components, same: int, different: int) -> list[Move]:
             + [_DECLINE])
 
 
-__all__ = ["CENTRAL", "EXTRA", "PROGRESS", "STACK", "choices", "end_points", "every_move", "lay",
-           "offer_extra", "on_sets", "pick", "points", "resolve", "resolve_extra", "sets",
-           "triggered"]
+__all__ = ["CENTRAL", "EXTRA", "NAME", "PROGRESS", "STACK", "WORDING", "Tokens", "choices",
+           "end_points", "every_move", "flag", "lay", "moves", "offer_extra", "on_sets", "pick",
+           "points", "resolve", "resolve_extra", "sets", "shields", "state", "triggered", "used"]
