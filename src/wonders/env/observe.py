@@ -70,6 +70,7 @@ class Memory:
         self.accessible: list[Any] = []
         self.shown: list[bool] = []
         self.shown_count = 0
+        self.gone = 0  # the structure's taken slots (Structure.taken_bits) then
         self.distinct = False
         self.track: Any = None  # (a copy of the track's token set)
         self.head: Any = None  # the decision and seat of the head block
@@ -160,19 +161,20 @@ class Memory:
 
 
 class Mask:
-    """An environment's action masks: each a new zeroed buffer (``bytearray``, made in C)
+    """An environment's action masks: each a new zeroed buffer (a ``bytearray``)
     with 1 at a seat's legal slots, handed out as an ``int8`` array on it — a buffer of
     its own, so a returned mask never changes later."""
 
     def __init__(self, size: int) -> None:
         self.size = size
+        self.zeros = bytearray(size)  # (a new buffer is a slice of it: a copy in C)
         self.dtype = np.dtype(np.int8)
         self.frombuffer: Any = np.frombuffer  # (looked up once)
         self.one: Any = 1
 
     def of(self, legal: dict[int, Any]) -> Any:
         """A new 0/1 mask with 1 at the keys of ``legal``."""
-        buffer: Any = bytearray(self.size)
+        buffer: Any = self.zeros[:]
         keys: Any = legal  # (Any: the keys stay the boxed ints they are)
         one = self.one
         for index in keys:
@@ -608,28 +610,38 @@ class StructureEncoder(Encoder):
         was: list[Any] = memory.accessible
         if now != was:
             view = memory.view
-            for gone in was:
-                if gone not in now:
-                    view[accessible[cards[gone]]] = memory.zero
+            for left_slot in was:
+                if left_slot not in now:
+                    view[accessible[cards[left_slot]]] = memory.zero
             for came in now:
                 if came not in was:
                     view[accessible[cards[came]]] = memory.one
             memory.accessible = list(now)
+        gone: int = structure.taken_bits
+        new = gone & ~memory.gone
+        if not new:
+            return
+        memory.gone = gone
+        # a slot's face changes only when it, or a card lying on it, is taken: the newly
+        # taken slots and those they covered are the ones to look at
+        covers = structure.layout.covers
+        while new:
+            low = new & -new
+            new ^= low
+            slot = low.bit_length() - 1
+            self.face(structure, memory, slot)
+            for below in covers[slot]:
+                self.face(structure, memory, below)
+
+    def face(self, structure: Structure, memory: Memory, slot: int) -> None:
+        """A slot's place in the face-up block (its card face up and not taken)."""
+        showing: bool = structure.face_up[slot] and not structure.taken[slot]
         shown: list[bool] = memory.shown
-        face_up: list[bool] = structure.face_up
-        taken: list[bool] = structure.taken
-        places = self.face_up
-        count: int = memory.shown_count
-        size: int = len(cards)
-        slot: int = 0
-        while slot < size:
-            showing: bool = face_up[slot] and not taken[slot]
-            if showing != shown[slot]:
-                shown[slot] = showing
-                memory.view[places[cards[slot]]] = memory.one if showing else memory.zero
-                count += 1 if showing else -1
-            slot += 1
-        memory.shown_count = count
+        if showing != shown[slot]:
+            shown[slot] = showing
+            cards: list[Any] = structure.cards
+            memory.view[self.face_up[cards[slot]]] = memory.one if showing else memory.zero
+            memory.shown_count += 1 if showing else -1
 
     def clear_structure(self, memory: Memory) -> None:
         """Zero the structure blocks of the structure ``memory`` shows (if any)."""
@@ -650,6 +662,7 @@ class StructureEncoder(Encoder):
         memory.accessible = []
         memory.shown = []
         memory.shown_count = 0
+        memory.gone = 0
 
     def lay_structure(self, structure: Structure, memory: Memory) -> None:
         """Write a structure's blocks afresh (after :meth:`clear_structure`)."""
@@ -675,6 +688,7 @@ class StructureEncoder(Encoder):
         memory.accessible = list(now)
         memory.shown = shown
         memory.shown_count = count
+        memory.gone = structure.taken_bits
         # (two copies of a card share a place: a slot's patch could clear the other's)
         memory.distinct = len({accessible[card] for card in cards}) == len(cards)
 
