@@ -166,6 +166,34 @@ def test_observations_updated_in_place_equal_fresh_ones_and_never_change_later(
     assert sum(not np.array_equal(a[0], b[0]) for a, b in zip(kept, kept[1:])) > len(kept) // 2
 
 
+@pytest.mark.parametrize("game,players", TABLES)
+def test_one_memory_fed_two_games_in_turn_gives_each_game_its_own_vector(
+        data: dict[str, Any], game: str, players: int) -> None:
+    """A memory patches the blocks that changed since it last wrote (lists that only grew,
+    the structure slot by slot, numbers by object): fed the positions of two different
+    games in turn, every block differs from what it holds, and each vector must still
+    equal a fresh ``encode()`` of its own game (the patches compare values, never which
+    game the memory saw)."""
+    encoder = env(data[game], players).spaces.observations
+    memory = encoder.memory()
+    assert memory is not None  # (the loop's encoder has the fast path)
+    games = [wonders.new_game(data[game], players, seed) for seed in (11, 12)]
+    rngs = [random.Random(1), random.Random(2)]
+    compared = differed = 0
+    while not all(g.over for g in games):
+        for g, rng in zip(games, rngs):
+            seat = compared % players
+            vector = encoder.observe(g, seat, None, memory)
+            fresh = encoder.encode(g, seat)
+            assert np.array_equal(vector, fresh)
+            other = games[1] if g is games[0] else games[0]
+            differed += not np.array_equal(fresh, encoder.encode(other, seat))
+            compared += 1
+            if not g.over:
+                g.play({s: rng.choice(g.legal_actions(s)) for s in g.to_move()})
+    assert compared > 30 and differed > compared // 2
+
+
 def test_an_encoder_subclass_that_changes_encode_is_what_the_environment_gives(
         data: dict[str, Any]) -> None:
     """The fast path (``write``) mirrors the shipped ``encode``; a subclass that changes

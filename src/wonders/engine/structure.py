@@ -169,6 +169,14 @@ class Structure:
             moved.pop()
 
     @property
+    def taken_bits(self) -> int:
+        """The taken slots as bits (1 << slot), which only grow: a reader that kept an
+        earlier value knows which slots were taken since — and, as a slot turns face up
+        or becomes accessible only when a card lying on it is taken, which slots to look
+        at again (the agent environment's encoder)."""
+        return self._gone
+
+    @property
     def empty(self) -> bool:
         return not self.left
 

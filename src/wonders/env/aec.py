@@ -207,8 +207,7 @@ class _Common:
         return self._mask_of(self._seat_number(seat))
 
     def _mask_of(self, number: int) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """A seat's mask (a valid seat number): a copy of the buffer, set to its legal
-        actions."""
+        """A seat's mask (a valid seat number): a new array, 1 at its legal actions."""
         mask: np.ndarray[Any, np.dtype[np.int8]] = self._core.mask_of(number)
         return mask
 

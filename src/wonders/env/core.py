@@ -54,7 +54,7 @@ class EnvCore:
                                             for seat, agent in enumerate(possible_agents)}
         # each seat's last observation, updated where it changed (observe.Memory)
         self.memories: list[Memory | None] = [encoder.memory() for _ in range(players)]
-        self.mask = Mask(len(catalogue))  # (a new mask is a copy of its buffer)
+        self.mask = Mask(len(catalogue))  # (each mask on a new buffer of its own)
         self.game: Any = None
         self.legal: dict[int, dict[int, Any]] = {}
         self.observed: dict[int, dict[str, Any]] = {}
@@ -102,8 +102,7 @@ class EnvCore:
         return found
 
     def mask_of(self, number: int) -> Any:
-        """A seat's mask (a valid seat number): a copy of the buffer, set to its legal
-        actions."""
+        """A seat's mask (a valid seat number): a new array, 1 at its legal actions."""
         if self.stopped or self.decision_now() is None:
             return self.mask.of({})
         return self.mask.of(self.legal_of(number))

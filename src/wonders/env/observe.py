@@ -36,6 +36,7 @@ Vector: TypeAlias = "npt.NDArray[np.float32]"
 # the military token kinds the engine gives (wonders.engine.runtime VICTORY/DEFEAT), then
 # the vocabulary's token kinds: per kind, a city's count and sum of points
 _MILITARY_KINDS: Final = ("victory", "defeat")
+_NOTHING: Final[list[Any]] = []  # (an empty source list, shared: never changed)
 
 
 class Memory:
@@ -57,6 +58,23 @@ class Memory:
         self.written: dict[int, Any] = {}  # a block of numbers' start -> its numbers
         self.zero: Any = 0.0  # (boxed once)
         self.one: Any = 1.0
+        # what :meth:`listed` and :meth:`number` last wrote: a block's source items (a
+        # copy), a place's number (the object: the same one is surely the same number)
+        self.lists: list[list[Any] | None] = [None] * blocks
+        self.held: list[Any] = [0] * size
+        self.boxed: list[Any] = list(range(size))  # (each place boxed once)
+        # the structure's blocks (StructureEncoder): the structure they show, its
+        # accessible slots then, which slots showed a face-up card, how many, and whether
+        # its cards have places of their own (no two copies: the blocks can be patched)
+        self.structure: Any = None
+        self.accessible: list[Any] = []
+        self.shown: list[bool] = []
+        self.shown_count = 0
+        self.gone = 0  # the structure's taken slots (Structure.taken_bits) then
+        self.distinct = False
+        self.track: Any = None  # (a copy of the track's token set)
+        self.head: Any = None  # the decision and seat of the head block
+        self.head_seat = -1
 
     def ones(self, block: int, places: list[Any]) -> None:
         """1 at each of ``places`` (repeats count once), 0 at the block's other places."""
@@ -94,6 +112,43 @@ class Memory:
         for offset, value in enumerate(values):
             view[start + offset] = value
 
+    def listed(self, block: int, items: list[Any], places: dict[Any, Any]) -> None:
+        """1 at the place of each of ``items`` and 0 at the block's other places, as
+        :meth:`ones`; when ``items`` only grew since the last call (a card built, one
+        more discarded), only the new items' places are written (identity compared: the
+        same objects, so the same places)."""
+        known = self.lists[block]
+        if known is not None:
+            count = len(known)
+            total = len(items)
+            if total >= count:
+                i = 0
+                while i < count and items[i] is known[i]:
+                    i += 1
+                if i == count:
+                    if total == count:
+                        return
+                    view = self.view
+                    one = self.one
+                    placed = self.sets[block]
+                    while i < total:
+                        item = items[i]
+                        place = places[item]
+                        known.append(item)
+                        placed.append(place)
+                        view[place] = one
+                        i += 1
+                    return
+        self.ones(block, [places[item] for item in items])
+        self.lists[block] = list(items)
+
+    def number(self, place: int, value: Any) -> None:
+        """``value`` at ``place``, unless the very object was written there last."""
+        held = self.held
+        if held[place] is not value:
+            held[place] = value
+            self.view[self.boxed[place]] = value
+
     def pairs(self, block: int, at: list[Any], values: list[Any]) -> None:
         """``values`` at ``at`` and 0 at the block's other places."""
         view = self.view
@@ -106,26 +161,25 @@ class Memory:
 
 
 class Mask:
-    """An environment's action-mask buffer: set to a seat's legal slots (clearing the last
-    ones), handed out as a copy."""
+    """An environment's action masks: each a new zeroed buffer (a ``bytearray``)
+    with 1 at a seat's legal slots, handed out as an ``int8`` array on it — a buffer of
+    its own, so a returned mask never changes later."""
 
     def __init__(self, size: int) -> None:
-        self.mask = np.zeros(size, dtype=np.int8)
-        self.view: Any = self.mask.data  # (a memoryview of the buffer)
-        self.set: list[Any] = []  # (Any: the boxed keys, as Memory's places)
+        self.size = size
+        self.zeros = bytearray(size)  # (a new buffer is a slice of it: a copy in C)
+        self.dtype = np.dtype(np.int8)
+        self.frombuffer: Any = np.frombuffer  # (looked up once)
         self.one: Any = 1
 
     def of(self, legal: dict[int, Any]) -> Any:
         """A new 0/1 mask with 1 at the keys of ``legal``."""
-        view = self.view
-        for index in self.set:
-            view[index] = 0
-        indexes: list[Any] = list(legal)
+        buffer: Any = self.zeros[:]
+        keys: Any = legal  # (Any: the keys stay the boxed ints they are)
         one = self.one
-        for index in indexes:
-            view[index] = one
-        self.set = indexes
-        return self.mask.copy()
+        for index in keys:
+            buffer[index] = one
+        return self.frombuffer(buffer, self.dtype)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
@@ -317,6 +371,29 @@ class _CityBlocks:
             memory.pairs(first + 2, at, values)
 
 
+    def patch(self, encoder: Encoder, city: City, memory: Memory, first: int) -> None:
+        """:meth:`write` for an encoder whose cities change a little between two
+        observations by a seat (Duel: a card built, coins): the built cards and tokens
+        through :meth:`Memory.listed` (only the new ones written), the numbers each
+        through :meth:`Memory.number` (written when changed)."""
+        if city.copied:  # (one block: a copied card lies in the built cards' places)
+            memory.listed(first, city.built + city.copied, self.cards)
+        else:
+            memory.listed(first, city.built, self.cards)
+        memory.listed(first + 1, city.owned_tokens, self.owned)
+        numbers = self.numbers
+        memory.number(numbers, city.coins)
+        memory.number(numbers + 1, city.shields())
+        memory.number(numbers + 2, city.stages)
+        tokens = city.tokens
+        if memory.sources[first + 2] != tokens:
+            memory.sources[first + 2] = list(tokens)
+            at: list[int] = []
+            values: list[float] = []
+            self.tally(encoder, tokens, at, values)
+            memory.pairs(first + 2, at, values)
+
+
 def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, Any]]:
     """A block per token pool the players see (its tokens by name)."""
     from wonders.engine.pools import hidden
@@ -462,66 +539,158 @@ class StructureEncoder(Encoder):
         # Memory blocks: head, the structure's accessible and face-up cards, the track,
         # the discard pile, the offer, each pool, then per seat its city's and its wonders
         self.city_first = 6 + len(self.pools)
-        self.memory_blocks = self.city_first + players * (1 + _CityBlocks.BLOCKS)
+        self.memory_blocks = self.city_first + players * (2 + _CityBlocks.BLOCKS)
 
     def write(self, game: GameState, seat: int, decision: Decision | None,
               memory: Memory) -> None:
+        """Between two observations by a seat a Duel game changes a little (a card taken,
+        built or sold, coins), so each block is checked against what its memory wrote and
+        patched: lists by identity (:meth:`Memory.listed`), numbers by object
+        (:meth:`Memory.number`), the structure slot by slot (:meth:`structure`)."""
         state: Any = game
-        memory.ones(0, self.head_places(seat, decision))
+        if memory.head is not decision or memory.head_seat != seat:
+            # (a loop hands out one Decision per kind and seats: the same object, the
+            # same head)
+            memory.ones(0, self.head_places(seat, decision))
+            memory.head = decision
+            memory.head_seat = seat
         structure: Structure | None = state.structure  # (typed: its fields read natively)
-        hidden = left = 0
+        left = 0
         if structure is not None:
-            slot_cards = structure.cards
-            known = memory.sources[1]  # (the structure's lists when blocks 1 and 2 were made)
-            if (known is None or known[0] != slot_cards or known[1] != structure.accessible
-                    or known[2] != structure.face_up or known[3] != structure.taken):
-                accessible = self.accessible
-                memory.ones(1, [accessible[slot_cards[slot]] for slot in structure.accessible])
-                face_up = self.face_up
-                # face up and not taken
-                shown = [face_up[card] for card, up, taken in zip(
-                    slot_cards, structure.face_up, structure.taken) if up and not taken]
-                memory.ones(2, shown)
-                known = memory.sources[1] = (list(slot_cards), list(structure.accessible),
-                                             list(structure.face_up), list(structure.taken),
-                                             len(shown))
+            self.structure(structure, memory)
             left = structure.left
-            hidden = left - known[4]
-        else:
-            memory.sources[1] = None
-            memory.ones(1, [])
-            memory.ones(2, [])
-        memory.values(self.numbers, (state.age, state.turn,
-                                     -state.position if seat else state.position,
-                                     hidden, left))
-        track = self.track
-        memory.ones(3, [track[token] for token in state.track_tokens])
-        discarded = self.discarded
-        memory.ones(4, [discarded[card] for card in state.discard])
-        offer: list[Any] = []
+        elif memory.structure is not None:
+            self.clear_structure(memory)
+        numbers = self.numbers
+        memory.number(numbers, state.age)
+        memory.number(numbers + 1, state.turn)
+        memory.number(numbers + 2, -state.position if seat else state.position)
+        memory.number(numbers + 3, left - memory.shown_count)
+        memory.number(numbers + 4, left)
+        track_tokens = state.track_tokens
+        if memory.track != track_tokens:
+            track = self.track
+            memory.ones(3, [track[token] for token in track_tokens])
+            memory.track = set(track_tokens)
+        memory.listed(4, state.discard, self.discarded)
+        drafting: list[Any] = _NOTHING
         if decision is not None and decision.kind == "wonder_draft":
             pools = state.wonder_pools
-            drafting = pools[state.picks // state.setup.draft.size] if pools else []
-            offered = self.offer
-            offer = [offered[wonder] for wonder in drafting]
-        memory.ones(5, offer)
+            if pools:
+                drafting = pools[state.picks // state.setup.draft.size]
+        memory.listed(5, drafting, self.offer)
         block = 6
+        state_pools = state.pools
         for pool_name, places in self.pools.items():
-            memory.ones(block, [places[token] for token in state.pools.get(pool_name) or ()])
+            memory.listed(block, state_pools.get(pool_name) or _NOTHING, places)
             block += 1
         cities = state.cities
         players = self.players
         block = self.city_first
         for relative in range(players):
             city: DraftedCity = cities[(seat + relative) % players]
-            self.cities[relative].write(self, city, memory, block)
-            drafted = self.drafted[relative]
-            wonders = [drafted[wonder] for wonder in city.wonders]
-            if city.built_wonders:  # (the built wonders' block: after the drafted ones)
-                built = self.built[relative]
-                wonders.extend([built[wonder] for wonder in city.built_wonders])
-            memory.ones(block + _CityBlocks.BLOCKS, wonders)
-            block += 1 + _CityBlocks.BLOCKS
+            self.cities[relative].patch(self, city, memory, block)
+            memory.listed(block + _CityBlocks.BLOCKS, city.wonders, self.drafted[relative])
+            memory.listed(block + _CityBlocks.BLOCKS + 1, city.built_wonders,
+                          self.built[relative])
+            block += 2 + _CityBlocks.BLOCKS
+
+    def structure(self, structure: Structure, memory: Memory) -> None:
+        """The structure's blocks (its accessible cards; its face-up cards not taken):
+        rewritten for another structure (or one holding two copies of a card), else
+        patched where a slot changed."""
+        if structure is not memory.structure or not memory.distinct:
+            self.clear_structure(memory)
+            self.lay_structure(structure, memory)
+            return
+        # (the locals typed: compiled, a list's items are then read natively)
+        cards: list[Any] = structure.cards
+        accessible = self.accessible
+        now: list[Any] = structure.accessible
+        was: list[Any] = memory.accessible
+        if now != was:
+            view = memory.view
+            for left_slot in was:
+                if left_slot not in now:
+                    view[accessible[cards[left_slot]]] = memory.zero
+            for came in now:
+                if came not in was:
+                    view[accessible[cards[came]]] = memory.one
+            memory.accessible = list(now)
+        gone: int = structure.taken_bits
+        new = gone & ~memory.gone
+        if not new:
+            return
+        memory.gone = gone
+        # a slot's face changes only when it, or a card lying on it, is taken: the newly
+        # taken slots and those they covered are the ones to look at
+        covers = structure.layout.covers
+        while new:
+            low = new & -new
+            new ^= low
+            slot = low.bit_length() - 1
+            self.face(structure, memory, slot)
+            for below in covers[slot]:
+                self.face(structure, memory, below)
+
+    def face(self, structure: Structure, memory: Memory, slot: int) -> None:
+        """A slot's place in the face-up block (its card face up and not taken)."""
+        showing: bool = structure.face_up[slot] and not structure.taken[slot]
+        shown: list[bool] = memory.shown
+        if showing != shown[slot]:
+            shown[slot] = showing
+            cards: list[Any] = structure.cards
+            memory.view[self.face_up[cards[slot]]] = memory.one if showing else memory.zero
+            memory.shown_count += 1 if showing else -1
+
+    def clear_structure(self, memory: Memory) -> None:
+        """Zero the structure blocks of the structure ``memory`` shows (if any)."""
+        known: Structure | None = memory.structure
+        if known is not None:
+            view = memory.view
+            zero = memory.zero
+            cards = known.cards
+            accessible = self.accessible
+            for slot in memory.accessible:
+                view[accessible[cards[slot]]] = zero
+            face_up = self.face_up
+            shown = memory.shown
+            for slot in range(len(shown)):
+                if shown[slot]:
+                    view[face_up[cards[slot]]] = zero
+        memory.structure = None
+        memory.accessible = []
+        memory.shown = []
+        memory.shown_count = 0
+        memory.gone = 0
+
+    def lay_structure(self, structure: Structure, memory: Memory) -> None:
+        """Write a structure's blocks afresh (after :meth:`clear_structure`)."""
+        view = memory.view
+        one = memory.one
+        cards = structure.cards
+        accessible = self.accessible
+        now = structure.accessible
+        for slot in now:
+            view[accessible[cards[slot]]] = one
+        face_up = structure.face_up
+        taken = structure.taken
+        places = self.face_up
+        shown: list[bool] = []
+        count = 0
+        for slot in range(len(cards)):
+            showing = face_up[slot] and not taken[slot]
+            shown.append(showing)
+            if showing:
+                view[places[cards[slot]]] = one
+                count += 1
+        memory.structure = structure
+        memory.accessible = list(now)
+        memory.shown = shown
+        memory.shown_count = count
+        memory.gone = structure.taken_bits
+        # (two copies of a card share a place: a slot's patch could clear the other's)
+        memory.distinct = len({accessible[card] for card in cards}) == len(cards)
 
     def encode(self, game: GameState, seat: int, decision: Decision | None = None) -> Vector:
         state: Any = game

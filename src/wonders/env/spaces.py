@@ -286,6 +286,12 @@ class ActionCatalogue:
         self._card_base: dict[object, int] = {
             card: self.index[("build", card.name, card.age, "pay")] for card in data.cards}
         self._wonder_at: dict[object, int] = {w: i for i, w in enumerate(data.wonders)}
+        # a card object -> its slots from build on (build, free build, stage, sell, from
+        # the discard pile, then each wonder), boxed once: compiled, an index computed
+        # above 256 would be a new int object for every legal action
+        self._card_slots: dict[object, tuple[Any, ...]] = {
+            card: tuple(range(base, base + 5 + len(wonders)))
+            for card, base in self._card_base.items()}
         self.players = players
         # the last pay-or-take slot of each kind takes any larger number of tokens
         self._debt_last = {slot[1]: slot[2] for slot in debts}
@@ -317,21 +323,24 @@ class ActionCatalogue:
     def legal(self, actions: Sequence[Action] | Sequence[object]) -> dict[int, Any]:
         """The legal actions by slot index; of several payments for one slot, the
         cheapest in coins (then the least to the bank, then the engine's order)."""
-        found: dict[int, Any] = {}
-        base = self._card_base
-        for action in actions:
+        found: dict[Any, Any] = {}
+        slots = self._card_slots
+        # (a list iterated as one: compiled, natively)
+        listed: list[Any] = actions if isinstance(actions, list) else list(actions)
+        for action in listed:
             kind = type(action)
+            index: Any
             # (each action cast to its class: compiled, its fields are then read natively)
             if kind is Build:  # (the commonest first: slots as __init__ lays them out)
                 build = cast(Build, action)
-                index = base[build.card] + (build.method == FREE_BUILD)
+                index = slots[build.card][1 if build.method == FREE_BUILD else 0]
             elif kind is Sell:
-                index = base[cast(Sell, action).card] + 3
+                index = slots[cast(Sell, action).card][3]
             elif kind is BuildStage:
-                index = base[cast(BuildStage, action).card] + 2
+                index = slots[cast(BuildStage, action).card][2]
             elif kind is BuildWonder:
                 tuck = cast(BuildWonder, action)
-                index = base[tuck.card] + 5 + self._wonder_at[tuck.wonder]
+                index = slots[tuck.card][5 + self._wonder_at[tuck.wonder]]
             else:
                 index = self.index_of(action)
             held = found.get(index)
