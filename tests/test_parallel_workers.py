@@ -22,15 +22,16 @@ def test_the_worker_is_read_from_pytest_xdist_variables(monkeypatch: pytest.Monk
     assert worker() == (0, 4)
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index,count", [(0, 2), (1, 2), (0, 3), (1, 3), (2, 3)])
 def test_each_worker_takes_only_its_share_of_the_ports(monkeypatch: pytest.MonkeyPatch,
-                                                         index: int) -> None:
-    """Worker K of 3 gets ports p with p % 3 == K, so two workers never get one port; and
-    the port is free: a server binds it."""
+                                                         index: int, count: int) -> None:
+    """Worker K of N gets ports p with p % N == K, so two workers never get one port (even
+    ports too: the kernel's own choice gives only odd ones); and the port is free: a
+    server binds it."""
     monkeypatch.setenv("PYTEST_XDIST_WORKER", f"gw{index}")
-    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "3")
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", str(count))
     ports = {free_port() for _ in range(5)}
-    assert {p % 3 for p in ports} == {index}
+    assert {p % count for p in ports} == {index}
     with socket.socket() as server:
         server.bind(("127.0.0.1", ports.pop()))
 
