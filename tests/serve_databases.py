@@ -2,7 +2,9 @@
 ``WONDERS_TEST_POSTGRES_URL`` names a server that answers (``.ci/run`` starts one).
 
 Each PostgreSQL test gets a schema of its own (dropped afterwards), so tests never see
-each other's rows."""
+each other's rows, and the pytest-xdist workers share the one database safely (the store
+uses nothing database-wide: no extensions, advisory locks or notifications); the schema's
+name says which worker made it (``test_gw1_…``), to tell a leftover's run."""
 
 from __future__ import annotations
 
@@ -46,7 +48,8 @@ def postgres_schema() -> Iterator[str]:
     if not postgres_reachable():
         pytest.skip("no PostgreSQL server (set WONDERS_TEST_POSTGRES_URL; .ci/run does)")
     base = database_url(None, POSTGRES)
-    schema = "test_" + secrets.token_hex(6)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    schema = "test_" + (f"{worker}_" if worker.isalnum() else "") + secrets.token_hex(6)
     engine = sa.create_engine(base)
     with engine.begin() as connection:
         connection.execute(sa.text(f"CREATE SCHEMA {schema}"))

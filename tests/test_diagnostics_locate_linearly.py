@@ -20,9 +20,9 @@ def test_thousands_of_diagnostics_in_one_string_are_located_fast(tmp_path: Path)
                     "    age: 3\n    colour: purple\n    cost: free\n"
                     f"    effect: {effect}\n", encoding="utf-8")
     load(game="base")  # warm the parser and schemas
-    started = time.perf_counter()
+    started = time.process_time()  # CPU, not wall: the other test workers share the cores
     result = load([path])
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     found = [d for d in result.report.sorted() if d.code == "T404"]
     assert len(found) == names - 1
     line = "    effect: " + effect

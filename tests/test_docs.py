@@ -523,12 +523,11 @@ def shell_env() -> dict[str, str]:
 
 def serve_and_check(command: str, folder: Path) -> None:
     """Start ``wonders serve`` (on a free port), fetch the page, stop it."""
-    import socket
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    from ports import free_port
+
+    port = free_port()
     words = shlex.split(command)
     server = subprocess.Popen([*words, "--port", str(port)], cwd=folder, env=shell_env(),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -558,7 +557,7 @@ def readme_script(block: Block, folder: Path) -> str:
         for part in parts:
             if part.startswith("pip install"):
                 check_pip(part)
-            elif part == "python -m pytest":
+            elif part.startswith("python -m pytest"):
                 assert block.section == "Set-up: two commands", f"{block.id}: {part}"
             elif part.startswith("wonders serve"):
                 serve_and_check(part, folder)

@@ -25,13 +25,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from ports import free_port
 
 pytest.importorskip("starlette", reason="wonders serve needs Starlette")
 uvicorn = pytest.importorskip("uvicorn", reason="wonders serve needs uvicorn")
@@ -69,12 +69,6 @@ def sources() -> list[Any]:
     if not SOURCES:
         SOURCES.extend(load_source(name) for name in ("base", "duel", "dice"))
     return SOURCES
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server:

@@ -28,13 +28,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from ports import free_port
 from test_serve_browser import (
     TIMEOUT_MS,
     browser,  # noqa: F401  (the fixture: one Chromium per module)
     check_served_policy,
     create_in_lobby,
     csp_violations,
-    free_port,
     new_page,
     shot,
     wait_until,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from ports import free_port
 
 pytest.importorskip("starlette", reason="wonders serve needs Starlette")
 uvicorn = pytest.importorskip("uvicorn", reason="wonders serve needs uvicorn")
@@ -39,12 +40,6 @@ def sources() -> list[Any]:
     if not SOURCES:
         SOURCES.append(load_source("base"))
     return SOURCES
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def full_disk(*_: Any, **__: Any) -> None:

@@ -9,6 +9,8 @@ from typing import Any, Iterator
 import pytest
 
 ray = pytest.importorskip("ray", reason="simulate --ray needs Ray: pip install 'wonders[ray]'")
+# One local Ray runtime for the module: its tests stay in one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("ray")
 
 from typer.testing import CliRunner  # noqa: E402
 
