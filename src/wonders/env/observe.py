@@ -362,6 +362,10 @@ class _CityBlocks:
                 memory.sources[first] = (list(city.built), list(city.copied),
                                          list(city.owned_tokens))
         memory.values(self.numbers, (city.coins, city.shields(), city.stages))
+        self._tokens(encoder, city, memory, first)
+
+    def _tokens(self, encoder: Encoder, city: City, memory: Memory, first: int) -> None:
+        """The city's tokens block, written again when its tokens changed."""
         tokens = city.tokens
         if memory.sources[first + 2] != tokens:
             memory.sources[first + 2] = list(tokens)
@@ -369,7 +373,6 @@ class _CityBlocks:
             values: list[float] = []
             self.tally(encoder, tokens, at, values)
             memory.pairs(first + 2, at, values)
-
 
     def patch(self, encoder: Encoder, city: City, memory: Memory, first: int) -> None:
         """:meth:`write` for an encoder whose cities change a little between two
@@ -385,13 +388,7 @@ class _CityBlocks:
         memory.number(numbers, city.coins)
         memory.number(numbers + 1, city.shields())
         memory.number(numbers + 2, city.stages)
-        tokens = city.tokens
-        if memory.sources[first + 2] != tokens:
-            memory.sources[first + 2] = list(tokens)
-            at: list[int] = []
-            values: list[float] = []
-            self.tally(encoder, tokens, at, values)
-            memory.pairs(first + 2, at, values)
+        self._tokens(encoder, city, memory, first)
 
 
 def _pool_blocks(encoder: Encoder, data: GameData) -> dict[str, dict[object, Any]]:
