@@ -666,7 +666,7 @@ def test_two_humans_and_a_bot_play_base_through_a_restart(browser: Any, server: 
     for page in (*pages.values(), watcher):
         # (the winner and the recap come in one state; the recap's list may be drawn a
         # moment after the winner line on a loaded machine: wait for it, then check it)
-        page.wait_for_function("document.querySelectorAll('#recap-moves li').length >= 3",
+        page.wait_for_function("() => document.querySelectorAll('#recap-moves li').length >= 3",
                                timeout=TIMEOUT_MS)
         assert len(page.query_selector_all("#recap-moves li")) == 3
         # (drawn as a summary, the words folded under it: their text, shown or not)
