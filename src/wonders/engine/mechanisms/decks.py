@@ -69,6 +69,17 @@ class DeckTable(Part):
     def keep_setup(self, game: FlowGame) -> None:
         self.dealt = [list(d) for d in self.decks]
 
+    def slot(self, players: int, seat: int, place: str) -> int:
+        """The slot of the deck at ``place`` seen from ``seat`` (a relative place or a
+        name)."""
+        if place == "left":
+            return seat
+        if place == "right":
+            return right_of(seat, players)
+        if place == CENTRAL:
+            return self.central
+        return self.names.index(place)
+
     def top_seen(self, game: FlowGame, slot: int, seat: int) -> bool:
         """Whether ``seat`` sees the top card of the deck in ``slot``: a Wonder deck's lies
         face up; the central deck's is seen by the seat taking a card that holds the pawn."""
@@ -173,13 +184,7 @@ def place(game: FlowGame, parameters: Mapping[str, Any]) -> None:
 
 def slot_of(game: FlowGame, seat: int, place: str) -> int:
     """The slot of the deck at ``place`` seen from ``seat`` (a relative place or a name)."""
-    if place == "left":
-        return seat
-    if place == "right":
-        return right_of(seat, game.players)
-    if place == CENTRAL:
-        return state(game).central
-    return state(game).names.index(place)
+    return state(game).slot(game.players, seat, place)
 
 
 def places_of(game: FlowGame, seat: int, decks: tuple[str, ...]) -> list[str]:
@@ -191,7 +196,7 @@ def places_of(game: FlowGame, seat: int, decks: tuple[str, ...]) -> list[str]:
     for deck in decks:
         names = list(table.names) if deck == ANY_DECK else [deck]
         for name in names:
-            slot = slot_of(game, seat, name)
+            slot = table.slot(game.players, seat, name)
             if slot not in slots and table.decks[slot]:
                 slots.add(slot)
                 places.append(name)
@@ -255,9 +260,7 @@ def resolve(game: FlowGame, seat: int, kind: str, move: Move, about: int) -> Non
         table.looking, table.looking_slot = [], -1
         game.gain(seat, index)
         return
-    place = move.words[0]
-    slot = (seat if place == "left" else right_of(seat, game.players) if place == "right"
-            else table.central if place == CENTRAL else table.names.index(place))
+    slot = table.slot(game.players, seat, move.words[0])
     deck = table.decks[slot]
     if kind != LOOK:
         if deck:
