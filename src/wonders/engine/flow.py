@@ -30,7 +30,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, Part, Seat, SeatRecord, Task
+from wonders.engine.flow_state import Ask, EffectTable, Part, Seat, SeatRecord, Task
 from wonders.engine.mechanisms import conflict, decks, pawn, pieces, progress
 from wonders.engine.randomness import SharedGenerator, seeded
 from wonders.engine.scoring import ScoreSheet
@@ -255,6 +255,7 @@ class FlowGame(SharedGenerator):
         self.in_turn = False
         self.finished = False
         self.records: list[tuple[int, str, dict[int, Move]]] = []
+        self.table = self._effect_table()
         self.set_generator(seeded(seed))
         for step in self.program.setup:
             SETUP_STEPS[step.name](self, step.arguments)
@@ -271,7 +272,16 @@ class FlowGame(SharedGenerator):
         self.in_turn = source.in_turn
         self.finished = source.finished
         self.records = list(source.records)
+        self.table = self._effect_table()
         source.share_generator(self)
+
+    def _effect_table(self) -> EffectTable | None:
+        """What effects act on: the part that keeps the seats' cities (None: no part does,
+        and nothing in the flow runs effects)."""
+        for part in self.parts.values():
+            if part.keeps_cities():
+                return EffectTable(self, part)
+        return None
 
     def keep_setup(self) -> None:
         """Each part remembers what set-up dealt (the set-up record's)."""

@@ -9,10 +9,13 @@ its objects' copies, never a hand-kept list of fields.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
+from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
-from wonders.engine.flow_actions import Move
+from wonders.engine import runtime
+from wonders.engine.city import City
+from wonders.engine.errors import RuleError
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
@@ -117,14 +120,126 @@ class Part:
                     rng: random.Random) -> None:
         """Deal again in ``game`` (a clone of ``source``) what ``seat`` cannot see."""
 
+    def start_turn(self, game: FlowGame) -> None:
+        """What this part does as a turn starts (only parts that :meth:`acts_at_turn_start`
+        are called: the others pay nothing a turn)."""
+
+    def acts_at_turn_start(self) -> bool:
+        return False
+
+    # --- the effect runtime's verbs: the part that keeps the seats' cities carries them out
+
+    def keeps_cities(self) -> bool:
+        """Whether this part keeps the seats' cities (the contract's ``cities``, what
+        effects act on); a flow's parts have at most one that does."""
+        return False
+
+    def arrival(self) -> tuple[bool, bool]:
+        """``runtime.Table``'s (``arrival_ongoing``, ``arrival_lasting``) for the cities."""
+        return False, False
+
+    def city_list(self, game: FlowGame) -> Sequence[City]:
+        raise _cannot("keep cities")
+
+    def gain(self, game: FlowGame, seat: int, coins: int) -> None:
+        raise _cannot("give coins")
+
+    def lose(self, game: FlowGame, seat: int, coins: int) -> None:
+        raise _cannot("take coins")
+
+    def give(self, game: FlowGame, giver: int, taker: int, coins: int) -> None:
+        raise _cannot("move coins between players")
+
+    def shields(self, game: FlowGame, seat: int, count: int) -> None:
+        raise _cannot("count shields as they arrive")
+
+    def science_arrived(self, game: FlowGame, seat: int, symbol: str) -> None:
+        raise _cannot("count science as it arrives")
+
+    def replay(self, game: FlowGame, seat: int) -> None:
+        raise _cannot("give another turn")
+
+    def take_tokens(self, game: FlowGame, seat: int, kind: str, count: int) -> None:
+        raise _cannot("give counter tokens")
+
+    def ask(self, game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> None:
+        raise _cannot(f"ask a follow-up ({kind})")
+
+    def produced(self, game: FlowGame, seat: int, effect: fx.Produce) -> None:
+        raise _cannot("note production as it arrives")
+
+    def triggers(self, game: FlowGame, seat: int) -> Sequence[tuple[object, fx.Clause]]:
+        return ()
+
+
+def _cannot(what: str) -> RuleError:
+    return RuleError(f"no mechanism of this flow can {what}: an effect needs one that does")
+
+
+class EffectTable(runtime.Table):
+    """What the effect runtime acts on in a flow game (:class:`runtime.Table`): the seats'
+    cities and the verbs, each carried out by the part that keeps the cities.  A view of
+    the game, made again for each copy; the random numbers are the game's own."""
+
+    def __init__(self, game: FlowGame, keeper: Part) -> None:
+        self.game = game
+        self.keeper = keeper
+        self.arrival_ongoing, self.arrival_lasting = keeper.arrival()
+        self.pools = {}
+        self.discard = []
+
+    def generator(self) -> random.Random:
+        return self.game.generator()
+
+    def drawer(self) -> Any:
+        return self.game.drawer()
+
+    def city_list(self) -> Sequence[City]:
+        return self.keeper.city_list(self.game)
+
+    @property
+    def over(self) -> bool:
+        return self.game.finished
+
+    def gain(self, seat: int, coins: int) -> None:
+        self.keeper.gain(self.game, seat, coins)
+
+    def lose(self, seat: int, coins: int) -> None:
+        self.keeper.lose(self.game, seat, coins)
+
+    def shields(self, seat: int, count: int) -> None:
+        self.keeper.shields(self.game, seat, count)
+
+    def give(self, giver: int, taker: int, coins: int) -> None:
+        self.keeper.give(self.game, giver, taker, coins)
+
+    def science_arrived(self, seat: int, symbol: str) -> None:
+        self.keeper.science_arrived(self.game, seat, symbol)
+
+    def replay(self, seat: int) -> None:
+        self.keeper.replay(self.game, seat)
+
+    def take_tokens(self, seat: int, kind: str, count: int) -> None:
+        self.keeper.take_tokens(self.game, seat, kind, count)
+
+    def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
+        self.keeper.ask(self.game, kind, seat, effect)
+
+    def produced(self, seat: int, effect: fx.Produce) -> None:
+        self.keeper.produced(self.game, seat, effect)
+
+    def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
+        return self.keeper.triggers(self.game, seat)
+
 
 class Ask:
-    """A decision waiting for ``seat``: its kind (the history's phase), the legal moves, and
+    """A decision waiting for ``seat``: its kind (the history's phase), the legal moves (the
+    offer's action type: a :class:`~wonders.engine.flow_actions.Move` or another), and
     what the mechanism that asked needs to resolve it (``about``: a piece, a token …).
     Never changed once made, so clones share it; ``seats`` is the one-seat list
     ``to_move`` hands out (read only)."""
 
-    def __init__(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
+    def __init__(self, kind: str, seat: int, moves: tuple[Any, ...], about: int = -1) -> None:
         self.kind = kind
         self.seat = seat
         self.moves = moves
@@ -135,4 +250,4 @@ class Ask:
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "Part", "Seat", "SeatRecord", "Task"]
+__all__ = ["Ask", "EffectTable", "Part", "Seat", "SeatRecord", "Task"]
