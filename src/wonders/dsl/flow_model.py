@@ -24,8 +24,8 @@ from wonders.dsl.errors import Diagnostic, Report, closest
 if TYPE_CHECKING:   # (the engine reads flows; the YAML stack stays out of its imports)
     from wonders.dsl.source import Document, PathKey
 
-SETUP, AFTER_CARD, AFTER = "setup", "after_card", "after"
-PLACES: Final = (SETUP, AFTER_CARD, AFTER)
+SETUP, START, AFTER_CARD, AFTER = "setup", "start", "after_card", "after"
+PLACES: Final = (SETUP, START, AFTER_CARD, AFTER)
 
 
 @dataclass(frozen=True)
@@ -64,17 +64,44 @@ STEPS: Final[Mapping[str, StepSpec]] = {
                            "a progress token's 'one more card', optional, once a turn each"),
     "battle_if_due": StepSpec(frozenset({AFTER}), {"victory": (_INT, 3), "double": (_INT, 2)},
                               "a battle called this turn: shields compared, tokens won"),
+    "deal_sheets": StepSpec(frozenset({SETUP}), {},
+                            "deal each seat a sheet's board at random, and the starting coins"),
+    "shake_forum": StepSpec(frozenset({START}), {},
+                            "shake the forum's dice: each a face and a priced quadrant"),
+    "note_counts": StepSpec(frozenset({START}), {},
+                            "note each sheet's counts and defences: what gates and attacks "
+                            "read this turn"),
+    "bring_in_dice": StepSpec(frozenset({AFTER}), {},
+                              "dice unlocked this turn join the forum"),
 }
 
+IN_ORDER, ALL = "in_order", "all"
+
+
+@dataclass(frozen=True)
+class OfferSpec:
+    """What an offer is: who it asks (``in_order`` or ``all``), the follow-up decisions it
+    asks with ``decide: all`` (which the flow's ``follow_ups`` orders), what it offers."""
+
+    decide: str
+    follow_ups: tuple[str, ...]
+    does: str
+
+
 #: The offers the interpreter runs: what a turn offers (a mechanism each).
-OFFERS: Final[Mapping[str, str]] = {
-    "decks": "the top card of the deck on the left, on the right, or of the central deck",
+OFFERS: Final[Mapping[str, OfferSpec]] = {
+    "decks": OfferSpec(IN_ORDER, (), "the top card of the deck on the left, on the right, or "
+                       "of the central deck"),
+    "dice": OfferSpec(ALL, ("bonus", "extra"), "a die of the forum to cross a sheet's space "
+                      "with, the next Wonder stage, or to pass"),
 }
 
 #: The end conditions the interpreter checks after each turn.
 END_CONDITIONS: Final[Mapping[str, str]] = {
     "wonder_complete": "a seat has built every piece of its Wonder",
     "no_card": "the seat to move has no card to take",
+    "end_trigger": "the sheets' end trigger was reached and its extra turns are played "
+                   "(or the turn limit)",
 }
 
 
@@ -92,8 +119,10 @@ class Flow:
     """``flow``: set-up, the turn and the end (see the module's docstring)."""
 
     setup: tuple[Step, ...] = ()
-    decide: str = "in_order"
+    decide: str = IN_ORDER
     offer: str = "decks"
+    start: tuple[Step, ...] = ()
+    follow_ups: tuple[str, ...] = ()
     after_card: tuple[Step, ...] = ()
     after: tuple[Step, ...] = ()
     end_when: tuple[str, ...] = ()
@@ -102,7 +131,7 @@ class Flow:
 
     def step(self, name: str) -> Step | None:
         """The first step called ``name`` anywhere in the flow (None: not in it)."""
-        for step in (*self.setup, *self.after_card, *self.after):
+        for step in (*self.setup, *self.start, *self.after_card, *self.after):
             if step.name == name:
                 return step
         return None
@@ -143,8 +172,10 @@ def read_flow(data: Any) -> Flow | None:
         return None
     turn, end = _section(data, "turn"), _section(data, "end")
     until = _section(data, "rounds").get("until")
-    return Flow(setup=_steps(data.get("setup")), decide=str(turn.get("decide", "in_order")),
-                offer=str(turn.get("offer", "decks")), after_card=_steps(turn.get("after_card")),
+    return Flow(setup=_steps(data.get("setup")), decide=str(turn.get("decide", IN_ORDER)),
+                offer=str(turn.get("offer", "decks")), start=_steps(turn.get("start")),
+                follow_ups=tuple(str(k) for k in _items(turn, "follow_ups")),
+                after_card=_steps(turn.get("after_card")),
                 after=_steps(turn.get("after")),
                 end_when=tuple(w for w in _items(end, "when") if isinstance(w, str)),
                 then=str(end.get("then", "end_of_turn")),
@@ -161,9 +192,11 @@ def _unknown(report: Report, doc: Document, path: PathKey, what: str, name: str,
 def check_flow(doc: Document, report: Report, offer: str) -> None:
     """Report, located, what in the rule set's ``flow:`` no mechanism runs (M909).
 
-    A flow is run only by the flow interpreter, which plays ``offer: decks``; the other
-    offers are still played by their own loops (``docs/flow.md``), so a flow beside them
-    is refused rather than silently ignored."""
+    A flow is run only by the flow interpreter, which plays the offers of :data:`OFFERS`;
+    the other offers are still played by their own loops (``docs/flow.md``), so a flow
+    beside them is refused rather than silently ignored.  Who decides must be who the
+    offer asks, and with ``decide: all`` the ``follow_ups`` must order exactly the
+    offer's follow-up decisions (one left out would never be asked)."""
     data = doc.data.get("flow")
     if not isinstance(data, dict):
         if offer in OFFERS:
@@ -185,8 +218,25 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
         report.add(Diagnostic("M909", f"the turn offers '{chosen}', but the rule set's offer "
                               f"is '{offer}'", doc.location(("flow", "turn", "offer")),
                               text=chosen))
+    spec = OFFERS.get(offer)
+    decide = turn.get("decide", IN_ORDER)
+    if spec is not None and isinstance(decide, str) and decide != spec.decide:
+        report.add(Diagnostic("M909", f"offer '{offer}' asks {spec.decide}, not {decide}",
+                              doc.location(("flow", "turn", "decide") if "decide" in turn
+                                           else ("flow", "turn"), key="decide" not in turn),
+                              text=str(decide), suggestion=spec.decide))
+    listed = [k for k in _items(turn, "follow_ups") if isinstance(k, str)]
+    if spec is not None and set(listed) != set(spec.follow_ups):
+        wanted = ", ".join(spec.follow_ups) or "none"
+        where = ("flow", "turn", "follow_ups") if "follow_ups" in turn else ("flow", "turn")
+        report.add(Diagnostic("M909", f"turn.follow_ups must order the follow-up decisions "
+                              f"offer '{offer}' asks ({wanted}), not "
+                              f"{', '.join(listed) or 'none'}",
+                              doc.location(where, key="follow_ups" not in turn),
+                              text="follow_ups"))
     sections: list[tuple[PathKey, str, Any]] = [
         (("flow", "setup"), SETUP, data.get("setup")),
+        (("flow", "turn", "start"), START, turn.get("start")),
         (("flow", "turn", "after_card"), AFTER_CARD, turn.get("after_card")),
         (("flow", "turn", "after"), AFTER, turn.get("after"))]
     for path, place, items in sections:
@@ -240,5 +290,6 @@ def _check_step(doc: Document, report: Report, path: PathKey, place: str, raw: A
                                   doc.location(where + (key,)), text=str(value)))
 
 
-__all__ = ["END_CONDITIONS", "Flow", "OFFERS", "STEPS", "Step", "StepSpec", "check_flow",
+__all__ = ["ALL", "END_CONDITIONS", "Flow", "IN_ORDER", "OFFERS", "OfferSpec", "STEPS", "Step",
+           "StepSpec", "check_flow",
            "read_flow"]

@@ -21,24 +21,33 @@ offers' loops move onto it.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final, Mapping, Sequence
+from typing import Any, Callable, Final, Mapping, NamedTuple, Sequence
 
 from wonders.dsl.components_model import CENTRAL, CardKind, Components, PieceWonder, Progress
 from wonders.dsl.flow_model import Flow
 from wonders.dsl.model import Card
 from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
-from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, EffectTable, Part, Seat, SeatRecord, Task
-from wonders.engine.mechanisms import conflict, decks, pawn, pieces, progress
+from wonders.engine.flow_state import Ask, AskAll, EffectTable, Part, Seat, SeatRecord, Task
+from wonders.engine.mechanisms import (
+    conflict,
+    decks,
+    end_trigger,
+    forum,
+    pawn,
+    pieces,
+    progress,
+    sheets,
+)
 from wonders.engine.randomness import SharedGenerator, seeded
 from wonders.engine.scoring import ScoreSheet
 
 OVER = "over"
 
 _WORDING: Final = {**decks.WORDING, **pieces.WORDING, **progress.WORDING,
-                   OVER: "the game is over"}
+                   OVER: "the game is over"}   # (the decisions asked one seat at a time)
 
 
 # --- the steps: each flow name, the mechanism that does it ---------------------------------
@@ -46,7 +55,12 @@ _WORDING: Final = {**decks.WORDING, **pieces.WORDING, **progress.WORDING,
 #: Set-up steps: ``(game, parameters)``.
 SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "deal_boards": pieces.deal, "place_decks": decks.place,
-    "lay_progress": progress.lay, "lay_conflict": conflict.lay,
+    "lay_progress": progress.lay, "lay_conflict": conflict.lay, "deal_sheets": sheets.deal,
+}
+
+#: Steps as each turn starts, before anyone decides: ``(game, parameters)``.
+START_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
+    "shake_forum": forum.shake, "note_counts": sheets.note_counts,
 }
 
 
@@ -93,7 +107,7 @@ CARD_STEPS: Final[Mapping[str, Callable[[FlowGame, int, int, Mapping[str, Any]],
 
 #: Steps after each turn: ``(game, parameters)``.
 TURN_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
-    "battle_if_due": conflict.battle_if_due,
+    "battle_if_due": conflict.battle_if_due, "bring_in_dice": forum.bring_in,
 }
 
 #: The mechanism each step and each offer belongs to: the game holds a part for each
@@ -103,15 +117,19 @@ OWNERS: Final[Mapping[str, str]] = {
     "lay_conflict": conflict.NAME, "take_cat": pawn.NAME, "flip_conflict": conflict.NAME,
     "build_when_paid": pieces.NAME, "progress_on_sets": progress.NAME,
     "extra_card": progress.NAME, "battle_if_due": conflict.NAME, "decks": decks.NAME,
+    "deal_sheets": sheets.NAME, "shake_forum": forum.NAME, "note_counts": sheets.NAME,
+    "bring_in_dice": forum.NAME, "dice": sheets.NAME, "end_trigger": end_trigger.NAME,
 }
 
-#: Each mechanism's part, made for the table's size from the flow's step arguments (by
-#: step name).
-PARTS: Final[Mapping[str, Callable[[int, Mapping[str, Mapping[str, Any]]], Part]]] = {
-    pieces.NAME: lambda players, arguments: pieces.Wonders(players),
-    decks.NAME: lambda players, arguments: decks.DeckTable(),
-    progress.NAME: lambda players, arguments: progress.Tokens(players),
-    conflict.NAME: conflict.make, pawn.NAME: pawn.make,
+#: Each mechanism's part, made for the data set and the table's size from the flow's step
+#: arguments (by step name).
+PARTS: Final[Mapping[str, Callable[[GameData, int, Mapping[str, Mapping[str, Any]]], Part]]] = {
+    pieces.NAME: lambda data, players, arguments: pieces.Wonders(players),
+    decks.NAME: lambda data, players, arguments: decks.DeckTable(),
+    progress.NAME: lambda data, players, arguments: progress.Tokens(players),
+    conflict.NAME: lambda data, players, arguments: conflict.make(players, arguments),
+    pawn.NAME: lambda data, players, arguments: pawn.make(players, arguments),
+    sheets.NAME: sheets.make, forum.NAME: forum.make, end_trigger.NAME: end_trigger.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
@@ -134,16 +152,83 @@ RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Move], None]]] = {
                                                                      asked.about),
 }
 
-#: Each offer's turn: the decision's kind, and the moves it offers the seat to move (none:
-#: the seat cannot move, and the game ends).
-TURNS: Final[Mapping[str, tuple[str, Callable[[FlowGame, int], tuple[Move, ...]]]]] = {
-    "decks": (decks.TURN, decks.turn_moves),
+def _head_with_seats(game: FlowGame, seat: int) -> dict[str, Any]:
+    """A view's head where each seat has an entry the parts fill (and the asked seat's
+    legal moves)."""
+    entries: list[dict[str, Any]] = []
+    parts = game.parts.values()
+    for s in range(game.players):
+        entry: dict[str, Any] = {"seat": s}
+        for part in parts:
+            part.seat_view(game, s, entry)
+        entries.append(entry)
+    found: dict[str, Any] = {
+        "game": game.data.rules.name, "seat": seat, "turn": game.turn,
+        "decision": game.decision().kind, "to_move": game.to_move(), "seats": entries}
+    asked = game.asking
+    if asked is not None and asked.seat == seat:
+        found["legal"] = [str(m) for m in asked.moves]
+    return found
+
+
+def _head_with_phase(game: FlowGame, seat: int) -> dict[str, Any]:
+    """A view's head naming the decision ``phase`` (the parts show the seats)."""
+    return {"seat": seat, "turn": game.turn, "phase": game.decision().kind,
+            "to_move": game.to_move()}
+
+
+class Offer(NamedTuple):
+    """What an offer's turn is: the decision's kind; the moves it offers the seat to move
+    when seats are asked one at a time (none: the seat cannot move, and the game ends); a
+    view's head; and the score sheet's word for a win on points."""
+
+    kind: str
+    moves: Callable[[FlowGame, int], tuple[Any, ...]]
+    head: Callable[[FlowGame, int], dict[str, Any]]
+    victory: str
+
+
+def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
+    raise RuleError("this offer asks every seat at once (decide: all)")
+
+
+#: Each offer's turn (:class:`Offer`).
+TURNS: Final[Mapping[str, Offer]] = {
+    "decks": Offer(decks.TURN, decks.turn_moves, _head_with_seats, "points"),
+    "dice": Offer(sheets.TURN, _asked_together, _head_with_phase, "civilian"),
+}
+
+
+class Choice(NamedTuple):
+    """A decision several seats are asked at once (``decide: all``): a seat's options
+    (from what its follow-up is about; None for the turn), whether a follow-up is still
+    asked (None: always), how an answer resolves, why a move is refused, the wording."""
+
+    options: Callable[[FlowGame, int, Any], Sequence[Any]]
+    resolve: Callable[[FlowGame, int, Any, Any], None]
+    due: Callable[[FlowGame, int, Any], bool] | None
+    why: Callable[[FlowGame, int, object, str, Any, Sequence[object]], str]
+    wording: str
+
+
+#: Per offer asked of every seat at once, its decisions by kind: the turn's and the
+#: follow-ups' (a seat's follow-ups wait in its own queue, :meth:`FlowGame.follow_up`).
+CHOICES: Final[Mapping[str, Mapping[str, Choice]]] = {
+    "dice": {
+        sheets.TURN: Choice(sheets.turn_options, sheets.resolve, None, sheets.why,
+                            sheets.WORDING[sheets.TURN]),
+        sheets.BONUS: Choice(sheets.bonus_options, sheets.resolve, sheets.bonus_due,
+                             sheets.why, sheets.WORDING[sheets.BONUS]),
+        sheets.EXTRA: Choice(sheets.extra_options, sheets.resolve, sheets.extra_due,
+                             sheets.why, sheets.WORDING[sheets.EXTRA]),
+    },
 }
 
 #: End conditions checked after each turn (``no_card`` is checked when the next turn
 #: would start: the seat to move has no card to take).
 END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
     "wonder_complete": pieces.complete, "no_card": lambda game: False,
+    "end_trigger": end_trigger.reached,
 }
 
 
@@ -153,14 +238,27 @@ class _Program:
     def __init__(self, flow: Flow, kinds: Sequence[CardKind]) -> None:
         self.flow = flow
         self.setup = flow.setup
+        self.start = flow.start
         self.after_card = flow.after_card
         self.after = flow.after
         self.arguments = {step.name: step.arguments for step in
-                           (*flow.setup, *flow.after_card, *flow.after)}
+                           (*flow.setup, *flow.start, *flow.after_card, *flow.after)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
-        self.turn_kind, self.turn_moves = TURNS[flow.offer]
-        owners = [OWNERS[step.name] for step in flow.setup] + [OWNERS[flow.offer]] + [
-            OWNERS[step.name] for step in (*flow.after_card, *flow.after)]
+        self.offer = TURNS[flow.offer]
+        self.turn_kind, self.turn_moves = self.offer.kind, self.offer.moves
+        #: several seats asked at once: the offer's decisions, and the order follow-ups
+        #: are asked in (all seats whose next follow-up is of the first kind due)
+        self.together = flow.decide == "all"
+        self.choices: Mapping[str, Choice] = CHOICES.get(flow.offer, {})
+        self.follow_ups: tuple[str, ...] = flow.follow_ups
+        self.wording: dict[str, str] = {kind: choice.wording
+                                        for kind, choice in self.choices.items()} \
+            if self.together else dict(_WORDING)
+        self.wording[OVER] = _WORDING[OVER]
+        owners = [OWNERS[step.name] for step in flow.setup] + [
+            OWNERS[step.name] for step in flow.start] + [OWNERS[flow.offer]] + [
+            OWNERS[step.name] for step in (*flow.after_card, *flow.after)] + [
+            OWNERS[name] for name in flow.end_when if name in OWNERS]
         #: the mechanisms whose parts a game holds, in the order the flow first names them
         self.mechanisms: tuple[str, ...] = tuple(dict.fromkeys(owners))
         # per card kind, the after_card steps it sets off, in the flow's order
@@ -212,15 +310,18 @@ def every_move(data: GameData) -> list[Move]:
 
 # --- the game --------------------------------------------------------------------------
 
+#: A flow whose mechanisms deal no cards, Wonders or tokens (its data is another file's:
+#: a dice forum and sheets) has none of these components.
+_NO_COMPONENTS: Final = Components((), (), 0, (), ())
+
+
 class FlowGame(SharedGenerator):
     """A game of a rule set with a ``flow:`` (see the module's docstring)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
                  sides: object = None, source: FlowGame | None = None) -> None:
         rules = data.rules
-        components = data.components
-        if components is None:
-            raise RuleError(f"rule set '{rules.name}' has no components to play with")
+        components = data.components if data.components is not None else _NO_COMPONENTS
         self.data = data
         self.players = players
         self.seed = seed
@@ -242,46 +343,71 @@ class FlowGame(SharedGenerator):
                             f"players, not {players}")
         if sides is not None:
             raise RuleError(f"{rules.title}'s Wonders have no sides to choose ({sides!r})")
-        if len(self.wonders) < players:
-            raise RuleError(f"{len(self.wonders)} Wonders for {players} players")
         self.turn = 0
         self.current = 0
         #: the state each mechanism the flow names owns, by mechanism
-        self.parts: dict[str, Part] = {name: PARTS[name](players, self.program.arguments)
-                                       for name in self.program.mechanisms}
+        self.parts: dict[str, Part] = {
+            name: PARTS[name](data, players, self.program.arguments)
+            for name in self.program.mechanisms}
+        #: the mechanism whose part keeps the seats' cities ("": the seats are Seat objects)
+        self.keeper_name = next((name for name, part in self.parts.items()
+                                 if part.keeps_cities()), "")
         self.seats: list[Seat] = []
         self.agenda: list[Task] = []
+        self.follow_ups: list[list[tuple[str, Any]]] = [[] for _ in range(players)]
         self.asking: Ask | None = None
+        self.asking_all: AskAll | None = None
         self.in_turn = False
         self.finished = False
-        self.records: list[tuple[int, str, dict[int, Move]]] = []
-        self.table = self._effect_table()
+        self.records: list[tuple[int, str, dict[int, Any], tuple[int, ...]]] = []
+        self._legal: dict[int, Sequence[Any]] = {}
+        self._table: EffectTable | None = None
         self.set_generator(seeded(seed))
-        for step in self.program.setup:
-            SETUP_STEPS[step.name](self, step.arguments)
+        try:
+            for step in self.program.setup:
+                SETUP_STEPS[step.name](self, step.arguments)
+        except ValueError as error:   # (what the table's size cannot be dealt)
+            raise RuleError(str(error)) from None
         self.keep_setup()
         self._advance()
 
     def _copy(self, source: FlowGame) -> None:
+        self.age = source.age
+        self.bank_paid = source.bank_paid
+        self.bank_gave = source.bank_gave
+        self.start_coins = source.start_coins
         self.turn = source.turn
         self.current = source.current
         self.parts = {name: part.copy() for name, part in source.parts.items()}
+        self.keeper_name = source.keeper_name
         self.seats = [city.copy() for city in source.seats]
         self.agenda = list(source.agenda)
+        self.follow_ups = [list(queue) for queue in source.follow_ups]
         self.asking = source.asking
+        self.asking_all = source.asking_all
         self.in_turn = source.in_turn
         self.finished = source.finished
         self.records = list(source.records)
-        self.table = self._effect_table()
+        self._legal = {}
+        self._table = None
         source.share_generator(self)
 
-    def _effect_table(self) -> EffectTable | None:
-        """What effects act on: the part that keeps the seats' cities (None: no part does,
-        and nothing in the flow runs effects)."""
-        for part in self.parts.values():
-            if part.keeps_cities():
-                return EffectTable(self, part)
-        return None
+    @property
+    def table(self) -> EffectTable:
+        """What effects act on (:class:`~wonders.engine.runtime.Table`): the part that keeps
+        the seats' cities carries out the runtime's verbs.  Made for this game object (a
+        copy, or a game an undo put back in place, makes its own)."""
+        found = self._table
+        if found is None or found.game is not self:
+            keeper = self.keeper()
+            if keeper is None:
+                raise RuleError("no mechanism of this flow keeps cities for effects to act on")
+            found = self._table = EffectTable(self, keeper)
+        return found
+
+    def keeper(self) -> Part | None:
+        """The part that keeps the seats' cities (None: the seats are the interpreter's)."""
+        return self.parts[self.keeper_name] if self.keeper_name else None
 
     def keep_setup(self) -> None:
         """Each part remembers what set-up dealt (the set-up record's)."""
@@ -304,7 +430,16 @@ class FlowGame(SharedGenerator):
         city.built.append(self.kinds[kind].card)
         self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
-    def ask(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
+    def follow_up(self, seat: int, kind: str, about: Any, first: bool = False) -> None:
+        """A follow-up decision of ``kind`` waits in ``seat``'s queue (``first``: before
+        the others), when every seat is asked at once; ``about`` is what its options and
+        resolution read."""
+        if first:
+            self.follow_ups[seat].insert(0, (kind, about))
+        else:
+            self.follow_ups[seat].append((kind, about))
+
+    def ask(self, kind: str, seat: int, moves: tuple[Any, ...], about: int = -1) -> None:
         """Wait for ``seat`` to choose one of ``moves`` (a follow-up with one choice is
         made at once)."""
         if len(moves) == 1 and kind != self.program.turn_kind:
@@ -319,6 +454,9 @@ class FlowGame(SharedGenerator):
 
     def _advance(self) -> None:
         """Run the agenda until a decision is asked or the game ends."""
+        if self.program.together:
+            self._advance_together()
+            return
         while self.asking is None and not self.finished:
             if self.agenda:
                 name, seat, about = self.agenda.pop(0)
@@ -339,6 +477,67 @@ class FlowGame(SharedGenerator):
             self.in_turn = True
             self.asking = Ask(self.program.turn_kind, self.current, moves)
 
+    def _advance_together(self) -> None:
+        """Every seat at once: the turn, then its follow-ups (all seats whose next is of the
+        first kind due), then the turn's end and the next turn's start."""
+        program = self.program
+        while not self.finished:
+            if self.in_turn:
+                asked = self._next_follow_ups()
+                if asked is not None:
+                    self.asking_all = asked
+                    return
+                self._end_turn()
+                continue
+            self.turn += 1
+            self.in_turn = True
+            for step in program.start:
+                START_STEPS[step.name](self, step.arguments)
+            self.asking_all = AskAll(program.turn_kind, tuple(range(self.players)))
+            return
+        self.asking_all = None
+
+    def _next_follow_ups(self) -> AskAll | None:
+        """The seats whose next follow-up is of the first kind (in the flow's order) that
+        any seat has due; follow-ups no longer due are dropped first."""
+        choices = self.program.choices
+        heads: dict[str, list[int]] = {}
+        for seat, queue in enumerate(self.follow_ups):
+            while queue:
+                kind, about = queue[0]
+                due = choices[kind].due
+                if due is None or due(self, seat, about):
+                    heads.setdefault(kind, []).append(seat)
+                    break
+                queue.pop(0)
+        for kind in self.program.follow_ups:
+            found = heads.get(kind)
+            if found:
+                return AskAll(kind, tuple(found))
+        return None
+
+    def _about(self, seat: int, kind: str) -> Any:
+        """What ``seat``'s answer in a decision of ``kind`` is about (its follow-up's)."""
+        return None if kind == self.program.turn_kind else self.follow_ups[seat][0][1]
+
+    def trial(self, seat: int, action: Any) -> FlowGame:
+        """A clone in which ``seat`` alone has answered with ``action`` (the decision stays
+        open: for valuing one seat's options)."""
+        other = self.clone()
+        asked = other.asking_all
+        if asked is None:
+            raise RuleError("a trial needs a decision of every seat at once")
+        about = None
+        if asked.kind != other.program.turn_kind:
+            about = other.follow_ups[seat].pop(0)[1]
+        other.program.choices[asked.kind].resolve(other, seat, action, about)
+        return other
+
+    def _coins(self) -> tuple[int, ...]:
+        keeper = self.keeper()
+        cities = keeper.city_list(self) if keeper is not None else self.seats
+        return tuple(city.coins for city in cities)
+
     def _end_turn(self) -> None:
         for step in self.program.after:
             TURN_STEPS[step.name](self, step.arguments)
@@ -353,7 +552,11 @@ class FlowGame(SharedGenerator):
 
     @property
     def cities(self) -> Sequence[Any]:
-        """Each seat as the contract shows it, assembled from the parts (made when asked)."""
+        """Each seat as the contract shows it: the cities a part keeps, or else assembled
+        from the parts (made when asked)."""
+        keeper = self.keeper()
+        if keeper is not None:
+            return keeper.city_list(self)
         found = []
         for s, city in enumerate(self.seats):
             summary: dict[str, object] = {"wonder": city.name}
@@ -374,7 +577,10 @@ class FlowGame(SharedGenerator):
 
     @property
     def discard(self) -> list[Card]:
-        """The discard pile's cards (a fresh list: the decks keep kind indices)."""
+        """The discard pile's cards (a fresh list: the decks keep kind indices; none
+        without decks)."""
+        if decks.NAME not in self.parts:
+            return []
         return [self.kinds[k].card for k in decks.state(self).discard]
 
     @discard.setter
@@ -396,47 +602,116 @@ class FlowGame(SharedGenerator):
     def history(self) -> list[dict[str, Any]]:
         return [{"age": 1, "turn": turn, "phase": phase,
                  "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
-                 "coins": [0] * self.players} for turn, phase, actions in self.records]
+                 "coins": list(coins)} for turn, phase, actions, coins in self.records]
 
     def decision(self) -> Decision:
+        wording = self.program.wording
+        together = self.asking_all
+        if together is not None:
+            return Decision(together.kind, together.seats, wording[together.kind])
         if self.finished or self.asking is None:
-            return Decision(OVER, (), _WORDING[OVER])
-        return Decision(self.asking.kind, (self.asking.seat,), _WORDING[self.asking.kind])
+            return Decision(OVER, (), wording[OVER])
+        return Decision(self.asking.kind, (self.asking.seat,), wording[self.asking.kind])
 
     def to_move(self) -> list[int]:
+        together = self.asking_all
+        if together is not None:
+            return list(together.seats)
         asked = self.asking
         return [] if self.finished or asked is None else asked.seats
 
-    def legal_actions(self, seat: int) -> Sequence[Move]:
+    def legal_actions(self, seat: int) -> Sequence[Any]:
+        together = self.asking_all
+        if together is not None:
+            found = self._legal.get(seat)
+            if found is None:
+                if seat not in together.seats:
+                    return []
+                found = self._legal[seat] = self.program.choices[together.kind].options(
+                    self, seat, self._about(seat, together.kind))
+            return found
         asked = self.asking
         if self.finished or asked is None or asked.seat != seat:
             return []
         return asked.moves
 
-    def parse_action(self, seat: int, text: str) -> Move:
+    def parse_action(self, seat: int, text: str) -> Any:
         from wonders.engine.notation import parse_action
-        found: Move = parse_action(self, seat, text)
-        return found
+        return parse_action(self, seat, text)
 
     def check(self, seat: int, action: Any) -> None:
+        together = self.asking_all
+        if together is not None:
+            self._check_together(together, seat, action)
+            return
         asked = self.asking
         if self.finished or asked is None:
             raise RuleError("the game is over")
         if seat != asked.seat:
             raise IllegalActionError(seat, action, "it is not this player's decision "
-                                     f"({_WORDING[asked.kind]}: seat {asked.seat})")
+                                     f"({self.program.wording[asked.kind]}: seat "
+                                     f"{asked.seat})")
         if not isinstance(action, Move) or action not in asked.moves:
             listed = ", ".join(str(m) for m in asked.moves[:8]) + (
                 " …" if len(asked.moves) > 8 else "")
             raise IllegalActionError(seat, action, f"not one of the options ({listed})")
 
+    def _check_together(self, together: AskAll, seat: int, action: Any) -> None:
+        kind = together.kind
+        if seat not in together.seats:
+            raise IllegalActionError(seat, action, "it is not this player's decision "
+                                     f"({self.program.wording[kind]}: seats "
+                                     f"{list(together.seats)})")
+        options = self.legal_actions(seat)
+        if action not in options:
+            raise IllegalActionError(seat, action, self.program.choices[kind].why(
+                self, seat, action, kind, self._about(seat, kind), options))
+
+    def _play_together(self, together: AskAll, actions: Mapping[int, Any]) -> None:
+        """Every asked seat's answer, checked, then resolved in seat order (a follow-up's
+        answers after each seat's follow-up is taken from its queue)."""
+        seats = together.seats
+        kind = together.kind
+        if len(actions) != len(seats) or any(s not in actions for s in seats):
+            raise RuleError(f"expected one action from each of seats {list(seats)} "
+                            f"({self.program.wording[kind]}), got seats {sorted(actions)}")
+        given: dict[int, Any] = actions if isinstance(actions, dict) else dict(actions)
+        chosen: dict[int, Any] = {}
+        for seat in seats:
+            action = given[seat]
+            known = False
+            for offered in self.legal_actions(seat):
+                if offered is action:
+                    known = True
+                    break
+            if not known:
+                self.check(seat, action)
+            chosen[seat] = action
+        resolve = self.program.choices[kind].resolve
+        if kind == self.program.turn_kind:
+            for seat in seats:
+                resolve(self, seat, chosen[seat], None)
+        else:
+            abouts = [self.follow_ups[seat].pop(0)[1] for seat in seats]
+            for k, seat in enumerate(seats):
+                resolve(self, seat, chosen[seat], abouts[k])
+        self.records.append((self.turn, kind, chosen, self._coins()))
+        self._legal = {}
+        self.asking_all = None
+        self._advance()
+
     def play(self, actions: Mapping[int, Any]) -> None:
+        together = self.asking_all
+        if together is not None:
+            self._play_together(together, actions)
+            return
         asked = self.asking
         if self.finished or asked is None:
             raise RuleError("the game is over")
         if len(actions) != 1 or asked.seat not in actions:
             raise RuleError(f"expected one action from seat {asked.seat} "
-                            f"({_WORDING[asked.kind]}), got seats {sorted(actions)}")
+                            f"({self.program.wording[asked.kind]}), got seats "
+                            f"{sorted(actions)}")
         move = actions[asked.seat]
         known = False
         for offered in asked.moves:
@@ -445,7 +720,7 @@ class FlowGame(SharedGenerator):
                 break
         if not known:
             self.check(asked.seat, move)
-        self.records.append((self.turn, asked.kind, {asked.seat: move}))
+        self.records.append((self.turn, asked.kind, {asked.seat: move}, self._coins()))
         self.asking = None
         self._resolve(asked, move)
         self._advance()
@@ -454,11 +729,11 @@ class FlowGame(SharedGenerator):
         from wonders.engine.undo import push
         push(self, actions)
 
-    def pop(self) -> Mapping[int, Move]:
+    def pop(self) -> Mapping[int, Any]:
         from wonders.engine.undo import pop
         return pop(self)
 
-    def undo(self, decisions: int = 1) -> Sequence[Mapping[int, Move]]:
+    def undo(self, decisions: int = 1) -> Sequence[Mapping[int, Any]]:
         from wonders.engine.undo import undo
         return undo(self, decisions)
 
@@ -468,7 +743,7 @@ class FlowGame(SharedGenerator):
         order = model.score.order
         parts = self.parts.values()
         lines = []
-        for s in range(len(self.seats)):
+        for s in range(self.players):
             found: dict[str, int] = {}
             for part in parts:
                 part.score(self, s, found)
@@ -476,29 +751,16 @@ class FlowGame(SharedGenerator):
         counts: dict[str, list[int]] = {}
         for part in parts:
             part.counts(self, counts)
-        return ScoreSheet(order, lines, [0] * self.players, tie_break=model.tie_break,
-                          victory="points", counts=counts)
+        return ScoreSheet(order, lines, list(self._coins()), tie_break=model.tie_break,
+                          victory=self.program.offer.victory, counts=counts)
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: the turn and decision, then every part's contribution (to
         the table and to each seat's entry), and its legal moves when it is asked."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise RuleError(f"no player {seat!r}: seats are 0 to {self.players - 1}")
-        parts = self.parts.values()
-        entries: list[dict[str, Any]] = []
-        for s in range(len(self.seats)):
-            entry: dict[str, Any] = {"seat": s}
-            for part in parts:
-                part.seat_view(self, s, entry)
-            entries.append(entry)
-        found: dict[str, Any] = {
-            "game": self.data.rules.name, "seat": seat, "turn": self.turn,
-            "decision": self.decision().kind, "to_move": self.to_move(), "seats": entries}
-        for part in parts:
+        seat = check_seat(seat, self.players)
+        found = self.program.offer.head(self, seat)
+        for part in self.parts.values():
             part.view(self, seat, found)
-        asked = self.asking
-        if asked is not None and asked.seat == seat:
-            found["legal"] = [str(m) for m in asked.moves]
         return found
 
     def clone(self) -> FlowGame:
@@ -520,9 +782,15 @@ class FlowGame(SharedGenerator):
         return record
 
     def invalidate(self) -> None:
-        """Nothing is cached: every answer is worked out from the state."""
+        """After a position set by hand: the options asked and what parts derive from
+        their state are worked out again."""
+        self._legal = {}
+        for part in self.parts.values():
+            part.refresh(self)
 
     def offer_cards(self) -> list[Card]:
+        if decks.NAME not in self.parts:
+            return []
         return [self.kinds[k].card for deck in decks.state(self).decks for k in deck]
 
     def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:

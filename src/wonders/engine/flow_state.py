@@ -120,12 +120,9 @@ class Part:
                     rng: random.Random) -> None:
         """Deal again in ``game`` (a clone of ``source``) what ``seat`` cannot see."""
 
-    def start_turn(self, game: FlowGame) -> None:
-        """What this part does as a turn starts (only parts that :meth:`acts_at_turn_start`
-        are called: the others pay nothing a turn)."""
-
-    def acts_at_turn_start(self) -> bool:
-        return False
+    def refresh(self, game: FlowGame) -> None:
+        """Work out again what this part derives from its state (a scenario set it by
+        hand: :meth:`FlowGame.invalidate`)."""
 
     # --- the effect runtime's verbs: the part that keeps the seats' cities carries them out
 
@@ -247,7 +244,17 @@ class Ask:
         self.seats = [seat]
 
 
+class AskAll:
+    """A decision waiting for several seats at once (a flow that ``decide: all``): its
+    kind and the seats, in seat order; each seat's options are worked out when asked (for a
+    follow-up, from what the head of its queue is about).  Never changed once made."""
+
+    def __init__(self, kind: str, seats: tuple[int, ...]) -> None:
+        self.kind = kind
+        self.seats = seats
+
+
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "EffectTable", "Part", "Seat", "SeatRecord", "Task"]
+__all__ = ["Ask", "AskAll", "EffectTable", "Part", "Seat", "SeatRecord", "Task"]
