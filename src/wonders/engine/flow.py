@@ -335,6 +335,7 @@ class FlowGame(SharedGenerator):
         self.bank_gave = 0
         self.start_coins = 0
         self._undo: list[Any] | None = None
+        self._no_coins = (0,) * players   # (Seat objects hold none: a decks game's are cards)
         if source is not None:
             self._copy(source)
             return
@@ -534,9 +535,10 @@ class FlowGame(SharedGenerator):
         return other
 
     def _coins(self) -> tuple[int, ...]:
-        keeper = self.keeper()
-        cities = keeper.city_list(self) if keeper is not None else self.seats
-        return tuple(city.coins for city in cities)
+        """Each seat's coins (the history's and the score sheet's)."""
+        if not self.keeper_name:
+            return self._no_coins
+        return tuple(city.coins for city in self.parts[self.keeper_name].city_list(self))
 
     def _end_turn(self) -> None:
         for step in self.program.after:
