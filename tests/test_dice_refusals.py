@@ -84,3 +84,36 @@ def test_every_refused_variant_of_a_legal_crossing_has_a_reason(data) -> None:  
                         checked += 1
             game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
     assert checked > 100
+
+
+def test_an_action_whose_fields_have_the_wrong_types_is_refused_with_a_reason(data) -> None:  # type: ignore[no-untyped-def]
+    """A hand-made action with a field of the wrong type (a space as text, a building as a
+    list, a bonus's crossing that is no crossing) is an IllegalActionError naming the field,
+    in every kind of decision, never a TypeError or AttributeError from deeper in."""
+    bad = [CrossSpace("warehouse", "1", None, "", 0, 0),          # type: ignore[arg-type]
+           CrossSpace("warehouse", 0, 0, "grey_1", "0", 0),       # type: ignore[arg-type]
+           CrossSpace(["warehouse"], 0, None, "", 0, 0),          # type: ignore[arg-type]
+           CrossSpace("warehouse", 0, "0", "grey_1", 0, 0),       # type: ignore[arg-type]
+           CrossSpace("warehouse", True, None, "", 0, 0),
+           BuildWonderStage("0", 0),                              # type: ignore[arg-type]
+           BuildWonderStage(0, None),                             # type: ignore[arg-type]
+           TakeBonus(3),                                          # type: ignore[arg-type]
+           TakeBonus("cross_a_space", "warehouse 1"),             # type: ignore[arg-type]
+           TakeBonus("cross_a_space", CrossSpace("warehouse", "x", None, "", 0, 0))]  # type: ignore[arg-type]
+    rng = random.Random(3)
+    kinds: set[tuple[str, str]] = set()   # each decision, a follow-up by what it is about
+    for seed in range(12):
+        game = FlowGame(data, 3, seed)
+        while not game.over:
+            kind = game.decision().kind
+            first = game.to_move()[0]
+            about = "" if kind == "turn" else repr(game.follow_ups[first][0][1])[:8]
+            if (kind, about) not in kinds:
+                kinds.add((kind, about))
+                for seat in game.to_move():
+                    for action in bad:
+                        why = reason(game, seat, action)
+                        assert "is a " in why and FALLBACK not in why, (kind, action, why)
+                        assert str(action)   # the message prints it
+            game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    assert {kind for kind, _ in kinds} == {"turn", "bonus", "extra"} and len(kinds) >= 5
