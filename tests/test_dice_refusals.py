@@ -11,7 +11,7 @@ import pytest
 
 from wonders.dsl.loader import load_game
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
-from wonders.engine.errors import IllegalActionError
+from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow import FlowGame
 
 FALLBACK = "not one of the options"
@@ -117,3 +117,28 @@ def test_an_action_whose_fields_have_the_wrong_types_is_refused_with_a_reason(da
                         assert str(action)   # the message prints it
             game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
     assert {kind for kind, _ in kinds} == {"turn", "bonus", "extra"} and len(kinds) >= 5
+
+
+def test_play_and_trial_with_what_is_not_a_seat_answer_are_rule_errors(data) -> None:  # type: ignore[no-untyped-def]
+    """``play`` and ``push`` given no mapping of seats (a list, None) and ``trial`` for a seat not asked
+    say so as RuleErrors (before: a TypeError from sorting the list, an IndexError from the
+    seat's empty follow-up queue); the game is unchanged."""
+    game = FlowGame(data, 3, 2)
+    answers = [game.legal_actions(seat)[0] for seat in game.to_move()]
+    for wrong in (answers, None, "pass"):
+        with pytest.raises(RuleError, match="by seat"):
+            game.play(wrong)  # type: ignore[arg-type]
+        with pytest.raises(RuleError, match="by seat"):
+            game.push(wrong)  # type: ignore[arg-type]
+    assert game.history == []
+    with pytest.raises(RuleError, match="player 9 is not asked"):
+        game.trial(9, Pass())
+    rng = random.Random(1)
+    while game.decision().kind == "turn" or len(game.to_move()) == 3:
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    idle = next(s for s in range(3) if s not in game.to_move())
+    with pytest.raises(RuleError, match=f"player {idle} is not asked"):
+        game.trial(idle, Pass())
+    assert game.history and not isinstance(game.trial(game.to_move()[0],
+                                                      game.legal_actions(game.to_move()[0])[0]),
+                                           type(None))

@@ -528,6 +528,9 @@ class FlowGame(SharedGenerator):
         asked = other.asking_all
         if asked is None:
             raise RuleError("a trial needs a decision of every seat at once")
+        if seat not in asked.seats:
+            raise RuleError(f"player {seat} is not asked ({self.program.wording[asked.kind]}: "
+                            f"seats {list(asked.seats)})")
         about = None
         if asked.kind != other.program.turn_kind:
             about = other.follow_ups[seat].pop(0)[1]
@@ -703,6 +706,9 @@ class FlowGame(SharedGenerator):
         self._advance()
 
     def play(self, actions: Mapping[int, Any]) -> None:
+        if not isinstance(actions, Mapping):   # (a list or one action: a caller's slip)
+            raise RuleError("play takes each asked seat's action by seat (a mapping of seat "
+                            f"to action), not {type(actions).__name__}")
         together = self.asking_all
         if together is not None:
             self._play_together(together, actions)
