@@ -122,7 +122,7 @@ def test_an_action_whose_fields_have_the_wrong_types_is_refused_with_a_reason(da
 def test_play_and_trial_with_what_is_not_a_seat_answer_are_rule_errors(data) -> None:  # type: ignore[no-untyped-def]
     """``play`` and ``push`` given no mapping of seats (a list, None) and ``trial`` for a seat not asked
     say so as RuleErrors (before: a TypeError from sorting the list, an IndexError from the
-    seat's empty follow-up queue); the game is unchanged."""
+    seat's empty follow-up queue); the game is unchanged; a trial after the end says so."""
     game = FlowGame(data, 3, 2)
     answers = [game.legal_actions(seat)[0] for seat in game.to_move()]
     for wrong in (answers, None, "pass"):
@@ -142,3 +142,7 @@ def test_play_and_trial_with_what_is_not_a_seat_answer_are_rule_errors(data) -> 
     assert game.history and not isinstance(game.trial(game.to_move()[0],
                                                       game.legal_actions(game.to_move()[0])[0]),
                                            type(None))
+    while not game.over:
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    with pytest.raises(RuleError, match="the game is over"):
+        game.trial(0, Pass())

@@ -524,6 +524,8 @@ class FlowGame(SharedGenerator):
     def trial(self, seat: int, action: Any) -> FlowGame:
         """A clone in which ``seat`` alone has answered with ``action`` (the decision stays
         open: for valuing one seat's options)."""
+        if self.finished:
+            raise RuleError("the game is over")
         other = self.clone()
         asked = other.asking_all
         if asked is None:
