@@ -146,3 +146,13 @@ def test_play_and_trial_with_what_is_not_a_seat_answer_are_rule_errors(data) -> 
         game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
     with pytest.raises(RuleError, match="the game is over"):
         game.trial(0, Pass())
+
+
+def test_a_seat_that_is_no_number_is_refused_as_such(data) -> None:  # type: ignore[no-untyped-def]
+    """``check`` with the seat as text (a JSON key, say) says a seat is a number, not that
+    seat '0' is not asked while seat 0 is (the message printed both as player 0)."""
+    game = FlowGame(data, 3, 2)
+    for seat in ("0", None, 1.5):
+        why = reason(game, seat, Pass())  # type: ignore[arg-type]
+        assert f"a seat is a number 0 to 2, not {seat!r}" == why
+    assert "not this player's decision" in reason(game, 5, Pass())

@@ -315,6 +315,14 @@ def every_move(data: GameData) -> list[Move]:
 _NO_COMPONENTS: Final = Components((), (), 0, (), ())
 
 
+def _refuse_no_number(seat: object, action: Any, players: int) -> None:
+    """Refuse a seat that is no number (text from a JSON key, say) as such: "not this
+    player's decision" would print it as the very seat that is asked."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise IllegalActionError(seat, action,   # type: ignore[arg-type]
+                                 f"a seat is a number 0 to {players - 1}, not {seat!r}")
+
+
 class FlowGame(SharedGenerator):
     """A game of a rule set with a ``flow:`` (see the module's docstring)."""
 
@@ -655,6 +663,7 @@ class FlowGame(SharedGenerator):
         if self.finished or asked is None:
             raise RuleError("the game is over")
         if seat != asked.seat:
+            _refuse_no_number(seat, action, self.players)
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({self.program.wording[asked.kind]}: seat "
                                      f"{asked.seat})")
@@ -666,6 +675,7 @@ class FlowGame(SharedGenerator):
     def _check_together(self, together: AskAll, seat: int, action: Any) -> None:
         kind = together.kind
         if seat not in together.seats:
+            _refuse_no_number(seat, action, self.players)
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({self.program.wording[kind]}: seats "
                                      f"{list(together.seats)})")
