@@ -21,7 +21,7 @@ offers' loops move onto it.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Final, Mapping, Sequence
 
 from wonders.dsl.components_model import CENTRAL, CardKind, Components, PieceWonder, Progress
 from wonders.dsl.flow_model import Flow
@@ -177,15 +177,18 @@ def _head_with_phase(game: FlowGame, seat: int) -> dict[str, Any]:
             "to_move": game.to_move()}
 
 
-class Offer(NamedTuple):
+class Offer:
     """What an offer's turn is: the decision's kind; the moves it offers the seat to move
     when seats are asked one at a time (none: the seat cannot move, and the game ends); a
-    view's head; and the score sheet's word for a win on points."""
+    view's head; and the score sheet's word for a win on points.  (A plain class: its
+    fields are native reads when compiled, a named tuple's are not.)"""
 
-    kind: str
-    moves: Callable[[FlowGame, int], tuple[Any, ...]]
-    head: Callable[[FlowGame, int], dict[str, Any]]
-    victory: str
+    def __init__(self, kind: str, moves: Callable[[FlowGame, int], tuple[Any, ...]],
+                 head: Callable[[FlowGame, int], dict[str, Any]], victory: str) -> None:
+        self.kind = kind
+        self.moves = moves
+        self.head = head
+        self.victory = victory
 
 
 def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
@@ -199,16 +202,21 @@ TURNS: Final[Mapping[str, Offer]] = {
 }
 
 
-class Choice(NamedTuple):
+class Choice:
     """A decision several seats are asked at once (``decide: all``): a seat's options
     (from what its follow-up is about; None for the turn), whether a follow-up is still
     asked (None: always), how an answer resolves, why a move is refused, the wording."""
 
-    options: Callable[[FlowGame, int, Any], Sequence[Any]]
-    resolve: Callable[[FlowGame, int, Any, Any], None]
-    due: Callable[[FlowGame, int, Any], bool] | None
-    why: Callable[[FlowGame, int, object, str, Any, Sequence[object]], str]
-    wording: str
+    def __init__(self, options: Callable[[FlowGame, int, Any], Sequence[Any]],
+                 resolve: Callable[[FlowGame, int, Any, Any], None],
+                 due: Callable[[FlowGame, int, Any], bool] | None,
+                 why: Callable[[FlowGame, int, object, str, Any, Sequence[object]], str],
+                 wording: str) -> None:
+        self.options = options
+        self.resolve = resolve
+        self.due = due
+        self.why = why
+        self.wording = wording
 
 
 #: Per offer asked of every seat at once, its decisions by kind: the turn's and the
@@ -350,9 +358,9 @@ class FlowGame(SharedGenerator):
         self.parts: dict[str, Part] = {
             name: PARTS[name](data, players, self.program.arguments)
             for name in self.program.mechanisms}
-        #: the mechanism whose part keeps the seats' cities ("": the seats are Seat objects)
-        self.keeper_name = next((name for name, part in self.parts.items()
-                                 if part.keeps_cities()), "")
+        #: the part that keeps the seats' cities (None: the seats are Seat objects)
+        self._keeper: Part | None = next((part for part in self.parts.values()
+                                          if part.keeps_cities()), None)
         self.seats: list[Seat] = []
         self.agenda: list[Task] = []
         self.follow_ups: list[list[tuple[str, Any]]] = [[] for _ in range(players)]
@@ -362,7 +370,6 @@ class FlowGame(SharedGenerator):
         self.finished = False
         self.records: list[tuple[int, str, dict[int, Any], tuple[int, ...]]] = []
         self._legal: dict[int, Sequence[Any]] = {}
-        self._table: EffectTable | None = None
         self.set_generator(seeded(seed))
         try:
             for step in self.program.setup:
@@ -380,7 +387,8 @@ class FlowGame(SharedGenerator):
         self.turn = source.turn
         self.current = source.current
         self.parts = {name: part.copy() for name, part in source.parts.items()}
-        self.keeper_name = source.keeper_name
+        self._keeper = next((part for part in self.parts.values() if part.keeps_cities()),
+                            None)
         self.seats = [city.copy() for city in source.seats]
         self.agenda = list(source.agenda)
         self.follow_ups = [list(queue) for queue in source.follow_ups]
@@ -390,25 +398,22 @@ class FlowGame(SharedGenerator):
         self.finished = source.finished
         self.records = list(source.records)
         self._legal = {}
-        self._table = None
         source.share_generator(self)
 
     @property
     def table(self) -> EffectTable:
         """What effects act on (:class:`~wonders.engine.runtime.Table`): the part that keeps
-        the seats' cities carries out the runtime's verbs.  Made for this game object (a
-        copy, or a game an undo put back in place, makes its own)."""
-        found = self._table
-        if found is None or found.game is not self:
-            keeper = self.keeper()
-            if keeper is None:
-                raise RuleError("no mechanism of this flow keeps cities for effects to act on")
-            found = self._table = EffectTable(self, keeper)
-        return found
+        the seats' cities carries out the runtime's verbs.  Made at each use, never kept:
+        kept, it and the game would hold each other, and every game would wait for the
+        collector to be freed."""
+        keeper = self._keeper
+        if keeper is None:
+            raise RuleError("no mechanism of this flow keeps cities for effects to act on")
+        return EffectTable(self, keeper)
 
     def keeper(self) -> Part | None:
         """The part that keeps the seats' cities (None: the seats are the interpreter's)."""
-        return self.parts[self.keeper_name] if self.keeper_name else None
+        return self._keeper
 
     def keep_setup(self) -> None:
         """Each part remembers what set-up dealt (the set-up record's)."""
@@ -501,6 +506,11 @@ class FlowGame(SharedGenerator):
     def _next_follow_ups(self) -> AskAll | None:
         """The seats whose next follow-up is of the first kind (in the flow's order) that
         any seat has due; follow-ups no longer due are dropped first."""
+        for queue in self.follow_ups:
+            if queue:
+                break
+        else:
+            return None   # (most decisions: nobody has a follow-up)
         choices = self.program.choices
         heads: dict[str, list[int]] = {}
         for seat, queue in enumerate(self.follow_ups):
@@ -536,9 +546,10 @@ class FlowGame(SharedGenerator):
 
     def _coins(self) -> tuple[int, ...]:
         """Each seat's coins (the history's and the score sheet's)."""
-        if not self.keeper_name:
+        keeper = self._keeper
+        if keeper is None:
             return self._no_coins
-        return tuple(city.coins for city in self.parts[self.keeper_name].city_list(self))
+        return tuple([city.coins for city in keeper.city_list(self)])
 
     def _end_turn(self) -> None:
         for step in self.program.after:
