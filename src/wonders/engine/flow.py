@@ -30,7 +30,17 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, AskAll, EffectTable, Part, Seat, SeatRecord, Task
+from wonders.engine.flow_state import (
+    Ask,
+    AskAll,
+    EffectTable,
+    Part,
+    Seat,
+    SeatRecord,
+    Task,
+    part_count,
+    part_index,
+)
 from wonders.engine.mechanisms import (
     conflict,
     decks,
@@ -358,6 +368,9 @@ class FlowGame(SharedGenerator):
         self.parts: dict[str, Part] = {
             name: PARTS[name](data, players, self.program.arguments)
             for name in self.program.mechanisms}
+        #: the parts again, each at its mechanism's index (``flow_state.part_index``): what
+        #: the mechanisms read
+        self.slots = self._slots()
         #: the part that keeps the seats' cities (None: the seats are Seat objects)
         self._keeper: Part | None = next((part for part in self.parts.values()
                                           if part.keeps_cities()), None)
@@ -387,6 +400,7 @@ class FlowGame(SharedGenerator):
         self.turn = source.turn
         self.current = source.current
         self.parts = {name: part.copy() for name, part in source.parts.items()}
+        self.slots = self._slots()
         self._keeper = next((part for part in self.parts.values() if part.keeps_cities()),
                             None)
         self.seats = [city.copy() for city in source.seats]
@@ -399,6 +413,12 @@ class FlowGame(SharedGenerator):
         self.records = list(source.records)
         self._legal = {}
         source.share_generator(self)
+
+    def _slots(self) -> list[Part | None]:
+        found: list[Part | None] = [None] * part_count()
+        for name, part in self.parts.items():
+            found[part_index(name)] = part
+        return found
 
     @property
     def table(self) -> EffectTable:

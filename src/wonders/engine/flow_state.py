@@ -21,6 +21,22 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 
+_SLOTS: dict[str, int] = {}
+
+
+def part_index(name: str) -> int:
+    """The fixed index of mechanism ``name``'s part in a game's ``slots``, given once per
+    mechanism when its module is imported: a mechanism reaches its part by a list read
+    (a dict look-up by name there was 6 % of an Architects game, docs/engine.md).  The
+    indices are this process's own: a game is copied by ``clone``, never pickled."""
+    return _SLOTS.setdefault(name, len(_SLOTS))
+
+
+def part_count() -> int:
+    """How many mechanisms have a slot (the length of a game's ``slots``)."""
+    return len(_SLOTS)
+
+
 class Seat:
     """One player: the board dealt (``wonder``, an index, and its ``name``), the cards held
     (a count per card kind) and ``built``, every card taken (the name the statistics read
@@ -257,4 +273,5 @@ class AskAll:
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "AskAll", "EffectTable", "Part", "Seat", "SeatRecord", "Task"]
+__all__ = ["Ask", "AskAll", "EffectTable", "Part", "Seat", "SeatRecord", "Task", "part_count",
+           "part_index"]

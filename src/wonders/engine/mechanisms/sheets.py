@@ -34,7 +34,7 @@ from wonders.engine.dice_actions import (
     TakeBonus,
 )
 from wonders.engine.drafted_city import NO_BOARD, NO_SIDE
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 from wonders.engine.mechanisms import end_trigger, forum
 from wonders.engine.mechanisms.attacks import OPPOSITE, attack_points
 from wonders.engine.mechanisms.gates import compare_met
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "sheets"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 TURN: Final = "turn"
 BONUS: Final = "bonus"
 EXTRA: Final = "extra"
@@ -357,7 +358,7 @@ class Sheets(Part):
 
 def state(game: FlowGame) -> Sheets:
     """The game's sheets."""
-    found = game.parts[NAME]
+    found = game.slots[SLOT]
     assert isinstance(found, Sheets)
     return found
 
