@@ -33,6 +33,7 @@ from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import (
     Ask,
     AskAll,
+    Choice,
     EffectTable,
     Part,
     Seat,
@@ -212,35 +213,10 @@ TURNS: Final[Mapping[str, Offer]] = {
 }
 
 
-class Choice:
-    """A decision several seats are asked at once (``decide: all``): a seat's options
-    (from what its follow-up is about; None for the turn), whether a follow-up is still
-    asked (None: always), how an answer resolves, why a move is refused, the wording."""
-
-    def __init__(self, options: Callable[[FlowGame, int, Any], Sequence[Any]],
-                 resolve: Callable[[FlowGame, int, Any, Any], None],
-                 due: Callable[[FlowGame, int, Any], bool] | None,
-                 why: Callable[[FlowGame, int, object, str, Any, Sequence[object]], str],
-                 wording: str) -> None:
-        self.options = options
-        self.resolve = resolve
-        self.due = due
-        self.why = why
-        self.wording = wording
-
-
-#: Per offer asked of every seat at once, its decisions by kind: the turn's and the
-#: follow-ups' (a seat's follow-ups wait in its own queue, :meth:`FlowGame.follow_up`).
-CHOICES: Final[Mapping[str, Mapping[str, Choice]]] = {
-    "dice": {
-        sheets.TURN: Choice(sheets.turn_options, sheets.resolve, None, sheets.why,
-                            sheets.WORDING[sheets.TURN]),
-        sheets.BONUS: Choice(sheets.bonus_options, sheets.resolve, sheets.bonus_due,
-                             sheets.why, sheets.WORDING[sheets.BONUS]),
-        sheets.EXTRA: Choice(sheets.extra_options, sheets.resolve, sheets.extra_due,
-                             sheets.why, sheets.WORDING[sheets.EXTRA]),
-    },
-}
+#: Per offer asked of every seat at once, its decisions by kind (a ``flow_state.Choice``
+#: each): the turn's and the follow-ups' (a seat's follow-ups wait in its own queue,
+#: :meth:`FlowGame.follow_up`).
+CHOICES: Final[Mapping[str, Mapping[str, Choice]]] = {"dice": sheets.CHOICES}
 
 #: End conditions checked after each turn (``no_card`` is checked when the next turn
 #: would start: the seat to move has no card to take).
@@ -262,6 +238,9 @@ class _Program:
         self.arguments = {step.name: step.arguments for step in
                            (*flow.setup, *flow.start, *flow.after_card, *flow.after)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
+        # each turn's steps with their arguments, looked up once
+        self.start_steps = tuple((START_STEPS[step.name], step.arguments) for step in flow.start)
+        self.after_steps = tuple((TURN_STEPS[step.name], step.arguments) for step in flow.after)
         self.offer = TURNS[flow.offer]
         self.turn_kind, self.turn_moves = self.offer.kind, self.offer.moves
         #: several seats asked at once: the offer's decisions, and the order follow-ups
@@ -382,7 +361,7 @@ class FlowGame(SharedGenerator):
         self.in_turn = False
         self.finished = False
         self.records: list[tuple[int, str, dict[int, Any], tuple[int, ...]]] = []
-        self._legal: dict[int, Sequence[Any]] = {}
+        self._legal: dict[int, list[Any]] = {}
         self.set_generator(seeded(seed))
         try:
             for step in self.program.setup:
@@ -517,8 +496,8 @@ class FlowGame(SharedGenerator):
                 continue
             self.turn += 1
             self.in_turn = True
-            for step in program.start:
-                START_STEPS[step.name](self, step.arguments)
+            for run, arguments in program.start_steps:
+                run(self, arguments)
             self.asking_all = AskAll(program.turn_kind, tuple(range(self.players)))
             return
         self.asking_all = None
@@ -536,8 +515,7 @@ class FlowGame(SharedGenerator):
         for seat, queue in enumerate(self.follow_ups):
             while queue:
                 kind, about = queue[0]
-                due = choices[kind].due
-                if due is None or due(self, seat, about):
+                if choices[kind].due(self, seat, about):
                     heads.setdefault(kind, []).append(seat)
                     break
                 queue.pop(0)
@@ -569,11 +547,11 @@ class FlowGame(SharedGenerator):
         keeper = self._keeper
         if keeper is None:
             return self._no_coins
-        return tuple([city.coins for city in keeper.city_list(self)])
+        return keeper.coins(self)
 
     def _end_turn(self) -> None:
-        for step in self.program.after:
-            TURN_STEPS[step.name](self, step.arguments)
+        for run, arguments in self.program.after_steps:
+            run(self, arguments)
         self.in_turn = False
         for condition in self.program.end_when:
             if condition(self):
@@ -656,13 +634,7 @@ class FlowGame(SharedGenerator):
     def legal_actions(self, seat: int) -> Sequence[Any]:
         together = self.asking_all
         if together is not None:
-            found = self._legal.get(seat)
-            if found is None:
-                if seat not in together.seats:
-                    return []
-                found = self._legal[seat] = self.program.choices[together.kind].options(
-                    self, seat, self._about(seat, together.kind))
-            return found
+            return self._options(together, seat)
         asked = self.asking
         if self.finished or asked is None or asked.seat != seat:
             return []
@@ -689,6 +661,16 @@ class FlowGame(SharedGenerator):
                 " …" if len(asked.moves) > 8 else "")
             raise IllegalActionError(seat, action, f"not one of the options ({listed})")
 
+    def _options(self, together: AskAll, seat: int) -> list[Any]:
+        """``seat``'s options in a decision of several seats (kept until it is answered)."""
+        found = self._legal.get(seat)
+        if found is None:
+            if seat not in together.seats:
+                return []
+            found = self._legal[seat] = self.program.choices[together.kind].options(
+                self, seat, self._about(seat, together.kind))
+        return found
+
     def _check_together(self, together: AskAll, seat: int, action: Any) -> None:
         kind = together.kind
         if seat not in together.seats:
@@ -713,21 +695,21 @@ class FlowGame(SharedGenerator):
         for seat in seats:
             action = given[seat]
             known = False
-            for offered in self.legal_actions(seat):
+            for offered in self._options(together, seat):
                 if offered is action:
                     known = True
                     break
             if not known:
                 self.check(seat, action)
             chosen[seat] = action
-        resolve = self.program.choices[kind].resolve
+        choice = self.program.choices[kind]
         if kind == self.program.turn_kind:
             for seat in seats:
-                resolve(self, seat, chosen[seat], None)
+                choice.resolve(self, seat, chosen[seat], None)
         else:
             abouts = [self.follow_ups[seat].pop(0)[1] for seat in seats]
             for k, seat in enumerate(seats):
-                resolve(self, seat, chosen[seat], abouts[k])
+                choice.resolve(self, seat, chosen[seat], abouts[k])
         self.records.append((self.turn, kind, chosen, self._coins()))
         self._legal = {}
         self.asking_all = None

@@ -34,7 +34,7 @@ from wonders.engine.dice_actions import (
     TakeBonus,
 )
 from wonders.engine.drafted_city import NO_BOARD, NO_SIDE
-from wonders.engine.flow_state import Part, part_index
+from wonders.engine.flow_state import Choice, Part, part_index
 from wonders.engine.mechanisms import end_trigger, forum
 from wonders.engine.mechanisms.attacks import OPPOSITE, attack_points
 from wonders.engine.mechanisms.gates import compare_met
@@ -354,6 +354,9 @@ class Sheets(Part):
         resources = self.cities[seat].resources
         if effect.resources[0] not in resources:
             resources.append(effect.resources[0])
+
+    def coins(self, game: FlowGame) -> tuple[int, ...]:
+        return tuple([city.coins for city in self.cities])
 
 
 def state(game: FlowGame) -> Sheets:
@@ -728,6 +731,48 @@ def _effects(game: FlowGame, sheets: Sheets, seat: int, effects: fx.Effects, lin
     sheets.quiet = False
 
 
+# --- the decisions, as the interpreter asks them of every seat at once ----------------
+
+class _Turn(Choice):
+    """A turn: a crossing with a die, the next Wonder stage, or to pass."""
+
+    def options(self, game: FlowGame, seat: int, about: Any) -> list[Any]:
+        return turn_options(game, seat, about)
+
+    def resolve(self, game: FlowGame, seat: int, action: Any, about: Any) -> None:
+        resolve(game, seat, action, about)
+
+    def why(self, game: FlowGame, seat: int, action: object, kind: str, about: Any,
+            options: Sequence[object]) -> str:
+        return why(game, seat, action, kind, about, options)
+
+
+class _Bonus(_Turn):
+    """A completed building's bonus, asked while one is left to take."""
+
+    def options(self, game: FlowGame, seat: int, about: Any) -> list[Any]:
+        return bonus_options(game, seat, about)
+
+    def due(self, game: FlowGame, seat: int, about: Any) -> bool:
+        return bonus_due(game, seat, about)
+
+
+class _Extra(_Turn):
+    """Another action: spaces to cross, a free die, or any turn's action."""
+
+    def options(self, game: FlowGame, seat: int, about: Any) -> list[Any]:
+        return extra_options(game, seat, about)
+
+    def due(self, game: FlowGame, seat: int, about: Any) -> bool:
+        return extra_due(game, seat, about)
+
+
+#: The offer's decisions by kind (the flow's ``follow_ups`` orders the last two).
+CHOICES: Final[Mapping[str, Choice]] = {
+    TURN: _Turn(WORDING[TURN]), BONUS: _Bonus(WORDING[BONUS]), EXTRA: _Extra(WORDING[EXTRA]),
+}
+
+
 # --- why a move is refused ---------------------------------------------------------
 
 def why(game: FlowGame, seat: int, action: object, kind: str, about: Any,
@@ -902,7 +947,8 @@ def _why_bonus(game: FlowGame, seat: int, action: TakeBonus) -> str | None:
         action.cross.shortfall)
 
 
-__all__ = ["ABILITIES", "BONUS", "DiceCity", "EXTRA", "NAME", "Sheets", "TURN", "WORDING",
+__all__ = ["ABILITIES", "BONUS", "CHOICES", "DiceCity", "EXTRA", "NAME", "Sheets", "TURN",
+           "WORDING",
            "bonus_due", "bonus_options", "cross", "deal", "die_price", "extra_due",
            "extra_options", "make", "note_counts", "points", "preset", "preset_stage",
            "resolve", "space_cost", "start_position", "state", "turn_options", "why"]
