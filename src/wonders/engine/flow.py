@@ -787,7 +787,7 @@ class FlowGame(SharedGenerator):
         return ScoreSheet(order, lines, list(self._coins()), tie_break=model.tie_break,
                           victory=self.program.offer.victory, counts=counts)
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """What ``seat`` sees: the turn and decision, then every part's contribution (to
         the table and to each seat's entry), and its legal moves when it is asked."""
         seat = check_seat(seat, self.players)
