@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from enum import Enum
-from typing import Any, Final, Mapping, Sequence, TypeVar, cast
+from typing import Any, Final, Mapping, Sequence, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token, Wonder
@@ -40,12 +40,9 @@ from wonders.engine.actions import (
     ChooseStarter,
     ChooseWonder,
     Sell,
-    build,
-    build_wonder,
     choose_starter,
     choose_wonder,
     history_records,
-    sell,
 )
 from wonders.engine.bank_terms import TradeTerms, price_rates, terms
 from wonders.engine.city import TERMS_CACHE as BANK_TERMS
@@ -54,7 +51,22 @@ from wonders.engine.contract import Decision
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.interning import intern
-from wonders.engine.payment import FREE, shared_payment
+from wonders.engine.mechanisms.bank import CANNOT as _CANNOT
+from wonders.engine.mechanisms.bank import CHAINED as _CHAINED
+from wonders.engine.mechanisms.bank import CONTEXTS as _CONTEXTS
+from wonders.engine.mechanisms.bank import NO_TERMS as _NO_TERMS
+from wonders.engine.mechanisms.bank import NO_TUCKS as _NO_TUCKS
+from wonders.engine.mechanisms.bank import PRICES as _PRICES
+from wonders.engine.mechanisms.bank import KeptTerms as _KeptTerms
+from wonders.engine.mechanisms.bank import OwnTerms as _OwnTerms
+from wonders.engine.mechanisms.bank import Priced as _Priced
+from wonders.engine.mechanisms.bank import Tuck as _Tuck
+from wonders.engine.mechanisms.bank import card_record as _card_record
+from wonders.engine.mechanisms.bank import context_key as _context_key
+from wonders.engine.mechanisms.bank import first_offer as _first_offer
+from wonders.engine.mechanisms.bank import items_of as _items
+from wonders.engine.mechanisms.bank import tuck_card as _tuck_card
+from wonders.engine.mechanisms.bank import tuck_of as _tuck
 from wonders.engine.pools import deal as deal_pools
 from wonders.engine.pools import hidden as hidden_pools
 from wonders.engine.production import Production
@@ -73,7 +85,7 @@ from wonders.engine.runtime import (
 from wonders.engine.runtime import options as pending_options
 from wonders.engine.scoring import ScoreSheet, score
 from wonders.engine.structure import Structure
-from wonders.engine.structure_rules import StructureRules, card_number, place, structure_rules
+from wonders.engine.structure_rules import StructureRules, structure_rules
 from wonders.engine.track import entered, push
 
 TRADE_INCOME_ABILITY: Final = "trade_income"
@@ -82,166 +94,6 @@ SCIENCE: Final = "science"
 CIVILIAN: Final = "civilian"
 WEAKER_MILITARY: Final = "weaker_military"  # a value of ``turns.next_age``
 
-
-_CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
-_CHAINED: Final = -2   # free by chain
-
-
-class _Priced:
-    """What one card offers when building it costs ``paid`` coins: build and sell when the
-    city has the coins, sell alone when it has not.
-
-    One per card and price, shared by every game and terms (in :data:`_OFFERS`), and what
-    a terms' ``offers`` list holds at the card's number (:func:`card_number`): a turn then
-    finds a card's actions with one list index and one comparison with the city's coins.
-    A native class rather than a tuple: compiled, its fields are read without unpacking
-    or type checks.
-    """
-
-    __slots__ = ("paid", "offers", "refused")
-
-    def __init__(self, paid: int, offers: tuple[Any, ...], refused: tuple[Any, ...]) -> None:
-        self.paid = paid
-        self.offers = offers
-        self.refused = refused
-
-
-class _Tuck:
-    """One wonder at one price, and the action tucking each card under it at that price
-    (made as a card is first offered): shared by every game, in :data:`_TUCKS`."""
-
-    __slots__ = ("wonder", "paid", "by_card", "by_card_from")
-
-    def __init__(self, wonder: Wonder, paid: int) -> None:
-        self.wonder = wonder
-        self.paid = paid
-        # the action tucking a card, at the card's number (:func:`card_number`) minus
-        # ``by_card_from`` (``None`` until first offered; see structure_rules.place)
-        self.by_card: list[Any] = []
-        self.by_card_from = 0
-
-
-# card -> its offers by what building it costs: index ``paid - _CHAINED`` (so 0 is free
-# by chain, 1 cannot be built, 2 + n costs n coins); a list, as prices are small ints.
-# Only for a card its data set did not number: the others' lists are in the data set's
-# StructureRules.records (a list index is cheaper than a lookup; docs/engine.md).
-_OFFERS: Final[dict[Card, list[_Priced | None]]] = memo.table("structure_game.offers", 2_000)
-# (the rival's production for sale id, own terms id) -> the prices, their id and their rates
-_PRICES: Final[dict[tuple[int, int], tuple[dict[str, int], int, dict[str, int] | None]]] = (
-    memo.table("structure_game.prices", 10_000))
-# wonder -> by price (list index) -> its tucks at that price
-_TUCKS: Final[dict[Wonder, list[_Tuck | None]]] = memo.table("structure_game.tucks", 1_000)
-# (own production id, the rival's production for sale id, own terms id) -> the shared terms:
-# one lookup when a city's context changed (the prices and terms tables behind it share
-# the terms between rival productions selling the same).  The own terms id names the data
-# set's bank price and resources too (a process may hold two rule sets).  While the three
-# ids are below 2**20 the key is one int packing them (:func:`_context_key`), else the tuple.
-_CONTEXTS: Final[dict[object, TradeTerms]] = memo.table("structure_game.contexts", 20_000)
-_ID_BITS: Final = 20
-_ID_BOUND: Final = 1 << _ID_BITS
-
-
-def _context_key(own_id: int, sale_id: int, terms_id: int) -> object:
-    """The :data:`_CONTEXTS` key of these ids: one int packing them while they fit (ids
-    come from one process-wide counter, so small for a long while), else their tuple.
-    Compiled, the tuple costs three boxed ints, a tuple, its hash and an item-by-item
-    comparison on a hit; the packed int one boxed int hashed and compared as a number.
-    An int never equals a tuple, so the two kinds of key cannot collide."""
-    if own_id < _ID_BOUND and sale_id < _ID_BOUND and terms_id < _ID_BOUND:
-        return (own_id << (2 * _ID_BITS)) | (sale_id << _ID_BITS) | terms_id
-    return (own_id, sale_id, terms_id)
-
-
-def _items(values: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    """``values``' items in a canonical order (sorting only when there are two or more)."""
-    if not values:
-        return ()
-    if len(values) == 1:
-        return tuple(values.items())
-    return tuple(sorted(values.items()))
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _by_price(table: dict[K, list[V | None]], key: K, index: int) -> list[V | None]:
-    """``key``'s values by price (a list, as prices are small ints), long enough to
-    hold ``index``."""
-    found = table.get(key)
-    if found is None:
-        found = memo.remember(table, key, [])
-    while len(found) <= index:
-        found.append(None)
-    return found
-
-
-def _card_record(setup: StructureRules, card: Card, paid: int) -> _Priced:
-    """The shared record of ``card`` at ``paid`` (``_CHAINED``: free by chain;
-    ``_CANNOT``: it cannot be built, only sold)."""
-    records = setup.records
-    at = card.number - setup.first_number
-    by_price: list[_Priced | None]
-    if 0 <= at < len(records):
-        kept = records[at]  # (Any: None until the card's first record)
-        if kept is None:
-            kept = records[at] = []
-        by_price = kept
-    else:  # (a card its data set did not number)
-        by_price = _by_price(_OFFERS, card, 0)
-    index = paid - _CHAINED
-    found = by_price[index] if index < len(by_price) else None
-    if found is not None:
-        return found
-    sold: tuple[Action, ...] = (sell(card),)
-    if paid == _CHAINED:
-        found = _Priced(_CHAINED, (build(card, FREE, CHAIN), sell(card)), sold)
-    elif paid >= 0:
-        found = _Priced(paid, (build(card, shared_payment(0, 0, paid)), sell(card)), sold)
-    else:
-        found = _Priced(0, sold, sold)
-    while len(by_price) <= index:
-        by_price.append(None)
-    by_price[index] = found
-    return found
-
-
-def _first_offer(setup: StructureRules, terms: TradeTerms, card: Card) -> _Priced:
-    """Price ``card`` on ``terms`` the first time they are asked about it, and keep its
-    record in them (at its number, which it gets here if it has none yet)."""
-    discounts = terms.discounts  # (most terms have none: a length test, not a lookup)
-    found = _card_record(setup, card, terms.cost(
-        card.cost, discounts.get(card.colour, 0) if discounts else 0))
-    number = card_number(card)
-    offers = terms.offers
-    index = number - terms.offers_from
-    if 0 <= index < len(offers):  # (its age has slots already: most cards)
-        offers[index] = found
-    else:
-        terms.offers_from = place(offers, terms.offers_from, number, found)
-    return found
-
-
-def _tuck(wonder: Wonder, paid: int) -> _Tuck:
-    """The shared record of ``wonder`` at ``paid`` coins."""
-    by_price = _TUCKS.get(wonder)
-    found = by_price[paid] if by_price is not None and paid < len(by_price) else None
-    if found is None:
-        found = _by_price(_TUCKS, wonder, paid)[paid] = _Tuck(wonder, paid)
-    return found
-
-
-def _tuck_card(tuck: _Tuck, card: Card) -> Any:
-    """The action tucking ``card`` under ``tuck``'s wonder at its price, made the first
-    time it is offered (typed Any: see :meth:`StructureGame._turn_options`)."""
-    number = card_number(card)
-    by_card = tuck.by_card
-    index = number - tuck.by_card_from
-    found = by_card[index] if 0 <= index < len(by_card) else None
-    if found is None:
-        found = build_wonder(card, tuck.wonder, tuck.paid)
-        tuck.by_card_from = place(by_card, tuck.by_card_from, number, found)
-    return found
 
 
 def _offered(legal: list[Any], action: object) -> bool:
@@ -253,59 +105,7 @@ def _offered(legal: list[Any], action: object) -> bool:
     return False
 
 
-class _OwnTerms:
-    """A city's own trading terms (kept in its cache until its effects change): fixed
-    prices, discounts per colour and on wonders, and an interned id of all three and the
-    game's bank price and resources (the shared tables' keys need them all).  A native
-    class rather than a tuple: compiled, a tuple read from the cache is checked item by item
-    and unpacked."""
-
-    __slots__ = ("fixed", "discounts", "wonder_discount", "ident")
-
-    def __init__(self, fixed: dict[str, int], discounts: dict[str, int], wonder_discount: int,
-                 ident: int) -> None:
-        self.fixed = fixed
-        self.discounts = discounts
-        self.wonder_discount = wonder_discount
-        self.ident = ident
-
-
-# the data set's bank price and resources (bank_key) -> a city's own terms when it has no
-# trading effects (read only: shared by every new city)
-_NO_TERMS: Final[dict[int, _OwnTerms]] = memo.table("structure_game.no_terms", 100)
-_NO_TUCKS: Final[list[_Tuck]] = []  # (never changed)
 _TURN: Final = "turn"  # StructurePhase.TURN.value, for the decision records
-
-
-class _KeptTerms:
-    """A seat's trading terms and the versions of the two cities (and the tokens held)
-    they were found for, and its unbuilt wonders priced on those terms: read on every
-    turn, so fields rather than a tuple in a dict (compiled, a tuple read from a dict is
-    unpacked and its ints boxed)."""
-
-    __slots__ = ("own", "rival", "tokens", "terms", "tucks", "tucks_terms", "wonders")
-
-    def __init__(self) -> None:
-        self.own = -1
-        self.rival = -1
-        self.tokens = -1
-        self.terms: TradeTerms | None = None
-        # every unbuilt wonder at its price on ``tucks_terms``, for a city that had
-        # ``wonders`` unbuilt wonders (a list replaced, never changed: clones share it)
-        self.tucks: list[_Tuck] = []
-        self.tucks_terms: TradeTerms | None = None
-        self.wonders = -1
-
-    def copy(self) -> "_KeptTerms":
-        other = _KeptTerms()
-        other.own = self.own
-        other.rival = self.rival
-        other.tokens = self.tokens
-        other.terms = self.terms
-        other.tucks = self.tucks
-        other.tucks_terms = self.tucks_terms
-        other.wonders = self.wonders
-        return other
 
 
 class StructurePhase(str, Enum):
