@@ -14,7 +14,7 @@ from functools import cache
 
 import pytest
 
-from wonders.dsl.flow_model import END_CONDITIONS, OFFERS, STEPS, read_flow
+from wonders.dsl.flow_model import END_CONDITIONS, OFFERS, STEPS, UNTIL, read_flow
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import flow
@@ -31,13 +31,16 @@ def architects() -> GameData:
 
 
 def test_the_catalogue_is_what_the_interpreter_runs() -> None:
-    runners = {**flow.SETUP_STEPS, **flow.CARD_STEPS, **flow.TURN_STEPS}
+    runners = {**flow.SETUP_STEPS, **flow.CARD_STEPS, **flow.TURN_STEPS, **flow.ROUND_STEPS}
     assert set(runners) == set(STEPS)
     for name, spec in STEPS.items():
         place = ("setup" if name in flow.SETUP_STEPS else "after_card"
-                 if name in flow.CARD_STEPS else "after")
+                 if name in flow.CARD_STEPS else "round.start" if name in flow.ROUND_STEPS
+                 else "after")
         assert spec.places == {place}, name
-    assert set(OFFERS) == {"decks"} and set(END_CONDITIONS) == {"wonder_complete", "no_card"}
+    assert set(OFFERS) == {"decks", "structure"}
+    assert set(END_CONDITIONS) == {"wonder_complete", "no_card"}
+    assert set(UNTIL) == set(flow.UNTIL)
 
 
 def test_a_flow_reads_with_its_defaults() -> None:

@@ -31,8 +31,13 @@ def play(game: FlowGame, decisions: int, seed: int) -> None:
 
 def test_every_step_and_offer_belongs_to_a_mechanism_with_a_part() -> None:
     assert set(flow.OWNERS) == set(STEPS) | set(OFFERS)
-    assert set(flow.OWNERS.values()) == set(flow.PARTS)
+    assert set(flow.OWNERS.values()) <= set(flow.PARTS) | set(flow.GAME_PARTS)
+    companions = {name for table in flow.SECTION_PARTS.values() for name in table.values()}
+    seats = {name for name, _ in flow.SEAT_PARTS.values()}
+    assert set(flow.OWNERS.values()) | companions | seats == set(flow.PARTS) | set(
+        flow.GAME_PARTS)
     assert set(flow.TURNS) == set(OFFERS) and set(flow.MOVES) <= set(flow.PARTS)
+    assert set(flow.OFFER_WORDING) <= set(OFFERS) and set(flow.OFFER_RESOLVERS) <= set(OFFERS)
 
 
 def test_every_move_is_each_named_mechanisms_moves_in_a_fixed_order() -> None:

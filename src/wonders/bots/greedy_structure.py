@@ -11,10 +11,11 @@ the rule set's parameters only.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
 from wonders.bots.policy import best_of
 from wonders.engine.actions import Action
+from wonders.engine.mechanisms import track as track_mechanism
 from wonders.engine.structure_game import StructureGame
 
 WIN = 1000.0
@@ -37,15 +38,24 @@ def value(game: StructureGame, seat: int) -> float:
         return -WIN
     sheet = game.score_sheet()
     lead = float(sheet.total(seat) - sheet.total(1 - seat))
-    track = game.setup.track
-    position = game.position if seat == 0 else -game.position
-    lead += SUPREMACY_WEIGHT * position * (abs(position) / max(track.supremacy, 1) + 0.5)
+    pawn, supremacy = _track(game)
+    position = pawn if seat == 0 else -pawn
+    lead += SUPREMACY_WEIGHT * position * (abs(position) / max(supremacy, 1) + 0.5)
     production = _by_age(PRODUCTION_VALUE, game.age)
     symbols = _by_age(SYMBOL_VALUE, game.age)
     for s, sign in ((seat, 1.0), (1 - seat, -1.0)):
         city = game.cities[s]
         lead += sign * (production * city.produced_units() + symbols * len(city.symbols()))
     return lead
+
+
+def _track(game: Any) -> tuple[int, int]:
+    """The conflict pawn's position and the supremacy distance (the structure loop's
+    fields, or the flow interpreter's ``track`` part)."""
+    if isinstance(game, StructureGame):
+        return game.position, game.setup.track.supremacy
+    found = track_mechanism.state(game)
+    return found.position, found.rules.supremacy
 
 
 class StructureGreedy:

@@ -21,7 +21,7 @@ offers' loops move onto it.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final, Mapping, Sequence
+from typing import Any, Callable, Final, Mapping, Sequence, cast
 
 from wonders.dsl.components_model import CENTRAL, CardKind, Components, PieceWonder, Progress
 from wonders.dsl.flow_model import Flow
@@ -31,8 +31,22 @@ from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Ask, Part, Seat, SeatRecord, Task
-from wonders.engine.mechanisms import conflict, decks, pawn, pieces, progress
-from wonders.engine.randomness import SharedGenerator, seeded
+from wonders.engine.mechanisms import (
+    bank,
+    cities,
+    conflict,
+    decks,
+    pairs,
+    pawn,
+    pieces,
+    pools,
+    progress,
+    structure,
+    track,
+    wonder_draft,
+)
+from wonders.engine.randomness import seeded
+from wonders.engine.runtime import Table
 from wonders.engine.scoring import ScoreSheet
 
 OVER = "over"
@@ -47,6 +61,7 @@ _WORDING: Final = {**decks.WORDING, **pieces.WORDING, **progress.WORDING,
 SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "deal_boards": pieces.deal, "place_decks": decks.place,
     "lay_progress": progress.lay, "lay_conflict": conflict.lay,
+    "deal_pools": pools.deal, "draft_wonders": wonder_draft.draft,
 }
 
 
@@ -103,6 +118,8 @@ OWNERS: Final[Mapping[str, str]] = {
     "lay_conflict": conflict.NAME, "take_cat": pawn.NAME, "flip_conflict": conflict.NAME,
     "build_when_paid": pieces.NAME, "progress_on_sets": progress.NAME,
     "extra_card": progress.NAME, "battle_if_due": conflict.NAME, "decks": decks.NAME,
+    "deal_pools": pools.NAME, "draft_wonders": wonder_draft.NAME,
+    "lay_structure": structure.NAME, "choose_starter": track.NAME, "structure": structure.NAME,
 }
 
 #: Each mechanism's part, made for the table's size from the flow's step arguments (by
@@ -118,6 +135,8 @@ PARTS: Final[Mapping[str, Callable[[int, Mapping[str, Mapping[str, Any]]], Part]
 _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
     "progress_pick": lambda game, seat, _: progress.pick(game, seat),
     "extra_offer": lambda game, seat, token: progress.offer_extra(game, seat, token),
+    wonder_draft.PICK: wonder_draft.ask, cities.FOLLOW_UP: cities.ask_next,
+    track.STARTER: track.ask_starter,
 }
 
 
@@ -136,8 +155,9 @@ RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Move], None]]] = {
 
 #: Each offer's turn: the decision's kind, and the moves it offers the seat to move (none:
 #: the seat cannot move, and the game ends).
-TURNS: Final[Mapping[str, tuple[str, Callable[[FlowGame, int], tuple[Move, ...]]]]] = {
+TURNS: Final[Mapping[str, tuple[str, Callable[[FlowGame, int], Sequence[Any]]]]] = {
     "decks": (decks.TURN, decks.turn_moves),
+    "structure": (structure.TURN, structure.turn_moves),
 }
 
 #: End conditions checked after each turn (``no_card`` is checked when the next turn
@@ -147,10 +167,54 @@ END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
 }
 
 
+# --- rounds, cities and the effect runtime (the structure offer; docs/flow.md) -------------
+
+#: Round-start steps: ``(game, parameters)``, run as each round begins.
+ROUND_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
+    "lay_structure": structure.lay, "choose_starter": track.choose_starter,
+}
+
+#: ``turn.until``: when a round's turns end (checked after each turn and its follow-ups).
+UNTIL: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
+    "offer_empty": structure.offer_empty,
+}
+
+#: Parts made from the game (the rule set's compiled parameters), by mechanism.
+GAME_PARTS: Final[Mapping[str, Callable[[FlowGame], Part]]] = {
+    pools.NAME: pools.make, wonder_draft.NAME: wonder_draft.make, structure.NAME: structure.make,
+    bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
+    cities.NAME: cities.make,
+}
+
+#: The mechanisms a rule set's sections select beside the flow's steps, for an offer that
+#: plays with them: ``(section, mechanism) -> part``.
+SECTION_PARTS: Final[Mapping[str, Mapping[tuple[str, str], str]]] = {
+    "structure": {("trade", "bank"): bank.NAME, ("military", "track"): track.NAME,
+                  ("science", "pairs"): pairs.NAME},
+}
+
+#: The offers whose seats are cities (the effect runtime's), and the part that makes them.
+SEAT_PARTS: Final[Mapping[str, tuple[str, Callable[[FlowGame], Sequence[Any]]]]] = {
+    "structure": (cities.NAME, cities.seats),
+}
+
+#: Each offer's decisions: their wording and the mechanism that carries out each answer.
+OFFER_WORDING: Final[Mapping[str, Mapping[str, str]]] = {
+    "structure": {**structure.WORDING, **wonder_draft.WORDING, **track.WORDING,
+                  **cities.WORDING, OVER: cities.OVER_WORDING},
+}
+OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], None]]]] = {
+    "structure": {structure.TURN: structure.resolve, wonder_draft.PICK: wonder_draft.resolve,
+                  track.STARTER: track.resolve_starter,
+                  **{kind: cities.resolve for kind in cities.WORDING}},
+}
+
+
 class _Program:
     """A flow made ready to run once per data set: its steps with their parameters."""
 
-    def __init__(self, flow: Flow, kinds: Sequence[CardKind]) -> None:
+    def __init__(self, flow: Flow, kinds: Sequence[CardKind],
+                 sections: Sequence[tuple[str, str]] = ()) -> None:
         self.flow = flow
         self.setup = flow.setup
         self.after_card = flow.after_card
@@ -161,6 +225,24 @@ class _Program:
         self.turn_kind, self.turn_moves = TURNS[flow.offer]
         owners = [OWNERS[step.name] for step in flow.setup] + [OWNERS[flow.offer]] + [
             OWNERS[step.name] for step in (*flow.after_card, *flow.after)]
+        # --- rounds (``rounds: {count: N}``, ``round.start``), ``again``, ``until``, the
+        # at-once end, the offer's seats, decisions and companion parts
+        self.rounds = flow.rounds
+        self.round_start = flow.round_start
+        self.again = flow.again
+        self.until = UNTIL[flow.until_turns] if flow.until_turns else None
+        self.at_once = flow.at_once
+        self.victory = flow.victory
+        self.wording = {**_WORDING, **OFFER_WORDING.get(flow.offer, {})}
+        self.resolvers = {**RESOLVERS, **OFFER_RESOLVERS.get(flow.offer, {})}
+        seats = SEAT_PARTS.get(flow.offer)
+        self.seat_part = seats[0] if seats is not None else None
+        self.make_seats = seats[1] if seats is not None else None
+        companions = SECTION_PARTS.get(flow.offer, {})
+        owners += [OWNERS[step.name] for step in flow.round_start]
+        owners += [companions[s] for s in sections if s in companions]
+        if self.seat_part is not None:
+            owners.append(self.seat_part)
         #: the mechanisms whose parts a game holds, in the order the flow first names them
         self.mechanisms: tuple[str, ...] = tuple(dict.fromkeys(owners))
         # per card kind, the after_card steps it sets off, in the flow's order
@@ -172,6 +254,13 @@ class _Program:
 _PROGRAM = "flow.program"   # the program's entry in GameData.derived
 
 
+def _random(sides: object) -> bool:
+    """Whether ``sides`` asks for nothing but random sides (what a table without sides
+    accepts)."""
+    return sides == "random" or (isinstance(sides, (list, tuple))
+                                 and all(s == "random" for s in sides))
+
+
 def _program(data: GameData) -> _Program:
     kept = data.derived.get(_PROGRAM)
     if isinstance(kept, _Program):
@@ -180,7 +269,10 @@ def _program(data: GameData) -> _Program:
     if flow is None:
         raise RuleError(f"rule set '{data.rules.name}' has no flow: section to run")
     components = data.components
-    program = _Program(flow, components.kinds if components is not None else ())
+    model = data.rules.model
+    sections = (("trade", model.trade.mechanism), ("military", model.military.mechanism),
+                ("science", model.science.mechanism))
+    program = _Program(flow, components.kinds if components is not None else (), sections)
     data.derived[_PROGRAM] = program
     return program
 
@@ -212,24 +304,29 @@ def every_move(data: GameData) -> list[Move]:
 
 # --- the game --------------------------------------------------------------------------
 
-class FlowGame(SharedGenerator):
-    """A game of a rule set with a ``flow:`` (see the module's docstring)."""
+class FlowGame(Table):
+    """A game of a rule set with a ``flow:`` (see the module's docstring); the table the
+    effect runtime acts on, each verb done by the part that names it (``Part.VERBS``)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
-                 sides: object = None, source: FlowGame | None = None) -> None:
+                 sides: object = None, source: FlowGame | None = None,
+                 **options: Any) -> None:
         rules = data.rules
         components = data.components
+        self.program = _program(data)
+        if components is None and self.program.seat_part is not None:
+            components = Components((), (), -1, (), ())   # (cities: the data's cards)
         if components is None:
             raise RuleError(f"rule set '{rules.name}' has no components to play with")
         self.data = data
         self.players = players
         self.seed = seed
+        self.options = options
         self.components: Components = components
         self.kinds: tuple[CardKind, ...] = components.kinds
         self.wonders: tuple[PieceWonder, ...] = components.wonders
         self.progress: tuple[Progress, ...] = components.progress
-        self.program = _program(data)
-        self.age = 1
+        self.age = 1 if self.program.rounds == 0 else 0
         self.bank_paid = 0
         self.bank_gave = 0
         self.start_coins = 0
@@ -240,21 +337,26 @@ class FlowGame(SharedGenerator):
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
-        if sides is not None:
+        if sides is not None and not (self.program.seat_part is not None and _random(sides)):
             raise RuleError(f"{rules.title}'s Wonders have no sides to choose ({sides!r})")
-        if len(self.wonders) < players:
+        if self.program.seat_part is None and len(self.wonders) < players:
             raise RuleError(f"{len(self.wonders)} Wonders for {players} players")
         self.turn = 0
         self.current = 0
         #: the state each mechanism the flow names owns, by mechanism
-        self.parts: dict[str, Part] = {name: PARTS[name](players, self.program.arguments)
-                                       for name in self.program.mechanisms}
-        self.seats: list[Seat] = []
+        self.parts: dict[str, Part] = {
+            name: GAME_PARTS[name](self) if name in GAME_PARTS
+            else PARTS[name](players, self.program.arguments)
+            for name in self.program.mechanisms}
+        self.seats: list[Seat] = []   # (or the offer's cities: SEAT_PARTS)
         self.agenda: list[Task] = []
         self.asking: Ask | None = None
         self.in_turn = False
         self.finished = False
         self.records: list[tuple[int, str, dict[int, Move]]] = []
+        #: beside each record: the round it was made in and each seat's coins after it
+        self.marks: list[tuple[int, tuple[int, ...]]] = []
+        self._start_rounds()
         self.set_generator(seeded(seed))
         for step in self.program.setup:
             SETUP_STEPS[step.name](self, step.arguments)
@@ -271,6 +373,8 @@ class FlowGame(SharedGenerator):
         self.in_turn = source.in_turn
         self.finished = source.finished
         self.records = list(source.records)
+        self.marks = list(source.marks)
+        self._copy_rounds(source)
         source.share_generator(self)
 
     def keep_setup(self) -> None:
@@ -287,25 +391,156 @@ class FlowGame(SharedGenerator):
         """Put tasks at the front of the agenda, in order (they run before what waits)."""
         self.agenda[0:0] = tasks
 
-    def gain(self, seat: int, kind: int) -> None:
+    def take_card(self, seat: int, kind: int) -> None:
         """``seat`` takes a card of ``kind``: in front of it, then the ``after_card`` steps."""
         city = self.seats[seat]
         city.held[kind] += 1
         city.built.append(self.kinds[kind].card)
         self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
-    def ask(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
+    def ask(self, kind: str, seat: int, moves: Any, about: int = -1) -> None:
         """Wait for ``seat`` to choose one of ``moves`` (a follow-up with one choice is
-        made at once)."""
+        made at once); given an effect instead of moves, the effect runtime's ``ask``: a
+        follow-up choice the effect raises, queued by the part that owns ``follow_up``."""
+        if not isinstance(moves, tuple):
+            self._verb("follow_up").follow_up(self, kind, seat, moves)
+            return
         if len(moves) == 1 and kind != self.program.turn_kind:
             self._resolve(Ask(kind, seat, moves, about), moves[0])
             return
         self.asking = Ask(kind, seat, moves, about)
 
+
+    # --- rounds, the at-once end and the effect runtime's table (the structure offer) ----
+
+    def _start_rounds(self) -> None:
+        """The round state of a new game, the seats the offer makes (cities) and which
+        part does each verb."""
+        self.round_due = self.program.rounds > 0   # the next round's start is due
+        self.round_fresh = False   # the round's first turn has not begun
+        self.again = False   # an effect granted the seat another turn (``again: replay``)
+        self.victory: str | None = None
+        self.winner: int | None = None
+        self._verbs()
+        make_seats = self.program.make_seats
+        if make_seats is not None:
+            self.seats = cast("list[Seat]", list(make_seats(self)))
+
+    def _copy_rounds(self, source: FlowGame) -> None:
+        self.age = source.age
+        self.bank_paid = source.bank_paid
+        self.bank_gave = source.bank_gave
+        self.start_coins = source.start_coins
+        self.round_due = source.round_due
+        self.round_fresh = source.round_fresh
+        self.again = source.again
+        self.victory = source.victory
+        self.winner = source.winner
+        self._verbs()
+
+    def _verbs(self) -> None:
+        self.verbs: dict[str, Part] = {verb: part for part in self.parts.values()
+                                       for verb in part.VERBS}
+        self.arrival_ongoing = "shields" in self.verbs or "science_arrived" in self.verbs
+
+    def _verb(self, verb: str) -> Part:
+        """The part that does ``verb`` (a RuleError when no mechanism of the flow does)."""
+        found = self.verbs.get(verb)
+        if found is None:
+            raise RuleError(f"no mechanism of this flow does '{verb}' (the parts: "
+                            f"{', '.join(self.parts)})")
+        return found
+
+    def _start_round(self) -> None:
+        """The next round: its number, turn 1, then its ``round.start`` steps."""
+        self.round_due = False
+        self.age += 1
+        self.turn = 1
+        self.round_fresh = True
+        self.again = False
+        for step in self.program.round_start:
+            ROUND_STEPS[step.name](self, step.arguments)
+
+    def _end_round_turn(self) -> None:
+        """After a turn and its follow-ups (``turn.until``): the round goes on with the
+        other seat (the same on ``again``), or the next round is due, or the last round
+        ended the game.  A replay earned on a round's last card is lost."""
+        if self.finished:
+            return
+        until = self.program.until
+        if until is not None and until(self):
+            self.again = False
+            if self.age >= self.program.rounds:
+                self.finished = True   # ``end.after: last_round``
+                return
+            self.round_due = True
+            return
+        if not self.again:
+            self.current = (self.current + 1) % self.players
+        self.again = False
+
+    def win(self, seat: int, victory: str) -> None:
+        """An at-once victory (``end.at_once``): ``seat`` wins now, the agenda is dropped."""
+        self.victory = victory
+        self.winner = seat
+        self.agenda.clear()
+        self.asking = None
+        self.finished = True
+
+    def wait(self, kind: str, seat: int, moves: Sequence[Any], about: int = -1) -> None:
+        """Ask ``seat`` to choose one of ``moves`` (always asked, even with one)."""
+        self.asking = Ask(kind, seat, moves, about)   # type: ignore[arg-type]
+
+    def part(self, name: str) -> Part:
+        """The part of mechanism ``name`` (a RuleError when the flow has none)."""
+        found = self.parts.get(name)
+        if found is None:
+            raise RuleError(f"this flow has no '{name}' mechanism (its parts: "
+                            f"{', '.join(self.parts)})")
+        return found
+
+    def gain(self, seat: int, coins: int) -> None:
+        self._verb("gain").gain(self, seat, coins)
+
+    def lose(self, seat: int, coins: int) -> None:
+        self._verb("lose").lose(self, seat, coins)
+
+    def give(self, giver: int, taker: int, coins: int) -> None:
+        self._verb("give").give(self, giver, taker, coins)
+
+    def shields(self, seat: int, count: int) -> None:
+        self._verb("shields").shields(self, seat, count)
+
+    def science_arrived(self, seat: int, symbol: str) -> None:
+        self._verb("science_arrived").science_arrived(self, seat, symbol)
+
+    def replay(self, seat: int) -> None:
+        """``seat`` plays again after this turn (the flow's ``again: replay``)."""
+        if self.program.again != "replay":
+            raise RuleError("this flow grants no replay (turn.again: replay)")
+        self.again = True
+
+    def take_tokens(self, seat: int, kind: str, count: int) -> None:
+        self._verb("take_tokens").take_tokens(self, seat, kind, count)
+
+    def produced(self, seat: int, effect: Any) -> None:
+        self._verb("produced").produced(self, seat, effect)
+
+    def triggers(self, seat: int) -> Sequence[tuple[object, Any]]:
+        return self._verb("triggers").triggers(self, seat)
+
+    def city_list(self) -> Sequence[Any]:
+        return self._verb("city_list").city_list(self)
+
+    @property
+    def pools(self) -> dict[str, list[Any]]:   # type: ignore[override]
+        """The token pools effects take from."""
+        return self._verb("pools").token_pools(self)
+
     # --- running the flow -------------------------------------------------------------------
 
     def _resolve(self, asked: Ask, move: Move) -> None:
-        RESOLVERS[asked.kind](self, asked, move)
+        self.program.resolvers[asked.kind](self, asked, move)
 
     def _advance(self) -> None:
         """Run the agenda until a decision is asked or the game ends."""
@@ -321,18 +556,28 @@ class FlowGame(SharedGenerator):
             if self.in_turn:
                 self._end_turn()
                 continue
+            if self.round_due:   # (rounds: the next round's start steps)
+                self._start_round()
+                continue
             moves = self.program.turn_moves(self, self.current)
             if not moves:
                 self.finished = True   # the seat to move has no card to take (no_card)
                 break
-            self.turn += 1
+            if self.round_fresh:   # (rounds: a round's first turn is its turn 1)
+                self.round_fresh = False
+            else:
+                self.turn += 1
+            self.again = False
             self.in_turn = True
-            self.asking = Ask(self.program.turn_kind, self.current, moves)
+            self.asking = Ask(self.program.turn_kind, self.current, moves)  # type: ignore[arg-type]
 
     def _end_turn(self) -> None:
         for step in self.program.after:
             TURN_STEPS[step.name](self, step.arguments)
         self.in_turn = False
+        if self.program.until is not None:
+            self._end_round_turn()
+            return
         for condition in self.program.end_when:
             if condition(self):
                 self.finished = True
@@ -343,7 +588,10 @@ class FlowGame(SharedGenerator):
 
     @property
     def cities(self) -> Sequence[Any]:
-        """Each seat as the contract shows it, assembled from the parts (made when asked)."""
+        """Each seat as the contract shows it, assembled from the parts (made when asked;
+        seats that are cities are shown as they are)."""
+        if self.program.seat_part is not None:
+            return self.seats
         found = []
         for s, city in enumerate(self.seats):
             summary: dict[str, object] = {"wonder": city.name}
@@ -364,7 +612,11 @@ class FlowGame(SharedGenerator):
 
     @property
     def discard(self) -> list[Card]:
-        """The discard pile's cards (a fresh list: the decks keep kind indices)."""
+        """The discard pile's cards (a fresh list: the decks keep kind indices; the
+        offer's own pile where a part owns ``discard``)."""
+        owner = self.verbs.get("discard")
+        if owner is not None:
+            return owner.discard_pile(self)
         return [self.kinds[k].card for k in decks.state(self).discard]
 
     @discard.setter
@@ -384,14 +636,16 @@ class FlowGame(SharedGenerator):
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        return [{"age": 1, "turn": turn, "phase": phase,
+        return [{"age": age, "turn": turn, "phase": phase,
                  "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
-                 "coins": [0] * self.players} for turn, phase, actions in self.records]
+                 "coins": list(coins)}
+                for (turn, phase, actions), (age, coins) in zip(self.records, self.marks)]
 
     def decision(self) -> Decision:
+        wording = self.program.wording
         if self.finished or self.asking is None:
-            return Decision(OVER, (), _WORDING[OVER])
-        return Decision(self.asking.kind, (self.asking.seat,), _WORDING[self.asking.kind])
+            return Decision(OVER, (), wording[OVER])
+        return Decision(self.asking.kind, (self.asking.seat,), wording[self.asking.kind])
 
     def to_move(self) -> list[int]:
         asked = self.asking
@@ -414,7 +668,17 @@ class FlowGame(SharedGenerator):
             raise RuleError("the game is over")
         if seat != asked.seat:
             raise IllegalActionError(seat, action, "it is not this player's decision "
-                                     f"({_WORDING[asked.kind]}: seat {asked.seat})")
+                                     f"({self.program.wording[asked.kind]}: seat {asked.seat})")
+        owner = self.verbs.get("check")
+        if owner is not None:   # (the offer says why, in its own words)
+            for offered in asked.moves:
+                if offered is action or offered == action:
+                    return
+            if asked.kind == self.program.turn_kind:
+                owner.check(self, seat, action)
+            raise IllegalActionError(seat, action, f"the player is "
+                                     f"{self.program.wording[asked.kind]}; the options are: "
+                                     + "; ".join(str(a) for a in asked.moves))
         if not isinstance(action, Move) or action not in asked.moves:
             listed = ", ".join(str(m) for m in asked.moves[:8]) + (
                 " …" if len(asked.moves) > 8 else "")
@@ -426,7 +690,7 @@ class FlowGame(SharedGenerator):
             raise RuleError("the game is over")
         if len(actions) != 1 or asked.seat not in actions:
             raise RuleError(f"expected one action from seat {asked.seat} "
-                            f"({_WORDING[asked.kind]}), got seats {sorted(actions)}")
+                            f"({self.program.wording[asked.kind]}), got seats {sorted(actions)}")
         move = actions[asked.seat]
         known = False
         for offered in asked.moves:
@@ -436,8 +700,10 @@ class FlowGame(SharedGenerator):
         if not known:
             self.check(asked.seat, move)
         self.records.append((self.turn, asked.kind, {asked.seat: move}))
+        age = self.age
         self.asking = None
         self._resolve(asked, move)
+        self.marks.append((age, tuple([s.coins for s in self.seats])))
         self._advance()
 
     def push(self, actions: Mapping[int, Any]) -> None:
@@ -453,7 +719,11 @@ class FlowGame(SharedGenerator):
         return undo(self, decisions)
 
     def score_sheet(self) -> ScoreSheet:
-        """Each seat's line from every part's points, in ``score.order`` (0 where none)."""
+        """Each seat's line from every part's points, in ``score.order`` (0 where none;
+        the part that owns ``score_sheet`` scores cities)."""
+        owner = self.verbs.get("score_sheet")
+        if owner is not None:
+            return owner.score_sheet(self)
         model = self.data.rules.model
         order = model.score.order
         parts = self.parts.values()
@@ -474,6 +744,9 @@ class FlowGame(SharedGenerator):
         the table and to each seat's entry), and its legal moves when it is asked."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise RuleError(f"no player {seat!r}: seats are 0 to {self.players - 1}")
+        owner = self.verbs.get("view")
+        if owner is not None:
+            return owner.table_view(self, seat)
         parts = self.parts.values()
         entries: list[dict[str, Any]] = []
         for s in range(len(self.seats)):
@@ -513,6 +786,9 @@ class FlowGame(SharedGenerator):
         """Nothing is cached: every answer is worked out from the state."""
 
     def offer_cards(self) -> list[Card]:
+        owner = self.verbs.get("offer_cards")
+        if owner is not None:
+            return owner.offer_cards(self)
         return [self.kinds[k].card for deck in decks.state(self).decks for k in deck]
 
     def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:

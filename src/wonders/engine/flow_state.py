@@ -9,13 +9,15 @@ its objects' copies, never a hand-kept list of fields.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from wonders.dsl.model import Card
+from wonders.engine.errors import RuleError
 from wonders.engine.flow_actions import Move
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
+    from wonders.engine.scoring import ScoreSheet
 
 
 class Seat:
@@ -116,6 +118,70 @@ class Part:
     def determinize(self, game: FlowGame, source: FlowGame, seat: int,
                     rng: random.Random) -> None:
         """Deal again in ``game`` (a clone of ``source``) what ``seat`` cannot see."""
+
+    # --- the effect runtime's verbs (runtime.Table) and the game's own answers, for the
+    # part that owns them: the game hands each verb a part names in VERBS to that part;
+    # these defaults say which verb a part was handed but does not do.
+
+    #: the verbs this part does for the game (``gain``, ``shields``, ``view`` …)
+    VERBS: tuple[str, ...] = ()
+
+    def _refuse(self, verb: str) -> RuleError:
+        return RuleError(f"mechanism part {type(self).__name__} names '{verb}' but does "
+                         "not do it")
+
+    def gain(self, game: FlowGame, seat: int, coins: int) -> None:
+        raise self._refuse("gain")
+
+    def lose(self, game: FlowGame, seat: int, coins: int) -> None:
+        raise self._refuse("lose")
+
+    def give(self, game: FlowGame, giver: int, taker: int, coins: int) -> None:
+        raise self._refuse("give")
+
+    def shields(self, game: FlowGame, seat: int, count: int) -> None:
+        raise self._refuse("shields")
+
+    def science_arrived(self, game: FlowGame, seat: int, symbol: str) -> None:
+        raise self._refuse("science_arrived")
+
+    def follow_up(self, game: FlowGame, kind: str, seat: int, effect: Any) -> None:
+        """A choice an effect raises (the runtime's ``ask``)."""
+        raise self._refuse("follow_up")
+
+    def take_tokens(self, game: FlowGame, seat: int, kind: str, count: int) -> None:
+        raise self._refuse("take_tokens")
+
+    def produced(self, game: FlowGame, seat: int, effect: Any) -> None:
+        raise self._refuse("produced")
+
+    def triggers(self, game: FlowGame, seat: int) -> Sequence[tuple[object, Any]]:
+        raise self._refuse("triggers")
+
+    def city_list(self, game: FlowGame) -> Sequence[Any]:
+        raise self._refuse("city_list")
+
+    def token_pools(self, game: FlowGame) -> dict[str, list[Any]]:
+        """The token pools effects take from (the runtime's ``pools``)."""
+        raise self._refuse("pools")
+
+    def discard_pile(self, game: FlowGame) -> list[Card]:
+        """The discard pile effects build from and add to (the runtime's ``discard``)."""
+        raise self._refuse("discard")
+
+    def offer_cards(self, game: FlowGame) -> list[Card]:
+        raise self._refuse("offer_cards")
+
+    def check(self, game: FlowGame, seat: int, action: Any) -> None:
+        """Raise why ``action`` of ``seat`` is refused (it is not one of the options)."""
+        raise self._refuse("check")
+
+    def table_view(self, game: FlowGame, seat: int) -> dict[str, Any]:
+        """The whole view of ``seat`` (for a part that owns ``view``)."""
+        raise self._refuse("view")
+
+    def score_sheet(self, game: FlowGame) -> ScoreSheet:
+        raise self._refuse("score_sheet")
 
 
 class Ask:

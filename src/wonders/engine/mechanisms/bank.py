@@ -252,6 +252,11 @@ class KeptTerms:
         return other
 
 
+def cities_of(game: FlowGame) -> list[DraftedCity]:
+    """The game's seats as the cities they are (an offer whose seats are cities)."""
+    return cast("list[DraftedCity]", game.seats)
+
+
 def own_terms(game: FlowGame, bank_key: int, city: DraftedCity) -> OwnTerms:
     """The city's own trading terms: fixed prices, discounts per colour, on wonders, and
     an interned id of all three and the game's bank price and resources (kept in the
@@ -312,7 +317,7 @@ class BankTrade(Part):
     def context(self, game: FlowGame, seat: int) -> TradeTerms:
         """What ``seat`` pays for things now (shared terms, looked up again only when
         either city's production or trading effects change)."""
-        cities = game.seats
+        cities = cities_of(game)
         city = cities[seat]
         rival = cities[1 - seat]
         kept = self.kept[seat]
@@ -368,7 +373,7 @@ class BankTrade(Part):
         (the turn offers those it can pay for); kept per seat until the terms or the
         wonders change."""
         kept = self.kept[seat]
-        wonders = game.seats[seat].wonders
+        wonders = cities_of(game)[seat].wonders
         if kept.tucks_terms is terms and kept.wonders == len(wonders):
             return kept.tucks
         priced = terms.tucks
@@ -387,7 +392,7 @@ class BankTrade(Part):
     def pay(self, game: FlowGame, seat: int, total: int, fixed: int) -> None:
         """Pay ``total``; the part above the card's coin cost is trade, which a rival with
         the trade-income ability receives instead of the bank."""
-        cities = game.seats
+        cities = cities_of(game)
         cities[seat].coins -= total
         if total <= fixed:  # no trade (or a chain build): all of it to the bank
             game.bank_paid += total
@@ -412,5 +417,10 @@ def state(game: FlowGame) -> BankTrade:
 
 
 __all__ = ["BankTrade", "CANNOT", "CHAINED", "KeptTerms", "NAME", "NO_TUCKS", "OwnTerms",
-           "Priced", "TRADE_INCOME_ABILITY", "Tuck", "card_record", "first_offer", "own_terms",
-           "state", "tuck_card", "tuck_of"]
+           "Priced", "TRADE_INCOME_ABILITY", "Tuck", "card_record", "cities_of", "first_offer",
+           "make", "own_terms", "state", "tuck_card", "tuck_of"]
+
+
+def make(game: FlowGame) -> BankTrade:
+    from wonders.engine.structure_rules import structure_rules
+    return BankTrade(structure_rules(game.data), game.players)

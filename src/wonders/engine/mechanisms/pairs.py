@@ -1,0 +1,55 @@
+"""Science pairs: a second symbol of a kind sets off the rule set's pair effect; enough
+different symbols win at once.
+
+``science: {mechanism: pairs, pair: EFFECT, supremacy: N}``: as a symbol arrives (the
+effect runtime's ``science_arrived``), the seat that now holds N different symbols wins a
+science victory at once when the flow lists ``science_supremacy`` in ``end.at_once``;
+otherwise a symbol held twice runs the pair effect (``take progress token from board``),
+once per symbol.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from wonders.dsl import effects as fx
+from wonders.engine.flow_state import Part
+from wonders.engine.mechanisms.bank import cities_of
+from wonders.engine.runtime import now
+
+if TYPE_CHECKING:
+    from wonders.engine.flow import FlowGame
+
+NAME: Final = "pairs"
+SUPREMACY: Final = "science_supremacy"   # the end.at_once condition this part raises
+VICTORY: Final = "science"               # the victory it is, on the score sheet
+
+
+class Pairs(Part):
+    """No state of its own (the symbols are the cities'): the pair effect and how many
+    different symbols win (0: never)."""
+
+    VERBS = ("science_arrived",)
+
+    def __init__(self, pair: fx.Effects | None, supremacy: int) -> None:
+        self.pair = pair
+        self.supremacy = supremacy
+
+    def science_arrived(self, game: FlowGame, seat: int, symbol: str) -> None:
+        symbols = cities_of(game)[seat].symbols()
+        supremacy = self.supremacy
+        if supremacy and len(symbols) >= supremacy:
+            game.win(seat, VICTORY)
+            return
+        if symbols[symbol] == 2 and self.pair is not None:
+            for clause in self.pair.clauses:
+                now(game, seat, clause.effect)
+
+
+__all__ = ["NAME", "Pairs", "SUPREMACY", "VICTORY"]
+
+
+def make(game: FlowGame) -> Pairs:
+    from wonders.engine.structure_rules import structure_rules
+    setup = structure_rules(game.data)
+    return Pairs(setup.pair, setup.science_supremacy if SUPREMACY in game.program.at_once else 0)

@@ -1,0 +1,121 @@
+"""7 Wonders Duel run by the flow interpreter: the same games as the structure loop's.
+
+``cards/duel/rules.yaml``'s ``flow:`` (the token pools and the wonder draft, three ages of
+structures with a starter chosen from Age II, turns until the structure is empty with
+replays, supremacy at once) played by :class:`~wonders.engine.flow.FlowGame` over the
+``structure``, ``bank``, ``track``, ``pairs``, ``wonder_draft``, ``pools`` and ``cities``
+mechanisms must give every pinned Duel digest of ``tests/golden_digests.json`` (the
+decisions, views, legal actions, set-up record, history and score sheet of each game),
+and the same games as :class:`~wonders.engine.structure_game.StructureGame` decision by
+decision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wonders.bots import make_bot
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Game as GameData
+from wonders.engine.flow import FlowGame
+from wonders.engine.runtime import Table
+from wonders.engine.structure_game import StructureGame
+
+GOLDEN = Path(__file__).with_name("golden_digests.json")
+
+
+@cache
+def duel() -> GameData:
+    return load_game(game="duel")
+
+
+def canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+
+
+def digest(bot: str, seed: int) -> str:
+    """tests/test_golden_digests.py's digest, of a game the flow interpreter plays."""
+    game = FlowGame(duel(), 2, seed)
+    bots = [make_bot(bot, seed * 1000 + seat) for seat in range(2)]
+    hashed = hashlib.sha256()
+    for _ in range(2000):
+        if game.over:
+            break
+        decision = game.decision()
+        hashed.update(canonical([decision.kind, list(decision.seats), decision.wording,
+                                 game.age, game.turn]))
+        for seat in range(2):
+            hashed.update(canonical(game.view(seat)))
+            hashed.update(canonical([str(action) for action in game.legal_actions(seat)]))
+        game.play({seat: bots[seat].choose(game, seat) for seat in decision.seats})
+    assert game.over
+    hashed.update(canonical(game.setup_record()))
+    hashed.update(canonical(game.history))
+    hashed.update(canonical(game.score_sheet().to_json()))
+    return hashed.hexdigest()
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_flow_gives_the_pinned_duel_digests(bot: str, seed: int) -> None:
+    pinned = json.loads(GOLDEN.read_text())
+    assert digest(bot, seed) == pinned[f"duel/2p/{bot}/seed{seed}"]
+
+
+def _same(a: Any, b: Any) -> None:
+    assert canonical(a) == canonical(b)
+
+
+@pytest.mark.parametrize("seed", range(10, 30))
+def test_the_flow_plays_as_the_structure_loop(seed: int) -> None:
+    """Decision by decision: the same decisions, views, legal actions and outcome (random
+    bots, more seeds than the digests; a clone and a determinized copy along the way)."""
+    old, new = StructureGame(duel(), 2, seed), FlowGame(duel(), 2, seed)
+    rng = random.Random(seed)
+    while not old.over:
+        assert not new.over
+        assert old.decision() == new.decision()
+        assert (old.age, old.turn) == (new.age, new.turn)
+        for seat in range(2):
+            _same(old.view(seat), new.view(seat))
+            assert [str(a) for a in old.legal_actions(seat)] == [
+                str(a) for a in new.legal_actions(seat)]
+        seat = old.to_move()[0]
+        index = rng.randrange(len(old.legal_actions(seat)))
+        if rng.random() < 0.1:   # a clone plays on as the game does
+            new = new.clone()
+        old.play({seat: old.legal_actions(seat)[index]})
+        new.play({seat: new.legal_actions(seat)[index]})
+    assert new.over
+    _same(old.history, new.history)
+    _same(old.setup_record(), new.setup_record())
+    _same(old.score_sheet().to_json(), new.score_sheet().to_json())
+    assert (old.bank_paid, old.bank_gave) == (new.bank_paid, new.bank_gave)
+
+
+def test_determinize_resamples_what_is_hidden_as_the_loop_did() -> None:
+    old, new = StructureGame(duel(), 2, 5), FlowGame(duel(), 2, 5)
+    for _ in range(12):
+        seat = old.to_move()[0]
+        old.play({seat: old.legal_actions(seat)[0]})
+        new.play({seat: new.legal_actions(seat)[0]})
+    a, b = old.determinize(0, random.Random(9)), new.determinize(0, random.Random(9))
+    assert [c.name for c in a.offer_cards()] == [c.name for c in b.offer_cards()]
+    assert ({k: (seen, [c.name for c in cards]) for k, (seen, cards) in a.card_places(0).items()}
+            == {k: (seen, [c.name for c in cards]) for k, (seen, cards)
+                in b.card_places(0).items()})
+
+
+def test_the_interpreter_is_the_runtime_table_and_refuses_a_verb_nobody_does() -> None:
+    game = FlowGame(duel(), 2, 1)
+    assert isinstance(game, Table) and game.arrival_ongoing
+    assert game.city_list() is game.seats
+    with pytest.raises(Exception, match="no mechanism of this flow does 'take_tokens'"):
+        game.take_tokens(0, "progress", 1)
