@@ -445,11 +445,11 @@ class FlowGame(Table):
 
     def _verb(self, verb: str) -> Part:
         """The part that does ``verb`` (a RuleError when no mechanism of the flow does)."""
-        found = self.verbs.get(verb)
-        if found is None:
+        try:
+            return self.verbs[verb]
+        except KeyError:
             raise RuleError(f"no mechanism of this flow does '{verb}' (the parts: "
-                            f"{', '.join(self.parts)})")
-        return found
+                            f"{', '.join(self.parts)})") from None
 
     def _start_round(self) -> None:
         """The next round: its number, turn 1, then its ``round.start`` steps."""

@@ -148,8 +148,10 @@ def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
 
 
 def offer_empty(game: FlowGame) -> bool:
-    """``turn.until: offer_empty``: no card is left in the structure."""
-    return state(game).empty()
+    """``turn.until: offer_empty``: no card is left in the structure (after every turn:
+    read inline)."""
+    structure = game.parts[NAME].structure  # type: ignore[attr-defined]
+    return structure is None or not structure.left
 
 
 def turn_moves(game: FlowGame, seat: int) -> list[Any]:
@@ -158,13 +160,14 @@ def turn_moves(game: FlowGame, seat: int) -> list[Any]:
     Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
     is checked against each class of the union; these are the engine's own objects.
     """
-    part = state(game)
+    parts = game.parts
+    part: StructureOffer = parts[NAME]  # type: ignore[assignment]  # (no cast: a call)
     setup = part.setup
-    city = cast(DraftedCity, game.seats[seat])
+    city: DraftedCity = game.seats[seat]  # type: ignore[assignment]
     coins = city.coins
     # built, or free by chain: looked at closely (a set lookup on the name)
     marked = city.marked
-    trade = bank.state(game)
+    trade: bank.BankTrade = parts[bank.NAME]  # type: ignore[assignment]
     terms = trade.context(game, seat)
     tucks: list[Tuck] = NO_TUCKS
     if city.wonders:
@@ -213,28 +216,32 @@ def _marked_offers(setup: StructureRules, city: DraftedCity, card: Card,
 
 def wonders_built(game: FlowGame) -> int:
     """Wonders built in all, by every seat."""
-    return sum(cast(DraftedCity, city).stages for city in game.seats)
+    found = 0
+    for city in game.seats:
+        found += city.stages  # type: ignore[attr-defined]  # (cities: no cast, a call)
+    return found
 
 
 def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     """Take the card and build it, sell it or tuck it under a Wonder (``action`` is one of
     the offered objects: its class is tested once)."""
     seat = asked.seat
-    part = state(game)
+    parts = game.parts
+    part: StructureOffer = parts[NAME]  # type: ignore[assignment]  # (no cast: a call)
     structure = part.structure
     assert structure is not None
-    city = cast(DraftedCity, game.seats[seat])
+    city: DraftedCity = game.seats[seat]  # type: ignore[assignment]
     kind = type(action)
     built: Build | None = None
     tucked: BuildWonder | None = None
     if kind is Sell:
-        card = cast(Sell, action).card
+        card = action.card
     elif kind is Build:
-        built = cast(Build, action)
-        card = built.card
+        built = action
+        card = action.card
     elif kind is BuildWonder:
-        tucked = cast(BuildWonder, action)
-        card = tucked.card
+        tucked = action
+        card = action.card
     else:
         raise RuleError(f"{action} is not a turn's action")
     accessible = structure.accessible
@@ -245,7 +252,7 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
             break
     else:
         raise RuleError(f"{card.name} is not an accessible card of the structure")
-    trade = bank.state(game)
+    trade: bank.BankTrade = parts[bank.NAME]  # type: ignore[assignment]
     if built is not None:
         chained = built.method == CHAIN
         # a chain build pays nothing, so nothing of it is trade
@@ -267,7 +274,7 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     limit = part.setup.wonder_limit
     if limit and wonders_built(game) >= limit:
         for other in game.seats:
-            cast(DraftedCity, other).wonders.clear()  # the rest leave the game
+            other.wonders.clear()  # type: ignore[attr-defined]  # the rest leave the game
 
 
 def arrived(game: FlowGame, seat: int, source: object, effects: Any, event: str,
@@ -275,7 +282,7 @@ def arrived(game: FlowGame, seat: int, source: object, effects: Any, event: str,
     """Apply what a new card or Wonder does as it arrives, then its owner's triggers."""
     if act(game, seat, effects, True) and game.finished:
         return
-    if cast(DraftedCity, game.seats[seat]).triggers:
+    if game.seats[seat].triggers:  # type: ignore[attr-defined]  # (cities: no cast)
         trigger(game, seat, event, colour, source)
 
 
@@ -307,7 +314,7 @@ def make(game: FlowGame) -> StructureOffer:
 
 def state(game: FlowGame) -> StructureOffer:
     """The game's structure offer."""
-    return cast(StructureOffer, game.parts[NAME])
+    return game.parts[NAME]  # type: ignore[return-value]  # (no cast: a call)
 
 
 __all__ = ["NAME", "StructureOffer", "TURN", "WORDING", "check", "lay", "make", "offer_empty",
