@@ -28,7 +28,7 @@ from wonders.dsl.flow_model import Flow
 from wonders.dsl.model import Card
 from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
-from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Ask, Part, Seat, SeatRecord, Task
 from wonders.engine.mechanisms import (
@@ -472,6 +472,7 @@ class FlowGame(Table):
             self.again = False
             if self.age >= self.program.rounds:
                 self.finished = True   # ``end.after: last_round``
+                self.victory = self.program.victory
                 return
             self.round_due = True
             return
@@ -490,6 +491,20 @@ class FlowGame(Table):
     def wait(self, kind: str, seat: int, moves: Sequence[Any], about: int = -1) -> None:
         """Ask ``seat`` to choose one of ``moves`` (always asked, even with one)."""
         self.asking = Ask(kind, seat, moves, about)   # type: ignore[arg-type]
+
+    def resume(self, tasks: Sequence[Task], next_round: bool) -> None:
+        """Go on from a position set by hand (scenarios): what is cached dropped, the agenda
+        ``tasks``, then the round's turn of the seat to move (``next_round``: the next
+        round's start), asked again."""
+        self.invalidate()
+        self.agenda = list(tasks)
+        self.asking = None
+        self.in_turn = False
+        self.finished = False
+        self.round_due = next_round
+        self.round_fresh = not next_round
+        self.again = False
+        self._advance()
 
     def part(self, name: str) -> Part:
         """The part of mechanism ``name`` (a RuleError when the flow has none)."""
@@ -742,11 +757,11 @@ class FlowGame(Table):
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: the turn and decision, then every part's contribution (to
         the table and to each seat's entry), and its legal moves when it is asked."""
+        owner = self.verbs.get("view")
+        if owner is not None:   # (the contract's check: a seat is any index, np.int64 too)
+            return owner.table_view(self, check_seat(seat, self.players))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise RuleError(f"no player {seat!r}: seats are 0 to {self.players - 1}")
-        owner = self.verbs.get("view")
-        if owner is not None:
-            return owner.table_view(self, seat)
         parts = self.parts.values()
         entries: list[dict[str, Any]] = []
         for s in range(len(self.seats)):
@@ -783,7 +798,15 @@ class FlowGame(Table):
         return record
 
     def invalidate(self) -> None:
-        """Nothing is cached: every answer is worked out from the state."""
+        """Drop what the parts keep worked out (the state was changed by hand), and work
+        the turn's options out again if a turn is asked."""
+        for part in self.parts.values():
+            part.forget(self)
+        asked = self.asking
+        if asked is not None and asked.kind == self.program.turn_kind and not self.finished:
+            self.asking = Ask(asked.kind, asked.seat,
+                              self.program.turn_moves(self, asked.seat),  # type: ignore[arg-type]
+                              asked.about)
 
     def offer_cards(self) -> list[Card]:
         owner = self.verbs.get("offer_cards")

@@ -119,6 +119,9 @@ class Part:
                     rng: random.Random) -> None:
         """Deal again in ``game`` (a clone of ``source``) what ``seat`` cannot see."""
 
+    def forget(self, game: FlowGame) -> None:
+        """Drop what this part keeps worked out (the state was changed by hand)."""
+
     # --- the effect runtime's verbs (runtime.Table) and the game's own answers, for the
     # part that owns them: the game hands each verb a part names in VERBS to that part;
     # these defaults say which verb a part was handed but does not do.

@@ -125,9 +125,9 @@ def _draft_encoder() -> Callable[..., Any]:
     return DraftEncoder
 
 
-def _structure_game() -> type[StructureGame]:
-    from wonders.engine.structure_game import StructureGame
-    return StructureGame
+def _structure_game() -> type[FlowGame]:
+    from wonders.engine.flow import FlowGame  # (the rule set's flow: section, run as data)
+    return FlowGame
 
 
 def _structure_scenarios() -> type[DraftRunner]:

@@ -310,7 +310,7 @@ class BankTrade(Part):
         for city in cities:
             city._cache[BANK_TERMS] = empty
 
-    def forget(self) -> None:
+    def forget(self, game: FlowGame) -> None:
         """Drop the terms found (the cities were changed by hand)."""
         self.kept = [KeptTerms() for _ in self.kept]
 

@@ -58,6 +58,11 @@ class Cities(Part):
         other.final = self.final
         return other
 
+    def forget(self, game: FlowGame) -> None:
+        for city in bank.cities_of(game):
+            city.changed()
+        self.final = None
+
     # --- the runtime's verbs -------------------------------------------------------------
 
     def gain(self, game: FlowGame, seat: int, coins: int) -> None:
