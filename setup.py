@@ -55,7 +55,7 @@ HOT_PATH = [
     "wonders/engine/structure_rules",
     "wonders/engine/table",
     "wonders/engine/track",
-    # the flow interpreter and the mechanisms its flows name (7 Wonders Architects)
+    # the flow interpreter and the mechanisms its flows name (7 Wonders Architects, Dice)
     "wonders/dsl/components_model",
     "wonders/engine/flow",
     "wonders/engine/flow_actions",
@@ -65,16 +65,15 @@ HOT_PATH = [
     "wonders/engine/mechanisms/pawn",
     "wonders/engine/mechanisms/pieces",
     "wonders/engine/mechanisms/progress",
-    # the dice-forum loop (7 Wonders Dice) and its mechanisms
     "wonders/dsl/sheets_model",
     "wonders/engine/dice_actions",
-    "wonders/engine/dice_game",
     "wonders/engine/mechanisms/attacks",
     "wonders/engine/mechanisms/end_trigger",
     "wonders/engine/mechanisms/forum",
     "wonders/engine/mechanisms/gates",
     "wonders/engine/mechanisms/reserve",
     "wonders/engine/mechanisms/sheet",
+    "wonders/engine/mechanisms/sheets",
     # the loops' greedy policies and the choice they share: simulations and the search
     # bot's playouts
     "wonders/bots/greedy",

@@ -203,7 +203,7 @@ def test_duel_log_header(duel: GameData) -> None:
     fresh = new_game(duel, 2, 4)
     assert isinstance(fresh, FlowGame)
     assert head["wonder_pools"] == [[w.name for w in pool] for pool in draft_part.state(fresh).pools]
-    assert head["board_tokens"] == {"board": [t.name for t in fresh.pools["board"]]}
+    assert head["board_tokens"] == {"board": [t.name for t in fresh.table.pools["board"]]}
     assert len(head["board_tokens"]["board"]) == 5
     records = lines(game, "duel")
     assert records[-1]["type"] == "result"

@@ -18,7 +18,8 @@ from wonders.bots import make_bot
 from wonders.cli import app
 from wonders.cli.dice_human import play_dice_human
 from wonders.dsl.loader import load, load_game, shipped_games
-from wonders.engine.dice_game import DiceGame
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import end_trigger
 from wonders.engine.registry import new_game
 from wonders.scenarios.draft import check_file
 
@@ -131,6 +132,37 @@ def test_dice_files_beside_another_rule_set_are_refused(tmp_path: Path) -> None:
     assert "M905" in codes
 
 
+def _flow_problems(folder: Path) -> list[str]:
+    return [f"{d.code} {d.message} @{d.location.line}" for d in load([folder]).report.sorted()]
+
+
+def test_a_dice_flow_must_ask_every_seat_at_once(tmp_path: Path) -> None:
+    folder = variant(tmp_path, "rules.yaml", "    decide: all ", "    decide: in_order ")
+    assert _flow_problems(folder) == [
+        "M909 offer 'dice' asks all, not in_order @45"], _flow_problems(folder)
+
+
+def test_a_dice_flow_must_order_every_follow_up(tmp_path: Path) -> None:
+    """A follow-up left out of the order would never be asked: refused, located."""
+    folder = variant(tmp_path, "rules.yaml", "follow_ups: [bonus, extra]", "follow_ups: [bonus]")
+    found = _flow_problems(folder)
+    assert found == ["M909 turn.follow_ups must order the follow-up decisions offer 'dice' "
+                     "asks (bonus, extra), not bonus @50"], found
+
+
+def test_a_dice_rule_set_without_a_flow_is_refused(tmp_path: Path) -> None:
+    folder = variant(tmp_path, "rules.yaml", "\nflow:\n", "\nunused_flow:\n")
+    codes = [d.code for d in load([folder]).report.sorted()]
+    assert "M909" in codes, codes
+
+
+def test_a_dice_flow_step_typo_is_refused_with_a_suggestion(tmp_path: Path) -> None:
+    folder = variant(tmp_path, "rules.yaml", "- shake_forum ", "- shake_forums ")
+    problems = load([folder]).report.sorted()
+    assert [d.code for d in problems] == ["M909"], problems
+    assert problems[0].suggestion == "shake_forum"
+
+
 # --- every command -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
@@ -173,7 +205,7 @@ def test_the_terminal_plays_a_whole_game(data) -> None:  # type: ignore[no-untyp
     from rich.console import Console
 
     game = new_game(data, 3, 4)
-    assert isinstance(game, DiceGame)
+    assert isinstance(game, FlowGame)
     answers = iter(["help", "show", "0", "x", *["1"] * 400])
     out = StringIO()
     bots = {1: make_bot("greedy", 1), 2: make_bot("random", 2)}
@@ -190,7 +222,7 @@ def test_the_terminal_quits(data) -> None:  # type: ignore[no-untyped-def]
     from rich.console import Console
 
     game = new_game(data, 2, 1)
-    assert isinstance(game, DiceGame)
+    assert isinstance(game, FlowGame)
     answers = iter(["1", "quit"])
     assert not play_dice_human(game, 1, {0: make_bot("random", 0)},
                                Console(file=StringIO()), lambda prompt: next(answers))
@@ -287,23 +319,23 @@ def test_rules_hold_over_random_games(data) -> None:  # type: ignore[no-untyped-
     for seed in range(60):
         players = 2 + seed % 6
         game = new_game(data, players, seed)
-        assert isinstance(game, DiceGame)
+        assert isinstance(game, FlowGame)
         rng = random.Random(seed)
         while not game.over:
             game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
-            assert all(0 <= c.coins <= data.dice.reserve for c in game.sheets)
-            for city in game.sheets:   # a special die only for those who unlocked it
+            assert all(0 <= c.coins <= data.dice.reserve for c in game.cities)
+            for city in game.cities:   # a special die only for those who unlocked it
                 for action in game.legal_actions(city.seat):
                     die = getattr(action, "die", "")
                     special = {d.name: d for d in data.dice.dice if not d.start}
                     if die in special:
                         assert special[die].colour in city.unlocked
-        trigger = game.trigger
+        trigger = end_trigger.state(game)
         if trigger.triggered >= 0:
             ends += 1
             # the turn the third bonus was taken, then one more turn
             assert game.turn == trigger.triggered + 1
-            assert any(sum(c.bonuses) >= 3 for c in game.sheets)
+            assert any(sum(c.bonuses) >= 3 for c in game.cities)
         else:
             assert game.turn == data.dice.max_turns
     assert ends > 0

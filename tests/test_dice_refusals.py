@@ -11,8 +11,8 @@ import pytest
 
 from wonders.dsl.loader import load_game
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
-from wonders.engine.dice_game import DiceGame
 from wonders.engine.errors import IllegalActionError
+from wonders.engine.flow import FlowGame
 
 FALLBACK = "not one of the options"
 
@@ -22,7 +22,7 @@ def data():  # type: ignore[no-untyped-def]
     return load_game(game="dice")
 
 
-def reason(game: DiceGame, seat: int, action: object) -> str:
+def reason(game: FlowGame, seat: int, action: object) -> str:
     with pytest.raises(IllegalActionError) as caught:
         game.check(seat, action)
     assert caught.value.player == seat and caught.value.action is action
@@ -30,15 +30,15 @@ def reason(game: DiceGame, seat: int, action: object) -> str:
 
 
 def test_a_turn_refuses_what_belongs_elsewhere(data) -> None:  # type: ignore[no-untyped-def]
-    game = DiceGame(data, 3, 1)
+    game = FlowGame(data, 3, 1)
     assert "only after completing a building" in reason(game, 0, TakeBonus("seven_coins"))
     assert "nothing to decline" in reason(game, 0, Decline())
     assert "not this player's decision" in reason(game, 5, Pass())
 
 
 def test_a_wonder_stage_needs_its_coins_and_its_order(data) -> None:  # type: ignore[no-untyped-def]
-    game = DiceGame(data, 2, 1)
-    city = game.sheets[0]
+    game = FlowGame(data, 2, 1)
+    city = game.cities[0]
     city.coins = 1
     game.invalidate()
     cost = city.board.stages[0].cost
@@ -48,7 +48,7 @@ def test_a_wonder_stage_needs_its_coins_and_its_order(data) -> None:  # type: ig
 
 
 def test_a_crossing_names_the_die_and_its_price(data) -> None:  # type: ignore[no-untyped-def]
-    game = DiceGame(data, 2, 1)
+    game = FlowGame(data, 2, 1)
     cross = next(a for a in game.legal_actions(0) if isinstance(a, CrossSpace))
     wrong_die = CrossSpace(cross.building, cross.space, cross.slot, "nothing", cross.die_price,
                            cross.shortfall)
@@ -63,7 +63,7 @@ def test_every_refused_variant_of_a_legal_crossing_has_a_reason(data) -> None:  
     rng = random.Random(7)
     checked = 0
     for seed in range(6):
-        game = DiceGame(data, 2 + seed % 4, seed)
+        game = FlowGame(data, 2 + seed % 4, seed)
         while not game.over and checked < 400:
             for seat in game.to_move():
                 for action in game.legal_actions(seat):

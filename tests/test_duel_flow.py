@@ -24,6 +24,7 @@ import pytest
 from wonders.bots import make_bot
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
+from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
 from wonders.engine.runtime import Table
 from wonders.engine.structure_game import StructureGame
@@ -113,9 +114,10 @@ def test_determinize_resamples_what_is_hidden_as_the_loop_did() -> None:
                 in b.card_places(0).items()})
 
 
-def test_the_interpreter_is_the_runtime_table_and_refuses_a_verb_nobody_does() -> None:
+def test_effects_act_on_the_cities_part_and_a_verb_nobody_does_is_refused() -> None:
     game = FlowGame(duel(), 2, 1)
-    assert isinstance(game, Table) and game.arrival_ongoing
-    assert game.city_list() is game.seats
-    with pytest.raises(Exception, match="no mechanism of this flow does 'take_tokens'"):
-        game.take_tokens(0, "progress", 1)
+    table = game.table
+    assert isinstance(table, Table) and table.arrival_ongoing
+    assert table.city_list() is game.cities and table.pools is game.table.pools
+    with pytest.raises(RuleError, match="no mechanism of this flow can give counter tokens"):
+        table.take_tokens(0, "progress", 1)

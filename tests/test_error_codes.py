@@ -65,7 +65,7 @@ def structure_rules(layout: str, ages: int = 1, extra: str = "") -> str:
 
 
 # A dice-forum game (offer: dice) of one building, two boards and one die (docs/errors.md, D615)
-DICE_RULES = 'kind: rules\nname: tiny\nplayers: {min: 2, max: 2}\nvocabulary:\n  resources: {raw: [wood, stone]}\n  colours: [grey]\n  science: []\nages:\n  count: 1\noffer: {mechanism: dice}\n'
+DICE_RULES = 'kind: rules\nname: tiny\nplayers: {min: 2, max: 2}\nvocabulary:\n  resources: {raw: [wood, stone]}\n  colours: [grey]\n  science: []\nages:\n  count: 1\noffer: {mechanism: dice}\nflow:\n  setup: [deal_sheets]\n  turn: {decide: all, start: [shake_forum, note_counts], offer: dice, follow_ups: [bonus, extra], after: [bring_in_dice]}\n  end: {when: [end_trigger]}\n'
 DICE_SHEETS = 'kind: sheets\nset: tiny\ngame: tiny\nbuildings:\n  - key: yard\n    name: Yard\n    colour: grey\n    spaces:\n      - {symbol: wood, cost: 0, effect: produce wood}\n      - {symbol: stone, cost: 1, effect: produce stone}\nboards:\n  - {name: North, stages: [{cost: 1, effect: points 3}]}\n  - {name: South, stages: [{cost: 2, effect: points 4}]}\n'
 DICE_FORUM = 'kind: forum\nset: tiny\ngame: tiny\nquadrants: [0, 1]\ndice:\n  - name: brown\n    colour: grey\n    faces: [{building: yard, symbol: wood}, {building: yrad, symbol: stone}]\n'
 

@@ -307,9 +307,9 @@ def test_track_tokens_and_cities_are_shown(duel: GameData) -> None:
     assert "Conflict track" in out
     assert "●" in out  # the pawn
     assert "The pawn is in the centre" in out
-    for token in game.pools["board"]:
+    for token in game.table.pools["board"]:
         assert token.name in out
-    for token in game.pools["box"]:
+    for token in game.table.pools["box"]:
         assert token.name not in out
     for seat in (0, 1):
         for wonder in game.cities[seat].wonders:

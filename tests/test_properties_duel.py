@@ -122,7 +122,7 @@ class Ledger:
         self.removed[game.age] = list(structure_part.state(game).removed)
 
 def assert_tokens_conserved(game: FlowGame) -> None:
-    places = [t for pool in game.pools.values() for t in pool]
+    places = [t for pool in game.table.pools.values() for t in pool]
     places += [t for city in game.cities for t in city.owned_tokens]
     assert Counter(id(t) for t in places) == Counter(id(t) for t in DATA.tokens)
 
@@ -304,7 +304,7 @@ def test_the_game_seed_alone_fixes_the_deal() -> None:
     assert isinstance(other, FlowGame)
     assert ([[w.name for w in p] for p in draft_part.state(other).pools]
             != [[w.name for w in p] for p in draft_part.state(first).pools]
-            or [t.name for t in other.pools["board"]] != [t.name for t in first.pools["board"]])
+            or [t.name for t in other.table.pools["board"]] != [t.name for t in first.table.pools["board"]])
 
 
 # --- the setup of the reference -------------------------------------------------------------
@@ -318,10 +318,10 @@ def test_the_wonder_draft_follows_the_reference() -> None:
         assert [len(p) for p in pools] == [4, 4]
         drafted = pools[0] + pools[1]
         assert len(set(drafted)) == 8
-        assert {t.name for t in game.pools["board"]} | {t.name for t in game.pools["box"]} \
+        assert {t.name for t in game.table.pools["board"]} | {t.name for t in game.table.pools["box"]} \
             == {t.name for t in DATA.tokens}
-        assert len(game.pools["board"]) == TOKENS_ON_BOARD
-        assert len(game.pools["box"]) == len(DATA.tokens) - TOKENS_ON_BOARD
+        assert len(game.table.pools["board"]) == TOKENS_ON_BOARD
+        assert len(game.table.pools["box"]) == len(DATA.tokens) - TOKENS_ON_BOARD
         order = []
         rng = random.Random(seed)
         for pick in range(len(DRAFT_ORDER)):

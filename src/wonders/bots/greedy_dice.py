@@ -1,7 +1,7 @@
-"""The dice-forum loop's greedy policy: one seat's action tried alone, the sheet valued.
+"""The dice offer's greedy policy: one seat's action tried alone, the sheet valued.
 
 Turns are simultaneous, so an action is valued on a copy of the game in which only
-this seat has acted (:meth:`DiceGame.trial`): the points it has then, plus generic
+this seat has acted (:meth:`FlowGame.trial`): the points it has then, plus generic
 estimates of what a position is worth later — resource types (every later space costs
 less), coins (bounded by the reserve), bonuses and follow-ups waiting, dice unlocked,
 progress towards completing buildings (a bonus) — weighed less as the game nears its
@@ -18,7 +18,8 @@ from typing import Any, Sequence
 from wonders.bots.policy import best_of
 from wonders.dsl import effects as fx
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
-from wonders.engine.dice_game import DiceGame
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import end_trigger, sheets
 
 # value of one unit of each estimate, early in the game (they fade towards the end)
 RESOURCE = 2.2
@@ -29,31 +30,33 @@ PROGRESS = 4.0      # per building, times the share of its spaces crossed, squar
 STAGE = 0.5
 
 
-def value(game: DiceGame, seat: int) -> float:
+def value(game: FlowGame, seat: int) -> float:
     """How good ``seat``'s position is: its points plus what it promises."""
-    city = game.sheets[seat]
-    dice = game.dice
+    sheet = sheets.state(game)
+    city = sheet.cities[seat]
+    dice = sheet.dice
     left = 1.0
-    trigger = game.trigger
+    trigger = end_trigger.state(game)
     if trigger.triggered >= 0:
         left = 0.15 if game.turn >= trigger.triggered + trigger.extra else 0.4
     estimate = (RESOURCE * len(city.resources) + COIN * city.coins
-                + FOLLOW_UP * len(game.pending[seat]) + UNLOCKED * len(city.unlocked)
+                + FOLLOW_UP * len(game.follow_ups[seat]) + UNLOCKED * len(city.unlocked)
                 + STAGE * city.stages)
     for b, building in enumerate(dice.buildings):
         share = city.counts[b] / len(building.spaces)
         estimate += PROGRESS * share * share
-    return game.points(seat) + left * estimate
+    return sheets.points(game, seat) + left * estimate
 
 
-def quick(game: DiceGame, seat: int, action: Any) -> float:
+def quick(game: FlowGame, seat: int, action: Any) -> float:
     """A cheap estimate of one action, without copying the game (search playouts): the
     space's fixed points and attack, a new resource type, completing its building, less
     the coins paid; a Wonder stage's fixed points; passing's coins."""
-    city = game.sheets[seat]
+    sheet = sheets.state(game)
+    city = sheet.cities[seat]
     if isinstance(action, CrossSpace):
-        b = game.tables.index[action.building]
-        building = game.dice.buildings[b]
+        b = sheet.tables.index[action.building]
+        building = sheet.dice.buildings[b]
         space = building.spaces[action.space]
         gains = space.gains
         found = (space.attack + 2.0 * space.defence + 1.0 + 1.5 * len(gains.prices)
@@ -82,11 +85,11 @@ def quick(game: DiceGame, seat: int, action: Any) -> float:
         return found - COIN * action.shortfall
     if isinstance(action, TakeBonus):
         return 3.0
-    return COIN * 3 if city.coins < game.dice.reserve - 3 else 0.0
+    return COIN * 3 if city.coins < sheet.dice.reserve - 3 else 0.0
 
 
 class DiceGreedy:
-    """Registered as the ``dice`` loop's ``greedy``: ``Policy(seed, noise, fast)``."""
+    """Registered as the ``dice`` offer's ``greedy``: ``Policy(seed, noise, fast)``."""
 
     name = "greedy"
 
@@ -95,7 +98,7 @@ class DiceGreedy:
         self.noise = noise
         self.fast = fast
 
-    def choose(self, game: DiceGame, seat: int) -> Any:
+    def choose(self, game: FlowGame, seat: int) -> Any:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
@@ -105,7 +108,7 @@ class DiceGreedy:
         return best_of(actions, lambda action: value(game.trial(seat, action), seat), self.rng,
                        self.noise)
 
-    def rank(self, game: DiceGame, seat: int,
+    def rank(self, game: FlowGame, seat: int,
              actions: Sequence[Any]) -> list[tuple[float, Any]]:
         valued = [(value(game.trial(seat, a), seat), a) for a in actions]
         order = sorted(range(len(valued)), key=lambda i: -valued[i][0])

@@ -174,7 +174,7 @@ class FlowGreedy:
         self.fast = fast
 
     def choose(self, game: FlowGame, seat: int) -> Move:
-        actions = game.legal_actions(seat)
+        actions: Sequence[Move] = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
         valued = self._values(game, seat, actions)

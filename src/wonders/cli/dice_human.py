@@ -9,7 +9,7 @@ why (the die's price plus one coin per resource type you lack), and reads a numb
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Sequence, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -24,7 +24,9 @@ from wonders.engine.dice_actions import (
     Pass,
     TakeBonus,
 )
-from wonders.engine.dice_game import DiceGame
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import forum as forum_part
+from wonders.engine.mechanisms import sheets
 
 HELP = """Type the number of an option (or 'show' to see the table again, 'quit' to leave).
 A space costs the die's price (its quadrant, less your discounts) plus one coin for each
@@ -33,7 +35,7 @@ Completing a building lets you take a bonus; the game ends one turn after a play
 takes their last bonus."""
 
 
-class DiceHuman(TerminalSession[DiceGame]):
+class DiceHuman(TerminalSession[FlowGame]):
     help_text = HELP
 
     def run(self) -> bool:
@@ -49,7 +51,7 @@ class DiceHuman(TerminalSession[DiceGame]):
                 game.play(moves)
                 for seat, action in sorted(moves.items()):
                     if seat != self.seat:
-                        self.say(f"{game.sheets[seat].label()}: {action}", "dim")
+                        self.say(f"{sheets.state(game).cities[seat].label()}: {action}", "dim")
         except Quit:
             self.say("You left the game.")
             return False
@@ -60,21 +62,22 @@ class DiceHuman(TerminalSession[DiceGame]):
 
     def show(self) -> None:
         game = self.game
-        dice = game.dice
-        city = game.sheets[self.seat]
+        dice = sheets.state(game).dice
+        city = sheets.state(game).cities[self.seat]
+        pool = forum_part.state(game).pool
         self.say(f"Turn {game.turn} — {game.decision().wording}", "bold")
         forum = Table(title="The forum")
         for column in ("#", "die", "shows", "price", "your price"):
             forum.add_column(column)
-        for k, index in enumerate(game.forum.slots):
+        for k, index in enumerate(pool.slots):
             die = dice.dice[index]
-            face = die.faces[game.forum.faces[k]]
+            face = die.faces[pool.faces[k]]
             shows = dice.face_words(face, names=True)
             usable = die.start or die.colour in city.unlocked
-            price = game.die_price(self.seat, dice.quadrants[game.forum.quadrants[k]],
-                                   die.colour)
+            price = sheets.die_price(game, self.seat, dice.quadrants[pool.quadrants[k]],
+                                     die.colour)
             forum.add_row(str(k + 1), die.name, shows,
-                          str(dice.quadrants[game.forum.quadrants[k]]),
+                          str(dice.quadrants[pool.quadrants[k]]),
                           str(price) if usable else "locked")
         self.console.print(forum)
         sheet = Table(title=f"Your sheet: {city.board.name} — {city.coins} coins "
@@ -99,11 +102,11 @@ class DiceHuman(TerminalSession[DiceGame]):
             others.add_column(building.name, justify="right")
         for column in ("wonder", "bonuses", "coins", "points"):
             others.add_column(column, justify="right")
-        for other in game.sheets:
+        for other in sheets.state(game).cities:
             others.add_row(other.label() + (" (you)" if other.seat == self.seat else ""),
                            *[str(n) for n in other.counts], str(other.stages),
                            str(sum(other.bonuses)), str(other.coins),
-                           str(game.points(other.seat)))
+                           str(sheets.points(game, other.seat)))
         self.console.print(others)
 
     def describe(self, action: DiceAction) -> str:
@@ -124,7 +127,7 @@ class DiceHuman(TerminalSession[DiceGame]):
 
     def choose(self) -> DiceAction:
         game = self.game
-        options = game.legal_actions(self.seat)
+        options: Sequence[DiceAction] = game.legal_actions(self.seat)
         self.show()
         while True:
             for i, action in enumerate(options, 1):
@@ -150,18 +153,18 @@ class DiceHuman(TerminalSession[DiceGame]):
         sheet = game.score_sheet()
         table = Table(title="Final scores")
         table.add_column("")
-        for city in game.sheets:
+        for city in sheets.state(game).cities:
             table.add_column(city.label(), justify="right")
         for line in sheet.order:
             table.add_row(line, *[str(row[line]) for row in sheet.lines])
         table.add_row("total", *[str(t) for t in sheet.totals])
-        table.add_row("coins", *[str(c.coins) for c in game.sheets])
+        table.add_row("coins", *[str(c.coins) for c in sheets.state(game).cities])
         self.console.print(table)
-        winners = ", ".join(game.sheets[s].label() for s in sheet.winners)
+        winners = ", ".join(sheets.state(game).cities[s].label() for s in sheet.winners)
         self.say(f"winner: {winners}", "bold")
 
 
-def play_dice_human(game: DiceGame, seat: int, bots: dict[int, Bot],
+def play_dice_human(game: FlowGame, seat: int, bots: dict[int, Bot],
                     console: Console | None = None, ask: Ask | None = None) -> bool:
     """Play a dice-forum ``game`` with a human at ``seat``; True when played to the end."""
     if console is None:

@@ -606,7 +606,8 @@ class StructureHumanGame(TerminalSession[FlowGame]):
                            "track) are lost by the player on whose side the pawn enters them.")
 
     def show_board_tokens(self) -> None:
-        board = [t for pool, tokens in self.game.pools.items() if pool != "box" for t in tokens]
+        board = [t for pool, tokens in self.game.table.pools.items() if pool != "box"
+                 for t in tokens]
         if not board and not any(c.owned_tokens for c in self.game.cities):
             return
         pair = self.setup.pair

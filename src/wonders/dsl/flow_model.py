@@ -24,9 +24,9 @@ from wonders.dsl.errors import Diagnostic, Report, closest
 if TYPE_CHECKING:   # (the engine reads flows; the YAML stack stays out of its imports)
     from wonders.dsl.source import Document, PathKey
 
-SETUP, AFTER_CARD, AFTER = "setup", "after_card", "after"
+SETUP, START, AFTER_CARD, AFTER = "setup", "start", "after_card", "after"
 ROUND_START: Final = "round.start"
-PLACES: Final = (SETUP, AFTER_CARD, AFTER, ROUND_START)
+PLACES: Final = (SETUP, START, AFTER_CARD, AFTER, ROUND_START)
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,15 @@ STEPS: Final[Mapping[str, StepSpec]] = {
                            "a progress token's 'one more card', optional, once a turn each"),
     "battle_if_due": StepSpec(frozenset({AFTER}), {"victory": (_INT, 3), "double": (_INT, 2)},
                               "a battle called this turn: shields compared, tokens won"),
+    "deal_sheets": StepSpec(frozenset({SETUP}), {},
+                            "deal each seat a sheet's board at random, and the starting coins"),
+    "shake_forum": StepSpec(frozenset({START}), {},
+                            "shake the forum's dice: each a face and a priced quadrant"),
+    "note_counts": StepSpec(frozenset({START}), {},
+                            "note each sheet's counts and defences: what gates and attacks "
+                            "read this turn"),
+    "bring_in_dice": StepSpec(frozenset({AFTER}), {},
+                              "dice unlocked this turn join the forum"),
     "deal_pools": StepSpec(frozenset({SETUP}), {},
                            "deal the tokens into their pools (setup: tokens), shuffled"),
     "draft_wonders": StepSpec(frozenset({SETUP}), {},
@@ -77,15 +86,32 @@ STEPS: Final[Mapping[str, StepSpec]] = {
                                "from round N, the weaker military chooses who starts"),
 }
 
+IN_ORDER, ALL = "in_order", "all"
+
+
+@dataclass(frozen=True)
+class OfferSpec:
+    """What an offer is: who it asks (``in_order`` or ``all``), the follow-up decisions it
+    asks with ``decide: all`` (which the flow's ``follow_ups`` orders), what it offers."""
+
+    decide: str
+    follow_ups: tuple[str, ...]
+    does: str
+
+
 #: The offers the interpreter runs: what a turn offers (a mechanism each).
-OFFERS: Final[Mapping[str, str]] = {
-    "decks": "the top card of the deck on the left, on the right, or of the central deck",
-    "structure": "an accessible card of the round's structure: build, sell or tuck it",
+OFFERS: Final[Mapping[str, OfferSpec]] = {
+    "decks": OfferSpec(IN_ORDER, (), "the top card of the deck on the left, on the right, or "
+                       "of the central deck"),
+    "dice": OfferSpec(ALL, ("bonus", "extra"), "a die of the forum to cross a sheet's space "
+                      "with, the next Wonder stage, or to pass"),
+    "structure": OfferSpec(IN_ORDER, (), "an accessible card of the round's structure: build, "
+                           "sell or tuck it under a Wonder"),
 }
 
-#: The offers still played by their own loop as well (a rule set of theirs needs no flow;
-#: the one it writes is run by the interpreter when a game is made with it).
-OWN_LOOPS: Final = frozenset({"structure"})
+#: Offers whose rule sets may leave the flow out (their other sections are checked alone;
+#: a game needs the flow).
+FLOW_OPTIONAL: Final = frozenset({"structure"})
 
 #: What ends a round's turns (``turn.until``).
 UNTIL: Final[Mapping[str, str]] = {
@@ -112,6 +138,8 @@ AFTER_END: Final[Mapping[str, str]] = {
 END_CONDITIONS: Final[Mapping[str, str]] = {
     "wonder_complete": "a seat has built every piece of its Wonder",
     "no_card": "the seat to move has no card to take",
+    "end_trigger": "the sheets' end trigger was reached and its extra turns are played "
+                   "(or the turn limit)",
 }
 
 
@@ -129,8 +157,10 @@ class Flow:
     """``flow``: set-up, the turn and the end (see the module's docstring)."""
 
     setup: tuple[Step, ...] = ()
-    decide: str = "in_order"
+    decide: str = IN_ORDER
     offer: str = "decks"
+    start: tuple[Step, ...] = ()
+    follow_ups: tuple[str, ...] = ()
     after_card: tuple[Step, ...] = ()
     after: tuple[Step, ...] = ()
     end_when: tuple[str, ...] = ()
@@ -143,11 +173,11 @@ class Flow:
     until_turns: str | None = None           # turn.until
     at_once: tuple[str, ...] = ()            # end.at_once
     end_after: str | None = None             # end.after
-    victory: str = "points"                  # end.victory: the normal victory's name
 
     def step(self, name: str) -> Step | None:
         """The first step called ``name`` anywhere in the flow (None: not in it)."""
-        for step in (*self.setup, *self.after_card, *self.after, *self.round_start):
+        for step in (*self.setup, *self.start, *self.after_card, *self.after,
+                     *self.round_start):
             if step.name == name:
                 return step
         return None
@@ -191,8 +221,10 @@ def read_flow(data: Any) -> Flow | None:
     until = rounds.get("until")
     count, again, until_turns = rounds.get("count"), turn.get("again"), turn.get("until")
     after = end.get("after")
-    return Flow(setup=_steps(data.get("setup")), decide=str(turn.get("decide", "in_order")),
-                offer=str(turn.get("offer", "decks")), after_card=_steps(turn.get("after_card")),
+    return Flow(setup=_steps(data.get("setup")), decide=str(turn.get("decide", IN_ORDER)),
+                offer=str(turn.get("offer", "decks")), start=_steps(turn.get("start")),
+                follow_ups=tuple(str(k) for k in _items(turn, "follow_ups")),
+                after_card=_steps(turn.get("after_card")),
                 after=_steps(turn.get("after")),
                 end_when=tuple(w for w in _items(end, "when") if isinstance(w, str)),
                 then=str(end.get("then", "end_of_turn")),
@@ -203,8 +235,7 @@ def read_flow(data: Any) -> Flow | None:
                 again=again if isinstance(again, str) else None,
                 until_turns=until_turns if isinstance(until_turns, str) else None,
                 at_once=tuple(w for w in _items(end, "at_once") if isinstance(w, str)),
-                end_after=after if isinstance(after, str) else None,
-                victory=str(end.get("victory", "points")))
+                end_after=after if isinstance(after, str) else None)
 
 
 def _unknown(report: Report, doc: Document, path: PathKey, what: str, name: str,
@@ -217,12 +248,14 @@ def _unknown(report: Report, doc: Document, path: PathKey, what: str, name: str,
 def check_flow(doc: Document, report: Report, offer: str) -> None:
     """Report, located, what in the rule set's ``flow:`` no mechanism runs (M909).
 
-    A flow is run only by the flow interpreter, which plays ``offer: decks``; the other
-    offers are still played by their own loops (``docs/flow.md``), so a flow beside them
-    is refused rather than silently ignored."""
+    A flow is run only by the flow interpreter, which plays the offers of :data:`OFFERS`;
+    the other offers are still played by their own loops (``docs/flow.md``), so a flow
+    beside them is refused rather than silently ignored.  Who decides must be who the
+    offer asks, and with ``decide: all`` the ``follow_ups`` must order exactly the
+    offer's follow-up decisions (one left out would never be asked)."""
     data = doc.data.get("flow")
     if not isinstance(data, dict):
-        if offer in OFFERS and offer not in OWN_LOOPS:
+        if offer in OFFERS and offer not in FLOW_OPTIONAL:
             report.add(Diagnostic("M909", f"offer '{offer}' is played by the flow interpreter, "
                                   "which needs a 'flow:' section (docs/flow.md)",
                                   doc.location(("offer",), key=True), text="offer"))
@@ -241,8 +274,25 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
         report.add(Diagnostic("M909", f"the turn offers '{chosen}', but the rule set's offer "
                               f"is '{offer}'", doc.location(("flow", "turn", "offer")),
                               text=chosen))
+    spec = OFFERS.get(offer)
+    decide = turn.get("decide", IN_ORDER)
+    if spec is not None and isinstance(decide, str) and decide != spec.decide:
+        report.add(Diagnostic("M909", f"offer '{offer}' asks {spec.decide}, not {decide}",
+                              doc.location(("flow", "turn", "decide") if "decide" in turn
+                                           else ("flow", "turn"), key="decide" not in turn),
+                              text=str(decide), suggestion=spec.decide))
+    listed = [k for k in _items(turn, "follow_ups") if isinstance(k, str)]
+    if spec is not None and set(listed) != set(spec.follow_ups):
+        wanted = ", ".join(spec.follow_ups) or "none"
+        where = ("flow", "turn", "follow_ups") if "follow_ups" in turn else ("flow", "turn")
+        report.add(Diagnostic("M909", f"turn.follow_ups must order the follow-up decisions "
+                              f"offer '{offer}' asks ({wanted}), not "
+                              f"{', '.join(listed) or 'none'}",
+                              doc.location(where, key="follow_ups" not in turn),
+                              text="follow_ups"))
     sections: list[tuple[PathKey, str, Any]] = [
         (("flow", "setup"), SETUP, data.get("setup")),
+        (("flow", "turn", "start"), START, turn.get("start")),
         (("flow", "turn", "after_card"), AFTER_CARD, turn.get("after_card")),
         (("flow", "turn", "after"), AFTER, turn.get("after")),
         (("flow", "round", "start"), ROUND_START, _section(data, "round").get("start"))]
@@ -317,6 +367,6 @@ def _check_step(doc: Document, report: Report, path: PathKey, place: str, raw: A
                                   doc.location(where + (key,)), text=str(value)))
 
 
-__all__ = ["AFTER_END", "AGAIN", "AT_ONCE", "END_CONDITIONS", "Flow", "OFFERS", "OWN_LOOPS",
-           "ROUND_START",
-           "STEPS", "Step", "StepSpec", "UNTIL", "check_flow", "read_flow"]
+__all__ = ["AFTER_END", "AGAIN", "ALL", "AT_ONCE", "END_CONDITIONS", "FLOW_OPTIONAL", "Flow",
+           "IN_ORDER", "OFFERS", "OfferSpec", "ROUND_START", "STEPS", "Step", "StepSpec", "UNTIL",
+           "check_flow", "read_flow"]

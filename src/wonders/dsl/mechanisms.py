@@ -216,10 +216,10 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         set_counts=True,
         frequencies={"build_from_discard": _ONCE},  # (it acts when its source is built)
     ),
-    # A dice forum (wonders/engine/dice_game.py): spaces of a player sheet crossed with dice; a
-    # crossed space counts as a card of its building's colour.  Effects act when the
-    # space is crossed (now:), for the game (produce: one resource type), at the end
-    # (points); an ability acts once, when its space or stage is crossed.
+    # A dice forum (the flow interpreter; mechanisms forum and sheets): spaces of a sheet
+    # crossed with dice; a crossed space counts as a card of its building's colour.
+    # Effects act when the space is crossed (now:), for the game (produce: one resource
+    # type), at the end (points); an ability acts once, when its space or stage is crossed.
     "dice": Capabilities(
         offer="dice",
         turns="simultaneous",

@@ -21,7 +21,7 @@ offers' loops move onto it.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final, Mapping, Sequence, cast
+from typing import Any, Callable, Final, Mapping, NamedTuple, Sequence
 
 from wonders.dsl.components_model import CENTRAL, CardKind, Components, PieceWonder, Progress
 from wonders.dsl.flow_model import Flow
@@ -30,29 +30,31 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, Part, Seat, SeatRecord, Task
+from wonders.engine.flow_state import Ask, AskAll, EffectTable, Part, Seat, SeatRecord, Task
 from wonders.engine.mechanisms import (
     bank,
     cities,
     conflict,
     decks,
+    end_trigger,
+    forum,
     pairs,
     pawn,
     pieces,
     pools,
     progress,
+    sheets,
     structure,
     track,
     wonder_draft,
 )
-from wonders.engine.randomness import seeded
-from wonders.engine.runtime import Table
+from wonders.engine.randomness import SharedGenerator, seeded
 from wonders.engine.scoring import ScoreSheet
 
 OVER = "over"
 
 _WORDING: Final = {**decks.WORDING, **pieces.WORDING, **progress.WORDING,
-                   OVER: "the game is over"}
+                   OVER: "the game is over"}   # (the decisions asked one seat at a time)
 
 
 # --- the steps: each flow name, the mechanism that does it ---------------------------------
@@ -60,8 +62,13 @@ _WORDING: Final = {**decks.WORDING, **pieces.WORDING, **progress.WORDING,
 #: Set-up steps: ``(game, parameters)``.
 SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "deal_boards": pieces.deal, "place_decks": decks.place,
-    "lay_progress": progress.lay, "lay_conflict": conflict.lay,
+    "lay_progress": progress.lay, "lay_conflict": conflict.lay, "deal_sheets": sheets.deal,
     "deal_pools": pools.deal, "draft_wonders": wonder_draft.draft,
+}
+
+#: Steps as each turn starts, before anyone decides: ``(game, parameters)``.
+START_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
+    "shake_forum": forum.shake, "note_counts": sheets.note_counts,
 }
 
 
@@ -108,7 +115,7 @@ CARD_STEPS: Final[Mapping[str, Callable[[FlowGame, int, int, Mapping[str, Any]],
 
 #: Steps after each turn: ``(game, parameters)``.
 TURN_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
-    "battle_if_due": conflict.battle_if_due,
+    "battle_if_due": conflict.battle_if_due, "bring_in_dice": forum.bring_in,
 }
 
 #: The mechanism each step and each offer belongs to: the game holds a part for each
@@ -118,17 +125,24 @@ OWNERS: Final[Mapping[str, str]] = {
     "lay_conflict": conflict.NAME, "take_cat": pawn.NAME, "flip_conflict": conflict.NAME,
     "build_when_paid": pieces.NAME, "progress_on_sets": progress.NAME,
     "extra_card": progress.NAME, "battle_if_due": conflict.NAME, "decks": decks.NAME,
+    "deal_sheets": sheets.NAME, "shake_forum": forum.NAME, "note_counts": sheets.NAME,
+    "bring_in_dice": forum.NAME, "dice": sheets.NAME, "end_trigger": end_trigger.NAME,
     "deal_pools": pools.NAME, "draft_wonders": wonder_draft.NAME,
     "lay_structure": structure.NAME, "choose_starter": track.NAME, "structure": structure.NAME,
 }
 
-#: Each mechanism's part, made for the table's size from the flow's step arguments (by
-#: step name).
-PARTS: Final[Mapping[str, Callable[[int, Mapping[str, Mapping[str, Any]]], Part]]] = {
-    pieces.NAME: lambda players, arguments: pieces.Wonders(players),
-    decks.NAME: lambda players, arguments: decks.DeckTable(),
-    progress.NAME: lambda players, arguments: progress.Tokens(players),
-    conflict.NAME: conflict.make, pawn.NAME: pawn.make,
+#: Each mechanism's part, made for the data set and the table's size from the flow's step
+#: arguments (by step name).
+PARTS: Final[Mapping[str, Callable[[GameData, int, Mapping[str, Mapping[str, Any]]], Part]]] = {
+    pieces.NAME: lambda data, players, arguments: pieces.Wonders(players),
+    decks.NAME: lambda data, players, arguments: decks.DeckTable(),
+    progress.NAME: lambda data, players, arguments: progress.Tokens(players),
+    conflict.NAME: lambda data, players, arguments: conflict.make(players, arguments),
+    pawn.NAME: lambda data, players, arguments: pawn.make(players, arguments),
+    sheets.NAME: sheets.make, forum.NAME: forum.make, end_trigger.NAME: end_trigger.make,
+    pools.NAME: pools.make, wonder_draft.NAME: wonder_draft.make, structure.NAME: structure.make,
+    bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
+    cities.NAME: cities.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
@@ -153,21 +167,95 @@ RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Move], None]]] = {
                                                                      asked.about),
 }
 
-#: Each offer's turn: the decision's kind, and the moves it offers the seat to move (none:
-#: the seat cannot move, and the game ends).
-TURNS: Final[Mapping[str, tuple[str, Callable[[FlowGame, int], Sequence[Any]]]]] = {
-    "decks": (decks.TURN, decks.turn_moves),
-    "structure": (structure.TURN, structure.turn_moves),
+def _head_with_seats(game: FlowGame, seat: int) -> dict[str, Any]:
+    """A view's head where each seat has an entry the parts fill (and the asked seat's
+    legal moves)."""
+    entries: list[dict[str, Any]] = []
+    parts = game.parts.values()
+    for s in range(game.players):
+        entry: dict[str, Any] = {"seat": s}
+        for part in parts:
+            part.seat_view(game, s, entry)
+        entries.append(entry)
+    found: dict[str, Any] = {
+        "game": game.data.rules.name, "seat": seat, "turn": game.turn,
+        "decision": game.decision().kind, "to_move": game.to_move(), "seats": entries}
+    asked = game.asking
+    if asked is not None and asked.seat == seat:
+        found["legal"] = [str(m) for m in asked.moves]
+    return found
+
+
+def _head_with_phase(game: FlowGame, seat: int) -> dict[str, Any]:
+    """A view's head naming the decision ``phase`` (the parts show the seats)."""
+    return {"seat": seat, "turn": game.turn, "phase": game.decision().kind,
+            "to_move": game.to_move()}
+
+
+def _head_with_round(game: FlowGame, seat: int) -> dict[str, Any]:
+    """A view's head naming the round (``age``) and the decision ``phase``."""
+    return {"seat": seat, "age": game.age, "turn": game.turn, "phase": game.decision().kind,
+            "to_move": list(game.to_move())}
+
+
+class Offer(NamedTuple):
+    """What an offer's turn is: the decision's kind; the moves it offers the seat to move
+    when seats are asked one at a time (none: the seat cannot move, and the game ends); a
+    view's head; and the score sheet's word for a win on points."""
+
+    kind: str
+    moves: Callable[[FlowGame, int], tuple[Any, ...]]
+    head: Callable[[FlowGame, int], dict[str, Any]]
+    victory: str
+
+
+def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
+    raise RuleError("this offer asks every seat at once (decide: all)")
+
+
+#: Each offer's turn (:class:`Offer`).
+TURNS: Final[Mapping[str, Offer]] = {
+    "decks": Offer(decks.TURN, decks.turn_moves, _head_with_seats, "points"),
+    "dice": Offer(sheets.TURN, _asked_together, _head_with_phase, "civilian"),
+    "structure": Offer(structure.TURN, structure.turn_moves,  # type: ignore[arg-type]
+                       _head_with_round, "civilian"),   # (a list: made once a turn)
+}
+
+
+class Choice(NamedTuple):
+    """A decision several seats are asked at once (``decide: all``): a seat's options
+    (from what its follow-up is about; None for the turn), whether a follow-up is still
+    asked (None: always), how an answer resolves, why a move is refused, the wording."""
+
+    options: Callable[[FlowGame, int, Any], Sequence[Any]]
+    resolve: Callable[[FlowGame, int, Any, Any], None]
+    due: Callable[[FlowGame, int, Any], bool] | None
+    why: Callable[[FlowGame, int, object, str, Any, Sequence[object]], str]
+    wording: str
+
+
+#: Per offer asked of every seat at once, its decisions by kind: the turn's and the
+#: follow-ups' (a seat's follow-ups wait in its own queue, :meth:`FlowGame.follow_up`).
+CHOICES: Final[Mapping[str, Mapping[str, Choice]]] = {
+    "dice": {
+        sheets.TURN: Choice(sheets.turn_options, sheets.resolve, None, sheets.why,
+                            sheets.WORDING[sheets.TURN]),
+        sheets.BONUS: Choice(sheets.bonus_options, sheets.resolve, sheets.bonus_due,
+                             sheets.why, sheets.WORDING[sheets.BONUS]),
+        sheets.EXTRA: Choice(sheets.extra_options, sheets.resolve, sheets.extra_due,
+                             sheets.why, sheets.WORDING[sheets.EXTRA]),
+    },
 }
 
 #: End conditions checked after each turn (``no_card`` is checked when the next turn
 #: would start: the seat to move has no card to take).
 END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
     "wonder_complete": pieces.complete, "no_card": lambda game: False,
+    "end_trigger": end_trigger.reached,
 }
 
 
-# --- rounds, cities and the effect runtime (the structure offer; docs/flow.md) -------------
+# --- rounds, and the structure offer's seats and decisions (docs/flow.md) ----------------
 
 #: Round-start steps: ``(game, parameters)``, run as each round begins.
 ROUND_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
@@ -179,26 +267,16 @@ UNTIL: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
     "offer_empty": structure.offer_empty,
 }
 
-#: Parts made from the game (the rule set's compiled parameters), by mechanism.
-GAME_PARTS: Final[Mapping[str, Callable[[FlowGame], Part]]] = {
-    pools.NAME: pools.make, wonder_draft.NAME: wonder_draft.make, structure.NAME: structure.make,
-    bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
-    cities.NAME: cities.make,
-}
-
 #: The mechanisms a rule set's sections select beside the flow's steps, for an offer that
-#: plays with them: ``(section, mechanism) -> part``.
+#: plays with them: ``(section, mechanism) -> part``; and the part keeping the cities.
 SECTION_PARTS: Final[Mapping[str, Mapping[tuple[str, str], str]]] = {
     "structure": {("trade", "bank"): bank.NAME, ("military", "track"): track.NAME,
                   ("science", "pairs"): pairs.NAME},
 }
+CITY_PARTS: Final[Mapping[str, str]] = {"structure": cities.NAME}
 
-#: The offers whose seats are cities (the effect runtime's), and the part that makes them.
-SEAT_PARTS: Final[Mapping[str, tuple[str, Callable[[FlowGame], Sequence[Any]]]]] = {
-    "structure": (cities.NAME, cities.seats),
-}
-
-#: Each offer's decisions: their wording and the mechanism that carries out each answer.
+#: Each offer asked one seat at a time: its decisions' wording, the mechanism that carries
+#: out each answer, and why a turn's move is refused (in the words scenarios match).
 OFFER_WORDING: Final[Mapping[str, Mapping[str, str]]] = {
     "structure": {**structure.WORDING, **wonder_draft.WORDING, **track.WORDING,
                   **cities.WORDING, OVER: cities.OVER_WORDING},
@@ -207,6 +285,9 @@ OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], 
     "structure": {structure.TURN: structure.resolve, wonder_draft.PICK: wonder_draft.resolve,
                   track.STARTER: track.resolve_starter,
                   **{kind: cities.resolve for kind in cities.WORDING}},
+}
+OFFER_CHECKS: Final[Mapping[str, Callable[[FlowGame, int, Any], None]]] = {
+    "structure": structure.check,
 }
 
 
@@ -217,32 +298,42 @@ class _Program:
                  sections: Sequence[tuple[str, str]] = ()) -> None:
         self.flow = flow
         self.setup = flow.setup
+        self.start = flow.start
         self.after_card = flow.after_card
         self.after = flow.after
         self.arguments = {step.name: step.arguments for step in
-                           (*flow.setup, *flow.after_card, *flow.after)}
+                           (*flow.setup, *flow.start, *flow.after_card, *flow.after)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
-        self.turn_kind, self.turn_moves = TURNS[flow.offer]
-        owners = [OWNERS[step.name] for step in flow.setup] + [OWNERS[flow.offer]] + [
-            OWNERS[step.name] for step in (*flow.after_card, *flow.after)]
+        self.offer = TURNS[flow.offer]
+        self.turn_kind, self.turn_moves = self.offer.kind, self.offer.moves
+        #: several seats asked at once: the offer's decisions, and the order follow-ups
+        #: are asked in (all seats whose next follow-up is of the first kind due)
+        self.together = flow.decide == "all"
+        self.choices: Mapping[str, Choice] = CHOICES.get(flow.offer, {})
+        self.follow_ups: tuple[str, ...] = flow.follow_ups
+        self.wording: dict[str, str] = {kind: choice.wording
+                                        for kind, choice in self.choices.items()} \
+            if self.together else dict(_WORDING)
+        self.wording[OVER] = _WORDING[OVER]
+        owners = [OWNERS[step.name] for step in flow.setup] + [
+            OWNERS[step.name] for step in flow.start] + [OWNERS[flow.offer]] + [
+            OWNERS[step.name] for step in (*flow.after_card, *flow.after)] + [
+            OWNERS[name] for name in flow.end_when if name in OWNERS]
         # --- rounds (``rounds: {count: N}``, ``round.start``), ``again``, ``until``, the
-        # at-once end, the offer's seats, decisions and companion parts
+        # at-once end, and the offer's own decisions and companion parts
         self.rounds = flow.rounds
         self.round_start = flow.round_start
         self.again = flow.again
         self.until = UNTIL[flow.until_turns] if flow.until_turns else None
         self.at_once = flow.at_once
-        self.victory = flow.victory
-        self.wording = {**_WORDING, **OFFER_WORDING.get(flow.offer, {})}
+        self.wording.update(OFFER_WORDING.get(flow.offer, {}))
         self.resolvers = {**RESOLVERS, **OFFER_RESOLVERS.get(flow.offer, {})}
-        seats = SEAT_PARTS.get(flow.offer)
-        self.seat_part = seats[0] if seats is not None else None
-        self.make_seats = seats[1] if seats is not None else None
+        self.check = OFFER_CHECKS.get(flow.offer)
         companions = SECTION_PARTS.get(flow.offer, {})
         owners += [OWNERS[step.name] for step in flow.round_start]
         owners += [companions[s] for s in sections if s in companions]
-        if self.seat_part is not None:
-            owners.append(self.seat_part)
+        if flow.offer in CITY_PARTS:
+            owners.append(CITY_PARTS[flow.offer])
         #: the mechanisms whose parts a game holds, in the order the flow first names them
         self.mechanisms: tuple[str, ...] = tuple(dict.fromkeys(owners))
         # per card kind, the after_card steps it sets off, in the flow's order
@@ -252,13 +343,6 @@ class _Program:
 
 
 _PROGRAM = "flow.program"   # the program's entry in GameData.derived
-
-
-def _random(sides: object) -> bool:
-    """Whether ``sides`` asks for nothing but random sides (what a table without sides
-    accepts)."""
-    return sides == "random" or (isinstance(sides, (list, tuple))
-                                 and all(s == "random" for s in sides))
 
 
 def _program(data: GameData) -> _Program:
@@ -304,78 +388,117 @@ def every_move(data: GameData) -> list[Move]:
 
 # --- the game --------------------------------------------------------------------------
 
-class FlowGame(Table):
-    """A game of a rule set with a ``flow:`` (see the module's docstring); the table the
-    effect runtime acts on, each verb done by the part that names it (``Part.VERBS``)."""
+#: A flow whose mechanisms deal no cards, Wonders or tokens (its data is another file's:
+#: a dice forum and sheets) has none of these components.
+_NO_COMPONENTS: Final = Components((), (), 0, (), ())
+
+
+def _random(sides: object) -> bool:
+    """Whether ``sides`` asks for nothing but random sides (what boards without sides
+    accept)."""
+    return sides == "random" or (isinstance(sides, (list, tuple))
+                                 and all(s == "random" for s in sides))
+
+
+class FlowGame(SharedGenerator):
+    """A game of a rule set with a ``flow:`` (see the module's docstring)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
                  sides: object = None, source: FlowGame | None = None,
                  **options: Any) -> None:
         rules = data.rules
-        components = data.components
-        self.program = _program(data)
-        if components is None and self.program.seat_part is not None:
-            components = Components((), (), -1, (), ())   # (cities: the data's cards)
-        if components is None:
-            raise RuleError(f"rule set '{rules.name}' has no components to play with")
+        components = data.components if data.components is not None else _NO_COMPONENTS
         self.data = data
         self.players = players
         self.seed = seed
-        self.options = options
         self.components: Components = components
         self.kinds: tuple[CardKind, ...] = components.kinds
         self.wonders: tuple[PieceWonder, ...] = components.wonders
         self.progress: tuple[Progress, ...] = components.progress
-        self.age = 1 if self.program.rounds == 0 else 0
+        self.program = _program(data)
+        self.options = options   # (a structure game's fixed ``wonders`` lists: scenarios)
+        self.age = 1 if not self.program.rounds else 0
         self.bank_paid = 0
         self.bank_gave = 0
         self.start_coins = 0
         self._undo: list[Any] | None = None
+        self._no_coins = (0,) * players   # (Seat objects hold none: a decks game's are cards)
         if source is not None:
             self._copy(source)
             return
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
-        if sides is not None and not (self.program.seat_part is not None and _random(sides)):
+        if sides is not None and not (self.program.rounds and _random(sides)):
             raise RuleError(f"{rules.title}'s Wonders have no sides to choose ({sides!r})")
-        if self.program.seat_part is None and len(self.wonders) < players:
-            raise RuleError(f"{len(self.wonders)} Wonders for {players} players")
         self.turn = 0
         self.current = 0
         #: the state each mechanism the flow names owns, by mechanism
         self.parts: dict[str, Part] = {
-            name: GAME_PARTS[name](self) if name in GAME_PARTS
-            else PARTS[name](players, self.program.arguments)
+            name: PARTS[name](data, players, self.program.arguments)
             for name in self.program.mechanisms}
-        self.seats: list[Seat] = []   # (or the offer's cities: SEAT_PARTS)
+        #: the mechanism whose part keeps the seats' cities ("": the seats are Seat objects)
+        self.keeper_name = next((name for name, part in self.parts.items()
+                                 if part.keeps_cities()), "")
+        self.seats: list[Seat] = []
         self.agenda: list[Task] = []
+        self.follow_ups: list[list[tuple[str, Any]]] = [[] for _ in range(players)]
         self.asking: Ask | None = None
+        self.asking_all: AskAll | None = None
         self.in_turn = False
         self.finished = False
-        self.records: list[tuple[int, str, dict[int, Move]]] = []
-        #: beside each record: the round it was made in and each seat's coins after it
-        self.marks: list[tuple[int, tuple[int, ...]]] = []
+        #: (turn, decision kind, the actions by seat, each seat's coins after, the round)
+        self.records: list[tuple[int, str, dict[int, Any], tuple[int, ...], int]] = []
+        self._legal: dict[int, Sequence[Any]] = {}
+        self._table: EffectTable | None = None
         self._start_rounds()
         self.set_generator(seeded(seed))
-        for step in self.program.setup:
-            SETUP_STEPS[step.name](self, step.arguments)
+        try:
+            for step in self.program.setup:
+                SETUP_STEPS[step.name](self, step.arguments)
+        except ValueError as error:   # (what the table's size cannot be dealt)
+            raise RuleError(str(error)) from None
         self.keep_setup()
         self._advance()
 
     def _copy(self, source: FlowGame) -> None:
+        self.age = source.age
+        self.bank_paid = source.bank_paid
+        self.bank_gave = source.bank_gave
+        self.start_coins = source.start_coins
         self.turn = source.turn
         self.current = source.current
         self.parts = {name: part.copy() for name, part in source.parts.items()}
+        self.keeper_name = source.keeper_name
         self.seats = [city.copy() for city in source.seats]
         self.agenda = list(source.agenda)
+        self.follow_ups = [list(queue) for queue in source.follow_ups]
         self.asking = source.asking
+        self.asking_all = source.asking_all
         self.in_turn = source.in_turn
         self.finished = source.finished
         self.records = list(source.records)
-        self.marks = list(source.marks)
+        self._legal = {}
+        self._table = None
         self._copy_rounds(source)
         source.share_generator(self)
+
+    @property
+    def table(self) -> EffectTable:
+        """What effects act on (:class:`~wonders.engine.runtime.Table`): the part that keeps
+        the seats' cities carries out the runtime's verbs.  Made for this game object (a
+        copy, or a game an undo put back in place, makes its own)."""
+        found = self._table
+        if found is None or found.game is not self:
+            keeper = self.keeper()
+            if keeper is None:
+                raise RuleError("no mechanism of this flow keeps cities for effects to act on")
+            found = self._table = EffectTable(self, keeper)
+        return found
+
+    def keeper(self) -> Part | None:
+        """The part that keeps the seats' cities (None: the seats are the interpreter's)."""
+        return self.parts[self.keeper_name] if self.keeper_name else None
 
     def keep_setup(self) -> None:
         """Each part remembers what set-up dealt (the set-up record's)."""
@@ -391,65 +514,47 @@ class FlowGame(Table):
         """Put tasks at the front of the agenda, in order (they run before what waits)."""
         self.agenda[0:0] = tasks
 
-    def take_card(self, seat: int, kind: int) -> None:
+    def gain(self, seat: int, kind: int) -> None:
         """``seat`` takes a card of ``kind``: in front of it, then the ``after_card`` steps."""
         city = self.seats[seat]
         city.held[kind] += 1
         city.built.append(self.kinds[kind].card)
         self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
-    def ask(self, kind: str, seat: int, moves: Any, about: int = -1) -> None:
+    def follow_up(self, seat: int, kind: str, about: Any, first: bool = False) -> None:
+        """A follow-up decision of ``kind`` waits in ``seat``'s queue (``first``: before
+        the others), when every seat is asked at once; ``about`` is what its options and
+        resolution read."""
+        if first:
+            self.follow_ups[seat].insert(0, (kind, about))
+        else:
+            self.follow_ups[seat].append((kind, about))
+
+    def ask(self, kind: str, seat: int, moves: tuple[Any, ...], about: int = -1) -> None:
         """Wait for ``seat`` to choose one of ``moves`` (a follow-up with one choice is
-        made at once); given an effect instead of moves, the effect runtime's ``ask``: a
-        follow-up choice the effect raises, queued by the part that owns ``follow_up``."""
-        if not isinstance(moves, tuple):
-            self._verb("follow_up").follow_up(self, kind, seat, moves)
-            return
+        made at once)."""
         if len(moves) == 1 and kind != self.program.turn_kind:
             self._resolve(Ask(kind, seat, moves, about), moves[0])
             return
         self.asking = Ask(kind, seat, moves, about)
 
-
-    # --- rounds, the at-once end and the effect runtime's table (the structure offer) ----
+    # --- rounds and the at-once end (``rounds: {count: N}``, ``round.start``, ``again``,
+    # ``until``, ``end.at_once``) -----------------------------------------------------------
 
     def _start_rounds(self) -> None:
-        """The round state of a new game, the seats the offer makes (cities) and which
-        part does each verb."""
         self.round_due = self.program.rounds > 0   # the next round's start is due
         self.round_fresh = False   # the round's first turn has not begun
         self.again = False   # an effect granted the seat another turn (``again: replay``)
         self.victory: str | None = None
         self.winner: int | None = None
-        self._verbs()
-        make_seats = self.program.make_seats
-        if make_seats is not None:
-            self.seats = cast("list[Seat]", list(make_seats(self)))
 
     def _copy_rounds(self, source: FlowGame) -> None:
-        self.age = source.age
-        self.bank_paid = source.bank_paid
-        self.bank_gave = source.bank_gave
-        self.start_coins = source.start_coins
+        self.options = source.options
         self.round_due = source.round_due
         self.round_fresh = source.round_fresh
         self.again = source.again
         self.victory = source.victory
         self.winner = source.winner
-        self._verbs()
-
-    def _verbs(self) -> None:
-        self.verbs: dict[str, Part] = {verb: part for part in self.parts.values()
-                                       for verb in part.VERBS}
-        self.arrival_ongoing = "shields" in self.verbs or "science_arrived" in self.verbs
-
-    def _verb(self, verb: str) -> Part:
-        """The part that does ``verb`` (a RuleError when no mechanism of the flow does)."""
-        try:
-            return self.verbs[verb]
-        except KeyError:
-            raise RuleError(f"no mechanism of this flow does '{verb}' (the parts: "
-                            f"{', '.join(self.parts)})") from None
 
     def _start_round(self) -> None:
         """The next round: its number, turn 1, then its ``round.start`` steps."""
@@ -472,7 +577,7 @@ class FlowGame(Table):
             self.again = False
             if self.age >= self.program.rounds:
                 self.finished = True   # ``end.after: last_round``
-                self.victory = self.program.victory
+                self.victory = self.program.offer.victory
                 return
             self.round_due = True
             return
@@ -490,12 +595,12 @@ class FlowGame(Table):
 
     def wait(self, kind: str, seat: int, moves: Sequence[Any], about: int = -1) -> None:
         """Ask ``seat`` to choose one of ``moves`` (always asked, even with one)."""
-        self.asking = Ask(kind, seat, moves, about)   # type: ignore[arg-type]
+        self.asking = Ask(kind, seat, tuple(moves), about)
 
     def resume(self, tasks: Sequence[Task], next_round: bool) -> None:
-        """Go on from a position set by hand (scenarios): what is cached dropped, the agenda
-        ``tasks``, then the round's turn of the seat to move (``next_round``: the next
-        round's start), asked again."""
+        """Go on from a position set by hand (scenarios): what parts derive worked out
+        again, the agenda ``tasks``, then the round's turn of the seat to move
+        (``next_round``: the next round's start), asked again."""
         self.invalidate()
         self.agenda = list(tasks)
         self.asking = None
@@ -506,52 +611,6 @@ class FlowGame(Table):
         self.again = False
         self._advance()
 
-    def part(self, name: str) -> Part:
-        """The part of mechanism ``name`` (a RuleError when the flow has none)."""
-        found = self.parts.get(name)
-        if found is None:
-            raise RuleError(f"this flow has no '{name}' mechanism (its parts: "
-                            f"{', '.join(self.parts)})")
-        return found
-
-    def gain(self, seat: int, coins: int) -> None:
-        self._verb("gain").gain(self, seat, coins)
-
-    def lose(self, seat: int, coins: int) -> None:
-        self._verb("lose").lose(self, seat, coins)
-
-    def give(self, giver: int, taker: int, coins: int) -> None:
-        self._verb("give").give(self, giver, taker, coins)
-
-    def shields(self, seat: int, count: int) -> None:
-        self._verb("shields").shields(self, seat, count)
-
-    def science_arrived(self, seat: int, symbol: str) -> None:
-        self._verb("science_arrived").science_arrived(self, seat, symbol)
-
-    def replay(self, seat: int) -> None:
-        """``seat`` plays again after this turn (the flow's ``again: replay``)."""
-        if self.program.again != "replay":
-            raise RuleError("this flow grants no replay (turn.again: replay)")
-        self.again = True
-
-    def take_tokens(self, seat: int, kind: str, count: int) -> None:
-        self._verb("take_tokens").take_tokens(self, seat, kind, count)
-
-    def produced(self, seat: int, effect: Any) -> None:
-        self._verb("produced").produced(self, seat, effect)
-
-    def triggers(self, seat: int) -> Sequence[tuple[object, Any]]:
-        return self._verb("triggers").triggers(self, seat)
-
-    def city_list(self) -> Sequence[Any]:
-        return self._verb("city_list").city_list(self)
-
-    @property
-    def pools(self) -> dict[str, list[Any]]:   # type: ignore[override]
-        """The token pools effects take from."""
-        return self._verb("pools").token_pools(self)
-
     # --- running the flow -------------------------------------------------------------------
 
     def _resolve(self, asked: Ask, move: Move) -> None:
@@ -559,6 +618,9 @@ class FlowGame(Table):
 
     def _advance(self) -> None:
         """Run the agenda until a decision is asked or the game ends."""
+        if self.program.together:
+            self._advance_together()
+            return
         while self.asking is None and not self.finished:
             if self.agenda:
                 name, seat, about = self.agenda.pop(0)
@@ -584,7 +646,69 @@ class FlowGame(Table):
                 self.turn += 1
             self.again = False
             self.in_turn = True
-            self.asking = Ask(self.program.turn_kind, self.current, moves)  # type: ignore[arg-type]
+            self.asking = Ask(self.program.turn_kind, self.current, moves)
+
+    def _advance_together(self) -> None:
+        """Every seat at once: the turn, then its follow-ups (all seats whose next is of the
+        first kind due), then the turn's end and the next turn's start."""
+        program = self.program
+        while not self.finished:
+            if self.in_turn:
+                asked = self._next_follow_ups()
+                if asked is not None:
+                    self.asking_all = asked
+                    return
+                self._end_turn()
+                continue
+            self.turn += 1
+            self.in_turn = True
+            for step in program.start:
+                START_STEPS[step.name](self, step.arguments)
+            self.asking_all = AskAll(program.turn_kind, tuple(range(self.players)))
+            return
+        self.asking_all = None
+
+    def _next_follow_ups(self) -> AskAll | None:
+        """The seats whose next follow-up is of the first kind (in the flow's order) that
+        any seat has due; follow-ups no longer due are dropped first."""
+        choices = self.program.choices
+        heads: dict[str, list[int]] = {}
+        for seat, queue in enumerate(self.follow_ups):
+            while queue:
+                kind, about = queue[0]
+                due = choices[kind].due
+                if due is None or due(self, seat, about):
+                    heads.setdefault(kind, []).append(seat)
+                    break
+                queue.pop(0)
+        for kind in self.program.follow_ups:
+            found = heads.get(kind)
+            if found:
+                return AskAll(kind, tuple(found))
+        return None
+
+    def _about(self, seat: int, kind: str) -> Any:
+        """What ``seat``'s answer in a decision of ``kind`` is about (its follow-up's)."""
+        return None if kind == self.program.turn_kind else self.follow_ups[seat][0][1]
+
+    def trial(self, seat: int, action: Any) -> FlowGame:
+        """A clone in which ``seat`` alone has answered with ``action`` (the decision stays
+        open: for valuing one seat's options)."""
+        other = self.clone()
+        asked = other.asking_all
+        if asked is None:
+            raise RuleError("a trial needs a decision of every seat at once")
+        about = None
+        if asked.kind != other.program.turn_kind:
+            about = other.follow_ups[seat].pop(0)[1]
+        other.program.choices[asked.kind].resolve(other, seat, action, about)
+        return other
+
+    def _coins(self) -> tuple[int, ...]:
+        """Each seat's coins (the history's and the score sheet's)."""
+        if not self.keeper_name:
+            return self._no_coins
+        return tuple(city.coins for city in self.parts[self.keeper_name].city_list(self))
 
     def _end_turn(self) -> None:
         for step in self.program.after:
@@ -603,10 +727,11 @@ class FlowGame(Table):
 
     @property
     def cities(self) -> Sequence[Any]:
-        """Each seat as the contract shows it, assembled from the parts (made when asked;
-        seats that are cities are shown as they are)."""
-        if self.program.seat_part is not None:
-            return self.seats
+        """Each seat as the contract shows it: the cities a part keeps, or else assembled
+        from the parts (made when asked)."""
+        keeper = self.keeper()
+        if keeper is not None:
+            return keeper.city_list(self)
         found = []
         for s, city in enumerate(self.seats):
             summary: dict[str, object] = {"wonder": city.name}
@@ -627,11 +752,12 @@ class FlowGame(Table):
 
     @property
     def discard(self) -> list[Card]:
-        """The discard pile's cards (a fresh list: the decks keep kind indices; the
-        offer's own pile where a part owns ``discard``)."""
-        owner = self.verbs.get("discard")
-        if owner is not None:
-            return owner.discard_pile(self)
+        """The discard pile's cards (a fresh list: the decks keep kind indices; none
+        without decks)."""
+        if structure.NAME in self.parts:   # (the structure's own pile)
+            return structure.state(self).discard
+        if decks.NAME not in self.parts:
+            return []
         return [self.kinds[k].card for k in decks.state(self).discard]
 
     @discard.setter
@@ -653,44 +779,62 @@ class FlowGame(Table):
     def history(self) -> list[dict[str, Any]]:
         return [{"age": age, "turn": turn, "phase": phase,
                  "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
-                 "coins": list(coins)}
-                for (turn, phase, actions), (age, coins) in zip(self.records, self.marks)]
+                 "coins": list(coins)} for turn, phase, actions, coins, age in self.records]
 
     def decision(self) -> Decision:
         wording = self.program.wording
+        together = self.asking_all
+        if together is not None:
+            return Decision(together.kind, together.seats, wording[together.kind])
         if self.finished or self.asking is None:
             return Decision(OVER, (), wording[OVER])
         return Decision(self.asking.kind, (self.asking.seat,), wording[self.asking.kind])
 
     def to_move(self) -> list[int]:
+        together = self.asking_all
+        if together is not None:
+            return list(together.seats)
         asked = self.asking
         return [] if self.finished or asked is None else asked.seats
 
-    def legal_actions(self, seat: int) -> Sequence[Move]:
+    def legal_actions(self, seat: int) -> Sequence[Any]:
+        together = self.asking_all
+        if together is not None:
+            found = self._legal.get(seat)
+            if found is None:
+                if seat not in together.seats:
+                    return []
+                found = self._legal[seat] = self.program.choices[together.kind].options(
+                    self, seat, self._about(seat, together.kind))
+            return found
         asked = self.asking
         if self.finished or asked is None or asked.seat != seat:
             return []
         return asked.moves
 
-    def parse_action(self, seat: int, text: str) -> Move:
+    def parse_action(self, seat: int, text: str) -> Any:
         from wonders.engine.notation import parse_action
-        found: Move = parse_action(self, seat, text)
-        return found
+        return parse_action(self, seat, text)
 
     def check(self, seat: int, action: Any) -> None:
+        together = self.asking_all
+        if together is not None:
+            self._check_together(together, seat, action)
+            return
         asked = self.asking
         if self.finished or asked is None:
             raise RuleError("the game is over")
         if seat != asked.seat:
             raise IllegalActionError(seat, action, "it is not this player's decision "
-                                     f"({self.program.wording[asked.kind]}: seat {asked.seat})")
-        owner = self.verbs.get("check")
-        if owner is not None:   # (the offer says why, in its own words)
+                                     f"({self.program.wording[asked.kind]}: seat "
+                                     f"{asked.seat})")
+        checker = self.program.check
+        if checker is not None:   # (the offer says why, in its own words)
             for offered in asked.moves:
                 if offered is action or offered == action:
                     return
             if asked.kind == self.program.turn_kind:
-                owner.check(self, seat, action)
+                checker(self, seat, action)
             raise IllegalActionError(seat, action, f"the player is "
                                      f"{self.program.wording[asked.kind]}; the options are: "
                                      + "; ".join(str(a) for a in asked.moves))
@@ -699,13 +843,62 @@ class FlowGame(Table):
                 " …" if len(asked.moves) > 8 else "")
             raise IllegalActionError(seat, action, f"not one of the options ({listed})")
 
+    def _check_together(self, together: AskAll, seat: int, action: Any) -> None:
+        kind = together.kind
+        if seat not in together.seats:
+            raise IllegalActionError(seat, action, "it is not this player's decision "
+                                     f"({self.program.wording[kind]}: seats "
+                                     f"{list(together.seats)})")
+        options = self.legal_actions(seat)
+        if action not in options:
+            raise IllegalActionError(seat, action, self.program.choices[kind].why(
+                self, seat, action, kind, self._about(seat, kind), options))
+
+    def _play_together(self, together: AskAll, actions: Mapping[int, Any]) -> None:
+        """Every asked seat's answer, checked, then resolved in seat order (a follow-up's
+        answers after each seat's follow-up is taken from its queue)."""
+        seats = together.seats
+        kind = together.kind
+        if len(actions) != len(seats) or any(s not in actions for s in seats):
+            raise RuleError(f"expected one action from each of seats {list(seats)} "
+                            f"({self.program.wording[kind]}), got seats {sorted(actions)}")
+        given: dict[int, Any] = actions if isinstance(actions, dict) else dict(actions)
+        chosen: dict[int, Any] = {}
+        for seat in seats:
+            action = given[seat]
+            known = False
+            for offered in self.legal_actions(seat):
+                if offered is action:
+                    known = True
+                    break
+            if not known:
+                self.check(seat, action)
+            chosen[seat] = action
+        resolve = self.program.choices[kind].resolve
+        if kind == self.program.turn_kind:
+            for seat in seats:
+                resolve(self, seat, chosen[seat], None)
+        else:
+            abouts = [self.follow_ups[seat].pop(0)[1] for seat in seats]
+            for k, seat in enumerate(seats):
+                resolve(self, seat, chosen[seat], abouts[k])
+        self.records.append((self.turn, kind, chosen, self._coins(), self.age))
+        self._legal = {}
+        self.asking_all = None
+        self._advance()
+
     def play(self, actions: Mapping[int, Any]) -> None:
+        together = self.asking_all
+        if together is not None:
+            self._play_together(together, actions)
+            return
         asked = self.asking
         if self.finished or asked is None:
             raise RuleError("the game is over")
         if len(actions) != 1 or asked.seat not in actions:
             raise RuleError(f"expected one action from seat {asked.seat} "
-                            f"({self.program.wording[asked.kind]}), got seats {sorted(actions)}")
+                            f"({self.program.wording[asked.kind]}), got seats "
+                            f"{sorted(actions)}")
         move = actions[asked.seat]
         known = False
         for offered in asked.moves:
@@ -714,36 +907,35 @@ class FlowGame(Table):
                 break
         if not known:
             self.check(asked.seat, move)
-        self.records.append((self.turn, asked.kind, {asked.seat: move}))
-        age = self.age
+        turn, age = self.turn, self.age
         self.asking = None
         self._resolve(asked, move)
-        self.marks.append((age, tuple([s.coins for s in self.seats])))
+        self.records.append((turn, asked.kind, {asked.seat: move}, self._coins(), age))
         self._advance()
 
     def push(self, actions: Mapping[int, Any]) -> None:
         from wonders.engine.undo import push
         push(self, actions)
 
-    def pop(self) -> Mapping[int, Move]:
+    def pop(self) -> Mapping[int, Any]:
         from wonders.engine.undo import pop
         return pop(self)
 
-    def undo(self, decisions: int = 1) -> Sequence[Mapping[int, Move]]:
+    def undo(self, decisions: int = 1) -> Sequence[Mapping[int, Any]]:
         from wonders.engine.undo import undo
         return undo(self, decisions)
 
     def score_sheet(self) -> ScoreSheet:
-        """Each seat's line from every part's points, in ``score.order`` (0 where none;
-        the part that owns ``score_sheet`` scores cities)."""
-        owner = self.verbs.get("score_sheet")
-        if owner is not None:
-            return owner.score_sheet(self)
+        """Each seat's line from every part's points, in ``score.order`` (0 where none)."""
+        keeper = self.keeper()
+        whole = keeper.score_sheet(self) if keeper is not None else None
+        if whole is not None:   # (cities scored as cities are: scoring.score)
+            return whole
         model = self.data.rules.model
         order = model.score.order
         parts = self.parts.values()
         lines = []
-        for s in range(len(self.seats)):
+        for s in range(self.players):
             found: dict[str, int] = {}
             for part in parts:
                 part.score(self, s, found)
@@ -751,32 +943,16 @@ class FlowGame(Table):
         counts: dict[str, list[int]] = {}
         for part in parts:
             part.counts(self, counts)
-        return ScoreSheet(order, lines, [0] * self.players, tie_break=model.tie_break,
-                          victory="points", counts=counts)
+        return ScoreSheet(order, lines, list(self._coins()), tie_break=model.tie_break,
+                          victory=self.program.offer.victory, counts=counts)
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees: the turn and decision, then every part's contribution (to
         the table and to each seat's entry), and its legal moves when it is asked."""
-        owner = self.verbs.get("view")
-        if owner is not None:   # (the contract's check: a seat is any index, np.int64 too)
-            return owner.table_view(self, check_seat(seat, self.players))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise RuleError(f"no player {seat!r}: seats are 0 to {self.players - 1}")
-        parts = self.parts.values()
-        entries: list[dict[str, Any]] = []
-        for s in range(len(self.seats)):
-            entry: dict[str, Any] = {"seat": s}
-            for part in parts:
-                part.seat_view(self, s, entry)
-            entries.append(entry)
-        found: dict[str, Any] = {
-            "game": self.data.rules.name, "seat": seat, "turn": self.turn,
-            "decision": self.decision().kind, "to_move": self.to_move(), "seats": entries}
-        for part in parts:
+        seat = check_seat(seat, self.players)
+        found = self.program.offer.head(self, seat)
+        for part in self.parts.values():
             part.view(self, seat, found)
-        asked = self.asking
-        if asked is not None and asked.seat == seat:
-            found["legal"] = [str(m) for m in asked.moves]
         return found
 
     def clone(self) -> FlowGame:
@@ -798,20 +974,21 @@ class FlowGame(Table):
         return record
 
     def invalidate(self) -> None:
-        """Drop what the parts keep worked out (the state was changed by hand), and work
-        the turn's options out again if a turn is asked."""
+        """After a position set by hand: the options asked and what parts derive from
+        their state are worked out again."""
+        self._legal = {}
         for part in self.parts.values():
-            part.forget(self)
+            part.refresh(self)
         asked = self.asking
         if asked is not None and asked.kind == self.program.turn_kind and not self.finished:
-            self.asking = Ask(asked.kind, asked.seat,
-                              self.program.turn_moves(self, asked.seat),  # type: ignore[arg-type]
-                              asked.about)
+            self.asking = Ask(asked.kind, asked.seat,   # (the turn's options again)
+                              tuple(self.program.turn_moves(self, asked.seat)), asked.about)
 
     def offer_cards(self) -> list[Card]:
-        owner = self.verbs.get("offer_cards")
-        if owner is not None:
-            return owner.offer_cards(self)
+        if structure.NAME in self.parts:
+            return structure.state(self).offer_cards(self)
+        if decks.NAME not in self.parts:
+            return []
         return [self.kinds[k].card for deck in decks.state(self).decks for k in deck]
 
     def card_places(self, seat: int) -> dict[str, tuple[bool, list[Card]]]:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Sequence
 
+from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
+from wonders.engine import runtime
+from wonders.engine.city import City
 from wonders.engine.errors import RuleError
-from wonders.engine.flow_actions import Move
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
@@ -119,81 +121,136 @@ class Part:
                     rng: random.Random) -> None:
         """Deal again in ``game`` (a clone of ``source``) what ``seat`` cannot see."""
 
-    def forget(self, game: FlowGame) -> None:
-        """Drop what this part keeps worked out (the state was changed by hand)."""
+    def refresh(self, game: FlowGame) -> None:
+        """Work out again what this part derives from its state (a scenario set it by
+        hand: :meth:`FlowGame.invalidate`)."""
 
-    # --- the effect runtime's verbs (runtime.Table) and the game's own answers, for the
-    # part that owns them: the game hands each verb a part names in VERBS to that part;
-    # these defaults say which verb a part was handed but does not do.
+    # --- the effect runtime's verbs: the part that keeps the seats' cities carries them out
 
-    #: the verbs this part does for the game (``gain``, ``shields``, ``view`` …)
-    VERBS: tuple[str, ...] = ()
+    def keeps_cities(self) -> bool:
+        """Whether this part keeps the seats' cities (the contract's ``cities``, what
+        effects act on); a flow's parts have at most one that does."""
+        return False
 
-    def _refuse(self, verb: str) -> RuleError:
-        return RuleError(f"mechanism part {type(self).__name__} names '{verb}' but does "
-                         "not do it")
+    def arrival(self) -> tuple[bool, bool]:
+        """``runtime.Table``'s (``arrival_ongoing``, ``arrival_lasting``) for the cities."""
+        return False, False
+
+    def city_list(self, game: FlowGame) -> Sequence[City]:
+        raise _cannot("keep cities")
 
     def gain(self, game: FlowGame, seat: int, coins: int) -> None:
-        raise self._refuse("gain")
+        raise _cannot("give coins")
 
     def lose(self, game: FlowGame, seat: int, coins: int) -> None:
-        raise self._refuse("lose")
+        raise _cannot("take coins")
 
     def give(self, game: FlowGame, giver: int, taker: int, coins: int) -> None:
-        raise self._refuse("give")
+        raise _cannot("move coins between players")
 
     def shields(self, game: FlowGame, seat: int, count: int) -> None:
-        raise self._refuse("shields")
+        raise _cannot("count shields as they arrive")
 
     def science_arrived(self, game: FlowGame, seat: int, symbol: str) -> None:
-        raise self._refuse("science_arrived")
+        raise _cannot("count science as it arrives")
 
-    def follow_up(self, game: FlowGame, kind: str, seat: int, effect: Any) -> None:
-        """A choice an effect raises (the runtime's ``ask``)."""
-        raise self._refuse("follow_up")
+    def replay(self, game: FlowGame, seat: int) -> None:
+        raise _cannot("give another turn")
 
     def take_tokens(self, game: FlowGame, seat: int, kind: str, count: int) -> None:
-        raise self._refuse("take_tokens")
+        raise _cannot("give counter tokens")
 
-    def produced(self, game: FlowGame, seat: int, effect: Any) -> None:
-        raise self._refuse("produced")
+    def ask(self, game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> None:
+        raise _cannot(f"ask a follow-up ({kind})")
 
-    def triggers(self, game: FlowGame, seat: int) -> Sequence[tuple[object, Any]]:
-        raise self._refuse("triggers")
+    def produced(self, game: FlowGame, seat: int, effect: fx.Produce) -> None:
+        raise _cannot("note production as it arrives")
 
-    def city_list(self, game: FlowGame) -> Sequence[Any]:
-        raise self._refuse("city_list")
+    def triggers(self, game: FlowGame, seat: int) -> Sequence[tuple[object, fx.Clause]]:
+        return ()
 
     def token_pools(self, game: FlowGame) -> dict[str, list[Any]]:
-        """The token pools effects take from (the runtime's ``pools``)."""
-        raise self._refuse("pools")
+        """The token pools effects take from (the runtime's ``pools``; none by default)."""
+        return {}
 
     def discard_pile(self, game: FlowGame) -> list[Card]:
         """The discard pile effects build from and add to (the runtime's ``discard``)."""
-        raise self._refuse("discard")
+        return []
 
-    def offer_cards(self, game: FlowGame) -> list[Card]:
-        raise self._refuse("offer_cards")
+    def score_sheet(self, game: FlowGame) -> ScoreSheet | None:
+        """The whole score sheet, for the part that keeps cities scored as cities are
+        (None: the interpreter assembles it from every part's lines)."""
+        return None
 
-    def check(self, game: FlowGame, seat: int, action: Any) -> None:
-        """Raise why ``action`` of ``seat`` is refused (it is not one of the options)."""
-        raise self._refuse("check")
 
-    def table_view(self, game: FlowGame, seat: int) -> dict[str, Any]:
-        """The whole view of ``seat`` (for a part that owns ``view``)."""
-        raise self._refuse("view")
+def _cannot(what: str) -> RuleError:
+    return RuleError(f"no mechanism of this flow can {what}: an effect needs one that does")
 
-    def score_sheet(self, game: FlowGame) -> ScoreSheet:
-        raise self._refuse("score_sheet")
+
+class EffectTable(runtime.Table):
+    """What the effect runtime acts on in a flow game (:class:`runtime.Table`): the seats'
+    cities and the verbs, each carried out by the part that keeps the cities.  A view of
+    the game, made again for each copy; the random numbers are the game's own."""
+
+    def __init__(self, game: FlowGame, keeper: Part) -> None:
+        self.game = game
+        self.keeper = keeper
+        self.arrival_ongoing, self.arrival_lasting = keeper.arrival()
+        self.pools = keeper.token_pools(game)   # (the lists themselves: effects change them)
+        self.discard = keeper.discard_pile(game)
+
+    def generator(self) -> random.Random:
+        return self.game.generator()
+
+    def drawer(self) -> Any:
+        return self.game.drawer()
+
+    def city_list(self) -> Sequence[City]:
+        return self.keeper.city_list(self.game)
+
+    @property
+    def over(self) -> bool:
+        return self.game.finished
+
+    def gain(self, seat: int, coins: int) -> None:
+        self.keeper.gain(self.game, seat, coins)
+
+    def lose(self, seat: int, coins: int) -> None:
+        self.keeper.lose(self.game, seat, coins)
+
+    def shields(self, seat: int, count: int) -> None:
+        self.keeper.shields(self.game, seat, count)
+
+    def give(self, giver: int, taker: int, coins: int) -> None:
+        self.keeper.give(self.game, giver, taker, coins)
+
+    def science_arrived(self, seat: int, symbol: str) -> None:
+        self.keeper.science_arrived(self.game, seat, symbol)
+
+    def replay(self, seat: int) -> None:
+        self.keeper.replay(self.game, seat)
+
+    def take_tokens(self, seat: int, kind: str, count: int) -> None:
+        self.keeper.take_tokens(self.game, seat, kind, count)
+
+    def ask(self, kind: str, seat: int, effect: fx.Effect) -> None:
+        self.keeper.ask(self.game, kind, seat, effect)
+
+    def produced(self, seat: int, effect: fx.Produce) -> None:
+        self.keeper.produced(self.game, seat, effect)
+
+    def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
+        return self.keeper.triggers(self.game, seat)
 
 
 class Ask:
-    """A decision waiting for ``seat``: its kind (the history's phase), the legal moves, and
+    """A decision waiting for ``seat``: its kind (the history's phase), the legal moves (the
+    offer's action type: a :class:`~wonders.engine.flow_actions.Move` or another), and
     what the mechanism that asked needs to resolve it (``about``: a piece, a token …).
     Never changed once made, so clones share it; ``seats`` is the one-seat list
     ``to_move`` hands out (read only)."""
 
-    def __init__(self, kind: str, seat: int, moves: tuple[Move, ...], about: int = -1) -> None:
+    def __init__(self, kind: str, seat: int, moves: tuple[Any, ...], about: int = -1) -> None:
         self.kind = kind
         self.seat = seat
         self.moves = moves
@@ -201,7 +258,17 @@ class Ask:
         self.seats = [seat]
 
 
+class AskAll:
+    """A decision waiting for several seats at once (a flow that ``decide: all``): its
+    kind and the seats, in seat order; each seat's options are worked out when asked (for a
+    follow-up, from what the head of its queue is about).  Never changed once made."""
+
+    def __init__(self, kind: str, seats: tuple[int, ...]) -> None:
+        self.kind = kind
+        self.seats = seats
+
+
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "Part", "Seat", "SeatRecord", "Task"]
+__all__ = ["Ask", "AskAll", "EffectTable", "Part", "Seat", "SeatRecord", "Task"]

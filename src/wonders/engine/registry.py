@@ -27,7 +27,6 @@ from wonders.engine.errors import RuleError
 if TYPE_CHECKING:
     from wonders.bots.policy import PolicyFactory
     from wonders.dsl.model import Game as GameData
-    from wonders.engine.dice_game import DiceGame
     from wonders.engine.flow import FlowGame
     from wonders.engine.game import Game
     from wonders.engine.structure_game import StructureGame
@@ -150,9 +149,9 @@ def _structure_encoder() -> Callable[..., Any]:
     return StructureEncoder
 
 
-def _dice_game() -> type[DiceGame]:
-    from wonders.engine.dice_game import DiceGame
-    return DiceGame
+def _flow_game() -> type[FlowGame]:
+    from wonders.engine.flow import FlowGame
+    return FlowGame
 
 
 def _dice_scenarios() -> type[DraftRunner]:
@@ -165,7 +164,7 @@ def _dice_terminal() -> Callable[..., bool]:
     return play_dice_human
 
 
-def _dice_greedy() -> PolicyFactory[DiceGame]:
+def _dice_greedy() -> PolicyFactory[FlowGame]:
     from wonders.bots.greedy_dice import DiceGreedy
     return DiceGreedy
 
@@ -188,18 +187,13 @@ register(Loop(
 ))
 register(Loop(
     offer="dice",
-    summary="dice shaken into a shared forum, sheets crossed by everyone at once "
-            "(7 Wonders Dice)",
+    summary="dice shaken into a shared forum, sheets crossed by everyone at once, run by "
+            "the flow interpreter from the rule set's flow: (7 Wonders Dice)",
     kind=GameKind(dynamics=_dynamics("dice"), chance="sampled", information="perfect",
                   players=(2, 7), max_decisions=400),
-    game=_dice_game, scenarios=_dice_scenarios, terminal=_dice_terminal,
+    game=_flow_game, scenarios=_dice_scenarios, terminal=_dice_terminal,
     greedy=_dice_greedy,
 ))
-
-
-def _flow_game() -> type[FlowGame]:
-    from wonders.engine.flow import FlowGame
-    return FlowGame
 
 
 def _flow_scenarios() -> type[DraftRunner]:

@@ -589,7 +589,7 @@ class StructureEncoder(Encoder):
                 drafting = pools[draft.picks // draft.rules.size]
         memory.listed(5, drafting, self.offer)
         block = 6
-        state_pools = state.pools
+        state_pools = state.table.pools
         for pool_name, places in self.pools.items():
             memory.listed(block, state_pools.get(pool_name) or _NOTHING, places)
             block += 1
@@ -735,7 +735,7 @@ class StructureEncoder(Encoder):
         if state.discard:
             ones.extend(map(self.discarded.__getitem__, state.discard))
         for pool, places in self.pools.items():
-            tokens = state.pools.get(pool)
+            tokens = state.table.pools.get(pool)
             if tokens:
                 ones.extend(map(places.__getitem__, tokens))
         if decision is not None and decision.kind == "wonder_draft":

@@ -13,7 +13,7 @@ crosses a space) and ``{decline: true}``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from wonders.dsl.errors import closest
 from wonders.engine.dice_actions import (
@@ -24,7 +24,8 @@ from wonders.engine.dice_actions import (
     Pass,
     TakeBonus,
 )
-from wonders.engine.dice_game import DiceGame
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import end_trigger, forum, sheets
 from wonders.scenarios.draft import DraftRunner, Outcome, _ScenarioDataError
 
 PathKey = tuple[Any, ...]
@@ -152,45 +153,46 @@ class DiceRunner(DraftRunner):
 
     def position(self, spec: dict[str, Any], path: PathKey) -> Any:
         players = spec["players"]
-        game = DiceGame(self.data, len(players), 0)
+        game = FlowGame(self.data, len(players), 0)
         dice = self.dice
+        cities = sheets.state(game).cities
         for seat, player in enumerate(players):
             ppath = path + ("players", seat)
             board = self.board(player["board"], ppath + ("board",)) if "board" in player \
                 else seat % len(dice.boards)
-            fresh = type(game.sheets[seat])(seat, dice.boards[board], dice,
-                                            player.get("coins", game.sheets[seat].coins))
-            game.sheets[seat] = fresh
-        game.start_coins = sum(c.coins for c in game.sheets)
+            cities[seat] = sheets.DiceCity(seat, dice.boards[board], dice,
+                                           player.get("coins", cities[seat].coins))
+        game.start_coins = sum(c.coins for c in cities)
         for seat, player in enumerate(players):
             ppath = path + ("players", seat)
             for colour in player.get("unlocked") or []:
-                game.sheets[seat].unlocked.append(self.colour(colour, ppath + ("unlocked",)))
+                cities[seat].unlocked.append(self.colour(colour, ppath + ("unlocked",)))
             for key, numbers in (player.get("crossed") or {}).items():
                 b = self.building(key, ppath + ("crossed", key))
                 for i in self.spaces(b, numbers, ppath + ("crossed", key)):
-                    game.preset(seat, b, i)
+                    sheets.preset(game, seat, b, i)
             for _ in range(player.get("stages", 0)):
-                if game.sheets[seat].stages >= len(game.sheets[seat].board.stages):
+                if cities[seat].stages >= len(cities[seat].board.stages):
                     raise _ScenarioDataError("more stages than the board has",
                                              ppath + ("stages",))
-                game.preset_stage(seat)
+                sheets.preset_stage(game, seat)
             for j, name in enumerate(player.get("bonuses") or []):
-                game.sheets[seat].bonuses[self.bonus(name, ppath + ("bonuses", j))] = True
-            game.sheets[seat].attacks.update(player.get("attacks") or {})
+                cities[seat].bonuses[self.bonus(name, ppath + ("bonuses", j))] = True
+            cities[seat].attacks.update(player.get("attacks") or {})
         if "forum" in spec:
-            forum = game.forum
-            forum.slots = [self.die(item["die"], path + ("forum", i, "die"))
+            pool = forum.state(game).pool
+            pool.slots = [self.die(item["die"], path + ("forum", i, "die"))
                            for i, item in enumerate(spec["forum"])]
-            forum.faces = [item["face"] - 1 for item in spec["forum"]]
-            forum.quadrants = [item["quadrant"] - 1 for item in spec["forum"]]
+            pool.faces = [item["face"] - 1 for item in spec["forum"]]
+            pool.quadrants = [item["quadrant"] - 1 for item in spec["forum"]]
         game.turn = spec.get("turn", 1)
         if "triggered" in spec:
-            game.trigger.triggered = spec["triggered"]
-        game.start_position()
+            end_trigger.state(game).triggered = spec["triggered"]
+        sheets.start_position(game)
+        game.invalidate()
         return game
 
-    def action(self, game: DiceGame, seat: int,  # type: ignore[override]
+    def action(self, game: FlowGame, seat: int,  # type: ignore[override]
                spec: dict[str, Any], path: PathKey) -> Any:
         legal = game.legal_actions(seat)
         if spec.get("pass"):
@@ -198,10 +200,10 @@ class DiceRunner(DraftRunner):
         if spec.get("decline"):
             return Decline()
         if spec.get("next_stage"):
-            city = game.sheets[seat]
+            city = sheets.state(game).cities[seat]
             cost = city.board.stages[city.stages].cost if city.stages < len(
                 city.board.stages) else 0
-            return BuildWonderStage(city.stages, game.space_cost(seat, cost))
+            return BuildWonderStage(city.stages, sheets.space_cost(game, seat, cost))
         cross: CrossSpace | None = None
         if "cross" in spec:
             cross = self._cross(game, seat, spec, path, legal)
@@ -219,8 +221,8 @@ class DiceRunner(DraftRunner):
                                      "decline", path)
         return cross
 
-    def _cross(self, game: DiceGame, seat: int, spec: dict[str, Any], path: PathKey,
-               legal: list[DiceAction]) -> CrossSpace:
+    def _cross(self, game: FlowGame, seat: int, spec: dict[str, Any], path: PathKey,
+               legal: Sequence[DiceAction]) -> CrossSpace:
         """The crossing named: the offered one that matches (building, space, die), else
         one built by hand (an illegal action, for 'illegal' checks)."""
         b = self.building(spec["cross"], path + ("cross",))
@@ -237,16 +239,17 @@ class DiceRunner(DraftRunner):
             if space is None:
                 space = 0
             return CrossSpace(building.key, space, None, "", 0,
-                              game.space_cost(seat, building.spaces[space].cost))
+                              sheets.space_cost(game, seat, building.spaces[space].cost))
         die = self.die(spec["die"], path + ("die",))
         if space is None:
             space = offered[0].space if offered else 0
-        slots = [k for k, index in enumerate(game.forum.slots) if index == die]
-        price = game.die_price(seat, self.dice.quadrants[game.forum.quadrants[slots[0]]],
-                               self.dice.dice[die].colour) if slots else 0
+        pool = forum.state(game).pool
+        slots = [k for k, index in enumerate(pool.slots) if index == die]
+        price = sheets.die_price(game, seat, self.dice.quadrants[pool.quadrants[slots[0]]],
+                                 self.dice.dice[die].colour) if slots else 0
         made = CrossSpace(building.key, space, slots[0] if slots else None,
                           self.dice.dice[die].name, price,
-                          game.space_cost(seat, building.spaces[space].cost))
+                          sheets.space_cost(game, seat, building.spaces[space].cost))
         for a in offered:   # offered with this die (its price is the game's: a free die …)
             if a.space == space and a.die == made.die:
                 return a
@@ -257,14 +260,15 @@ class DiceRunner(DraftRunner):
         return made
 
     @staticmethod
-    def _offers(game: DiceGame, seat: int, slot: int, b: int, space: int) -> bool:
+    def _offers(game: FlowGame, seat: int, slot: int, b: int, space: int) -> bool:
         """Whether the die in ``slot`` may cross ``space`` of building ``b`` for ``seat``."""
         clone = game.clone()
-        clone.forum.slots = [game.forum.slots[slot]]
-        clone.forum.faces = [game.forum.faces[slot]]
-        clone.forum.quadrants = [game.forum.quadrants[slot]]
+        pool, cloned = forum.state(game).pool, forum.state(clone).pool
+        cloned.slots = [pool.slots[slot]]
+        cloned.faces = [pool.faces[slot]]
+        cloned.quadrants = [pool.quadrants[slot]]
         clone.invalidate()
-        key = game.dice.buildings[b].key
+        key = sheets.state(game).dice.buildings[b].key
         return any(isinstance(a, CrossSpace) and a.building == key and a.space == space
                    for a in clone.legal_actions(seat))
 
@@ -273,18 +277,18 @@ class DiceRunner(DraftRunner):
     def _expect_state(self, game: Any, spec: dict[str, Any], path: PathKey,
                       outcome: Outcome) -> None:
         seat = self.seat(game, spec["player"], path + ("player",))
-        city = game.sheets[seat]
+        city = sheets.state(game).cities[seat]
         for key, got in (("coins", city.coins), ("stages", city.stages),
-                         ("points", game.points(seat))):
+                         ("points", sheets.points(game, seat))):
             if key in spec and got != spec[key]:
                 self.fail(outcome, path + (key,), f"player {seat} has {got} {key}, expected "
                           f"{spec[key]}")
         for key, numbers in (spec.get("crossed") or {}).items():
             b = self.building(key, path + ("crossed", key))
-            got = [i + 1 for i, x in enumerate(city.crossed[b]) if x]
-            if sorted(numbers) != got:
+            crossed = [i + 1 for i, x in enumerate(city.crossed[b]) if x]
+            if sorted(numbers) != crossed:
                 self.fail(outcome, path + ("crossed", key), f"player {seat} has crossed {key} "
-                          f"spaces {got or 'none'}, expected {sorted(numbers)}")
+                          f"spaces {crossed or 'none'}, expected {sorted(numbers)}")
         if "bonuses" in spec:
             got_bonuses = [self.dice.bonuses[i].name for i, x in enumerate(city.bonuses) if x]
             if sorted(got_bonuses) != sorted(spec["bonuses"]):
@@ -300,7 +304,7 @@ class DiceRunner(DraftRunner):
 
     def _expect_forum(self, game: Any, spec: list[str], path: PathKey,
                       outcome: Outcome) -> None:
-        got = [self.dice.dice[i].name for i in game.forum.slots]
+        got = [self.dice.dice[i].name for i in forum.state(game).pool.slots]
         if got != list(spec):
             self.fail(outcome, path, f"the forum holds {got}, expected {list(spec)}")
 

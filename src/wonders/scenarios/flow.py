@@ -266,7 +266,6 @@ class FlowRunner(DraftRunner):
         # the seat to move starts its turn (the interpreter asks it what to take)
         game.current, game.turn, game.agenda, game.asking = to_move, 0, [], None
         game.in_turn, game.finished, game.records, war.battles = False, False, [], []
-        game.marks = []
         built.completed = any(all(r) for r in built.raised)
         game._advance()
         return game

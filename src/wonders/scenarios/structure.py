@@ -166,7 +166,7 @@ class StructureRunner(DraftRunner):
         layout = Layout.from_data({"rows": [[2 * i + 1 for i in range(len(offer))]]})
         laid = structure.state(game)
         laid.place_offer(Structure(layout, offer), [])
-        laid.discard = self.cards(spec.get("discard"), path + ("discard",))
+        laid.discard[:] = self.cards(spec.get("discard"), path + ("discard",))  # (in place)
         board = [self.token_named(n, path + ("board", i))
                  for i, n in enumerate(spec.get("board") or [])]
         taken = {t for p in players for t in p.get("owned_tokens") or []}
@@ -355,10 +355,10 @@ class StructureRunner(DraftRunner):
     def _expect_pools(self, game: Any, spec: dict[str, list[str]], path: PathKey,
                       outcome: Outcome) -> None:
         for pool, wanted in spec.items():
-            if pool not in game.pools:
+            if pool not in game.table.pools:
                 raise _ScenarioDataError(f"no token pool '{pool}'", path + (pool,),
-                                         closest(pool, list(game.pools)))
-            held = sorted(t.name for t in game.pools[pool])
+                                         closest(pool, list(game.table.pools)))
+            held = sorted(t.name for t in game.table.pools[pool])
             if held != sorted(wanted):
                 self.fail(outcome, path + (pool,), f"the {pool} holds {held or 'nothing'}, "
                           f"expected {sorted(wanted)}")

@@ -38,15 +38,18 @@ slot (rule-set key)    mechanism                       module(s)
 ``setup.wonders``      ``deal``                        :mod:`wonders.engine.game` (set-up)
 ``setup.wonders``      ``draft``                       :mod:`wonders.engine.structure_game`
                                                        (picks from pools, ``order``)
-``offer``              ``dice``: a shared forum of     :mod:`wonders.engine.dice_game` (the
-                       dice, player sheets             loop), :mod:`.forum` (dice shaken into
-                       (``forum`` and ``sheets``       priced quadrants), :mod:`.sheet`
-                       files)                          (spaces in order, resource types),
-                                                       :mod:`.reserve` (bounded coins),
-                                                       :mod:`.gates` (compare with
-                                                       neighbours), :mod:`.attacks` (attack
-                                                       less defences), :mod:`.end_trigger`
-                                                       (N reached, M more turns)
+``offer``              ``dice``: a shared forum of     :mod:`wonders.engine.flow` (the flow
+                       dice, player sheets (a          interpreter, every seat at once),
+                       ``flow:``, ``forum`` and        :mod:`.forum` (dice shaken into priced
+                       ``sheets`` files)               quadrants), :mod:`.sheets` (the sheets:
+                                                       options, crossing, refusals),
+                                                       :mod:`.sheet` (spaces in order,
+                                                       resource types), :mod:`.reserve`
+                                                       (bounded coins), :mod:`.gates`
+                                                       (compare with neighbours),
+                                                       :mod:`.attacks` (attack less
+                                                       defences), :mod:`.end_trigger` (N
+                                                       reached, M more turns)
 ``offer``              ``decks``: decks between        :mod:`wonders.engine.flow` (the flow
                        neighbours (a ``flow:`` and     interpreter), :mod:`.decks` (the
                        ``components`` files)           decks, the discard), :mod:`.pieces`

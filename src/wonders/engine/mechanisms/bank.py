@@ -13,10 +13,11 @@ is :meth:`BankTrade.pay`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Mapping, Sequence, TypeVar, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Wonder
+from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
 from wonders.engine.actions import CHAIN, Action, build, build_wonder, sell
 from wonders.engine.bank_terms import TradeTerms, price_rates, terms
@@ -27,7 +28,7 @@ from wonders.engine.interning import intern
 from wonders.engine.payment import FREE, shared_payment
 from wonders.engine.production import Production
 from wonders.engine.runtime import WONDER_EVENT
-from wonders.engine.structure_rules import StructureRules, card_number, place
+from wonders.engine.structure_rules import StructureRules, card_number, place, structure_rules
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
@@ -253,8 +254,8 @@ class KeptTerms:
 
 
 def cities_of(game: FlowGame) -> list[DraftedCity]:
-    """The game's seats as the cities they are (an offer whose seats are cities)."""
-    return game.seats  # type: ignore[return-value]  # (no cast: a call, on the hot path)
+    """The cities the flow's city keeper holds (an offer whose seats are cities)."""
+    return game.parts[game.keeper_name].cities  # type: ignore[attr-defined, no-any-return]
 
 
 def own_terms(game: FlowGame, bank_key: int, city: DraftedCity) -> OwnTerms:
@@ -300,17 +301,7 @@ class BankTrade(Part):
         other.kept = [kept.copy() for kept in self.kept]
         return other
 
-    def seed_cities(self, cities: Sequence[DraftedCity]) -> None:
-        """A new city has no trading effects: its own terms are the data set's empty ones
-        (kept per bank price and resources), not worked out again for each city and game."""
-        empty = NO_TERMS.get(self.bank_key)
-        if empty is None:
-            empty = memo.remember(NO_TERMS, self.bank_key,
-                                  OwnTerms({}, {}, 0, intern(((), (), 0, self.bank_key))))
-        for city in cities:
-            city._cache[BANK_TERMS] = empty
-
-    def forget(self, game: FlowGame) -> None:
+    def refresh(self, game: FlowGame) -> None:
         """Drop the terms found (the cities were changed by hand)."""
         self.kept = [KeptTerms() for _ in self.kept]
 
@@ -418,9 +409,20 @@ def state(game: FlowGame) -> BankTrade:
 
 __all__ = ["BankTrade", "CANNOT", "CHAINED", "KeptTerms", "NAME", "NO_TUCKS", "OwnTerms",
            "Priced", "TRADE_INCOME_ABILITY", "Tuck", "card_record", "cities_of", "first_offer",
-           "make", "own_terms", "state", "tuck_card", "tuck_of"]
+           "make", "own_terms", "seed_cities", "state", "tuck_card", "tuck_of"]
 
 
-def make(game: FlowGame) -> BankTrade:
-    from wonders.engine.structure_rules import structure_rules
-    return BankTrade(structure_rules(game.data), game.players)
+def seed_cities(setup: StructureRules, cities: Sequence[DraftedCity]) -> None:
+    """A new city has no trading effects: its own terms are the data set's empty ones (kept
+    per bank price and resources), not worked out again for each city and game."""
+    bank_key = intern((setup.bank.price, setup.base.resources))
+    empty = NO_TERMS.get(bank_key)
+    if empty is None:
+        empty = memo.remember(NO_TERMS, bank_key,
+                              OwnTerms({}, {}, 0, intern(((), (), 0, bank_key))))
+    for city in cities:
+        city._cache[BANK_TERMS] = empty
+
+
+def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]]) -> BankTrade:
+    return BankTrade(structure_rules(data), players)

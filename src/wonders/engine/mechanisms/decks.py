@@ -231,7 +231,7 @@ def take_top(game: FlowGame, seat: int, slot: int) -> None:
     """Take the top card of the deck in ``slot`` (empty: nothing)."""
     deck = state(game).decks[slot]
     if deck:
-        game.take_card(seat, deck.pop())
+        game.gain(seat, deck.pop())
 
 
 def take(game: FlowGame, seat: int, spec: Take) -> None:
@@ -258,13 +258,13 @@ def resolve(game: FlowGame, seat: int, kind: str, move: Move, about: int) -> Non
         deck.extend(table.looking)
         shuffle(game.generator(), deck)
         table.looking, table.looking_slot = [], -1
-        game.take_card(seat, index)
+        game.gain(seat, index)
         return
     slot = table.slot(game.players, seat, move.words[0])
     deck = table.decks[slot]
     if kind != LOOK:
         if deck:
-            game.take_card(seat, deck.pop())
+            game.gain(seat, deck.pop())
         return
     count = min(about, len(deck))
     table.looking = deck[len(deck) - count:][::-1]

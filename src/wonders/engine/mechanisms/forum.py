@@ -6,14 +6,34 @@ so any number of players may choose the same die at once.  A die that waits in t
 joins the forum at the end of the turn in which a player first unlocks it, replacing a
 die of the colour it names (one at random among those still in the forum).  Which dice,
 faces, quadrants and prices exist is data (a ``forum`` file, :mod:`wonders.dsl.sheets`).
+
+As a mechanism of the flow interpreter the forum is a part (:class:`RolledDice`): the turn's
+start shakes it (step ``shake_forum``), what it offers is read once a turn for every
+seat (:data:`Lying`), and the turn's end brings in the dice unlocked during it (step
+``bring_in_dice``).
 """
 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any, Final, Mapping
 
+from wonders.dsl.model import Game as GameData
 from wonders.dsl.sheets_model import DiceSet
+from wonders.engine.flow_state import Part
+from wonders.engine.mechanisms.sheet import groups
 from wonders.engine.randomness import below
+
+if TYPE_CHECKING:
+    from wonders.engine.flow import FlowGame
+
+NAME: Final = "forum"
+
+# What the forum offers a turn, per die: slot, die index, colour to unlock ("" none), the
+# buildings compared (empty: no gate), price, colour, and per building its face may cross,
+# (building, groups of spaces)
+Lying = tuple[int, int, str, tuple[int, ...], int, str,
+              tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]]   # (the last: FaceTargets)
 
 
 class DicePool:
@@ -77,4 +97,97 @@ class DicePool:
         return out
 
 
-__all__ = ["DicePool"]
+
+#: per building a face may cross, (building, groups of spaces)
+FaceTargets = tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]
+
+
+def face_groups(data: GameData, dice: DiceSet) -> list[list[FaceTargets]]:
+    """Per die and face, the buildings it may cross with their groups of spaces (once per
+    data set)."""
+    found = data.derived.get("forum.face_groups")
+    if not isinstance(found, list):
+        found = [[tuple((b, groups(dice.buildings[b], f.symbol)) for b in f.buildings)
+                  for f in die.faces] for die in dice.dice]
+        data.derived["forum.face_groups"] = found
+    return found
+
+
+class RolledDice(Part):
+    """The forum's dice (:class:`DicePool`), what they offer this turn (``lying``) and the
+    dice unlocked this turn, which join the forum at its end (``arriving``)."""
+
+    def __init__(self, data: GameData, dice: DiceSet, source: RolledDice | None = None) -> None:
+        self.data = data
+        self.dice = dice
+        self.groups = face_groups(data, dice)
+        self.pool: DicePool
+        if source is not None:
+            self.pool = source.pool.clone()
+            self.arriving: list[int] = list(source.arriving)
+            self.lying: list[Lying] = list(source.lying)
+            return
+        self.pool = DicePool(dice)
+        self.arriving = []
+        self.lying = []
+
+    def copy(self) -> RolledDice:
+        return RolledDice(self.data, self.dice, self)
+
+    def lay(self) -> None:
+        """What the forum offers this turn, read once for every seat (:data:`Lying`)."""
+        dice = self.dice.dice
+        pool = self.pool
+        prices = self.dice.quadrants
+        lying: list[Lying] = []
+        for k, index in enumerate(pool.slots):
+            die = dice[index]
+            face = pool.faces[k]
+            lying.append((k, index, "" if die.start else die.colour, die.faces[face].compare,
+                          prices[pool.quadrants[k]], die.colour, self.groups[index][face]))
+        self.lying = lying
+
+    def unlock(self, colour: str) -> None:
+        """A player unlocked ``colour``: its waiting dice join the forum at the turn's end."""
+        for index, die in enumerate(self.dice.dice):
+            if die.colour == colour and index not in self.pool.slots \
+                    and index not in self.arriving:
+                self.arriving.append(index)
+
+    def refresh(self, game: FlowGame) -> None:
+        self.lay()   # (a scenario may have set the forum by hand)
+
+    def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        found["forum"] = self.pool.to_json()
+
+
+def state(game: FlowGame) -> RolledDice:
+    """The game's forum."""
+    found = game.parts[NAME]
+    assert isinstance(found, RolledDice)
+    return found
+
+
+def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]]) -> RolledDice:
+    if data.dice is None:
+        raise ValueError("a forum needs the rule set's dice")   # (refused at load: M909)
+    return RolledDice(data, data.dice)
+
+
+def shake(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Step ``shake_forum``: every die gets a face and a quadrant; the forum is laid."""
+    forum = state(game)
+    forum.pool.roll(game.generator())
+    forum.lay()
+
+
+def bring_in(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Step ``bring_in_dice``: the dice unlocked this turn join the forum."""
+    forum = state(game)
+    for die in forum.arriving:
+        forum.pool.bring_in(die, game.generator())
+    forum.arriving = []
+
+
+__all__ = ["DicePool", "RolledDice", "Lying", "NAME", "bring_in", "face_groups", "make", "shake",
+           "state"]

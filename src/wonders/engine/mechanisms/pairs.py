@@ -10,12 +10,14 @@ once per symbol.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from wonders.dsl import effects as fx
+from wonders.dsl.model import Game as GameData
 from wonders.engine.flow_state import Part
 from wonders.engine.mechanisms.bank import cities_of
 from wonders.engine.runtime import now
+from wonders.engine.structure_rules import structure_rules
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
@@ -29,8 +31,6 @@ class Pairs(Part):
     """No state of its own (the symbols are the cities'): the pair effect and how many
     different symbols win (0: never)."""
 
-    VERBS = ("science_arrived",)
-
     def __init__(self, pair: fx.Effects | None, supremacy: int) -> None:
         self.pair = pair
         self.supremacy = supremacy
@@ -43,13 +43,14 @@ class Pairs(Part):
             return
         if symbols[symbol] == 2 and self.pair is not None:
             for clause in self.pair.clauses:
-                now(game, seat, clause.effect)
+                now(game.table, seat, clause.effect)
 
 
 __all__ = ["NAME", "Pairs", "SUPREMACY", "VICTORY"]
 
 
-def make(game: FlowGame) -> Pairs:
-    from wonders.engine.structure_rules import structure_rules
-    setup = structure_rules(game.data)
-    return Pairs(setup.pair, setup.science_supremacy if SUPREMACY in game.program.at_once else 0)
+def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]]) -> Pairs:
+    setup = structure_rules(data)
+    flow = data.rules.model.flow
+    at_once = flow is not None and SUPREMACY in flow.at_once
+    return Pairs(setup.pair, setup.science_supremacy if at_once else 0)

@@ -75,6 +75,8 @@ def state(game: FlowGame) -> Wonders:
 def deal(game: FlowGame, parameters: Mapping[str, Any]) -> None:
     """Set-up: a Wonder for each seat, at random, none of its pieces built."""
     wonders = game.wonders
+    if len(wonders) < game.players:
+        raise ValueError(f"{len(wonders)} Wonders for {game.players} players")
     chosen = sample(game.generator(), range(len(wonders)), game.players)
     game.seats = [Seat(s, w, len(game.kinds), wonders[w].name) for s, w in enumerate(chosen)]
     state(game).raised = [[False] * len(wonders[w].pieces) for w in chosen]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
+from wonders.dsl.model import Game as GameData
 from wonders.dsl.model import Token
 from wonders.engine.flow_state import Part
 from wonders.engine.pools import deal as deal_tokens
@@ -24,8 +25,6 @@ NAME: Final = "pools"
 class TokenPools(Part):
     """Each pool's tokens, in order (``hidden``: the reserve pools nobody sees)."""
 
-    VERBS = ("pools",)
-
     def __init__(self, hidden_pools: frozenset[str]) -> None:
         self.hidden = hidden_pools
         self.pools: dict[str, list[Token]] = {}
@@ -38,11 +37,9 @@ class TokenPools(Part):
         return other
 
     def set(self, pools: Mapping[str, list[Token]]) -> None:
-        """Lay the pools a position says (scenarios)."""
-        self.pools = {name: list(tokens) for name, tokens in pools.items()}
-
-    def token_pools(self, game: FlowGame) -> dict[str, list[Token]]:
-        return self.pools
+        """Lay the pools a position says (scenarios; in place: effects hold the dict)."""
+        self.pools.clear()
+        self.pools.update({name: list(tokens) for name, tokens in pools.items()})
 
     def keep_setup(self, game: FlowGame) -> None:
         self.dealt = {pool: [t.name for t in tokens] for pool, tokens
@@ -58,11 +55,12 @@ class TokenPools(Part):
 
 def deal(game: FlowGame, parameters: Mapping[str, Any]) -> None:
     """Set-up step ``deal_pools``: fill every declared pool from ``setup: tokens``."""
-    state(game).pools = deal_tokens(game.data, game.generator(), game.drawer())
+    state(game).set(deal_tokens(game.data, game.generator(), game.drawer()))
 
 
-def make(game: FlowGame) -> TokenPools:
-    return TokenPools(hidden(game.data))
+def make(data: GameData, players: int,
+         arguments: Mapping[str, Mapping[str, Any]]) -> TokenPools:
+    return TokenPools(hidden(data))
 
 
 def state(game: FlowGame) -> TokenPools:

@@ -16,9 +16,10 @@ seat's bank terms (:mod:`.bank`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Final, Mapping, cast
+from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import CHAIN, Build, BuildWonder, Sell
 from wonders.engine.bank_terms import TradeTerms
 from wonders.engine.drafted_city import DraftedCity, stage_cost
@@ -43,8 +44,6 @@ class StructureOffer(Part):
     """The round's ``structure`` (None before the first is laid), the cards ``removed``
     unseen from this round's deck and ``removed_before`` from the earlier ones, and the
     ``discard`` pile (sold cards; the runtime builds from it and adds destroyed cards)."""
-
-    VERBS = ("discard", "offer_cards", "check")
 
     def __init__(self, setup: StructureRules) -> None:
         self.setup = setup
@@ -111,13 +110,7 @@ class StructureOffer(Part):
         places["removed"] = (False, self.removed_before + self.removed)
         places["discard"] = (True, list(self.discard))
 
-    def discard_pile(self, game: FlowGame) -> list[Card]:
-        return self.discard
-
-    def check(self, game: FlowGame, seat: int, action: Any) -> None:
-        check(game, seat, action)
-
-    def offer_cards(self, game: FlowGame) -> list[Card]:
+    def offer_cards(self, game: FlowGame) -> list[Card]:  # (the contract's offer_cards)
         """The structure's cards not taken yet, face-down ones included."""
         structure = self.structure
         if structure is None:
@@ -163,7 +156,7 @@ def turn_moves(game: FlowGame, seat: int) -> list[Any]:
     parts = game.parts
     part: StructureOffer = parts[NAME]  # type: ignore[assignment]  # (no cast: a call)
     setup = part.setup
-    city: DraftedCity = game.seats[seat]  # type: ignore[assignment]
+    city = bank.cities_of(game)[seat]
     coins = city.coins
     # built, or free by chain: looked at closely (a set lookup on the name)
     marked = city.marked
@@ -217,8 +210,8 @@ def _marked_offers(setup: StructureRules, city: DraftedCity, card: Card,
 def wonders_built(game: FlowGame) -> int:
     """Wonders built in all, by every seat."""
     found = 0
-    for city in game.seats:
-        found += city.stages  # type: ignore[attr-defined]  # (cities: no cast, a call)
+    for city in bank.cities_of(game):
+        found += city.stages
     return found
 
 
@@ -230,7 +223,8 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     part: StructureOffer = parts[NAME]  # type: ignore[assignment]  # (no cast: a call)
     structure = part.structure
     assert structure is not None
-    city: DraftedCity = game.seats[seat]  # type: ignore[assignment]
+    cities = bank.cities_of(game)
+    city = cities[seat]
     kind = type(action)
     built: Build | None = None
     tucked: BuildWonder | None = None
@@ -260,30 +254,31 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
         city.add_card(card)
         arrived(game, seat, card, card.effects, CARD_EVENT, card.colour)
         if chained and city.triggers:
-            trigger(game, seat, CHAIN_EVENT, None, card)
+            trigger(game.table, seat, CHAIN_EVENT, None, card)
         return
     if tucked is None:  # sold
         part.discard.append(card)
         sell = part.setup.base.sell
         if sell is not None:
-            act(game, seat, sell, True)
+            act(game.table, seat, sell, True)
         return
     wonder = tucked.wonder
     trade.pay(game, seat, tucked.payment.total, stage_cost(wonder).coins)
     arrived(game, seat, wonder, city.add_wonder(wonder, card), WONDER_EVENT, None)
     limit = part.setup.wonder_limit
     if limit and wonders_built(game) >= limit:
-        for other in game.seats:
-            other.wonders.clear()  # type: ignore[attr-defined]  # the rest leave the game
+        for other in cities:
+            other.wonders.clear()  # the rest leave the game
 
 
 def arrived(game: FlowGame, seat: int, source: object, effects: Any, event: str,
             colour: str | None) -> None:
     """Apply what a new card or Wonder does as it arrives, then its owner's triggers."""
-    if act(game, seat, effects, True) and game.finished:
+    table = game.table
+    if act(table, seat, effects, True) and game.finished:
         return
-    if game.seats[seat].triggers:  # type: ignore[attr-defined]  # (cities: no cast)
-        trigger(game, seat, event, colour, source)
+    if bank.cities_of(game)[seat].triggers:
+        trigger(table, seat, event, colour, source)
 
 
 def check(game: FlowGame, seat: int, action: Any) -> None:
@@ -297,7 +292,7 @@ def check(game: FlowGame, seat: int, action: Any) -> None:
         raise IllegalActionError(seat, action, f"{card.name} is not an accessible card "
                                  "of the structure")
     same = [a for a in legal if getattr(a, "card", None) is card and type(a) is type(action)]
-    city = cast(DraftedCity, game.seats[seat])
+    city = bank.cities_of(game)[seat]
     if isinstance(action, BuildWonder) and action.wonder not in city.wonders:
         raise IllegalActionError(seat, action, f"{action.wonder.name} is not an unbuilt "
                                  "wonder of this city")
@@ -308,8 +303,9 @@ def check(game: FlowGame, seat: int, action: Any) -> None:
                              + "; ".join(str(a) for a in same))
 
 
-def make(game: FlowGame) -> StructureOffer:
-    return StructureOffer(structure_rules(game.data))
+def make(data: GameData, players: int,
+         arguments: Mapping[str, Mapping[str, Any]]) -> StructureOffer:
+    return StructureOffer(structure_rules(data))
 
 
 def state(game: FlowGame) -> StructureOffer:

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
+from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import ChooseStarter
 from wonders.engine.actions import choose_starter as choose_starter_action
 from wonders.engine.errors import RuleError
 from wonders.engine.flow_state import Ask, Part
+from wonders.engine.mechanisms.bank import cities_of
+from wonders.engine.structure_rules import structure_rules
 from wonders.engine.track import TrackRules, entered, push
 
 if TYPE_CHECKING:
@@ -29,8 +32,6 @@ VICTORY: Final = "military"               # the victory it is, on the score shee
 class Track(Part):
     """The pawn's ``position`` (positive: towards seat 1's capital) and the coin
     ``tokens`` still on the track, as (zone, side) pairs."""
-
-    VERBS = ("shields",)
 
     def __init__(self, rules: TrackRules, tokens: frozenset[tuple[int, int]],
                  at_once: bool) -> None:
@@ -62,7 +63,7 @@ class Track(Part):
         for index, side, zone in entered(before, self.position, rules):
             if (index, side) in self.tokens:
                 self.tokens.discard((index, side))
-                loser = game.seats[side]
+                loser = cities_of(game)[side]
                 taken = min(zone.lose, loser.coins)
                 loser.coins -= taken
                 game.bank_paid += taken
@@ -127,10 +128,11 @@ def resolve_starter(game: FlowGame, asked: Ask, action: Any) -> None:
     game.current = cast(ChooseStarter, action).seat
 
 
-def make(game: FlowGame) -> Track:
-    from wonders.engine.structure_rules import structure_rules
-    setup = structure_rules(game.data)
-    return Track(setup.track, setup.track_tokens, SUPREMACY in game.program.at_once)
+def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]]) -> Track:
+    setup = structure_rules(data)
+    flow = data.rules.model.flow
+    return Track(setup.track, setup.track_tokens,
+                 flow is not None and SUPREMACY in flow.at_once)
 
 
 __all__ = ["NAME", "STARTER", "SUPREMACY", "Track", "VICTORY", "WORDING", "ask_starter",

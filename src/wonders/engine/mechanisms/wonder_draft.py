@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Mapping, Sequence, cast
 
+from wonders.dsl.model import Game as GameData
 from wonders.dsl.model import Wonder
 from wonders.engine.actions import ChooseWonder, choose_wonder
 from wonders.engine.errors import RuleError
@@ -18,6 +19,7 @@ from wonders.engine.flow_state import Ask, Part
 from wonders.engine.mechanisms.bank import cities_of
 from wonders.engine.randomness import shuffle
 from wonders.engine.structure_rules import WonderDraft as DraftRules
+from wonders.engine.structure_rules import structure_rules
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
@@ -132,9 +134,9 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
         game.current = order[0]
 
 
-def make(game: FlowGame) -> WonderPools:
-    from wonders.engine.structure_rules import structure_rules
-    setup = structure_rules(game.data)
+def make(data: GameData, players: int,
+         arguments: Mapping[str, Mapping[str, Any]]) -> WonderPools:
+    setup = structure_rules(data)
     return WonderPools(setup.draft, setup.wonders)
 
 
