@@ -708,7 +708,7 @@ class FlowGame(SharedGenerator):
         """Each seat's coins (the history's and the score sheet's)."""
         if not self.keeper_name:
             return self._no_coins
-        return tuple(city.coins for city in self.parts[self.keeper_name].city_list(self))
+        return tuple([city.coins for city in self.parts[self.keeper_name].city_list(self)])
 
     def _end_turn(self) -> None:
         for step in self.program.after:

@@ -157,7 +157,8 @@ def turn_moves(game: FlowGame, seat: int) -> list[Any]:
     parts = game.parts
     part: StructureOffer = parts[NAME]  # type: ignore[assignment]  # (no cast: a call)
     setup = part.setup
-    city = bank.cities_of(game)[seat]
+    cities = bank.cities_of(game)
+    city = cities[seat]
     coins = city.coins
     # built, or free by chain: looked at closely (a set lookup on the name)
     marked = city.marked
@@ -166,7 +167,10 @@ def turn_moves(game: FlowGame, seat: int) -> list[Any]:
     tucks: list[Tuck] = NO_TUCKS
     if city.wonders:
         limit = setup.wonder_limit
-        if not limit or wonders_built(game) < limit:
+        built = 0
+        for other in cities:
+            built += other.stages
+        if not limit or built < limit:
             tucks = trade.tucks(game, seat, terms)
     offers = terms.offers  # (grown in place by first_offer, from either end)
     actions: list[Any] = []
