@@ -21,7 +21,7 @@ offers' loops move onto it.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Final, Mapping, Sequence
 
 from wonders.dsl.components_model import CENTRAL, CardKind, Components, PieceWonder, Progress
 from wonders.dsl.flow_model import Flow
@@ -30,7 +30,18 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, AskAll, EffectTable, Part, Seat, SeatRecord, Task
+from wonders.engine.flow_state import (
+    Ask,
+    AskAll,
+    Choice,
+    EffectTable,
+    Part,
+    Seat,
+    SeatRecord,
+    Task,
+    part_count,
+    part_index,
+)
 from wonders.engine.mechanisms import (
     bank,
     cities,
@@ -198,15 +209,18 @@ def _head_with_round(game: FlowGame, seat: int) -> dict[str, Any]:
             "to_move": list(game.to_move())}
 
 
-class Offer(NamedTuple):
+class Offer:
     """What an offer's turn is: the decision's kind; the moves it offers the seat to move
     when seats are asked one at a time (none: the seat cannot move, and the game ends); a
-    view's head; and the score sheet's word for a win on points."""
+    view's head; and the score sheet's word for a win on points.  (A plain class: its
+    fields are native reads when compiled, a named tuple's are not.)"""
 
-    kind: str
-    moves: Callable[[FlowGame, int], tuple[Any, ...]]
-    head: Callable[[FlowGame, int], dict[str, Any]]
-    victory: str
+    def __init__(self, kind: str, moves: Callable[[FlowGame, int], tuple[Any, ...]],
+                 head: Callable[[FlowGame, int], dict[str, Any]], victory: str) -> None:
+        self.kind = kind
+        self.moves = moves
+        self.head = head
+        self.victory = victory
 
 
 def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
@@ -222,30 +236,10 @@ TURNS: Final[Mapping[str, Offer]] = {
 }
 
 
-class Choice(NamedTuple):
-    """A decision several seats are asked at once (``decide: all``): a seat's options
-    (from what its follow-up is about; None for the turn), whether a follow-up is still
-    asked (None: always), how an answer resolves, why a move is refused, the wording."""
-
-    options: Callable[[FlowGame, int, Any], Sequence[Any]]
-    resolve: Callable[[FlowGame, int, Any, Any], None]
-    due: Callable[[FlowGame, int, Any], bool] | None
-    why: Callable[[FlowGame, int, object, str, Any, Sequence[object]], str]
-    wording: str
-
-
-#: Per offer asked of every seat at once, its decisions by kind: the turn's and the
-#: follow-ups' (a seat's follow-ups wait in its own queue, :meth:`FlowGame.follow_up`).
-CHOICES: Final[Mapping[str, Mapping[str, Choice]]] = {
-    "dice": {
-        sheets.TURN: Choice(sheets.turn_options, sheets.resolve, None, sheets.why,
-                            sheets.WORDING[sheets.TURN]),
-        sheets.BONUS: Choice(sheets.bonus_options, sheets.resolve, sheets.bonus_due,
-                             sheets.why, sheets.WORDING[sheets.BONUS]),
-        sheets.EXTRA: Choice(sheets.extra_options, sheets.resolve, sheets.extra_due,
-                             sheets.why, sheets.WORDING[sheets.EXTRA]),
-    },
-}
+#: Per offer asked of every seat at once, its decisions by kind (a ``flow_state.Choice``
+#: each): the turn's and the follow-ups' (a seat's follow-ups wait in its own queue,
+#: :meth:`FlowGame.follow_up`).
+CHOICES: Final[Mapping[str, Mapping[str, Choice]]] = {"dice": sheets.CHOICES}
 
 #: End conditions checked after each turn (``no_card`` is checked when the next turn
 #: would start: the seat to move has no card to take).
@@ -304,6 +298,9 @@ class _Program:
         self.arguments = {step.name: step.arguments for step in
                            (*flow.setup, *flow.start, *flow.after_card, *flow.after)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
+        # each turn's steps with their arguments, looked up once
+        self.start_steps = tuple((START_STEPS[step.name], step.arguments) for step in flow.start)
+        self.after_steps = tuple((TURN_STEPS[step.name], step.arguments) for step in flow.after)
         self.offer = TURNS[flow.offer]
         self.turn_kind, self.turn_moves = self.offer.kind, self.offer.moves
         #: several seats asked at once: the offer's decisions, and the order follow-ups
@@ -437,9 +434,12 @@ class FlowGame(SharedGenerator):
         self.parts: dict[str, Part] = {
             name: PARTS[name](data, players, self.program.arguments)
             for name in self.program.mechanisms}
-        #: the mechanism whose part keeps the seats' cities ("": the seats are Seat objects)
-        self.keeper_name = next((name for name, part in self.parts.items()
-                                 if part.keeps_cities()), "")
+        #: the parts again, each at its mechanism's index (``flow_state.part_index``): what
+        #: the mechanisms read
+        self.slots = self._slots()
+        #: the part that keeps the seats' cities (None: the seats are Seat objects)
+        self._keeper: Part | None = next((part for part in self.parts.values()
+                                          if part.keeps_cities()), None)
         self.seats: list[Seat] = []
         self.agenda: list[Task] = []
         self.follow_ups: list[list[tuple[str, Any]]] = [[] for _ in range(players)]
@@ -449,8 +449,7 @@ class FlowGame(SharedGenerator):
         self.finished = False
         #: (turn, decision kind, the actions by seat, each seat's coins after, the round)
         self.records: list[tuple[int, str, dict[int, Any], tuple[int, ...], int]] = []
-        self._legal: dict[int, Sequence[Any]] = {}
-        self._table: EffectTable | None = None
+        self._legal: dict[int, list[Any]] = {}
         self._start_rounds()
         self.set_generator(seeded(seed))
         try:
@@ -469,7 +468,9 @@ class FlowGame(SharedGenerator):
         self.turn = source.turn
         self.current = source.current
         self.parts = {name: part.copy() for name, part in source.parts.items()}
-        self.keeper_name = source.keeper_name
+        self.slots = self._slots()
+        self._keeper = next((part for part in self.parts.values() if part.keeps_cities()),
+                            None)
         self.seats = [city.copy() for city in source.seats]
         self.agenda = list(source.agenda)
         self.follow_ups = [list(queue) for queue in source.follow_ups]
@@ -479,26 +480,29 @@ class FlowGame(SharedGenerator):
         self.finished = source.finished
         self.records = list(source.records)
         self._legal = {}
-        self._table = None
         self._copy_rounds(source)
         source.share_generator(self)
+
+    def _slots(self) -> list[Part | None]:
+        found: list[Part | None] = [None] * part_count()
+        for name, part in self.parts.items():
+            found[part_index(name)] = part
+        return found
 
     @property
     def table(self) -> EffectTable:
         """What effects act on (:class:`~wonders.engine.runtime.Table`): the part that keeps
-        the seats' cities carries out the runtime's verbs.  Made for this game object (a
-        copy, or a game an undo put back in place, makes its own)."""
-        found = self._table
-        if found is None or found.game is not self:
-            keeper = self.keeper()
-            if keeper is None:
-                raise RuleError("no mechanism of this flow keeps cities for effects to act on")
-            found = self._table = EffectTable(self, keeper)
-        return found
+        the seats' cities carries out the runtime's verbs.  Made at each use, never kept:
+        kept, it and the game would hold each other, and every game would wait for the
+        collector to be freed."""
+        keeper = self._keeper
+        if keeper is None:
+            raise RuleError("no mechanism of this flow keeps cities for effects to act on")
+        return EffectTable(self, keeper)
 
     def keeper(self) -> Part | None:
         """The part that keeps the seats' cities (None: the seats are the interpreter's)."""
-        return self.parts[self.keeper_name] if self.keeper_name else None
+        return self._keeper
 
     def keep_setup(self) -> None:
         """Each part remembers what set-up dealt (the set-up record's)."""
@@ -662,8 +666,8 @@ class FlowGame(SharedGenerator):
                 continue
             self.turn += 1
             self.in_turn = True
-            for step in program.start:
-                START_STEPS[step.name](self, step.arguments)
+            for run, arguments in program.start_steps:
+                run(self, arguments)
             self.asking_all = AskAll(program.turn_kind, tuple(range(self.players)))
             return
         self.asking_all = None
@@ -671,13 +675,17 @@ class FlowGame(SharedGenerator):
     def _next_follow_ups(self) -> AskAll | None:
         """The seats whose next follow-up is of the first kind (in the flow's order) that
         any seat has due; follow-ups no longer due are dropped first."""
+        for queue in self.follow_ups:
+            if queue:
+                break
+        else:
+            return None   # (most decisions: nobody has a follow-up)
         choices = self.program.choices
         heads: dict[str, list[int]] = {}
         for seat, queue in enumerate(self.follow_ups):
             while queue:
                 kind, about = queue[0]
-                due = choices[kind].due
-                if due is None or due(self, seat, about):
+                if choices[kind].due(self, seat, about):
                     heads.setdefault(kind, []).append(seat)
                     break
                 queue.pop(0)
@@ -706,13 +714,14 @@ class FlowGame(SharedGenerator):
 
     def _coins(self) -> tuple[int, ...]:
         """Each seat's coins (the history's and the score sheet's)."""
-        if not self.keeper_name:
+        keeper = self._keeper
+        if keeper is None:
             return self._no_coins
-        return tuple([city.coins for city in self.parts[self.keeper_name].city_list(self)])
+        return keeper.coins(self)
 
     def _end_turn(self) -> None:
-        for step in self.program.after:
-            TURN_STEPS[step.name](self, step.arguments)
+        for run, arguments in self.program.after_steps:
+            run(self, arguments)
         self.in_turn = False
         if self.program.until is not None:
             self._end_round_turn()
@@ -800,13 +809,7 @@ class FlowGame(SharedGenerator):
     def legal_actions(self, seat: int) -> Sequence[Any]:
         together = self.asking_all
         if together is not None:
-            found = self._legal.get(seat)
-            if found is None:
-                if seat not in together.seats:
-                    return []
-                found = self._legal[seat] = self.program.choices[together.kind].options(
-                    self, seat, self._about(seat, together.kind))
-            return found
+            return self._options(together, seat)
         asked = self.asking
         if self.finished or asked is None or asked.seat != seat:
             return []
@@ -843,6 +846,16 @@ class FlowGame(SharedGenerator):
                 " …" if len(asked.moves) > 8 else "")
             raise IllegalActionError(seat, action, f"not one of the options ({listed})")
 
+    def _options(self, together: AskAll, seat: int) -> list[Any]:
+        """``seat``'s options in a decision of several seats (kept until it is answered)."""
+        found = self._legal.get(seat)
+        if found is None:
+            if seat not in together.seats:
+                return []
+            found = self._legal[seat] = self.program.choices[together.kind].options(
+                self, seat, self._about(seat, together.kind))
+        return found
+
     def _check_together(self, together: AskAll, seat: int, action: Any) -> None:
         kind = together.kind
         if seat not in together.seats:
@@ -867,21 +880,21 @@ class FlowGame(SharedGenerator):
         for seat in seats:
             action = given[seat]
             known = False
-            for offered in self.legal_actions(seat):
+            for offered in self._options(together, seat):
                 if offered is action:
                     known = True
                     break
             if not known:
                 self.check(seat, action)
             chosen[seat] = action
-        resolve = self.program.choices[kind].resolve
+        choice = self.program.choices[kind]
         if kind == self.program.turn_kind:
             for seat in seats:
-                resolve(self, seat, chosen[seat], None)
+                choice.resolve(self, seat, chosen[seat], None)
         else:
             abouts = [self.follow_ups[seat].pop(0)[1] for seat in seats]
             for k, seat in enumerate(seats):
-                resolve(self, seat, chosen[seat], abouts[k])
+                choice.resolve(self, seat, chosen[seat], abouts[k])
         self.records.append((self.turn, kind, chosen, self._coins(), self.age))
         self._legal = {}
         self.asking_all = None

@@ -22,6 +22,22 @@ if TYPE_CHECKING:
     from wonders.engine.scoring import ScoreSheet
 
 
+_SLOTS: dict[str, int] = {}
+
+
+def part_index(name: str) -> int:
+    """The fixed index of mechanism ``name``'s part in a game's ``slots``, given once per
+    mechanism when its module is imported: a mechanism reaches its part by a list read
+    (a dict look-up by name there was 6 % of an Architects game, docs/engine.md).  The
+    indices are this process's own: a game is copied by ``clone``, never pickled."""
+    return _SLOTS.setdefault(name, len(_SLOTS))
+
+
+def part_count() -> int:
+    """How many mechanisms have a slot (the length of a game's ``slots``)."""
+    return len(_SLOTS)
+
+
 class Seat:
     """One player: the board dealt (``wonder``, an index, and its ``name``), the cards held
     (a count per card kind) and ``built``, every card taken (the name the statistics read
@@ -182,6 +198,10 @@ class Part:
         (None: the interpreter assembles it from every part's lines)."""
         return None
 
+    def coins(self, game: FlowGame) -> tuple[int, ...]:
+        """Each seat's coins, from the cities this part keeps."""
+        return tuple([city.coins for city in self.city_list(game)])
+
 
 def _cannot(what: str) -> RuleError:
     return RuleError(f"no mechanism of this flow can {what}: an effect needs one that does")
@@ -258,6 +278,32 @@ class Ask:
         self.seats = [seat]
 
 
+class Choice:
+    """A decision several seats are asked at once (``decide: all``), as the mechanism that
+    offers it answers for it: a seat's options (from what its follow-up is ``about``;
+    None for the turn), whether a follow-up is still asked, how an answer resolves, why a
+    move is refused.  Each mechanism overrides the methods (compiled, the interpreter
+    then calls them natively rather than through a stored function)."""
+
+    def __init__(self, wording: str) -> None:
+        self.wording = wording
+
+    def options(self, game: FlowGame, seat: int, about: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def resolve(self, game: FlowGame, seat: int, action: Any, about: Any) -> None:
+        raise NotImplementedError
+
+    def due(self, game: FlowGame, seat: int, about: Any) -> bool:
+        """Whether a follow-up about ``about`` is still asked (else it is dropped unasked)."""
+        return True
+
+    def why(self, game: FlowGame, seat: int, action: object, kind: str, about: Any,
+            options: Sequence[object]) -> str:
+        """Why ``action`` is not one of ``options``."""
+        return "not one of the options"
+
+
 class AskAll:
     """A decision waiting for several seats at once (a flow that ``decide: all``): its
     kind and the seats, in seat order; each seat's options are worked out when asked (for a
@@ -271,4 +317,5 @@ class AskAll:
 #: A task on the agenda: (the runner's name, the seat, what it is about: a card kind, a token).
 Task = tuple[str, int, int]
 
-__all__ = ["Ask", "AskAll", "EffectTable", "Part", "Seat", "SeatRecord", "Task"]
+__all__ = ["Ask", "AskAll", "Choice", "EffectTable", "Part", "Seat", "SeatRecord", "Task",
+           "part_count", "part_index"]

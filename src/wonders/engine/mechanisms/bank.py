@@ -23,7 +23,7 @@ from wonders.engine.actions import CHAIN, Action, build, build_wonder, sell
 from wonders.engine.bank_terms import TradeTerms, price_rates, terms
 from wonders.engine.city import TERMS_CACHE as BANK_TERMS
 from wonders.engine.drafted_city import DraftedCity, stage_cost
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 from wonders.engine.interning import intern
 from wonders.engine.payment import FREE, shared_payment
 from wonders.engine.production import Production
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "bank"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 TRADE_INCOME_ABILITY: Final = "trade_income"
 
 CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
@@ -255,7 +256,7 @@ class KeptTerms:
 
 def cities_of(game: FlowGame) -> list[DraftedCity]:
     """The cities the flow's city keeper holds (an offer whose seats are cities)."""
-    keeper: Any = game.parts[game.keeper_name]   # (Any: no cast, a call on the hot path)
+    keeper: Any = game.keeper()   # (Any: no cast, a call on the hot path)
     found: list[DraftedCity] = keeper.cities
     return found
 
@@ -406,7 +407,7 @@ class BankTrade(Part):
 
 def state(game: FlowGame) -> BankTrade:
     """The game's bank trade part."""
-    return game.parts[NAME]  # type: ignore[return-value]  # (no cast: a call)
+    return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 __all__ = ["BankTrade", "CANNOT", "CHAINED", "KeptTerms", "NAME", "NO_TUCKS", "OwnTerms",

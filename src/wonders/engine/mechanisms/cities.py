@@ -21,7 +21,7 @@ from wonders.dsl.model import Card, Token
 from wonders.dsl.model import Game as GameData
 from wonders.engine.drafted_city import DraftedCity
 from wonders.engine.errors import RuleError
-from wonders.engine.flow_state import Ask, Part
+from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms import bank, pairs, pools, structure, track
 from wonders.engine.runtime import Pending
 from wonders.engine.runtime import options as pending_options
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "cities"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 FOLLOW_UP: Final = "follow_up"   # the agenda's task: ask the next follow-up choice
 #: the follow-up choices the runtime raises, in words
 WORDING: Final = {"token": "choosing a token",
@@ -186,7 +187,7 @@ def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]
 
 def state(game: FlowGame) -> Cities:
     """The game's cities part."""
-    return game.parts[NAME]  # type: ignore[return-value]  # (no cast: a call)
+    return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 def cities_of(game: FlowGame) -> Sequence[DraftedCity]:

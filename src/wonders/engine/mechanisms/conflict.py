@@ -11,9 +11,9 @@ with horns is discarded and every conflict token turns back to peace.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, cast
+from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 from wonders.engine.mechanisms import decks, pieces, progress
 from wonders.engine.table import left_of, right_of
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME = "conflict"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 
 
 class Conflict(Part):
@@ -75,7 +76,7 @@ def victories(game: FlowGame, seat: int) -> int:
 
 def state(game: FlowGame) -> Conflict:
     """The game's conflict tokens (the part this mechanism owns)."""
-    return cast(Conflict, game.parts[NAME])
+    return cast(Conflict, game.slots[SLOT])
 
 
 def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:

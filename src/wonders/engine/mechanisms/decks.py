@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 from wonders.dsl.components_model import ANY_DECK, CENTRAL, Components, Take
 from wonders.dsl.model import Card
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, Part
+from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms import pawn
 from wonders.engine.randomness import shuffle
 from wonders.engine.table import right_of
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME = "decks"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 
 TURN = "turn"        # the turn's decision: which deck to take from
 DECK = "deck"        # a follow-up take: which deck
@@ -164,7 +165,7 @@ class DeckTable(Part):
 
 def state(game: FlowGame) -> DeckTable:
     """The game's decks (the part this mechanism owns)."""
-    return cast(DeckTable, game.parts[NAME])
+    return cast(DeckTable, game.slots[SLOT])
 
 
 def place(game: FlowGame, parameters: Mapping[str, Any]) -> None:
@@ -204,6 +205,9 @@ def places_of(game: FlowGame, seat: int, decks: tuple[str, ...]) -> list[str]:
 
 
 _TAKES: Final = {place: Move("take", (place,)) for place in RELATIVE}
+_TAKE_LEFT: Final = _TAKES["left"]   # (module constants: no look-up by name each turn)
+_TAKE_RIGHT: Final = _TAKES["right"]
+_TAKE_CENTRAL: Final = _TAKES[CENTRAL]
 
 
 def take_move(place: str) -> Move:
@@ -219,11 +223,11 @@ def turn_moves(game: FlowGame, seat: int) -> tuple[Move, ...]:
     left, right, central = table[seat], table[right_of(seat, game.players)], table[found.central]
     moves = []
     if left:
-        moves.append(_TAKES["left"])
+        moves.append(_TAKE_LEFT)
     if right and right is not left:
-        moves.append(_TAKES["right"])
+        moves.append(_TAKE_RIGHT)
     if central:
-        moves.append(_TAKES[CENTRAL])
+        moves.append(_TAKE_CENTRAL)
     return tuple(moves)
 
 

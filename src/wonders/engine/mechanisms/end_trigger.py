@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from wonders.dsl.model import Game as GameData
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "end_trigger"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 
 
 class EndTrigger(Part):
@@ -47,7 +48,7 @@ class EndTrigger(Part):
 
 
 def state(game: FlowGame) -> EndTrigger:
-    found = game.parts[NAME]
+    found = game.slots[SLOT]
     assert isinstance(found, EndTrigger)
     return found
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from wonders.dsl.model import Game as GameData
 from wonders.dsl.sheets_model import DiceSet
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 from wonders.engine.mechanisms.sheet import groups
 from wonders.engine.randomness import below
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "forum"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 
 # What the forum offers a turn, per die: slot, die index, colour to unlock ("" none), the
 # buildings compared (empty: no gate), price, colour, and per building its face may cross,
@@ -163,7 +164,7 @@ class RolledDice(Part):
 
 def state(game: FlowGame) -> RolledDice:
     """The game's forum."""
-    found = game.parts[NAME]
+    found = game.slots[SLOT]
     assert isinstance(found, RolledDice)
     return found
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Game as GameData
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 from wonders.engine.mechanisms.bank import cities_of
 from wonders.engine.runtime import now
 from wonders.engine.structure_rules import structure_rules
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "pairs"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 SUPREMACY: Final = "science_supremacy"   # the end.at_once condition this part raises
 VICTORY: Final = "science"               # the victory it is, on the score sheet
 

@@ -8,14 +8,15 @@ look at the top of the central deck (:mod:`.decks`).  Which cards show the icon 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, cast
+from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME = "pawn"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 
 
 class Pawn(Part):
@@ -42,7 +43,7 @@ def make(players: int, arguments: Mapping[str, Mapping[str, Any]]) -> Pawn:
 
 def state(game: FlowGame) -> Pawn:
     """The game's pawn (the part this mechanism owns)."""
-    return cast(Pawn, game.parts[NAME])
+    return cast(Pawn, game.slots[SLOT])
 
 
 def holder(game: FlowGame) -> int:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
 from wonders.dsl.components_model import Components, Piece
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Part, Seat
+from wonders.engine.flow_state import Part, Seat, part_index
 from wonders.engine.mechanisms import decks, progress
 from wonders.engine.randomness import sample
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 BUILD = "build"
 NAME = "pieces"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 WORDING: Final = {BUILD: "building a Wonder piece"}
 
 
@@ -69,7 +70,7 @@ class Wonders(Part):
 
 def state(game: FlowGame) -> Wonders:
     """The game's Wonders (the part this mechanism owns)."""
-    return cast(Wonders, game.parts[NAME])
+    return cast(Wonders, game.slots[SLOT])
 
 
 def deal(game: FlowGame, parameters: Mapping[str, Any]) -> None:

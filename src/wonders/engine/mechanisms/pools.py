@@ -8,11 +8,11 @@ Reserve pools are hidden: the view and the set-up record list only the others.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Mapping, cast
+from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from wonders.dsl.model import Game as GameData
 from wonders.dsl.model import Token
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 from wonders.engine.pools import deal as deal_tokens
 from wonders.engine.pools import hidden
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "pools"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 
 
 class TokenPools(Part):
@@ -65,7 +66,7 @@ def make(data: GameData, players: int,
 
 def state(game: FlowGame) -> TokenPools:
     """The game's token pools."""
-    return cast(TokenPools, game.parts[NAME])
+    return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 __all__ = ["NAME", "TokenPools", "deal", "make", "state"]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
 from wonders.dsl.components_model import CENTRAL, Components, Progress
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Part, part_index
 from wonders.engine.mechanisms import decks
 from wonders.engine.randomness import shuffle
 
@@ -28,6 +28,7 @@ EXTRA = "extra"         # one more card from a token, or decline
 STACK = "stack"         # the face-down stack's top, in a move
 _DECLINE = Move("decline")
 NAME = "progress"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 WORDING: Final = {PROGRESS: "taking a progress token", EXTRA: "taking one more card (or not)"}
 
 
@@ -87,7 +88,7 @@ class Tokens(Part):
 
 def state(game: FlowGame) -> Tokens:
     """The game's progress tokens on the table (the part this mechanism owns)."""
-    return cast(Tokens, game.parts[NAME])
+    return cast(Tokens, game.slots[SLOT])
 
 
 def used(game: FlowGame) -> list[int]:

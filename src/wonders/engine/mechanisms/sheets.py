@@ -34,7 +34,7 @@ from wonders.engine.dice_actions import (
     TakeBonus,
 )
 from wonders.engine.drafted_city import NO_BOARD, NO_SIDE
-from wonders.engine.flow_state import Part
+from wonders.engine.flow_state import Choice, Part, part_index
 from wonders.engine.mechanisms import end_trigger, forum
 from wonders.engine.mechanisms.attacks import OPPOSITE, attack_points
 from wonders.engine.mechanisms.gates import compare_met
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "sheets"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 TURN: Final = "turn"
 BONUS: Final = "bonus"
 EXTRA: Final = "extra"
@@ -341,7 +342,7 @@ class Sheets(Part):
 
     def gain(self, game: FlowGame, seat: int, coins: int) -> None:
         if not self.quiet:
-            _gain(game, self.cities[seat], coins)
+            _gain(game, self, self.cities[seat], coins)
 
     def ask(self, game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> None:
         """An ability's follow-up (``extra_action``, ``free_die``) waits for ``seat``."""
@@ -354,10 +355,13 @@ class Sheets(Part):
         if effect.resources[0] not in resources:
             resources.append(effect.resources[0])
 
+    def coins(self, game: FlowGame) -> tuple[int, ...]:
+        return tuple([city.coins for city in self.cities])
+
 
 def state(game: FlowGame) -> Sheets:
     """The game's sheets."""
-    found = game.parts[NAME]
+    found = game.slots[SLOT]
     assert isinstance(found, Sheets)
     return found
 
@@ -410,7 +414,7 @@ def start_position(game: FlowGame) -> None:
 def turn_options(game: FlowGame, seat: int, about: Any = None) -> list[DiceAction]:
     """A turn's options: a crossing with a die, the next Wonder stage, or to pass."""
     sheets = state(game)
-    found = _die_crosses(game, seat, False)
+    found = _die_crosses(game, sheets, seat, False)
     city = sheets.cities[seat]
     stages = city.board.stages
     if city.stages < len(stages):
@@ -429,7 +433,7 @@ def extra_options(game: FlowGame, seat: int, about: Any) -> list[DiceAction]:
         found_follow.append(DECLINE)
         return found_follow
     if about == FREE_DIE:
-        found_free = _die_crosses(game, seat, True)
+        found_free = _die_crosses(game, state(game), seat, True)
         found_free.append(DECLINE)
         return found_free
     return turn_options(game, seat)
@@ -470,8 +474,10 @@ def bonus_due(game: FlowGame, seat: int, about: Any) -> bool:
 def gate(game: FlowGame, seat: int, compare: tuple[int, ...]) -> bool:
     """Whether ``seat``'s start-of-turn count of ``compare`` (buildings counted together;
     the last index: Wonder stages) meets the forum's rule against each neighbour's."""
-    sheets = state(game)
-    n = game.players
+    return _gate(state(game), game.players, seat, compare)
+
+
+def _gate(sheets: Sheets, n: int, seat: int, compare: tuple[int, ...]) -> bool:
     counts = sheets.snap_counts
     mine = sum(counts[seat][b] for b in compare)
     if n == 2:
@@ -508,10 +514,10 @@ def points(game: FlowGame, seat: int) -> int:
     return total
 
 
-def _die_crosses(game: FlowGame, seat: int, free: bool) -> list[DiceAction]:
+def _die_crosses(game: FlowGame, sheets: Sheets, seat: int, free: bool) -> list[DiceAction]:
     """The crossings ``seat`` may make with a die of the forum (``free``: without paying
     its price), one per space and pay, in the forum's order."""
-    sheets = state(game)
+    players = game.players
     city = sheets.cities[seat]
     tables = sheets.tables
     unlocked = city.unlocked
@@ -524,7 +530,7 @@ def _die_crosses(game: FlowGame, seat: int, free: bool) -> list[DiceAction]:
     for k, index, lock, compare, base, _colour, targets in forum.state(game).lying:
         if lock and lock not in unlocked:
             continue
-        if compare and not gate(game, seat, compare):
+        if compare and not _gate(sheets, players, seat, compare):
             continue
         price = 0
         if not free:   # what die_price() says, from the sheet's prices by die
@@ -587,29 +593,30 @@ def resolve(game: FlowGame, seat: int, action: Any, follow: Any) -> None:
         _pay(game, city, action.pay)
         if action.slot is not None and city.die_gains:   # coins on choosing this colour
             colour = sheets.dice.dice[forum.state(game).pool.slots[action.slot]].colour
-            _gain(game, city, city.die_gains.get(colour, 0))
+            _gain(game, sheets, city, city.die_gains.get(colour, 0))
         b = action.index if action.index >= 0 else sheets.tables.index[action.building]
         if isinstance(follow, Crossing) and follow.up_to > 1:   # up to N: the next one
             game.follow_up(seat, EXTRA, Crossing(follow.buildings, follow.up_to - 1),
                            first=True)
-        cross(game, seat, b, action.space)
+        _cross(game, sheets, seat, b, action.space, False)
     elif isinstance(action, BuildWonderStage):
         _pay(game, city, action.shortfall)
         stage = city.board.stages[city.stages]
         city.stages += 1
-        _gains(game, seat, stage.gains)
-        _effects(game, seat, stage.effects, WONDER_LINE)
+        _gains(game, sheets, seat, stage.gains, False)
+        _effects(game, sheets, seat, stage.effects, WONDER_LINE, False)
     elif isinstance(action, Pass):
-        _effects(game, seat, sheets.dice.pass_effects, BONUS_LINE)
+        _effects(game, sheets, seat, sheets.dice.pass_effects, BONUS_LINE, False)
     elif isinstance(action, TakeBonus):
         dice = sheets.dice
         j = next(i for i, b in enumerate(dice.bonuses) if b.name == action.bonus)
         city.bonuses[j] = True
         end_trigger.state(game).note(sum(city.bonuses), game.turn)
-        _effects(game, seat, dice.bonuses[j].effects, BONUS_LINE)
+        _effects(game, sheets, seat, dice.bonuses[j].effects, BONUS_LINE, False)
         if action.cross is not None:
             _pay(game, city, action.cross.pay)
-            cross(game, seat, sheets.tables.index[action.cross.building], action.cross.space)
+            _cross(game, sheets, seat, sheets.tables.index[action.cross.building],
+                   action.cross.space, False)
 
 
 def _pay(game: FlowGame, city: DiceCity, coins: int) -> None:
@@ -617,8 +624,8 @@ def _pay(game: FlowGame, city: DiceCity, coins: int) -> None:
     game.bank_paid += coins
 
 
-def _gain(game: FlowGame, city: DiceCity, coins: int) -> None:
-    taken = gained(city.coins, coins, state(game).dice.reserve)
+def _gain(game: FlowGame, sheets: Sheets, city: DiceCity, coins: int) -> None:
+    taken = gained(city.coins, coins, sheets.dice.reserve)
     city.coins += taken
     game.bank_gave += taken
 
@@ -633,18 +640,22 @@ def preset(game: FlowGame, seat: int, b: int, i: int) -> None:
 
 def preset_stage(game: FlowGame, seat: int) -> None:
     """Build the next Wonder stage as if in an earlier turn (see :func:`preset`)."""
-    city = state(game).cities[seat]
+    sheets = state(game)
+    city = sheets.cities[seat]
     stage = city.board.stages[city.stages]
     city.stages += 1
-    _gains(game, seat, stage.gains, silent=True)
-    _effects(game, seat, stage.effects, WONDER_LINE, silent=True)
+    _gains(game, sheets, seat, stage.gains, True)
+    _effects(game, sheets, seat, stage.effects, WONDER_LINE, True)
     game.invalidate()
 
 
 def cross(game: FlowGame, seat: int, b: int, i: int, silent: bool = False) -> None:
     """Cross space ``i`` of building ``b``: what it gives, its attack, a completed
     building's bonus (``silent``: a preset space, whose coins and follow-ups were had)."""
-    sheets = state(game)
+    _cross(game, state(game), seat, b, i, silent)
+
+
+def _cross(game: FlowGame, sheets: Sheets, seat: int, b: int, i: int, silent: bool) -> None:
     city = sheets.cities[seat]
     building = sheets.dice.buildings[b]
     space = building.spaces[i]
@@ -669,8 +680,8 @@ def cross(game: FlowGame, seat: int, b: int, i: int, silent: bool = False) -> No
         if not silent:
             forum.state(game).unlock(space.unlock)
     if space.gains.prices or space.gains.die_gains or space.gains.cross is not None:
-        _gains(game, seat, space.gains, silent)
-    _effects(game, seat, space.effects, line, silent)
+        _gains(game, sheets, seat, space.gains, silent)
+    _effects(game, sheets, seat, space.effects, line, silent)
     if city.counts[b] == len(building.spaces) and not silent:
         game.follow_up(seat, BONUS, None)
         if building.first and all(counts[b] < len(building.spaces)
@@ -679,10 +690,9 @@ def cross(game: FlowGame, seat: int, b: int, i: int, silent: bool = False) -> No
             city.attacks[line] = city.attacks.get(line, 0) + building.first
 
 
-def _gains(game: FlowGame, seat: int, gains: Gains, silent: bool = False) -> None:
+def _gains(game: FlowGame, sheets: Sheets, seat: int, gains: Gains, silent: bool) -> None:
     """What a space or stage gives beyond its effects: lasting die prices and coins on
     choosing a colour; spaces to cross at once (a follow-up, not for a preset space)."""
-    sheets = state(game)
     city = sheets.cities[seat]
     dice = sheets.dice.dice
     for price in gains.prices:
@@ -705,12 +715,13 @@ def _gains(game: FlowGame, seat: int, gains: Gains, silent: bool = False) -> Non
         game.follow_up(seat, EXTRA, gains.cross)
 
 
-def _effects(game: FlowGame, seat: int, effects: fx.Effects, line: str,
-             silent: bool = False) -> None:
+def _effects(game: FlowGame, sheets: Sheets, seat: int, effects: fx.Effects, line: str,
+             silent: bool) -> None:
     """A space's, stage's, bonus's or pass's effects: what acts now through the effect
     runtime; its end points noted on the sheet's ``line`` (``silent``: a preset space,
     whose coins and follow-ups were had)."""
-    sheets = state(game)
+    if not effects.clauses:
+        return
     city = sheets.cities[seat]
     for clause in effects.clauses:
         if clause.timing is _END and isinstance(clause.effect, fx.Points):
@@ -718,6 +729,48 @@ def _effects(game: FlowGame, seat: int, effects: fx.Effects, line: str,
     sheets.quiet = silent
     runtime.act(game.table, seat, effects, False)
     sheets.quiet = False
+
+
+# --- the decisions, as the interpreter asks them of every seat at once ----------------
+
+class _Turn(Choice):
+    """A turn: a crossing with a die, the next Wonder stage, or to pass."""
+
+    def options(self, game: FlowGame, seat: int, about: Any) -> list[Any]:
+        return turn_options(game, seat, about)
+
+    def resolve(self, game: FlowGame, seat: int, action: Any, about: Any) -> None:
+        resolve(game, seat, action, about)
+
+    def why(self, game: FlowGame, seat: int, action: object, kind: str, about: Any,
+            options: Sequence[object]) -> str:
+        return why(game, seat, action, kind, about, options)
+
+
+class _Bonus(_Turn):
+    """A completed building's bonus, asked while one is left to take."""
+
+    def options(self, game: FlowGame, seat: int, about: Any) -> list[Any]:
+        return bonus_options(game, seat, about)
+
+    def due(self, game: FlowGame, seat: int, about: Any) -> bool:
+        return bonus_due(game, seat, about)
+
+
+class _Extra(_Turn):
+    """Another action: spaces to cross, a free die, or any turn's action."""
+
+    def options(self, game: FlowGame, seat: int, about: Any) -> list[Any]:
+        return extra_options(game, seat, about)
+
+    def due(self, game: FlowGame, seat: int, about: Any) -> bool:
+        return extra_due(game, seat, about)
+
+
+#: The offer's decisions by kind (the flow's ``follow_ups`` orders the last two).
+CHOICES: Final[Mapping[str, Choice]] = {
+    TURN: _Turn(WORDING[TURN]), BONUS: _Bonus(WORDING[BONUS]), EXTRA: _Extra(WORDING[EXTRA]),
+}
 
 
 # --- why a move is refused ---------------------------------------------------------
@@ -894,7 +947,8 @@ def _why_bonus(game: FlowGame, seat: int, action: TakeBonus) -> str | None:
         action.cross.shortfall)
 
 
-__all__ = ["ABILITIES", "BONUS", "DiceCity", "EXTRA", "NAME", "Sheets", "TURN", "WORDING",
+__all__ = ["ABILITIES", "BONUS", "CHOICES", "DiceCity", "EXTRA", "NAME", "Sheets", "TURN",
+           "WORDING",
            "bonus_due", "bonus_options", "cross", "deal", "die_price", "extra_due",
            "extra_options", "make", "note_counts", "points", "preset", "preset_stage",
            "resolve", "space_cost", "start_position", "state", "turn_options", "why"]

@@ -24,7 +24,7 @@ from wonders.engine.actions import CHAIN, Build, BuildWonder, Sell
 from wonders.engine.bank_terms import TradeTerms
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import IllegalActionError, RuleError
-from wonders.engine.flow_state import Ask, Part
+from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms import bank
 from wonders.engine.mechanisms.bank import CANNOT, CHAINED, NO_TUCKS, Priced, Tuck
 from wonders.engine.randomness import below, sample, shuffle
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "structure"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 TURN: Final = "turn"
 WORDING: Final = {TURN: "taking a card from the structure"}
 
@@ -143,7 +144,7 @@ def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
 def offer_empty(game: FlowGame) -> bool:
     """``turn.until: offer_empty``: no card is left in the structure (after every turn:
     read inline)."""
-    part: Any = game.parts[NAME]   # (Any: no cast, a call)
+    part: Any = game.slots[SLOT]   # (Any: no cast, a call)
     structure = part.structure
     return structure is None or not structure.left
 
@@ -154,15 +155,15 @@ def turn_moves(game: FlowGame, seat: int) -> list[Any]:
     Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
     is checked against each class of the union; these are the engine's own objects.
     """
-    parts = game.parts
-    part: StructureOffer = parts[NAME]  # type: ignore[assignment]  # (no cast: a call)
+    parts = game.slots
+    part: StructureOffer = parts[SLOT]  # type: ignore[assignment]  # (no cast: a call)
     setup = part.setup
     cities = bank.cities_of(game)
     city = cities[seat]
     coins = city.coins
     # built, or free by chain: looked at closely (a set lookup on the name)
     marked = city.marked
-    trade: bank.BankTrade = parts[bank.NAME]  # type: ignore[assignment]
+    trade: bank.BankTrade = parts[bank.SLOT]  # type: ignore[assignment]
     terms = trade.context(game, seat)
     tucks: list[Tuck] = NO_TUCKS
     if city.wonders:
@@ -224,8 +225,8 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     """Take the card and build it, sell it or tuck it under a Wonder (``action`` is one of
     the offered objects: its class is tested once)."""
     seat = asked.seat
-    parts = game.parts
-    part: StructureOffer = parts[NAME]  # type: ignore[assignment]  # (no cast: a call)
+    parts = game.slots
+    part: StructureOffer = parts[SLOT]  # type: ignore[assignment]  # (no cast: a call)
     structure = part.structure
     assert structure is not None
     cities = bank.cities_of(game)
@@ -251,7 +252,7 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
             break
     else:
         raise RuleError(f"{card.name} is not an accessible card of the structure")
-    trade: bank.BankTrade = parts[bank.NAME]  # type: ignore[assignment]
+    trade: bank.BankTrade = parts[bank.SLOT]  # type: ignore[assignment]
     if built is not None:
         chained = built.method == CHAIN
         # a chain build pays nothing, so nothing of it is trade
@@ -315,7 +316,7 @@ def make(data: GameData, players: int,
 
 def state(game: FlowGame) -> StructureOffer:
     """The game's structure offer."""
-    return game.parts[NAME]  # type: ignore[return-value]  # (no cast: a call)
+    return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 __all__ = ["NAME", "StructureOffer", "TURN", "WORDING", "check", "lay", "make", "offer_empty",

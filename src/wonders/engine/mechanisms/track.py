@@ -16,7 +16,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import ChooseStarter
 from wonders.engine.actions import choose_starter as choose_starter_action
 from wonders.engine.errors import RuleError
-from wonders.engine.flow_state import Ask, Part
+from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms.bank import cities_of
 from wonders.engine.structure_rules import structure_rules
 from wonders.engine.track import TrackRules, entered, push
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "track"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 SUPREMACY: Final = "military_supremacy"   # the end.at_once condition this part raises
 VICTORY: Final = "military"               # the victory it is, on the score sheet
 
@@ -93,7 +94,7 @@ class Track(Part):
 
 def state(game: FlowGame) -> Track:
     """The game's conflict track."""
-    return game.parts[NAME]  # type: ignore[return-value]  # (no cast: a call)
+    return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 

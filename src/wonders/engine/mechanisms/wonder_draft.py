@@ -15,7 +15,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.dsl.model import Wonder
 from wonders.engine.actions import ChooseWonder, choose_wonder
 from wonders.engine.errors import RuleError
-from wonders.engine.flow_state import Ask, Part
+from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms.bank import cities_of
 from wonders.engine.randomness import shuffle
 from wonders.engine.structure_rules import WonderDraft as DraftRules
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
 NAME: Final = "wonder_draft"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 PICK: Final = "wonder_draft"   # the decision, and its task on the agenda
 WORDING: Final = {PICK: "choosing a wonder"}
 
@@ -142,7 +143,7 @@ def make(data: GameData, players: int,
 
 def state(game: FlowGame) -> WonderPools:
     """The game's Wonder draft."""
-    return cast(WonderPools, game.parts[NAME])
+    return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 __all__ = ["NAME", "PICK", "WORDING", "WonderPools", "ask", "draft", "make", "resolve", "state"]
