@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 
 from wonders.bots import make_bot
-from wonders.dsl.loader import load_game
+from wonders.dsl.loader import load, load_game, shipped_games
 from wonders.dsl.model import Game as GameData
 from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
@@ -93,3 +94,31 @@ def test_effects_act_on_the_cities_part_and_a_verb_nobody_does_is_refused() -> N
     assert table.city_list() is game.cities and table.pools is game.table.pools
     with pytest.raises(RuleError, match="no mechanism of this flow can give counter tokens"):
         table.take_tokens(0, "progress", 1)
+
+
+def _problems(tmp_path: Path, old: str, new: str) -> list[str]:
+    """``wonders validate``'s findings on a copy of Duel with one text of its rules changed."""
+    folder = tmp_path / "duel"
+    shutil.copytree(shipped_games()["duel"], folder)
+    rules = folder / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    assert old in text, old
+    rules.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return [f"{d.code} {d.message} @{d.location.line}:{d.location.column}"
+            for d in load([folder]).report.sorted()]
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("at_once: [military_supremacy,", "at_once: [military_supremacy_,",
+     "unknown at-once victory 'military_supremacy_'"),
+    ("until: offer_empty", "until: offer_emptied", "unknown turn end 'offer_emptied'"),
+    ("again: replay", "again: replays", "unknown extra turn 'replays'"),
+    ("after: last_round", "after: last_rounds", "unknown normal end 'last_rounds'"),
+    ("start: [lay_structure,", "start: [lay_structures,", "unknown step 'lay_structures'"),
+    ("from_round: 2", "from_rounds: 2", "step 'choose_starter' reads no parameter 'from_rounds'"),
+    ("    until: offer_empty\n", "", "rounds of turns need 'turn: until:'"),
+])
+def test_a_mistyped_duel_flow_is_refused_where_it_is_written(tmp_path: Path, old: str,
+                                                              new: str, said: str) -> None:
+    found = _problems(tmp_path, old, new)
+    assert len(found) == 1 and found[0].startswith("M909 " + said), found
