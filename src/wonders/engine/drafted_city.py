@@ -84,10 +84,6 @@ class DraftedCity(City):
     def clone(self) -> "DraftedCity":
         return DraftedCity(self.seat, self.coins, source=self)
 
-    def copy(self) -> "DraftedCity":
-        """The flow interpreter's name for :meth:`clone` (its seats copy themselves)."""
-        return DraftedCity(self.seat, self.coins, source=self)
-
     def add_card(self, card: Card) -> None:
         """Add a built card, updating what the city keeps instead of dropping it (this
         runs on every turn of every simulated game, so what the card changes is worked
