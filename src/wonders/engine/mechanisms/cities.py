@@ -36,7 +36,7 @@ NAME: Final = "cities"
 SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 FOLLOW_UP: Final = "follow_up"   # the agenda's task: ask the next follow-up choice
 #: the follow-up choices the runtime raises, in words
-WORDING: Final = {"token": "choosing a token",
+WORDING: Final[dict[str, str]] = {"token": "choosing a token",
                   "destroy": "choosing a card of the opponent to destroy",
                   "discard_build": "building a card from the discard pile"}
 OVER_WORDING: Final = "done: the game is over"

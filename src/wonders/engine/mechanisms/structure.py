@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 NAME: Final = "structure"
 SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 TURN: Final = "turn"
-WORDING: Final = {TURN: "taking a card from the structure"}
+WORDING: Final[dict[str, str]] = {TURN: "taking a card from the structure"}
 
 
 class StructureOffer(Part):

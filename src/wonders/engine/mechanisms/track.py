@@ -102,7 +102,7 @@ def state(game: FlowGame) -> Track:
 # --- who starts the next round --------------------------------------------------------
 
 STARTER: Final = "starter"   # the decision, and its task on the agenda
-WORDING: Final = {STARTER: "choosing who starts the next age"}
+WORDING: Final[dict[str, str]] = {STARTER: "choosing who starts the next age"}
 WEAKER_MILITARY: Final = "weaker_military"   # the one ``who`` this mechanism knows
 
 

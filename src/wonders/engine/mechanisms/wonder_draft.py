@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 NAME: Final = "wonder_draft"
 SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 PICK: Final = "wonder_draft"   # the decision, and its task on the agenda
-WORDING: Final = {PICK: "choosing a wonder"}
+WORDING: Final[dict[str, str]] = {PICK: "choosing a wonder"}
 
 
 class WonderPools(Part):
