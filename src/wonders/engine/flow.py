@@ -231,8 +231,7 @@ def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
 TURNS: Final[Mapping[str, Offer]] = {
     "decks": Offer(decks.TURN, decks.turn_moves, _head_with_seats, "points"),
     "dice": Offer(sheets.TURN, _asked_together, _head_with_phase, "civilian"),
-    "structure": Offer(structure.TURN, structure.turn_moves,  # type: ignore[arg-type]
-                       _head_with_round, "civilian"),   # (a list: made once a turn)
+    "structure": Offer(structure.TURN, structure.turn_moves, _head_with_round, "civilian"),
 }
 
 
@@ -324,7 +323,8 @@ class _Program:
         self.until = UNTIL[flow.until_turns] if flow.until_turns else None
         self.at_once = flow.at_once
         self.wording.update(OFFER_WORDING.get(flow.offer, {}))
-        self.resolvers = {**RESOLVERS, **OFFER_RESOLVERS.get(flow.offer, {})}
+        self.resolvers: dict[str, Callable[[FlowGame, Ask, Any], None]] = {
+            **RESOLVERS, **OFFER_RESOLVERS.get(flow.offer, {})}
         self.check = OFFER_CHECKS.get(flow.offer)
         companions = SECTION_PARTS.get(flow.offer, {})
         owners += [OWNERS[step.name] for step in flow.round_start]
@@ -617,7 +617,7 @@ class FlowGame(SharedGenerator):
 
     # --- running the flow -------------------------------------------------------------------
 
-    def _resolve(self, asked: Ask, move: Move) -> None:
+    def _resolve(self, asked: Ask, move: Any) -> None:
         self.program.resolvers[asked.kind](self, asked, move)
 
     def _advance(self) -> None:
@@ -995,7 +995,7 @@ class FlowGame(SharedGenerator):
         asked = self.asking
         if asked is not None and asked.kind == self.program.turn_kind and not self.finished:
             self.asking = Ask(asked.kind, asked.seat,   # (the turn's options again)
-                              tuple(self.program.turn_moves(self, asked.seat)), asked.about)
+                              self.program.turn_moves(self, asked.seat), asked.about)
 
     def offer_cards(self) -> list[Card]:
         if structure.NAME in self.parts:

@@ -149,7 +149,7 @@ def offer_empty(game: FlowGame) -> bool:
     return structure is None or not structure.left
 
 
-def turn_moves(game: FlowGame, seat: int) -> list[Any]:
+def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
     """The hot path: build, sell or tuck under a Wonder, for each accessible card.
 
     Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
@@ -195,7 +195,7 @@ def turn_moves(game: FlowGame, seat: int) -> list[Any]:
                 index = number - tuck.by_card_from
                 action = by_card[index] if 0 <= index < len(by_card) else None
                 actions.append(action if action is not None else bank.tuck_card(tuck, card))
-    return actions
+    return tuple(actions)   # (an Ask holds a tuple)
 
 
 def _marked_offers(setup: StructureRules, city: DraftedCity, card: Card,
