@@ -298,9 +298,7 @@ class BankTrade(Part):
         self.kept = [KeptTerms() for _ in range(players)]
 
     def copy(self) -> BankTrade:
-        other = BankTrade.__new__(BankTrade)
-        other.setup = self.setup
-        other.bank_key = self.bank_key
+        other = BankTrade(self.setup, 0)   # (compiled: no allocation without __init__)
         other.kept = [kept.copy() for kept in self.kept]
         return other
 

@@ -54,8 +54,7 @@ class StructureOffer(Part):
         self.discard: list[Card] = []
 
     def copy(self) -> StructureOffer:
-        other = StructureOffer.__new__(StructureOffer)
-        other.setup = self.setup
+        other = StructureOffer(self.setup)   # (compiled: no allocation without __init__)
         other.structure = self.structure.clone() if self.structure is not None else None
         other.removed = list(self.removed)
         other.removed_before = list(self.removed_before)

@@ -42,9 +42,7 @@ class Track(Part):
         self.tokens = set(tokens)
 
     def copy(self) -> Track:
-        other = Track.__new__(Track)
-        other.rules = self.rules
-        other.at_once = self.at_once
+        other = Track(self.rules, frozenset(), self.at_once)   # (compiled: via __init__)
         other.position = self.position
         other.tokens = set(self.tokens)
         return other
