@@ -25,6 +25,9 @@ from wonders.engine.registry import new_game
 # fields a clone starts afresh (caches), and state derived from the data, shared by games
 FRESH = {"_legal"}
 SHARED = {"_age_cards", "_dealt"}
+# properties (the compiled build lists them among the slots) made when first read, which
+# refuse where the game has none: a flow game's effect table without a part keeping cities
+DERIVED = {"table"}
 
 
 @cache
@@ -59,7 +62,7 @@ def test_a_clone_has_every_field_of_its_original(name: str) -> None:
     other = game.clone()
     names = fields(game)
     assert len(names) > 10, names
-    for field in sorted(names):
+    for field in sorted(names - DERIVED):
         assert hasattr(other, field), f"{type(game).__name__}.clone() leaves {field} unset"
         mine, theirs = getattr(game, field), getattr(other, field)
         if field in FRESH:

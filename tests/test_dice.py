@@ -228,6 +228,36 @@ def test_the_terminal_quits(data) -> None:  # type: ignore[no-untyped-def]
                                Console(file=StringIO()), lambda prompt: next(answers))
 
 
+def test_the_terminal_sheet_marks_crossed_spaces_and_built_stages(data) -> None:  # type: ignore[no-untyped-def]
+    """A crossed space and a built stage show as [x] (printed as text, not read as markup,
+    which swallowed every mark and left the space blank)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from wonders.cli.dice_human import DiceHuman
+    from wonders.engine.dice_actions import BuildWonderStage, CrossSpace
+    from wonders.engine.mechanisms import sheets
+
+    game = new_game(data, 2, 1)
+    assert isinstance(game, FlowGame)
+    for wanted in (CrossSpace, BuildWonderStage):
+        game.play({seat: next((a for a in game.legal_actions(seat) if isinstance(a, wanted)),
+                              game.legal_actions(seat)[-1]) for seat in game.to_move()})
+        while game.decision().kind != "turn":
+            game.play({seat: game.legal_actions(seat)[0] for seat in game.to_move()})
+    city = sheets.state(game).cities[0]
+    assert any(any(row) for row in city.crossed) and city.stages == 1
+    out = StringIO()
+    DiceHuman(game, 0, {}, Console(file=out, width=200), lambda prompt: "").show()
+    text = out.getvalue()
+    assert "spaces ([x] crossed" in text
+    wonder = next(line for line in text.splitlines() if "│ Wonder " in line)
+    assert "[x]" in wonder
+    crossed = sum(row.count(True) for row in city.crossed)
+    assert text.count("[x]") >= 1 + crossed + city.stages
+
+
 def test_play_human_from_the_command_line() -> None:
     result = runner.invoke(app, ["play", "--game", "dice", "--human", "--players", "2",
                                  "--seed", "3"], input="1\n" * 400)

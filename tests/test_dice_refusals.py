@@ -6,12 +6,14 @@ expect the reasons too (tests/scenarios/dice-rules.yaml, dice-printed.yaml)."""
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 import pytest
 
 from wonders.dsl.loader import load_game
+from wonders.engine import COMPILED
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
-from wonders.engine.errors import IllegalActionError
+from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow import FlowGame
 
 FALLBACK = "not one of the options"
@@ -84,3 +86,94 @@ def test_every_refused_variant_of_a_legal_crossing_has_a_reason(data) -> None:  
                         checked += 1
             game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
     assert checked > 100
+
+
+def made_or_refused(make: Callable[[], object]) -> object | None:
+    """An action made with fields of the wrong types, or None where the compiled build's
+    constructor refuses them (mypyc checks a native class's field types: a TypeError)."""
+    try:
+        return make()
+    except TypeError:
+        assert COMPILED
+        return None
+
+
+def test_an_action_whose_fields_have_the_wrong_types_is_refused_with_a_reason(data) -> None:  # type: ignore[no-untyped-def]
+    """A hand-made action with a field of the wrong type (a space as text, a building as a
+    list, a bonus's crossing that is no crossing) is an IllegalActionError naming the field,
+    in every kind of decision, never a TypeError or AttributeError from deeper in."""
+    made = [made_or_refused(lambda: CrossSpace("warehouse", "1", None, "", 0, 0)),
+            made_or_refused(lambda: CrossSpace("warehouse", 0, 0, "grey_1", "0", 0)),
+            made_or_refused(lambda: CrossSpace(["warehouse"], 0, None, "", 0, 0)),
+            made_or_refused(lambda: CrossSpace("warehouse", 0, "0", "grey_1", 0, 0)),
+            made_or_refused(lambda: BuildWonderStage("0", 0)),
+            made_or_refused(lambda: BuildWonderStage(0, None)),
+            made_or_refused(lambda: TakeBonus(3)),
+            made_or_refused(lambda: TakeBonus("cross_a_space", "warehouse 1")),
+            made_or_refused(lambda: TakeBonus("cross_a_space",
+                                              CrossSpace("warehouse", "x", None, "", 0, 0)))]
+    true_space = CrossSpace("warehouse", True, None, "", 0, 0)
+    if isinstance(true_space.space, bool):   # (compiled: the int 1, a well-formed action)
+        made.append(true_space)
+    bad = [action for action in made if action is not None]
+    assert len(bad) == (0 if COMPILED else 10)
+    rng = random.Random(3)
+    kinds: set[tuple[str, str]] = set()   # each decision, a follow-up by what it is about
+    for seed in range(12):
+        game = FlowGame(data, 3, seed)
+        while not game.over:
+            kind = game.decision().kind
+            first = game.to_move()[0]
+            about = "" if kind == "turn" else repr(game.follow_ups[first][0][1])[:8]
+            if (kind, about) not in kinds:
+                kinds.add((kind, about))
+                for seat in game.to_move():
+                    for action in bad:
+                        why = reason(game, seat, action)
+                        assert "is a " in why and FALLBACK not in why, (kind, action, why)
+                        assert str(action)   # the message prints it
+            game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    assert {kind for kind, _ in kinds} == {"turn", "bonus", "extra"} and len(kinds) >= 5
+
+
+def test_play_and_trial_with_what_is_not_a_seat_answer_are_rule_errors(data) -> None:  # type: ignore[no-untyped-def]
+    """``play`` and ``push`` given no mapping of seats (a list, None) and ``trial`` for a seat not asked
+    say so as RuleErrors (before: a TypeError from sorting the list, an IndexError from the
+    seat's empty follow-up queue); the game is unchanged; a trial after the end says so."""
+    game = FlowGame(data, 3, 2)
+    answers = [game.legal_actions(seat)[0] for seat in game.to_move()]
+    for wrong in (answers, None, "pass"):
+        with pytest.raises(RuleError, match="by seat"):
+            game.play(wrong)  # type: ignore[arg-type]
+        with pytest.raises(RuleError, match="by seat"):
+            game.push(wrong)  # type: ignore[arg-type]
+    assert game.history == []
+    with pytest.raises(RuleError, match="player 9 is not asked"):
+        game.trial(9, Pass())
+    rng = random.Random(1)
+    while game.decision().kind == "turn" or len(game.to_move()) == 3:
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    idle = next(s for s in range(3) if s not in game.to_move())
+    with pytest.raises(RuleError, match=f"player {idle} is not asked"):
+        game.trial(idle, Pass())
+    assert game.history and not isinstance(game.trial(game.to_move()[0],
+                                                      game.legal_actions(game.to_move()[0])[0]),
+                                           type(None))
+    while not game.over:
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    with pytest.raises(RuleError, match="the game is over"):
+        game.trial(0, Pass())
+
+
+def test_a_seat_that_is_no_number_is_refused_as_such(data) -> None:  # type: ignore[no-untyped-def]
+    """``check`` with the seat as text (a JSON key, say) says a seat is a number, not that
+    seat '0' is not asked while seat 0 is (the message printed both as player 0)."""
+    game = FlowGame(data, 3, 2)
+    for seat in ("0", None, 1.5):
+        if COMPILED:   # the compiled check takes an int: mypyc refuses the call itself
+            with pytest.raises(TypeError):
+                game.check(seat, Pass())  # type: ignore[arg-type]
+            continue
+        why = reason(game, seat, Pass())  # type: ignore[arg-type]
+        assert f"a seat is a number 0 to 2, not {seat!r}" == why
+    assert "not this player's decision" in reason(game, 5, Pass())

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Sequence, cast
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from wonders.bots import Bot
@@ -76,34 +77,35 @@ class DiceHuman(TerminalSession[FlowGame]):
             usable = die.start or die.colour in city.unlocked
             price = sheets.die_price(game, self.seat, dice.quadrants[pool.quadrants[k]],
                                      die.colour)
-            forum.add_row(str(k + 1), die.name, shows,
+            forum.add_row(str(k + 1), escape(die.name), escape(shows),
                           str(dice.quadrants[pool.quadrants[k]]),
                           str(price) if usable else "locked")
         self.console.print(forum)
-        sheet = Table(title=f"Your sheet: {city.board.name} — {city.coins} coins "
-                      f"(reserve {dice.reserve}), resources: "
-                      f"{', '.join(city.resources) or 'none'}")
+        # (cells and titles are escaped: rich reads a bare [x] as markup and drops it)
+        sheet = Table(title=escape(f"Your sheet: {city.board.name} — {city.coins} coins "
+                                   f"(reserve {dice.reserve}), resources: "
+                                   f"{', '.join(city.resources) or 'none'}"))
         sheet.add_column("building")
-        sheet.add_column("spaces ([x] crossed, else symbol:types needed)")
+        sheet.add_column(escape("spaces ([x] crossed, else symbol:types needed)"))
         for b, building in enumerate(dice.buildings):
             cells = ["[x]" if city.crossed[b][i] else
                      f"{s.symbol + ':' if s.symbol else ''}{s.cost}"
                      for i, s in enumerate(building.spaces)]
-            sheet.add_row(building.name, " ".join(cells))
+            sheet.add_row(escape(building.name), escape(" ".join(cells)))
         stages = " ".join("[x]" if i < city.stages else str(stage.cost)
                           for i, stage in enumerate(city.board.stages))
-        sheet.add_row("Wonder", stages)
+        sheet.add_row("Wonder", escape(stages))
         taken = [dice.bonuses[i].name for i, x in enumerate(city.bonuses) if x]
-        sheet.add_row("bonuses", ", ".join(taken) or "none")
+        sheet.add_row("bonuses", escape(", ".join(taken) or "none"))
         self.console.print(sheet)
         others = Table(title="Everyone's progress (spaces crossed)")
         others.add_column("seat")
         for building in dice.buildings:
-            others.add_column(building.name, justify="right")
+            others.add_column(escape(building.name), justify="right")
         for column in ("wonder", "bonuses", "coins", "points"):
             others.add_column(column, justify="right")
         for other in sheets.state(game).cities:
-            others.add_row(other.label() + (" (you)" if other.seat == self.seat else ""),
+            others.add_row(escape(other.label() + (" (you)" if other.seat == self.seat else "")),
                            *[str(n) for n in other.counts], str(other.stages),
                            str(sum(other.bonuses)), str(other.coins),
                            str(sheets.points(game, other.seat)))
@@ -154,7 +156,7 @@ class DiceHuman(TerminalSession[FlowGame]):
         table = Table(title="Final scores")
         table.add_column("")
         for city in sheets.state(game).cities:
-            table.add_column(city.label(), justify="right")
+            table.add_column(escape(city.label()), justify="right")
         for line in sheet.order:
             table.add_row(line, *[str(row[line]) for row in sheet.lines])
         table.add_row("total", *[str(t) for t in sheet.totals])

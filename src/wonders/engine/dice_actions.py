@@ -10,6 +10,12 @@ from dataclasses import dataclass, field
 from typing import Union
 
 
+def _numbers(*values: object) -> bool:
+    """Whether every value is an int (a hand-made action may hold anything: its text then
+    is its repr, so the refusal that prints it says what it holds)."""
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
 @dataclass(frozen=True, slots=True)
 class CrossSpace:
     """Choose the die in forum slot ``slot`` (None: no die, a bonus or a free crossing)
@@ -28,6 +34,8 @@ class CrossSpace:
         return self.die_price + self.shortfall
 
     def __str__(self) -> str:
+        if not _numbers(self.space, self.die_price, self.shortfall):
+            return repr(self)
         with_die = f" with the {self.die} die" if self.die else ""
         return f"cross {self.building} space {self.space + 1}{with_die} (pay {self.pay})"
 
@@ -44,6 +52,8 @@ class BuildWonderStage:
     shortfall: int
 
     def __str__(self) -> str:
+        if not _numbers(self.stage, self.shortfall):
+            return repr(self)
         return f"build wonder stage {self.stage + 1} (pay {self.shortfall})"
 
     def to_json(self) -> dict[str, object]:

@@ -397,6 +397,14 @@ def _random(sides: object) -> bool:
                                  and all(s == "random" for s in sides))
 
 
+def _refuse_no_number(seat: object, action: Any, players: int) -> None:
+    """Refuse a seat that is no number (text from a JSON key, say) as such: "not this
+    player's decision" would print it as the very seat that is asked."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise IllegalActionError(seat, action,   # type: ignore[arg-type]
+                                 f"a seat is a number 0 to {players - 1}, not {seat!r}")
+
+
 class FlowGame(SharedGenerator):
     """A game of a rule set with a ``flow:`` (see the module's docstring)."""
 
@@ -702,10 +710,15 @@ class FlowGame(SharedGenerator):
     def trial(self, seat: int, action: Any) -> FlowGame:
         """A clone in which ``seat`` alone has answered with ``action`` (the decision stays
         open: for valuing one seat's options)."""
+        if self.finished:
+            raise RuleError("the game is over")
         other = self.clone()
         asked = other.asking_all
         if asked is None:
             raise RuleError("a trial needs a decision of every seat at once")
+        if seat not in asked.seats:
+            raise RuleError(f"player {seat} is not asked ({self.program.wording[asked.kind]}: "
+                            f"seats {list(asked.seats)})")
         about = None
         if asked.kind != other.program.turn_kind:
             about = other.follow_ups[seat].pop(0)[1]
@@ -828,6 +841,7 @@ class FlowGame(SharedGenerator):
         if self.finished or asked is None:
             raise RuleError("the game is over")
         if seat != asked.seat:
+            _refuse_no_number(seat, action, self.players)
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({self.program.wording[asked.kind]}: seat "
                                      f"{asked.seat})")
@@ -859,6 +873,7 @@ class FlowGame(SharedGenerator):
     def _check_together(self, together: AskAll, seat: int, action: Any) -> None:
         kind = together.kind
         if seat not in together.seats:
+            _refuse_no_number(seat, action, self.players)
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({self.program.wording[kind]}: seats "
                                      f"{list(together.seats)})")
@@ -901,6 +916,9 @@ class FlowGame(SharedGenerator):
         self._advance()
 
     def play(self, actions: Mapping[int, Any]) -> None:
+        if not isinstance(actions, Mapping):   # (a list or one action: a caller's slip)
+            raise RuleError("play takes each asked seat's action by seat (a mapping of seat "
+                            f"to action), not {type(actions).__name__}")
         together = self.asking_all
         if together is not None:
             self._play_together(together, actions)

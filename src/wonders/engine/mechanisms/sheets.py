@@ -780,6 +780,9 @@ def why(game: FlowGame, seat: int, action: object, kind: str, about: Any,
     """The reason ``action`` is not one of ``seat``'s ``options`` in a decision of
     ``kind`` (a follow-up's: about ``about``): the decision, the die, its gate, the space,
     the coins."""
+    wrong = malformed(action)
+    if wrong is not None:
+        return wrong
     listed = ", ".join(str(a) for a in options[:8]) + (" …" if len(options) > 8 else "")
     fallback = f"not one of the options ({listed})"
     follow = about if kind == EXTRA else None
@@ -806,6 +809,30 @@ def why(game: FlowGame, seat: int, action: object, kind: str, about: Any,
     if isinstance(action, CrossSpace):
         return _why_cross(game, seat, action, follow == FREE_DIE) or fallback
     return fallback
+
+
+_FIELDS: dict[type, tuple[tuple[str, type | tuple[type, ...], str], ...]] = {
+    CrossSpace: (("building", str, "a building's key"), ("space", int, "a number"),
+                 ("slot", (int, type(None)), "a number or None"), ("die", str, "a die's name"),
+                 ("die_price", int, "a number"), ("shortfall", int, "a number")),
+    BuildWonderStage: (("stage", int, "a number"), ("shortfall", int, "a number")),
+    TakeBonus: (("bonus", str, "a bonus's name"), ("cross", (CrossSpace, type(None)),
+                                                   "a CrossSpace or None")),
+}
+
+
+def malformed(action: object) -> str | None:
+    """Which field of a dice action holds a value of the wrong type (a hand-made action:
+    refused with a reason, where the checks after it would raise a TypeError)."""
+    fields = _FIELDS.get(type(action))
+    if fields is None:
+        return None
+    for name, kinds, what in fields:
+        value = getattr(action, name)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return f"{type(action).__name__}.{name} is {what}, not {value!r}"
+    cross = getattr(action, "cross", None)
+    return None if cross is None else malformed(cross)
 
 
 def _names(game: FlowGame, buildings: Sequence[int]) -> str:
@@ -950,5 +977,6 @@ def _why_bonus(game: FlowGame, seat: int, action: TakeBonus) -> str | None:
 __all__ = ["ABILITIES", "BONUS", "CHOICES", "DiceCity", "EXTRA", "NAME", "Sheets", "TURN",
            "WORDING",
            "bonus_due", "bonus_options", "cross", "deal", "die_price", "extra_due",
-           "extra_options", "make", "note_counts", "points", "preset", "preset_stage",
-           "resolve", "space_cost", "start_position", "state", "turn_options", "why"]
+           "extra_options", "make", "malformed", "note_counts", "points", "preset",
+           "preset_stage", "resolve", "space_cost", "start_position", "state", "turn_options",
+           "why"]
