@@ -256,9 +256,10 @@ class KeptTerms:
 
 def cities_of(game: FlowGame) -> list[DraftedCity]:
     """The cities the flow's city keeper holds (an offer whose seats are cities)."""
-    keeper: Any = game.keeper()   # (Any: no cast, a call on the hot path)
-    found: list[DraftedCity] = keeper.cities
-    return found
+    keeper = game.keeper()
+    assert keeper is not None
+    # (native calls when compiled, where an Any attribute read is a lookup by name)
+    return keeper.city_list(game)  # type: ignore[return-value]
 
 
 def own_terms(game: FlowGame, bank_key: int, city: DraftedCity) -> OwnTerms:

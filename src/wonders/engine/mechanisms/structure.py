@@ -143,7 +143,7 @@ def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
 def offer_empty(game: FlowGame) -> bool:
     """``turn.until: offer_empty``: no card is left in the structure (after every turn:
     read inline)."""
-    part: Any = game.slots[SLOT]   # (Any: no cast, a call)
+    part: StructureOffer = game.slots[SLOT]  # type: ignore[assignment]  # (no cast: a call)
     structure = part.structure
     return structure is None or not structure.left
 
