@@ -51,7 +51,6 @@ HOT_PATH = [
     "wonders/engine/scoring",
     "wonders/engine/sides",
     "wonders/engine/structure",
-    "wonders/engine/structure_game",
     "wonders/engine/structure_rules",
     "wonders/engine/table",
     "wonders/engine/track",
@@ -74,6 +73,13 @@ HOT_PATH = [
     "wonders/engine/mechanisms/reserve",
     "wonders/engine/mechanisms/sheet",
     "wonders/engine/mechanisms/sheets",
+    "wonders/engine/mechanisms/bank",          # the card structure (7 Wonders Duel)
+    "wonders/engine/mechanisms/cities",
+    "wonders/engine/mechanisms/pairs",
+    "wonders/engine/mechanisms/pools",
+    "wonders/engine/mechanisms/structure",
+    "wonders/engine/mechanisms/track",
+    "wonders/engine/mechanisms/wonder_draft",
     # the loops' greedy policies and the choice they share: simulations and the search
     # bot's playouts
     "wonders/bots/greedy",

@@ -14,7 +14,7 @@ from functools import cache
 
 import pytest
 
-from wonders.dsl.flow_model import END_CONDITIONS, OFFERS, STEPS, read_flow
+from wonders.dsl.flow_model import END_CONDITIONS, OFFERS, STEPS, UNTIL, read_flow
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import flow
@@ -31,14 +31,17 @@ def architects() -> GameData:
 
 
 def test_the_catalogue_is_what_the_interpreter_runs() -> None:
-    runners = {**flow.SETUP_STEPS, **flow.START_STEPS, **flow.CARD_STEPS, **flow.TURN_STEPS}
+    runners = {**flow.SETUP_STEPS, **flow.START_STEPS, **flow.CARD_STEPS, **flow.TURN_STEPS,
+               **flow.ROUND_STEPS}
     assert set(runners) == set(STEPS)
     for name, spec in STEPS.items():
         place = ("setup" if name in flow.SETUP_STEPS else "start" if name in flow.START_STEPS
-                 else "after_card" if name in flow.CARD_STEPS else "after")
+                 else "after_card" if name in flow.CARD_STEPS
+                 else "round.start" if name in flow.ROUND_STEPS else "after")
         assert spec.places == {place}, name
-    assert set(OFFERS) == set(flow.TURNS) == {"decks", "dice"}
+    assert set(OFFERS) == set(flow.TURNS) == {"decks", "dice", "structure"}
     assert set(END_CONDITIONS) == set(flow.END_CONDITIONS)
+    assert set(UNTIL) == set(flow.UNTIL)
     for name, spec in OFFERS.items():   # an offer asking every seat at once has its choices
         together = spec.decide == "all"
         assert (name in flow.CHOICES) == together, name

@@ -14,8 +14,9 @@ from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import Game
 from wonders.engine.contract import GameState
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import structure as structure_part
 from wonders.engine.registry import new_game
-from wonders.engine.structure_game import StructureGame
 
 Factory = Callable[[int], Bot]
 
@@ -196,18 +197,18 @@ def test_mcts_does_not_peek_in_duel(duel: GameData) -> None:
     while game.age < 1 or game.turn < 4:
         (seat,) = game.to_move()
         game.play({seat: bots[seat].choose(game, seat)})
-    assert isinstance(game, StructureGame) and game.structure is not None
+    assert isinstance(game, FlowGame) and structure_part.state(game).structure is not None
     hidden = game.clone()
-    assert isinstance(hidden, StructureGame) and hidden.structure is not None
-    slots = hidden.structure.hidden_slots()
-    pool = [hidden.structure.cards[s] for s in slots] + hidden.removed
+    assert isinstance(hidden, FlowGame) and structure_part.state(hidden).structure is not None
+    slots = structure_part.state(hidden).structure.hidden_slots()
+    pool = [structure_part.state(hidden).structure.cards[s] for s in slots] + structure_part.state(hidden).removed
     pool = pool[1:] + pool[:1]
     for slot, card in zip(slots, pool):
-        hidden.structure.cards[slot] = card
-    hidden.removed = pool[len(slots):]
+        structure_part.state(hidden).structure.cards[slot] = card
+    structure_part.state(hidden).removed = pool[len(slots):]
     hidden.invalidate()
-    assert len(slots) > 1 and [hidden.structure.cards[s] for s in slots] != \
-        [game.structure.cards[s] for s in slots]
+    assert len(slots) > 1 and [structure_part.state(hidden).structure.cards[s] for s in slots] != \
+        [structure_part.state(game).structure.cards[s] for s in slots]
     (seat,) = game.to_move()
     for seed in (1, 2):
         real = MCTSBot(seed, playouts=8, candidates=2).choose(game, seat)

@@ -18,8 +18,10 @@ from wonders.cli import app
 from wonders.dsl.loader import games_dir, load_game, shipped_games
 from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import Action, BuildWonder
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import structure as structure_part
+from wonders.engine.mechanisms import wonder_draft as draft_part
 from wonders.engine.registry import new_game
-from wonders.engine.structure_game import StructureGame
 from wonders.scenarios.log import lines, replay, write
 from wonders.simulate import Run, play_game, run_games
 
@@ -153,15 +155,15 @@ def test_base_game_keeps_its_default_and_range() -> None:
 def _wonders_first(seed: int) -> Any:
     greedy = make_bot("greedy", seed)
 
-    def choose(game: StructureGame, seat: int) -> Action:
+    def choose(game: FlowGame, seat: int) -> Action:
         wonders = [a for a in game.legal_actions(seat) if isinstance(a, BuildWonder)]
         return wonders[0] if wonders else greedy.choose(game, seat)
     return choose
 
 
-def _played(duel: GameData, seed: int, policy: str = "random") -> StructureGame:
+def _played(duel: GameData, seed: int, policy: str = "random") -> FlowGame:
     game = new_game(duel, 2, seed)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     rng = random.Random(seed)
     first = _wonders_first(seed)
     while not game.over:
@@ -199,9 +201,9 @@ def test_duel_log_header(duel: GameData) -> None:
     # a city without a board: the seats hold no wonder before the draft
     assert head["seats"] == [{"seat": 0, "wonders": []}, {"seat": 1, "wonders": []}]
     fresh = new_game(duel, 2, 4)
-    assert isinstance(fresh, StructureGame)
-    assert head["wonder_pools"] == [[w.name for w in pool] for pool in fresh.wonder_pools]
-    assert head["board_tokens"] == {"board": [t.name for t in fresh.pools["board"]]}
+    assert isinstance(fresh, FlowGame)
+    assert head["wonder_pools"] == [[w.name for w in pool] for pool in draft_part.state(fresh).pools]
+    assert head["board_tokens"] == {"board": [t.name for t in fresh.table.pools["board"]]}
     assert len(head["board_tokens"]["board"]) == 5
     records = lines(game, "duel")
     assert records[-1]["type"] == "result"
@@ -300,12 +302,12 @@ def test_simulate_duel_reports_victory_types() -> None:
 def test_simulate_duel_records(duel: GameData) -> None:
     record = play_game(duel, 2, 11, ["greedy", "random"])
     game = new_game(duel, 2, 11)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     bots = [make_bot("greedy", 11000), make_bot("random", 11001)]
     laid_out: set[str] = set()
     while not game.over:
-        if game.structure is not None:
-            laid_out |= {c.name for c in game.structure.cards}
+        if structure_part.state(game).structure is not None:
+            laid_out |= {c.name for c in structure_part.state(game).structure.cards}
         (seat,) = game.to_move()
         game.play({seat: bots[seat].choose(game, seat)})
     sheet = game.score_sheet()
@@ -314,7 +316,7 @@ def test_simulate_duel_records(duel: GameData) -> None:
     assert record["decisions"] == len(game.history)
     assert set(record["dealt"]) == laid_out
     assert len(record["dealt"]) <= 60
-    removed = {c.name for c in game.removed}
+    removed = {c.name for c in structure_part.state(game).removed}
     assert not removed & set(record["dealt"])  # cards removed unseen from age III
     for seat, wonders in enumerate(record["wonders"]):
         assert len(wonders) == 4

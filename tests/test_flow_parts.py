@@ -33,8 +33,12 @@ def test_every_step_and_offer_belongs_to_a_mechanism_with_a_part() -> None:
     owned_conditions = set(flow.OWNERS) - set(STEPS) - set(OFFERS)
     assert set(STEPS) | set(OFFERS) <= set(flow.OWNERS)
     assert owned_conditions <= set(END_CONDITIONS)   # (an end condition with a part of its own)
-    assert set(flow.OWNERS.values()) == set(flow.PARTS)
+    companions = {name for table in flow.SECTION_PARTS.values() for name in table.values()}
+    assert set(flow.OWNERS.values()) | companions | set(flow.CITY_PARTS.values()) == set(
+        flow.PARTS)
     assert set(flow.TURNS) == set(OFFERS) and set(flow.MOVES) <= set(flow.PARTS)
+    assert set(flow.OFFER_WORDING) <= set(OFFERS) and set(flow.OFFER_RESOLVERS) <= set(OFFERS)
+    assert set(flow.OFFER_CHECKS) <= set(OFFERS) and set(flow.CITY_PARTS) <= set(OFFERS)
 
 
 def test_every_move_is_each_named_mechanisms_moves_in_a_fixed_order() -> None:

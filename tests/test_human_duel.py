@@ -38,8 +38,9 @@ from wonders.engine.actions import (
     TakeToken,
 )
 from wonders.engine.drafted_city import stage_effects
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import structure as structure_part
 from wonders.engine.registry import new_game
-from wonders.engine.structure_game import StructureGame
 
 pytestmark = pytest.mark.skipif("duel" not in shipped_games(), reason="cards/duel not shipped")
 
@@ -60,13 +61,13 @@ def play(text: str, *args: str):  # type: ignore[no-untyped-def]
                          input=text)
 
 
-Policy = Callable[[StructureGame, int], Action]
+Policy = Callable[[FlowGame, int], Action]
 
 
 class Driver:
     """Types what a user would type to make ``policy``'s choice, prompt by prompt."""
 
-    def __init__(self, game: StructureGame, seat: int, policy: Policy) -> None:
+    def __init__(self, game: FlowGame, seat: int, policy: Policy) -> None:
         self.game = game
         self.seat = seat
         self.policy = policy
@@ -75,7 +76,7 @@ class Driver:
         self.prompts: list[str] = []
 
     def action(self) -> Action:
-        key = len(self.game.decisions)
+        key = len(self.game.records)
         if key not in self.chosen:
             self.chosen[key] = self.policy(self.game, self.seat)
         return self.chosen[key]
@@ -131,14 +132,14 @@ def wonders_first(seed: int) -> Policy:
     """Build a wonder whenever possible (to reach what wonders ask for), else greedy."""
     greedy = make_bot("greedy", seed)
 
-    def choose(game: StructureGame, seat: int) -> Action:
+    def choose(game: FlowGame, seat: int) -> Action:
         legal = game.legal_actions(seat)
         wonders = [a for a in legal if isinstance(a, BuildWonder)]
         return wonders[0] if wonders else greedy.choose(game, seat)
     return choose
 
 
-def through_the_terminal(game: StructureGame, seat: int, policy: Policy,
+def through_the_terminal(game: FlowGame, seat: int, policy: Policy,
                          opponent: str, seed: int) -> tuple[Driver, str]:
     driver = Driver(game, seat, policy)
     console = recording_console()
@@ -150,8 +151,8 @@ def through_the_terminal(game: StructureGame, seat: int, policy: Policy,
 
 
 def directly(data: GameData, seed: int, seat: int, policy: Policy, opponent: str,
-             **options: object) -> StructureGame:
-    game = StructureGame(data, 2, seed, **options)  # type: ignore[arg-type]
+             **options: object) -> FlowGame:
+    game = FlowGame(data, 2, seed, **options)  # type: ignore[arg-type]
     other = make_bot(opponent, seed * 1000 + 1 - seat)
     while not game.over:
         (mover,) = game.to_move()
@@ -164,7 +165,7 @@ def directly(data: GameData, seed: int, seat: int, policy: Policy, opponent: str
 @pytest.mark.parametrize("seed,seat", [(1, 0), (2, 1), (5, 0)])
 def test_a_game_through_the_terminal_is_the_game_the_bots_play(duel: GameData, seed: int,
                                                                  seat: int) -> None:
-    game = StructureGame(duel, 2, seed)
+    game = FlowGame(duel, 2, seed)
     driver, out = through_the_terminal(game, seat, bot_policy("greedy", seed * 1000 + seat),
                                        "random", seed)
     direct = directly(duel, seed, seat, bot_policy("greedy", seed * 1000 + seat), "random")
@@ -185,7 +186,7 @@ def test_the_command_line_plays_a_whole_game(duel: GameData) -> None:
     """The answers a driver typed, fed to ``wonders play --game duel --human``."""
     seed = 3
     game = new_game(duel, 2, seed)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     driver, _ = through_the_terminal(game, 0, bot_policy("greedy", 7), "greedy", seed)
     result = play("\n".join(driver.answers) + "\n", "--seed", str(seed), "--bots", "greedy")
     assert result.exit_code == 0, result.output
@@ -215,7 +216,7 @@ def test_token_destroy_and_discard_prompts(duel: GameData) -> None:
     others = [w.name for w in duel.wonders if w.name not in chosen][:3]
     seen: set[str] = set()
     for seed in range(12):
-        game = StructureGame(duel, 2, seed, wonders=[chosen, others])
+        game = FlowGame(duel, 2, seed, wonders=[chosen, others])
         driver, out = through_the_terminal(game, 0, wonders_first(seed), "random", seed)
         direct = directly(duel, seed, 0, wonders_first(seed), "random", wonders=[chosen, others])
         assert game.history == direct.history
@@ -229,7 +230,7 @@ def test_token_destroy_and_discard_prompts(duel: GameData) -> None:
 
 def test_who_starts_the_next_age_prompt(duel: GameData) -> None:
     for seed in range(20):
-        game = StructureGame(duel, 2, seed)
+        game = FlowGame(duel, 2, seed)
         driver, out = through_the_terminal(game, 0, bot_policy("random", seed), "greedy", seed)
         if any(p.startswith("Who starts") for p in driver.prompts):
             assert "You choose who starts age II" in out or "You choose who starts age III" in out
@@ -247,8 +248,8 @@ def test_who_starts_the_next_age_prompt(duel: GameData) -> None:
 
 # --- what is shown -------------------------------------------------------------------------------
 
-def _to_first_turn(duel: GameData, seed: int) -> tuple[StructureGame, str]:
-    game = StructureGame(duel, 2, seed, wonders=[[w.name for w in duel.wonders[:4]],
+def _to_first_turn(duel: GameData, seed: int) -> tuple[FlowGame, str]:
+    game = FlowGame(duel, 2, seed, wonders=[[w.name for w in duel.wonders[:4]],
                                                  [w.name for w in duel.wonders[4:8]]])
     console = recording_console()
     answers = iter(["quit"])
@@ -259,7 +260,7 @@ def _to_first_turn(duel: GameData, seed: int) -> tuple[StructureGame, str]:
 
 def test_the_structure_is_drawn_as_it_lies(duel: GameData) -> None:
     game, out = _to_first_turn(duel, 4)
-    structure = game.structure
+    structure = structure_part.state(game).structure
     assert structure is not None
     drawing = out.split("The structure (age I)")[1].split("Cards you can take")[0]
     rows = [line for line in drawing.splitlines()[1:] if line.strip()]
@@ -287,12 +288,12 @@ def test_the_structure_is_drawn_as_it_lies(duel: GameData) -> None:
 
 def test_hidden_cards_are_never_named(duel: GameData) -> None:
     game, out = _to_first_turn(duel, 6)
-    structure = game.structure
+    structure = structure_part.state(game).structure
     assert structure is not None
     visible = {structure.cards[s].name for s in range(structure.layout.size)
                if structure.face_up[s]}
     hidden = ({structure.cards[s].name for s in structure.hidden_slots()}
-              | {c.name for c in game.removed}) - visible
+              | {c.name for c in structure_part.state(game).removed}) - visible
     assert hidden
     # chains name other cards ("chains to: …"): those lines are about the visible card
     shown = "\n".join(line for line in out.splitlines()
@@ -306,9 +307,9 @@ def test_track_tokens_and_cities_are_shown(duel: GameData) -> None:
     assert "Conflict track" in out
     assert "●" in out  # the pawn
     assert "The pawn is in the centre" in out
-    for token in game.pools["board"]:
+    for token in game.table.pools["board"]:
         assert token.name in out
-    for token in game.pools["box"]:
+    for token in game.table.pools["box"]:
         assert token.name not in out
     for seat in (0, 1):
         for wonder in game.cities[seat].wonders:
@@ -357,7 +358,7 @@ def test_turn_input_errors_and_a_sale() -> None:
 
 def test_impossible_build_is_refused_with_a_reason(duel: GameData) -> None:
     for seed in range(30):
-        game = StructureGame(duel, 2, seed, wonders=[[w.name for w in duel.wonders[:4]],
+        game = FlowGame(duel, 2, seed, wonders=[[w.name for w in duel.wonders[:4]],
                                                      [w.name for w in duel.wonders[4:8]]])
         game.cities[0].coins = 0  # a poor city: only free cards can be built
         game.invalidate()
@@ -405,7 +406,7 @@ def test_bad_options_are_usage_errors(args: list[str]) -> None:
 def test_log_of_a_human_game_replays(duel: GameData, tmp_path) -> None:  # type: ignore[no-untyped-def]
     seed = 8
     game = new_game(duel, 2, seed)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     driver, _ = through_the_terminal(game, 1, bot_policy("greedy", 3), "random", seed)
     log = tmp_path / "duel.jsonl"
     result = play("\n".join(driver.answers) + "\n", "--seed", str(seed), "--seat", "1",

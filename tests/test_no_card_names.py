@@ -88,7 +88,7 @@ def test_the_scan_covers_every_name_and_file() -> None:
     assert {"The Great Library", "Economy", "Glass-Blower", "Lumber Yard", "Gizah"} <= names
     assert len(names) > 100
     files = source_files()
-    assert ROOT / "src" / "wonders" / "engine" / "structure_game.py" in files
+    assert ROOT / "src" / "wonders" / "engine" / "mechanisms" / "structure.py" in files
     assert ROOT / "src" / "wonders" / "dsl" / "compiler.py" in files
     assert any("bots" in p.parts for p in files)
 

@@ -37,12 +37,16 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine.actions import CHAIN, Action, Build, BuildWonder, ChooseWonder, Sell, TakeToken
 from wonders.engine.drafted_city import stage_cost, stage_effects
 from wonders.engine.errors import RuleError
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import bank as bank_part
+from wonders.engine.mechanisms import structure as structure_part
+from wonders.engine.mechanisms import track as track_part
+from wonders.engine.mechanisms import wonder_draft as draft_part
 from wonders.engine.registry import new_game
 from wonders.engine.structure import Layout, Structure
-from wonders.engine.structure_game import StructureGame, StructurePhase
 
 DATA: GameData = load_game(game="duel")
-Policy = Callable[[StructureGame, int, random.Random], Action]
+Policy = Callable[[FlowGame, int, random.Random], Action]
 
 STRUCTURE_SIZE = 20       # every age's structure (reference, "Setup")
 REMOVED = 3               # cards removed unseen from each age's deck
@@ -62,11 +66,11 @@ FACE_DOWN_AT_START = {1: 8, 2: 8, 3: 8}
 
 # --- players ----------------------------------------------------------------------------
 
-def uniform(game: StructureGame, seat: int, rng: random.Random) -> Action:
+def uniform(game: FlowGame, seat: int, rng: random.Random) -> Action:
     return rng.choice(game.legal_actions(seat))
 
 
-def builder(game: StructureGame, seat: int, rng: random.Random) -> Action:
+def builder(game: FlowGame, seat: int, rng: random.Random) -> Action:
     """Random, but builds (a card or a wonder) nine times in ten when it can."""
     actions = game.legal_actions(seat)
     building = [a for a in actions if not isinstance(a, Sell)]
@@ -79,7 +83,7 @@ def _science_token(token: Token) -> bool:
     return any(isinstance(c.effect, fx.Science) for c in token.effects.clauses)
 
 
-def scientist(game: StructureGame, seat: int, rng: random.Random) -> Action:
+def scientist(game: FlowGame, seat: int, rng: random.Random) -> Action:
     """Seat 0 builds green cards and takes science tokens whenever it can; seat 1 builds."""
     actions = game.legal_actions(seat)
     if seat == 0:
@@ -107,23 +111,23 @@ class Ledger:
         self.dealt: dict[int, list[Card]] = {}
         self.removed: dict[int, list[Card]] = {}
 
-    def note(self, game: StructureGame) -> None:
-        structure = game.structure
+    def note(self, game: FlowGame) -> None:
+        structure = structure_part.state(game).structure
         if structure is None or any(s is structure for s in self.structures.values()):
             return
         assert game.age not in self.structures, "an age was dealt twice"
         assert structure.left == structure.layout.size, "a new structure is not full"
         self.structures[game.age] = structure
         self.dealt[game.age] = list(structure.cards)
-        self.removed[game.age] = list(game.removed)
+        self.removed[game.age] = list(structure_part.state(game).removed)
 
-def assert_tokens_conserved(game: StructureGame) -> None:
-    places = [t for pool in game.pools.values() for t in pool]
+def assert_tokens_conserved(game: FlowGame) -> None:
+    places = [t for pool in game.table.pools.values() for t in pool]
     places += [t for city in game.cities for t in city.owned_tokens]
     assert Counter(id(t) for t in places) == Counter(id(t) for t in DATA.tokens)
 
 
-def assert_wonders_sound(game: StructureGame) -> None:
+def assert_wonders_sound(game: FlowGame) -> None:
     built = sum(len(c.built_wonders) for c in game.cities)
     assert built <= WONDER_LIMIT
     if built == WONDER_LIMIT:
@@ -132,20 +136,20 @@ def assert_wonders_sound(game: StructureGame) -> None:
     assert len(names) == len(set(names))
     for city in game.cities:
         assert len(city.built_wonders) == city.stages == len(city.stage_cards)
-        if game.phase is not StructurePhase.WONDERS:
+        if game.decision().kind != 'wonder_draft':
             assert len(city.wonders) + len(city.built_wonders) <= len(DRAFT_ORDER) // 2
 
 
-def assert_invariants(game: StructureGame, ledger: Ledger) -> None:
+def assert_invariants(game: FlowGame, ledger: Ledger) -> None:
     assert_tokens_conserved(game)
     assert_wonders_sound(game)
-    assert -9 <= game.position <= 9
+    assert -9 <= track_part.state(game).position <= 9
 
 
 def play(seed: int, policy: Policy, *, check_every_step: bool = True,
-         player_seed: int | None = None) -> tuple[StructureGame, Ledger]:
+         player_seed: int | None = None) -> tuple[FlowGame, Ledger]:
     game = new_game(DATA, 2, seed)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     rng = random.Random(seed ^ 0xD0E1 if player_seed is None else player_seed)
     ledger = Ledger()
     steps = 0
@@ -162,7 +166,7 @@ def play(seed: int, policy: Policy, *, check_every_step: bool = True,
     return game, ledger
 
 
-def assert_final(game: StructureGame, ledger: Ledger) -> None:
+def assert_final(game: FlowGame, ledger: Ledger) -> None:
     assert game.to_move() == [] and game.legal_actions(0) == [] == game.legal_actions(1)
     sheet = game.score_sheet()
     for seat in range(game.players):
@@ -180,20 +184,20 @@ def assert_final(game: StructureGame, ledger: Ledger) -> None:
         guilds = sum(1 for c in dealt if c.colour == GUILD_COLOUR)
         assert guilds == (GUILDS_DRAWN if age == DATA.rules.ages else 0)
     # one card taken from a structure per turn
-    taken = sum(1 for entry in game.history if entry["phase"] == StructurePhase.TURN.value)
+    taken = sum(1 for entry in game.history if entry["phase"] == "turn")
     assert taken == sum(s.layout.size - s.left for s in ledger.structures.values())
     if game.victory == "military":
-        assert abs(game.position) == 9
-        assert sheet.winners == [0 if game.position > 0 else 1]
+        assert abs(track_part.state(game).position) == 9
+        assert sheet.winners == [0 if track_part.state(game).position > 0 else 1]
     elif game.victory == "science":
         (winner,) = sheet.winners
         assert len(game.cities[winner].symbols()) >= 6
     else:
         assert game.victory == "civilian"
-        assert game.age == DATA.rules.ages and game.structure is not None
-        assert game.structure.empty
+        assert game.age == DATA.rules.ages and structure_part.state(game).structure is not None
+        assert structure_part.state(game).structure.empty
         assert taken == STRUCTURE_SIZE * DATA.rules.ages
-        assert abs(game.position) < 9
+        assert abs(track_part.state(game).position) < 9
         assert all(len(c.symbols()) < 6 for c in game.cities)
 
 
@@ -240,13 +244,13 @@ def test_a_chain_costs_the_trade_income_owner_nothing() -> None:
     assert tokens and chained
     by_name = {c.name: c for c in DATA.cards}
     for card in chained:
-        game = StructureGame(DATA, 2, 0, wonders=[[], []])
+        game = FlowGame(DATA, 2, 0, wonders=[[], []])
         builder_city, owner = game.cities
         builder_city.built = [by_name[name] for name in sorted(card.free_if_built)[:1]]
         builder_city.coins = 0
         owner.owned_tokens = tokens[:1]
         owner.coins = 0
-        game.structure = Structure(Layout.from_data({"rows": [[1, 3]]}),
+        structure_part.state(game).structure = Structure(Layout.from_data({"rows": [[1, 3]]}),
                                    [card, next(c for c in DATA.cards if c is not card
                                                and c.name not in card.free_if_built)])
         game.current = 0
@@ -292,15 +296,15 @@ def test_the_game_seed_alone_fixes_the_deal() -> None:
     """Same game seed, different players: the same wonders offered and the same Age I."""
     first = new_game(DATA, 2, 77)
     second = new_game(DATA, 2, 77)
-    assert isinstance(first, StructureGame) and isinstance(second, StructureGame)
+    assert isinstance(first, FlowGame) and isinstance(second, FlowGame)
     assert first.view(0) == second.view(0)
-    assert [[w.name for w in p] for p in first.wonder_pools] == \
-        [[w.name for w in p] for p in second.wonder_pools]
+    assert [[w.name for w in p] for p in draft_part.state(first).pools] == \
+        [[w.name for w in p] for p in draft_part.state(second).pools]
     other = new_game(DATA, 2, 78)
-    assert isinstance(other, StructureGame)
-    assert ([[w.name for w in p] for p in other.wonder_pools]
-            != [[w.name for w in p] for p in first.wonder_pools]
-            or [t.name for t in other.pools["board"]] != [t.name for t in first.pools["board"]])
+    assert isinstance(other, FlowGame)
+    assert ([[w.name for w in p] for p in draft_part.state(other).pools]
+            != [[w.name for w in p] for p in draft_part.state(first).pools]
+            or [t.name for t in other.table.pools["board"]] != [t.name for t in first.table.pools["board"]])
 
 
 # --- the setup of the reference -------------------------------------------------------------
@@ -308,16 +312,16 @@ def test_the_game_seed_alone_fixes_the_deal() -> None:
 def test_the_wonder_draft_follows_the_reference() -> None:
     for seed in range(5):
         game = new_game(DATA, 2, seed)
-        assert isinstance(game, StructureGame)
-        assert game.phase is StructurePhase.WONDERS
-        pools = [[w.name for w in pool] for pool in game.wonder_pools]
+        assert isinstance(game, FlowGame)
+        assert game.decision().kind == 'wonder_draft'
+        pools = [[w.name for w in pool] for pool in draft_part.state(game).pools]
         assert [len(p) for p in pools] == [4, 4]
         drafted = pools[0] + pools[1]
         assert len(set(drafted)) == 8
-        assert {t.name for t in game.pools["board"]} | {t.name for t in game.pools["box"]} \
+        assert {t.name for t in game.table.pools["board"]} | {t.name for t in game.table.pools["box"]} \
             == {t.name for t in DATA.tokens}
-        assert len(game.pools["board"]) == TOKENS_ON_BOARD
-        assert len(game.pools["box"]) == len(DATA.tokens) - TOKENS_ON_BOARD
+        assert len(game.table.pools["board"]) == TOKENS_ON_BOARD
+        assert len(game.table.pools["box"]) == len(DATA.tokens) - TOKENS_ON_BOARD
         order = []
         rng = random.Random(seed)
         for pick in range(len(DRAFT_ORDER)):
@@ -335,15 +339,15 @@ def test_the_wonder_draft_follows_the_reference() -> None:
         assert [len(c.wonders) for c in game.cities] == [4, 4]
         assert sorted(w.name for c in game.cities for w in c.wonders) == sorted(drafted)
         # Age I starts, with the original first player
-        assert phase(game) is StructurePhase.TURN and game.age == 1 and game.to_move() == [0]
+        assert phase(game) == "turn" and game.age == 1 and game.to_move() == [0]
 
 
-def phase(game: StructureGame) -> StructurePhase:
+def phase(game: FlowGame) -> str:
     """The game's phase, read through a call (mypy keeps no narrowing across play())."""
-    return game.phase
+    return game.decision().kind
 
 
-def _through_age(game: StructureGame, rng: random.Random) -> None:
+def _through_age(game: FlowGame, rng: random.Random) -> None:
     age = game.age
     while game.age == age and not game.over:
         (seat,) = game.to_move()
@@ -355,27 +359,27 @@ def test_the_structures_follow_the_reference() -> None:
     seen = set()
     for seed in range(40):
         game = new_game(DATA, 2, seed)
-        assert isinstance(game, StructureGame)
+        assert isinstance(game, FlowGame)
         rng = random.Random(seed)
-        while game.phase is StructurePhase.WONDERS:
+        while game.decision().kind == 'wonder_draft':
             (seat,) = game.to_move()
             game.play({seat: uniform(game, seat, rng)})
         while not game.over:
-            if game.phase is StructurePhase.TURN and game.structure is not None \
-                    and game.structure.left == STRUCTURE_SIZE:
-                structure = game.structure
+            if game.decision().kind == 'turn' and structure_part.state(game).structure is not None \
+                    and structure_part.state(game).structure.left == STRUCTURE_SIZE:
+                structure = structure_part.state(game).structure
                 assert len(structure.accessible) == ACCESSIBLE_AT_START[game.age]
                 assert len(structure.hidden_slots()) == FACE_DOWN_AT_START[game.age]
                 assert all(structure.face_up[s] for s in structure.accessible)
                 seen.add(game.age)
             _through_age(game, rng)
-            if game.phase is StructurePhase.STARTER:
+            if game.decision().kind == 'starter':
                 (chooser,) = game.to_move()
-                weaker = 1 if game.position > 0 else 0 if game.position < 0 else None
+                weaker = 1 if track_part.state(game).position > 0 else 0 if track_part.state(game).position < 0 else None
                 if weaker is not None:
                     assert chooser == weaker
                 else:
-                    assert chooser == game.last_actor
+                    assert chooser == next(iter(game.records[-1][2]))   # the last to play
                 starter = rng.randrange(2)
                 game.play({chooser: game.legal_actions(chooser)[starter]})
                 assert game.to_move() == [starter]
@@ -384,13 +388,13 @@ def test_the_structures_follow_the_reference() -> None:
 
 def test_a_taken_card_uncovers_and_turns_up_what_it_covered() -> None:
     game = new_game(DATA, 2, 3)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     rng = random.Random(3)
-    while game.phase is StructurePhase.WONDERS:
+    while game.decision().kind == 'wonder_draft':
         (seat,) = game.to_move()
         game.play({seat: uniform(game, seat, rng)})
-    while not game.over and game.phase is StructurePhase.TURN and not game.pending:
-        structure = game.structure
+    while not game.over and game.decision().kind == 'turn' and not game.agenda:
+        structure = structure_part.state(game).structure
         assert structure is not None
         for slot in range(structure.layout.size):
             if not structure.taken[slot]:
@@ -428,7 +432,7 @@ def _ongoing(city: Any) -> list[tuple[str | None, Any]]:
             for clause in effects.clauses if clause.timing is fx.Timing.ONGOING]
 
 
-def oracle_prices(game: StructureGame, seat: int) -> dict[str, int]:
+def oracle_prices(game: FlowGame, seat: int) -> dict[str, int]:
     prices = {r: BANK_PRICE for r in DATA.rules.vocabulary.resources}
     for colour, effect in _ongoing(game.cities[1 - seat]):
         if colour in PRICED_BY and isinstance(effect, fx.Produce) and len(effect.resources) == 1:
@@ -440,7 +444,7 @@ def oracle_prices(game: StructureGame, seat: int) -> dict[str, int]:
     return prices
 
 
-def oracle_cost(game: StructureGame, seat: int, cost: fx.Cost, target: str,
+def oracle_cost(game: FlowGame, seat: int, cost: fx.Cost, target: str,
                 colour: str | None) -> int:
     city = game.cities[seat]
     prices = oracle_prices(game, seat)
@@ -466,15 +470,15 @@ def oracle_cost(game: StructureGame, seat: int, cost: fx.Cost, target: str,
     return cost.coins + (best or 0)
 
 
-def assert_costs_match_the_oracle(game: StructureGame) -> None:
+def assert_costs_match_the_oracle(game: FlowGame) -> None:
     (seat,) = game.to_move()
-    if game.pending or game.phase is not StructurePhase.TURN:
+    if game.agenda or game.decision().kind != 'turn':
         return
-    assert game.prices(seat) == oracle_prices(game, seat)
+    assert bank_part.state(game).prices(game, seat) == oracle_prices(game, seat)
     city = game.cities[seat]
     legal = game.legal_actions(seat)
-    assert game.structure is not None
-    for card in game.structure.accessible_cards():
+    assert structure_part.state(game).structure is not None
+    for card in structure_part.state(game).structure.accessible_cards():
         builds = [a for a in legal if isinstance(a, Build) and a.card is card]
         chained = not city.names.isdisjoint(card.free_if_built) or any(
             card.name in c.makes_free for c in city.built)
@@ -503,7 +507,7 @@ def test_costs_match_a_slow_oracle() -> None:
     for seed in range(40):
         policy = (builder, scientist, uniform)[seed % 3]
         game = new_game(DATA, 2, seed)
-        assert isinstance(game, StructureGame)
+        assert isinstance(game, FlowGame)
         rng = random.Random(seed)
         while not game.over:
             assert_costs_match_the_oracle(game)
@@ -533,7 +537,7 @@ def _count(city: Any, counted: Any) -> int:
     raise AssertionError(f"the oracle does not count {counted}")
 
 
-def oracle_amount(game: StructureGame, seat: int, amount: fx.Amount) -> int:
+def oracle_amount(game: FlowGame, seat: int, amount: fx.Amount) -> int:
     total = amount.fixed
     for term in amount.terms:
         counted = 0
@@ -550,7 +554,7 @@ def oracle_amount(game: StructureGame, seat: int, amount: fx.Amount) -> int:
     return total
 
 
-def oracle_score(game: StructureGame, seat: int) -> dict[str, int]:
+def oracle_score(game: FlowGame, seat: int) -> dict[str, int]:
     city = game.cities[seat]
     lines = dict.fromkeys(SCORE_LINES, 0)
     sources: list[tuple[str, fx.Effects]] = [
@@ -562,14 +566,14 @@ def oracle_score(game: StructureGame, seat: int) -> dict[str, int]:
             if clause.timing is fx.Timing.END and isinstance(clause.effect, fx.Points):
                 lines[line] += oracle_amount(game, seat, clause.effect.amount)
     lines["treasury"] = city.coins // 3
-    ahead = 0 if game.position > 0 else 1
-    distance = abs(game.position)
+    ahead = 0 if track_part.state(game).position > 0 else 1
+    distance = abs(track_part.state(game).position)
     if distance and seat == ahead:
         lines["military"] = next(p for start, p in MILITARY_POINTS if distance >= start)
     return lines
 
 
-def _now_coins(game: StructureGame, seat: int, effects: fx.Effects) -> int:
+def _now_coins(game: FlowGame, seat: int, effects: fx.Effects) -> int:
     return sum(oracle_amount(game, seat, c.effect.amount) for c in effects.clauses
                if c.timing is fx.Timing.NOW and isinstance(c.effect, fx.Coins))
 
@@ -584,14 +588,14 @@ def test_scores_and_coins_match_an_oracle() -> None:
     for seed in range(60):
         policy = (builder, scientist, uniform)[seed % 3]
         game = new_game(DATA, 2, seed)
-        assert isinstance(game, StructureGame)
+        assert isinstance(game, FlowGame)
         rng = random.Random(seed)
         while not game.over:
             (seat,) = game.to_move()
             action = policy(game, seat, rng)
             before = game.cities[seat].coins
-            simple = (isinstance(action, Build) and not game.pending
-                      and game.phase is StructurePhase.TURN
+            simple = (isinstance(action, Build) and not game.agenda
+                      and game.decision().kind == 'turn'
                       and not _has_coin_triggers(game.cities[seat]))
             game.play({seat: action})
             if simple and isinstance(action, Build):
@@ -599,14 +603,14 @@ def test_scores_and_coins_match_an_oracle() -> None:
                 assert game.cities[seat].coins == before - action.payment.total + gained, \
                     action.card.name
                 checked += 1
-            if game.phase is StructurePhase.TURN and not game.pending and seed % 5 == 0:
+            if game.decision().kind == 'turn' and not game.agenda and seed % 5 == 0:
                 sheet = game.score_sheet()
                 for s in range(2):
                     assert sheet.lines[s] == oracle_score(game, s)
         sheet = game.score_sheet()
         for s in range(2):
             expected = oracle_score(game, s)
-            if abs(game.position) == 9:   # military supremacy: the track's points do not matter
+            if abs(track_part.state(game).position) == 9:   # military supremacy: the track's points do not matter
                 expected["military"] = sheet.lines[s]["military"]
             assert sheet.lines[s] == expected
     assert checked > 1000
@@ -617,7 +621,7 @@ def test_sides_other_than_random_are_refused() -> None:
     (``random``, what old logs record, is accepted)."""
     data = DATA
     assert new_game(data, 2, 1, sides="random").decision().kind == "wonder_draft"
-    with pytest.raises(RuleError, match="wonders have no sides"):
+    with pytest.raises(RuleError, match="(?i)wonders have no sides"):
         new_game(data, 2, 1, sides="B")
-    with pytest.raises(RuleError, match="wonders have no sides"):
+    with pytest.raises(RuleError, match="(?i)wonders have no sides"):
         new_game(data, 2, 1, sides=["A", "choose"])

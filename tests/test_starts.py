@@ -70,11 +70,11 @@ def test_age_start_ignored_fails_its_scenarios(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.skipif(COMPILED, reason="the compiled loop cannot be monkeypatched")
 def test_gives_ignored_fail_their_scenarios(monkeypatch: pytest.MonkeyPatch) -> None:
     from wonders.engine.game import Game
-    from wonders.engine.structure_game import StructureGame
+    from wonders.engine.mechanisms.cities import Cities
 
     monkeypatch.setattr(Game, "give", lambda *_: None)
     assert set(failed(STARTS)) == GIVES
-    monkeypatch.setattr(StructureGame, "give", lambda *_: None)
+    monkeypatch.setattr(Cities, "give", lambda *_: None)   # (the part that gives, in a flow)
     assert set(failed(DUEL_GIVES)) == {
         "opponent gives 3 coins: what it has, at once",
         "on red card: the opponent gives 1 coin per red card it holds"}

@@ -19,8 +19,9 @@ from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
 from wonders.dsl.model import Game as GameData
 from wonders.engine import registry
+from wonders.engine.flow import FlowGame
 from wonders.engine.game import Game
-from wonders.engine.structure_game import StructureGame
+from wonders.engine.mechanisms import bank as bank_part
 
 
 @pytest.fixture(scope="module")
@@ -151,14 +152,14 @@ def test_a_seat_pays_a_neighbour_the_price_in_its_view(base: GameData) -> None:
 
 def test_duel_bank_prices_rise_with_the_rivals_production(duel: GameData) -> None:
     game = registry.new_game(duel, 2, 3)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     before = game.view(0)["trade"]["bank"]["prices"]
-    assert before == game.prices(0)
+    assert before == bank_part.state(game).prices(game, 0)
     card, resource, amount = _producer(duel, "brown")
     game.cities[1].add_card(card)
     game.invalidate()
     after = game.view(0)["trade"]["bank"]["prices"]
-    assert after == game.prices(0)
+    assert after == bank_part.state(game).prices(game, 0)
     assert after[resource] == before[resource] + amount
     assert {r: p for r, p in after.items() if r != resource} == \
         {r: p for r, p in before.items() if r != resource}
@@ -168,7 +169,7 @@ def test_duel_bank_prices_rise_with_the_rivals_production(duel: GameData) -> Non
 
 def test_duel_a_fixed_price_card_sets_the_bank_price(duel: GameData) -> None:
     game = registry.new_game(duel, 2, 3)
-    assert isinstance(game, StructureGame)
+    assert isinstance(game, FlowGame)
     producer, resource, _ = _producer(duel, "brown")
     for _ in range(3):
         game.cities[1].add_card(producer)
@@ -182,4 +183,4 @@ def test_duel_a_fixed_price_card_sets_the_bank_price(duel: GameData) -> None:
     game.cities[0].add_card(fixing)
     game.invalidate()
     price = next(e.price for e in _ongoing(fixing, fx.TradePrice) if resource in e.resources)
-    assert game.view(0)["trade"]["bank"]["prices"][resource] == price == game.prices(0)[resource]
+    assert game.view(0)["trade"]["bank"]["prices"][resource] == price == bank_part.state(game).prices(game, 0)[resource]

@@ -11,11 +11,12 @@ the rule set's parameters only.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
 from wonders.bots.policy import best_of
 from wonders.engine.actions import Action
-from wonders.engine.structure_game import StructureGame
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import track as track_mechanism
 
 WIN = 1000.0
 PRODUCTION_VALUE = (2.0, 1.2, 0.2)   # per unit produced, by age
@@ -27,7 +28,7 @@ def _by_age(table: tuple[float, ...], age: int) -> float:
     return table[min(max(age, 1), len(table)) - 1]
 
 
-def value(game: StructureGame, seat: int) -> float:
+def value(game: FlowGame, seat: int) -> float:
     """How good ``game`` is for ``seat`` (higher is better)."""
     if game.over:
         sheet = game.score_sheet()
@@ -37,15 +38,21 @@ def value(game: StructureGame, seat: int) -> float:
         return -WIN
     sheet = game.score_sheet()
     lead = float(sheet.total(seat) - sheet.total(1 - seat))
-    track = game.setup.track
-    position = game.position if seat == 0 else -game.position
-    lead += SUPREMACY_WEIGHT * position * (abs(position) / max(track.supremacy, 1) + 0.5)
+    pawn, supremacy = _track(game)
+    position = pawn if seat == 0 else -pawn
+    lead += SUPREMACY_WEIGHT * position * (abs(position) / max(supremacy, 1) + 0.5)
     production = _by_age(PRODUCTION_VALUE, game.age)
     symbols = _by_age(SYMBOL_VALUE, game.age)
     for s, sign in ((seat, 1.0), (1 - seat, -1.0)):
         city = game.cities[s]
         lead += sign * (production * city.produced_units() + symbols * len(city.symbols()))
     return lead
+
+
+def _track(game: Any) -> tuple[int, int]:
+    """The conflict pawn's position and the supremacy distance (the ``track`` part)."""
+    found = track_mechanism.state(game)
+    return found.position, found.rules.supremacy
 
 
 class StructureGreedy:
@@ -64,14 +71,14 @@ class StructureGreedy:
         self.noise = noise
         self.fast = fast
 
-    def choose(self, game: StructureGame, seat: int) -> Action:
-        actions = game.legal_actions(seat)
+    def choose(self, game: FlowGame, seat: int) -> Action:
+        actions: Sequence[Action] = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
         return best_of(actions, lambda action: _after(game, seat, action), self.rng,
                        self.noise)
 
-    def rank(self, game: StructureGame, seat: int,
+    def rank(self, game: FlowGame, seat: int,
              actions: Sequence[Action]) -> list[tuple[float, Action]]:
         """Every action valued by the position it leads to, best first (each one is a
         distinct choice: a card is paid for in one way only)."""
@@ -81,7 +88,7 @@ class StructureGreedy:
         return [(found, action) for found, _, action in valued]
 
 
-def _after(game: StructureGame, seat: int, action: Action) -> float:
+def _after(game: FlowGame, seat: int, action: Action) -> float:
     """The value for ``seat`` of the position ``action`` leads to."""
     trial = game.clone()
     trial.play({seat: action})

@@ -116,7 +116,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         (the human's own builds and tokens, made at once, too), and the battles fought."""
         game = self.game
         lines = []
-        for _, _kind, moves, _coins in game.records[self._seen:]:
+        for _, _kind, moves, _coins, _round in game.records[self._seen:]:
             for seat, move in moves.items():
                 if seat != self.seat:
                     lines.append(f"{self.seat_name(seat)}: {self._told(seat, move)}")

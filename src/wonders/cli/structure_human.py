@@ -19,7 +19,7 @@ of input.  No card, wonder or token is named here: everything comes from data.
 
 from __future__ import annotations
 
-from typing import Sequence, cast
+from typing import Any, Sequence, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -53,8 +53,13 @@ from wonders.engine.actions import (
     TakeToken,
 )
 from wonders.engine.drafted_city import DraftedCity, stage_cost, stage_effects
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import bank, wonder_draft
+from wonders.engine.mechanisms import structure as structure_offer
+from wonders.engine.mechanisms import track as track_part
 from wonders.engine.scoring import amount
-from wonders.engine.structure_game import StructureGame, StructurePhase
+from wonders.engine.structure import Structure
+from wonders.engine.structure_rules import StructureRules, structure_rules
 
 BUILD_WORDS = {"build", "b"}
 WONDER_WORDS = {"wonder", "w"}
@@ -105,7 +110,7 @@ def effects_text(effects: fx.Effects) -> str:
     return describe.effects(effects) if effects.clauses else "nothing"
 
 
-class StructureHumanGame(TerminalSession[StructureGame]):
+class StructureHumanGame(TerminalSession[FlowGame]):
     """One card-structure game with a human at ``seat`` and a bot at the other seat."""
 
     help_text = HELP
@@ -113,6 +118,29 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else "Your opponent"
+
+    # --- what the parts of the game hold (the flow interpreter's) ----------------------
+
+    @property
+    def setup(self) -> StructureRules:
+        """The rule set's structure parameters (track, pair, limits, coins)."""
+        return structure_rules(self.game.data)
+
+    @property
+    def laid(self) -> Structure | None:
+        """The round's structure (None before the first is laid)."""
+        return structure_offer.state(self.game).structure
+
+    @property
+    def pawn(self) -> track_part.Track:
+        return track_part.state(self.game)
+
+    def legal(self) -> list[Any]:
+        """The seat's legal actions (the structure offer's actions)."""
+        return list(self.game.legal_actions(self.seat))
+
+    def cost_of(self, seat: int, cost: fx.Cost, discount: int) -> int:
+        return bank.state(self.game).cost_of(self.game, seat, cost, discount)
 
     # --- the game loop ---------------------------------------------------------------
 
@@ -126,7 +154,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
                 if mover == self.seat:
                     action = self.choose()
                 else:
-                    self.console.print(f"[dim]Waiting: your opponent is {game.phase_name()}…"
+                    self.console.print(f"[dim]Waiting: your opponent is {game.decision().wording}…"
                                        "[/dim]")
                     action = cast(Action, self.bots[mover].choose(game, mover))
                 before = self._snapshot()
@@ -146,20 +174,20 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         self.show_scores()
         return True
 
-    def phase(self) -> StructurePhase:
-        return StructurePhase(self.game.view(self.seat)["phase"])
+    def phase(self) -> str:
+        return str(self.game.view(self.seat)["phase"])
 
     def choose(self) -> Action:
         phase = self.phase()
-        if phase is StructurePhase.WONDERS:
+        if phase == wonder_draft.PICK:
             return self.choose_wonder()
-        if phase is StructurePhase.TOKEN:
+        if phase == "token":
             return self.choose_token()
-        if phase is StructurePhase.DESTROY:
+        if phase == "destroy":
             return self.choose_destroy()
-        if phase is StructurePhase.DISCARD_BUILD:
+        if phase == "discard_build":
             return self.choose_from_discard()
-        if phase is StructurePhase.STARTER:
+        if phase == track_part.STARTER:
             return self.choose_starter()
         self.show_table()
         while True:
@@ -170,7 +198,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
     # --- the wonder draft ------------------------------------------------------------
 
     def choose_wonder(self) -> Action:
-        options = [a for a in self.game.legal_actions(self.seat) if isinstance(a, ChooseWonder)]
+        options = [a for a in self.legal() if isinstance(a, ChooseWonder)]
         self.show_draft(options)
         numbers = f"1–{len(options)}" if len(options) > 1 else "1"
         return self.pick(f"Choose a wonder — {numbers} or name (quit to leave): ",
@@ -199,7 +227,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def accessible(self) -> list[Card]:
         """The cards that can be taken, in the order they are drawn (row by row)."""
-        structure = self.game.structure
+        structure = self.laid
         if structure is None:
             return []
         slots = sorted(structure.accessible, key=lambda s: (structure.layout.slot_rows[s],
@@ -213,7 +241,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         return self.find(text, cards, [c.name for c in cards], "card")
 
     def _options(self, card: Card) -> tuple[list[Build], list[Sell], list[BuildWonder]]:
-        legal = self.game.legal_actions(self.seat)
+        legal = self.legal()
         return ([a for a in legal if isinstance(a, Build) and a.card is card],
                 [a for a in legal if isinstance(a, Sell) and a.card is card],
                 [a for a in legal if isinstance(a, BuildWonder) and a.card is card])
@@ -275,7 +303,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
                    if isinstance(c.effect, fx.Coins))
 
     def _chain_source(self, card: Card) -> str | None:
-        city = self.game.cities[self.seat]
+        city: DraftedCity = self.game.cities[self.seat]
         for built in city.built:
             if card.name in built.makes_free:
                 return built.name
@@ -309,7 +337,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
                 source = self._chain_source(card)
                 return True, f"free — chain from {source}" if source else "free — chain"
             return True, self._price_text(card.cost, build.payment.total)
-        price = self.game.cost_of(self.seat, card.cost, 0)
+        price = self.cost_of(self.seat, card.cost, 0)
         return False, (f"costs {_coins(price)} with your production and the bank's prices; "
                        f"you have {city.coins}")
 
@@ -319,10 +347,10 @@ class StructureHumanGame(TerminalSession[StructureGame]):
             return "; ".join(f"{a.wonder.name} for {_coins(a.payment.total)}" for a in wonders)
         if not city.wonders:
             return "you have no wonder left to build"
-        limit = game.setup.wonder_limit
-        if limit and game.wonders_built() >= limit:
+        limit = self.setup.wonder_limit
+        if limit and structure_offer.wonders_built(game) >= limit:
             return f"{limit} wonders are built: no more can be"
-        dearest = ", ".join(f"{w.name} costs {_coins(game.cost_of(self.seat, stage_cost(w), 0))}"
+        dearest = ", ".join(f"{w.name} costs {_coins(self.cost_of(self.seat, stage_cost(w), 0))}"
                             for w in city.wonders)
         return f"you cannot pay for any ({dearest}; you have {city.coins})"
 
@@ -332,7 +360,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         return "yours" if seat == self.seat else "your opponent's"
 
     def choose_from_discard(self) -> Action:
-        legal = self.game.legal_actions(self.seat)
+        legal = self.legal()
         choices = [a for a in legal if isinstance(a, BuildFromDiscard)]
         skip = next((a for a in legal if isinstance(a, Skip)), None)
         self.show_cities()
@@ -365,7 +393,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def choose_starter(self) -> Action:
         game = self.game
-        options = [a for a in game.legal_actions(self.seat) if isinstance(a, ChooseStarter)]
+        options = [a for a in self.legal() if isinstance(a, ChooseStarter)]
         mine = next(a for a in options if a.seat == self.seat)
         theirs = next(a for a in options if a.seat != self.seat)
         # the next age's structure is laid out before the choice (the rulebook's order)
@@ -393,9 +421,9 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def _snapshot(self) -> dict[str, object]:
         game = self.game
-        structure = game.structure
-        return {"coins": [c.coins for c in game.cities], "position": game.position,
-                "track": set(game.track_tokens),
+        structure = self.laid
+        return {"coins": [c.coins for c in game.cities], "position": self.pawn.position,
+                "track": set(self.pawn.tokens),
                 "face_up": list(structure.face_up) if structure is not None else [],
                 "structure": structure, "age": game.age}
 
@@ -410,17 +438,17 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         if changes:
             line.append("; " + "; ".join(changes))
         self.console.print(line)
-        if game.position != before["position"]:
+        if self.pawn.position != before["position"]:
             self.console.print(f"  The conflict pawn moves from {self._where(before['position'])}"
-                               f" to {self._where(game.position)}.")
+                               f" to {self._where(self.pawn.position)}.")
         lost = before["track"]
         assert isinstance(lost, set)
-        for index, side in sorted(lost - game.track_tokens):
-            zone = game.setup.track.zones[index]
+        for index, side in sorted(lost - self.pawn.tokens):
+            zone = self.setup.track.zones[index]
             self.console.print(f"  {self.who(side)} lose{'s' if side != self.seat else ''} "
                                f"up to {_coins(zone.lose)}: the pawn entered the zone "
                                f"{zone.start} spaces out.")
-        structure = game.structure
+        structure = self.laid
         face_up = before["face_up"]
         if structure is not None and structure is before["structure"] and isinstance(face_up,
                                                                                       list):
@@ -471,9 +499,9 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         self.console.rule(Text(title, style="bold"))
         self.console.print(f"You are seat {self.seat}. Discard pile: {len(game.discard)} "
                            f"{_plural('card', len(game.discard))}. "
-                           f"Wonders built: {game.wonders_built()}"
-                           + (f" of at most {game.setup.wonder_limit}"
-                              if game.setup.wonder_limit else "") + ".")
+                           f"Wonders built: {structure_offer.wonders_built(game)}"
+                           + (f" of at most {self.setup.wonder_limit}"
+                              if self.setup.wonder_limit else "") + ".")
         self.show_track()
         self.show_board_tokens()
         self.show_cities()
@@ -482,7 +510,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def show_structure(self) -> None:
         """The structure as it lies: rows offset by half-card columns, backs, numbers."""
-        structure = self.game.structure
+        structure = self.laid
         if structure is None:
             return
         layout = structure.layout
@@ -542,13 +570,12 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def show_track(self) -> None:
         """The conflict track: seat 0's capital on the left, seat 1's on the right."""
-        game = self.game
-        track = game.setup.track
+        track = self.setup.track
         end = track.supremacy
         cells = Text()
         marks = Text()
         for position in range(-end, end + 1):
-            if position == game.position:
+            if position == self.pawn.position:
                 cells.append("●", style="bold red")
             elif position == 0:
                 cells.append("|")
@@ -558,7 +585,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
             mark = "  "
             for index, zone in enumerate(track.zones):
                 side = 1 if position > 0 else 0
-                if zone.lose and abs(position) == zone.start and (index, side) in game.track_tokens:
+                if zone.lose and abs(position) == zone.start and (index, side) in self.pawn.tokens:
                     mark = f"{zone.lose:<2}"
             marks.append(mark, style="yellow")
         left, right = (f"{'you' if s == self.seat else 'opponent'} ({s})" for s in (0, 1))
@@ -567,11 +594,11 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         prefix = f"{left} ▐ "
         self.console.print(Text(prefix).append(cells).append(f"▌ {right}"), no_wrap=True)
         self.console.print(Text(" " * len(prefix)).append(marks), no_wrap=True)
-        ahead = 0 if game.position > 0 else 1
-        if game.position:
+        ahead = 0 if self.pawn.position > 0 else 1
+        if self.pawn.position:
             lead = "you" if ahead == self.seat else "your opponent"
-            points = track.points(abs(game.position))
-            text = (f"The pawn is {self._where(game.position)}: {lead} would score "
+            points = track.points(abs(self.pawn.position))
+            text = (f"The pawn is {self._where(self.pawn.position)}: {lead} would score "
                     f"{points} {_plural('point', points)}")
         else:
             text = "The pawn is in the centre: nobody scores military points"
@@ -579,10 +606,11 @@ class StructureHumanGame(TerminalSession[StructureGame]):
                            "track) are lost by the player on whose side the pawn enters them.")
 
     def show_board_tokens(self) -> None:
-        board = [t for pool, tokens in self.game.pools.items() if pool != "box" for t in tokens]
+        board = [t for pool, tokens in self.game.table.pools.items() if pool != "box"
+                 for t in tokens]
         if not board and not any(c.owned_tokens for c in self.game.cities):
             return
-        pair = self.game.setup.pair
+        pair = self.setup.pair
         how = (" (a pair of one science symbol: "
                + "; ".join(describe.effect(c.effect) for c in pair.clauses) + ")") if pair else ""
         table = Table(title=f"Tokens on the board{how}", show_header=False)
@@ -596,7 +624,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def show_cities(self) -> None:
         game = self.game
-        params = game.params
+        params = self.setup.base
         table = Table(title="The cities", show_lines=True)
         table.add_column("")
         order = (self.seat, 1 - self.seat)
@@ -611,7 +639,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         table.add_row("wonders to build", *[self._wonders(c.wonders, built=False)
                                             for c in cities])
         table.add_row("tokens", *[self._tokens(c.owned_tokens) for c in cities])
-        supremacy = game.setup.science_supremacy
+        supremacy = self.setup.science_supremacy
         table.add_row("science symbols" + (f"\n({supremacy} different win)" if supremacy else ""),
                       *[symbols_text(c) for c in cities])
         table.add_row("cards", *[built_by_colour(c.built) for c in cities])
@@ -619,7 +647,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
 
     def _prices(self, seat: int) -> str:
         groups: dict[int, list[str]] = {}
-        for resource, price in self.game.prices(seat).items():
+        for resource, price in bank.state(self.game).prices(self.game, seat).items():
             groups.setdefault(price, []).append(resource)
         return "; ".join(f"{', '.join(names)} {price}" for price, names in sorted(groups.items()))
 
@@ -665,7 +693,7 @@ class StructureHumanGame(TerminalSession[StructureGame]):
         self.console.print(Text(verdict, style="bold"))
 
 
-def play_structure_human(game: StructureGame, seat: int, bots: dict[int, Bot],
+def play_structure_human(game: FlowGame, seat: int, bots: dict[int, Bot],
                          console: Console | None = None, ask: Ask | None = None) -> bool:
     """Play a card-structure ``game`` with a human at ``seat``; True when played to the end."""
     if console is None:

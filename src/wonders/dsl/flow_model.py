@@ -25,7 +25,8 @@ if TYPE_CHECKING:   # (the engine reads flows; the YAML stack stays out of its i
     from wonders.dsl.source import Document, PathKey
 
 SETUP, START, AFTER_CARD, AFTER = "setup", "start", "after_card", "after"
-PLACES: Final = (SETUP, START, AFTER_CARD, AFTER)
+ROUND_START: Final = "round.start"
+PLACES: Final = (SETUP, START, AFTER_CARD, AFTER, ROUND_START)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class StepSpec:
 
 _INT = (int,)
 _MAP = (dict,)
+_STR = (str,)
 
 #: Every step the flow interpreter runs (the engine implements each; a test checks).
 STEPS: Final[Mapping[str, StepSpec]] = {
@@ -73,6 +75,15 @@ STEPS: Final[Mapping[str, StepSpec]] = {
                             "read this turn"),
     "bring_in_dice": StepSpec(frozenset({AFTER}), {},
                               "dice unlocked this turn join the forum"),
+    "deal_pools": StepSpec(frozenset({SETUP}), {},
+                           "deal the tokens into their pools (setup: tokens), shuffled"),
+    "draft_wonders": StepSpec(frozenset({SETUP}), {},
+                              "deal Wonders into pools (setup: wonders), picked in its order"),
+    "lay_structure": StepSpec(frozenset({ROUND_START}), {},
+                              "lay the round's deck out in its layout (offer: layouts)"),
+    "choose_starter": StepSpec(frozenset({ROUND_START}),
+                               {"who": (_STR, "weaker_military"), "from_round": (_INT, 2)},
+                               "from round N, the weaker military chooses who starts"),
 }
 
 IN_ORDER, ALL = "in_order", "all"
@@ -94,6 +105,33 @@ OFFERS: Final[Mapping[str, OfferSpec]] = {
                        "of the central deck"),
     "dice": OfferSpec(ALL, ("bonus", "extra"), "a die of the forum to cross a sheet's space "
                       "with, the next Wonder stage, or to pass"),
+    "structure": OfferSpec(IN_ORDER, (), "an accessible card of the round's structure: build, "
+                           "sell or tuck it under a Wonder"),
+}
+
+#: Offers whose rule sets may leave the flow out (their other sections are checked alone;
+#: a game needs the flow).
+FLOW_OPTIONAL: Final = frozenset({"structure"})
+
+#: What ends a round's turns (``turn.until``).
+UNTIL: Final[Mapping[str, str]] = {
+    "offer_empty": "the offer has no card left",
+}
+
+#: What grants a seat another turn (``turn.again``).
+AGAIN: Final[Mapping[str, str]] = {
+    "replay": "an effect's 'replay': the same seat plays the next turn",
+}
+
+#: The victories raised at once, as they happen (``end.at_once``).
+AT_ONCE: Final[Mapping[str, str]] = {
+    "military_supremacy": "the conflict pawn reaches a capital",
+    "science_supremacy": "a seat holds the rule set's number of different symbols",
+}
+
+#: The normal ends (``end.after``).
+AFTER_END: Final[Mapping[str, str]] = {
+    "last_round": "the last round's turns are over",
 }
 
 #: The end conditions the interpreter checks after each turn.
@@ -128,10 +166,18 @@ class Flow:
     end_when: tuple[str, ...] = ()
     then: str = "end_of_turn"
     until: str | None = None
+    rounds: int = 0                          # rounds: {count: N} (0: no rounds)
+    round_name: str = "round"                # rounds: {name: …}
+    round_start: tuple[Step, ...] = ()       # round: {start: [...]}
+    again: str | None = None                 # turn.again
+    until_turns: str | None = None           # turn.until
+    at_once: tuple[str, ...] = ()            # end.at_once
+    end_after: str | None = None             # end.after
 
     def step(self, name: str) -> Step | None:
         """The first step called ``name`` anywhere in the flow (None: not in it)."""
-        for step in (*self.setup, *self.start, *self.after_card, *self.after):
+        for step in (*self.setup, *self.start, *self.after_card, *self.after,
+                     *self.round_start):
             if step.name == name:
                 return step
         return None
@@ -171,7 +217,10 @@ def read_flow(data: Any) -> Flow | None:
     if not isinstance(data, dict):
         return None
     turn, end = _section(data, "turn"), _section(data, "end")
-    until = _section(data, "rounds").get("until")
+    rounds = _section(data, "rounds")
+    until = rounds.get("until")
+    count, again, until_turns = rounds.get("count"), turn.get("again"), turn.get("until")
+    after = end.get("after")
     return Flow(setup=_steps(data.get("setup")), decide=str(turn.get("decide", IN_ORDER)),
                 offer=str(turn.get("offer", "decks")), start=_steps(turn.get("start")),
                 follow_ups=tuple(str(k) for k in _items(turn, "follow_ups")),
@@ -179,7 +228,14 @@ def read_flow(data: Any) -> Flow | None:
                 after=_steps(turn.get("after")),
                 end_when=tuple(w for w in _items(end, "when") if isinstance(w, str)),
                 then=str(end.get("then", "end_of_turn")),
-                until=until if isinstance(until, str) else None)
+                until=until if isinstance(until, str) else None,
+                rounds=count if isinstance(count, int) and not isinstance(count, bool) else 0,
+                round_name=str(rounds.get("name", "round")),
+                round_start=_steps(_section(data, "round").get("start")),
+                again=again if isinstance(again, str) else None,
+                until_turns=until_turns if isinstance(until_turns, str) else None,
+                at_once=tuple(w for w in _items(end, "at_once") if isinstance(w, str)),
+                end_after=after if isinstance(after, str) else None)
 
 
 def _unknown(report: Report, doc: Document, path: PathKey, what: str, name: str,
@@ -199,7 +255,7 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
     offer's follow-up decisions (one left out would never be asked)."""
     data = doc.data.get("flow")
     if not isinstance(data, dict):
-        if offer in OFFERS:
+        if offer in OFFERS and offer not in FLOW_OPTIONAL:
             report.add(Diagnostic("M909", f"offer '{offer}' is played by the flow interpreter, "
                                   "which needs a 'flow:' section (docs/flow.md)",
                                   doc.location(("offer",), key=True), text="offer"))
@@ -238,7 +294,8 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
         (("flow", "setup"), SETUP, data.get("setup")),
         (("flow", "turn", "start"), START, turn.get("start")),
         (("flow", "turn", "after_card"), AFTER_CARD, turn.get("after_card")),
-        (("flow", "turn", "after"), AFTER, turn.get("after"))]
+        (("flow", "turn", "after"), AFTER, turn.get("after")),
+        (("flow", "round", "start"), ROUND_START, _section(data, "round").get("start"))]
     for path, place, items in sections:
         for i, raw in enumerate(items if isinstance(items, list) else []):
             _check_step(doc, report, path + (i,), place, raw)
@@ -247,10 +304,29 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
         if isinstance(name, str) and name not in END_CONDITIONS:
             _unknown(report, doc, ("flow", "end", "when", i), "end condition", name,
                      END_CONDITIONS)
-    if not when:
+    end = _section(data, "end")
+    named: list[tuple[PathKey, str, Mapping[str, str], Any]] = [
+        (("flow", "turn", "until"), "turn end", UNTIL, turn.get("until")),
+        (("flow", "turn", "again"), "extra turn", AGAIN, turn.get("again")),
+        (("flow", "end", "after"), "normal end", AFTER_END, end.get("after"))]
+    named += [(("flow", "end", "at_once", i), "at-once victory", AT_ONCE, name)
+              for i, name in enumerate(_items(end, "at_once"))]
+    for path, what, known, name in named:
+        if isinstance(name, str) and name not in known:
+            _unknown(report, doc, path, what, name, known)
+    if not when and not isinstance(end.get("after"), str):
         report.add(Diagnostic("M909", "the flow never ends: 'end: when:' names no end "
-                              f"condition ({', '.join(END_CONDITIONS)})",
-                              doc.location(("flow",), key=True), text="flow"))
+                              f"condition ({', '.join(END_CONDITIONS)}) and there is no "
+                              "'end: after:'", doc.location(("flow",), key=True), text="flow"))
+    rounds = _section(data, "rounds")
+    if isinstance(end.get("after"), str) and not isinstance(rounds.get("count"), int):
+        report.add(Diagnostic("M909", f"'end: after: {end.get('after')}' needs a number of "
+                              "rounds ('rounds: {count: N}')", doc.location(("flow", "end",
+                              "after")), text=str(end.get("after"))))
+    if isinstance(rounds.get("count"), int) and not isinstance(turn.get("until"), str):
+        report.add(Diagnostic("M909", "rounds of turns need 'turn: until:' (what ends a "
+                              f"round's turns: {', '.join(UNTIL)})",
+                              doc.location(("flow", "rounds"), key=True), text="rounds"))
     until = _section(data, "rounds").get("until")
     if isinstance(until, str) and until not in when:
         report.add(Diagnostic("M909", f"rounds.until '{until}' is not one of the end "
@@ -285,11 +361,12 @@ def _check_step(doc: Document, report: Report, path: PathKey, place: str, raw: A
                                   doc.location(where + (key,), key=True), text=str(key),
                                   suggestion=closest(str(key), known)))
         elif not isinstance(value, wanted[0]) or isinstance(value, bool):
-            kind = "a number" if wanted[0] == _INT else "a map"
+            kind = ("a number" if wanted[0] == _INT else "a name" if wanted[0] == _STR
+                    else "a map")
             report.add(Diagnostic("M909", f"step '{name}': '{key}' is {kind}",
                                   doc.location(where + (key,)), text=str(value)))
 
 
-__all__ = ["ALL", "END_CONDITIONS", "Flow", "IN_ORDER", "OFFERS", "OfferSpec", "STEPS", "Step",
-           "StepSpec", "check_flow",
-           "read_flow"]
+__all__ = ["AFTER_END", "AGAIN", "ALL", "AT_ONCE", "END_CONDITIONS", "FLOW_OPTIONAL", "Flow",
+           "IN_ORDER", "OFFERS", "OfferSpec", "ROUND_START", "STEPS", "Step", "StepSpec", "UNTIL",
+           "check_flow", "read_flow"]

@@ -15,10 +15,10 @@ jsonschema): loops load card files only when asked to by name.
 
 from wonders.engine.actions import Action, Build, BuildFromDiscard, BuildStage, Sell, Skip
 from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.flow import __file__ as _hot_path_file
 from wonders.engine.game import Game, Phase
 from wonders.engine.payment import Payment
 from wonders.engine.scoring import ScoreSheet
-from wonders.engine.structure_game import __file__ as _hot_path_file
 
 #: Whether the hot-path modules run compiled by mypyc (see setup.py) or as Python.
 COMPILED: bool = not _hot_path_file.endswith(".py")

@@ -43,14 +43,21 @@ from wonders.engine.flow_state import (
     part_index,
 )
 from wonders.engine.mechanisms import (
+    bank,
+    cities,
     conflict,
     decks,
     end_trigger,
     forum,
+    pairs,
     pawn,
     pieces,
+    pools,
     progress,
     sheets,
+    structure,
+    track,
+    wonder_draft,
 )
 from wonders.engine.randomness import SharedGenerator, seeded
 from wonders.engine.scoring import ScoreSheet
@@ -67,6 +74,7 @@ _WORDING: Final = {**decks.WORDING, **pieces.WORDING, **progress.WORDING,
 SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "deal_boards": pieces.deal, "place_decks": decks.place,
     "lay_progress": progress.lay, "lay_conflict": conflict.lay, "deal_sheets": sheets.deal,
+    "deal_pools": pools.deal, "draft_wonders": wonder_draft.draft,
 }
 
 #: Steps as each turn starts, before anyone decides: ``(game, parameters)``.
@@ -130,6 +138,8 @@ OWNERS: Final[Mapping[str, str]] = {
     "extra_card": progress.NAME, "battle_if_due": conflict.NAME, "decks": decks.NAME,
     "deal_sheets": sheets.NAME, "shake_forum": forum.NAME, "note_counts": sheets.NAME,
     "bring_in_dice": forum.NAME, "dice": sheets.NAME, "end_trigger": end_trigger.NAME,
+    "deal_pools": pools.NAME, "draft_wonders": wonder_draft.NAME,
+    "lay_structure": structure.NAME, "choose_starter": track.NAME, "structure": structure.NAME,
 }
 
 #: Each mechanism's part, made for the data set and the table's size from the flow's step
@@ -141,12 +151,17 @@ PARTS: Final[Mapping[str, Callable[[GameData, int, Mapping[str, Mapping[str, Any
     conflict.NAME: lambda data, players, arguments: conflict.make(players, arguments),
     pawn.NAME: lambda data, players, arguments: pawn.make(players, arguments),
     sheets.NAME: sheets.make, forum.NAME: forum.make, end_trigger.NAME: end_trigger.make,
+    pools.NAME: pools.make, wonder_draft.NAME: wonder_draft.make, structure.NAME: structure.make,
+    bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
+    cities.NAME: cities.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
 _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
     "progress_pick": lambda game, seat, _: progress.pick(game, seat),
     "extra_offer": lambda game, seat, token: progress.offer_extra(game, seat, token),
+    wonder_draft.PICK: wonder_draft.ask, cities.FOLLOW_UP: cities.ask_next,
+    track.STARTER: track.ask_starter,
 }
 
 
@@ -188,6 +203,12 @@ def _head_with_phase(game: FlowGame, seat: int) -> dict[str, Any]:
             "to_move": game.to_move()}
 
 
+def _head_with_round(game: FlowGame, seat: int) -> dict[str, Any]:
+    """A view's head naming the round (``age``) and the decision ``phase``."""
+    return {"seat": seat, "age": game.age, "turn": game.turn, "phase": game.decision().kind,
+            "to_move": list(game.to_move())}
+
+
 class Offer:
     """What an offer's turn is: the decision's kind; the moves it offers the seat to move
     when seats are asked one at a time (none: the seat cannot move, and the game ends); a
@@ -210,6 +231,7 @@ def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
 TURNS: Final[Mapping[str, Offer]] = {
     "decks": Offer(decks.TURN, decks.turn_moves, _head_with_seats, "points"),
     "dice": Offer(sheets.TURN, _asked_together, _head_with_phase, "civilian"),
+    "structure": Offer(structure.TURN, structure.turn_moves, _head_with_round, "civilian"),
 }
 
 
@@ -226,10 +248,47 @@ END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
 }
 
 
+# --- rounds, and the structure offer's seats and decisions (docs/flow.md) ----------------
+
+#: Round-start steps: ``(game, parameters)``, run as each round begins.
+ROUND_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
+    "lay_structure": structure.lay, "choose_starter": track.choose_starter,
+}
+
+#: ``turn.until``: when a round's turns end (checked after each turn and its follow-ups).
+UNTIL: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
+    "offer_empty": structure.offer_empty,
+}
+
+#: The mechanisms a rule set's sections select beside the flow's steps, for an offer that
+#: plays with them: ``(section, mechanism) -> part``; and the part keeping the cities.
+SECTION_PARTS: Final[Mapping[str, Mapping[tuple[str, str], str]]] = {
+    "structure": {("trade", "bank"): bank.NAME, ("military", "track"): track.NAME,
+                  ("science", "pairs"): pairs.NAME},
+}
+CITY_PARTS: Final[Mapping[str, str]] = {"structure": cities.NAME}
+
+#: Each offer asked one seat at a time: its decisions' wording, the mechanism that carries
+#: out each answer, and why a turn's move is refused (in the words scenarios match).
+OFFER_WORDING: Final[Mapping[str, Mapping[str, str]]] = {
+    "structure": {**structure.WORDING, **wonder_draft.WORDING, **track.WORDING,
+                  **cities.WORDING, OVER: cities.OVER_WORDING},
+}
+OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], None]]]] = {
+    "structure": {structure.TURN: structure.resolve, wonder_draft.PICK: wonder_draft.resolve,
+                  track.STARTER: track.resolve_starter,
+                  **{kind: cities.resolve for kind in cities.WORDING}},
+}
+OFFER_CHECKS: Final[Mapping[str, Callable[[FlowGame, int, Any], None]]] = {
+    "structure": structure.check,
+}
+
+
 class _Program:
     """A flow made ready to run once per data set: its steps with their parameters."""
 
-    def __init__(self, flow: Flow, kinds: Sequence[CardKind]) -> None:
+    def __init__(self, flow: Flow, kinds: Sequence[CardKind],
+                 sections: Sequence[tuple[str, str]] = ()) -> None:
         self.flow = flow
         self.setup = flow.setup
         self.start = flow.start
@@ -256,6 +315,22 @@ class _Program:
             OWNERS[step.name] for step in flow.start] + [OWNERS[flow.offer]] + [
             OWNERS[step.name] for step in (*flow.after_card, *flow.after)] + [
             OWNERS[name] for name in flow.end_when if name in OWNERS]
+        # --- rounds (``rounds: {count: N}``, ``round.start``), ``again``, ``until``, the
+        # at-once end, and the offer's own decisions and companion parts
+        self.rounds = flow.rounds
+        self.round_start = flow.round_start
+        self.again = flow.again
+        self.until = UNTIL[flow.until_turns] if flow.until_turns else None
+        self.at_once = flow.at_once
+        self.wording.update(OFFER_WORDING.get(flow.offer, {}))
+        self.resolvers: dict[str, Callable[[FlowGame, Ask, Any], None]] = {
+            **RESOLVERS, **OFFER_RESOLVERS.get(flow.offer, {})}
+        self.check = OFFER_CHECKS.get(flow.offer)
+        companions = SECTION_PARTS.get(flow.offer, {})
+        owners += [OWNERS[step.name] for step in flow.round_start]
+        owners += [companions[s] for s in sections if s in companions]
+        if flow.offer in CITY_PARTS:
+            owners.append(CITY_PARTS[flow.offer])
         #: the mechanisms whose parts a game holds, in the order the flow first names them
         self.mechanisms: tuple[str, ...] = tuple(dict.fromkeys(owners))
         # per card kind, the after_card steps it sets off, in the flow's order
@@ -275,7 +350,10 @@ def _program(data: GameData) -> _Program:
     if flow is None:
         raise RuleError(f"rule set '{data.rules.name}' has no flow: section to run")
     components = data.components
-    program = _Program(flow, components.kinds if components is not None else ())
+    model = data.rules.model
+    sections = (("trade", model.trade.mechanism), ("military", model.military.mechanism),
+                ("science", model.science.mechanism))
+    program = _Program(flow, components.kinds if components is not None else (), sections)
     data.derived[_PROGRAM] = program
     return program
 
@@ -312,6 +390,13 @@ def every_move(data: GameData) -> list[Move]:
 _NO_COMPONENTS: Final = Components((), (), 0, (), ())
 
 
+def _random(sides: object) -> bool:
+    """Whether ``sides`` asks for nothing but random sides (what boards without sides
+    accept)."""
+    return sides == "random" or (isinstance(sides, (list, tuple))
+                                 and all(s == "random" for s in sides))
+
+
 def _refuse_no_number(seat: object, action: Any, players: int) -> None:
     """Refuse a seat that is no number (text from a JSON key, say) as such: "not this
     player's decision" would print it as the very seat that is asked."""
@@ -324,7 +409,8 @@ class FlowGame(SharedGenerator):
     """A game of a rule set with a ``flow:`` (see the module's docstring)."""
 
     def __init__(self, data: GameData, players: int, seed: int = 0, *,
-                 sides: object = None, source: FlowGame | None = None) -> None:
+                 sides: object = None, source: FlowGame | None = None,
+                 **options: Any) -> None:
         rules = data.rules
         components = data.components if data.components is not None else _NO_COMPONENTS
         self.data = data
@@ -335,7 +421,8 @@ class FlowGame(SharedGenerator):
         self.wonders: tuple[PieceWonder, ...] = components.wonders
         self.progress: tuple[Progress, ...] = components.progress
         self.program = _program(data)
-        self.age = 1
+        self.options = options   # (a structure game's fixed ``wonders`` lists: scenarios)
+        self.age = 1 if not self.program.rounds else 0
         self.bank_paid = 0
         self.bank_gave = 0
         self.start_coins = 0
@@ -347,7 +434,7 @@ class FlowGame(SharedGenerator):
         if not rules.min_players <= players <= rules.max_players:
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
-        if sides is not None:
+        if sides is not None and not (self.program.rounds and _random(sides)):
             raise RuleError(f"{rules.title}'s Wonders have no sides to choose ({sides!r})")
         self.turn = 0
         self.current = 0
@@ -368,8 +455,10 @@ class FlowGame(SharedGenerator):
         self.asking_all: AskAll | None = None
         self.in_turn = False
         self.finished = False
-        self.records: list[tuple[int, str, dict[int, Any], tuple[int, ...]]] = []
+        #: (turn, decision kind, the actions by seat, each seat's coins after, the round)
+        self.records: list[tuple[int, str, dict[int, Any], tuple[int, ...], int]] = []
         self._legal: dict[int, list[Any]] = {}
+        self._start_rounds()
         self.set_generator(seeded(seed))
         try:
             for step in self.program.setup:
@@ -399,6 +488,7 @@ class FlowGame(SharedGenerator):
         self.finished = source.finished
         self.records = list(source.records)
         self._legal = {}
+        self._copy_rounds(source)
         source.share_generator(self)
 
     def _slots(self) -> list[Part | None]:
@@ -460,10 +550,83 @@ class FlowGame(SharedGenerator):
             return
         self.asking = Ask(kind, seat, moves, about)
 
+    # --- rounds and the at-once end (``rounds: {count: N}``, ``round.start``, ``again``,
+    # ``until``, ``end.at_once``) -----------------------------------------------------------
+
+    def _start_rounds(self) -> None:
+        self.round_due = self.program.rounds > 0   # the next round's start is due
+        self.round_fresh = False   # the round's first turn has not begun
+        self.again = False   # an effect granted the seat another turn (``again: replay``)
+        self.victory: str | None = None
+        self.winner: int | None = None
+
+    def _copy_rounds(self, source: FlowGame) -> None:
+        self.options = source.options
+        self.round_due = source.round_due
+        self.round_fresh = source.round_fresh
+        self.again = source.again
+        self.victory = source.victory
+        self.winner = source.winner
+
+    def _start_round(self) -> None:
+        """The next round: its number, turn 1, then its ``round.start`` steps."""
+        self.round_due = False
+        self.age += 1
+        self.turn = 1
+        self.round_fresh = True
+        self.again = False
+        for step in self.program.round_start:
+            ROUND_STEPS[step.name](self, step.arguments)
+
+    def _end_round_turn(self) -> None:
+        """After a turn and its follow-ups (``turn.until``): the round goes on with the
+        other seat (the same on ``again``), or the next round is due, or the last round
+        ended the game.  A replay earned on a round's last card is lost."""
+        if self.finished:
+            return
+        until = self.program.until
+        if until is not None and until(self):
+            self.again = False
+            if self.age >= self.program.rounds:
+                self.finished = True   # ``end.after: last_round``
+                self.victory = self.program.offer.victory
+                return
+            self.round_due = True
+            return
+        if not self.again:
+            self.current = (self.current + 1) % self.players
+        self.again = False
+
+    def win(self, seat: int, victory: str) -> None:
+        """An at-once victory (``end.at_once``): ``seat`` wins now, the agenda is dropped."""
+        self.victory = victory
+        self.winner = seat
+        self.agenda.clear()
+        self.asking = None
+        self.finished = True
+
+    def wait(self, kind: str, seat: int, moves: Sequence[Any], about: int = -1) -> None:
+        """Ask ``seat`` to choose one of ``moves`` (always asked, even with one)."""
+        self.asking = Ask(kind, seat, tuple(moves), about)
+
+    def resume(self, tasks: Sequence[Task], next_round: bool) -> None:
+        """Go on from a position set by hand (scenarios): what parts derive worked out
+        again, the agenda ``tasks``, then the round's turn of the seat to move
+        (``next_round``: the next round's start), asked again."""
+        self.invalidate()
+        self.agenda = list(tasks)
+        self.asking = None
+        self.in_turn = False
+        self.finished = False
+        self.round_due = next_round
+        self.round_fresh = not next_round
+        self.again = False
+        self._advance()
+
     # --- running the flow -------------------------------------------------------------------
 
-    def _resolve(self, asked: Ask, move: Move) -> None:
-        RESOLVERS[asked.kind](self, asked, move)
+    def _resolve(self, asked: Ask, move: Any) -> None:
+        self.program.resolvers[asked.kind](self, asked, move)
 
     def _advance(self) -> None:
         """Run the agenda until a decision is asked or the game ends."""
@@ -482,11 +645,18 @@ class FlowGame(SharedGenerator):
             if self.in_turn:
                 self._end_turn()
                 continue
+            if self.round_due:   # (rounds: the next round's start steps)
+                self._start_round()
+                continue
             moves = self.program.turn_moves(self, self.current)
             if not moves:
                 self.finished = True   # the seat to move has no card to take (no_card)
                 break
-            self.turn += 1
+            if self.round_fresh:   # (rounds: a round's first turn is its turn 1)
+                self.round_fresh = False
+            else:
+                self.turn += 1
+            self.again = False
             self.in_turn = True
             self.asking = Ask(self.program.turn_kind, self.current, moves)
 
@@ -566,6 +736,9 @@ class FlowGame(SharedGenerator):
         for run, arguments in self.program.after_steps:
             run(self, arguments)
         self.in_turn = False
+        if self.program.until is not None:
+            self._end_round_turn()
+            return
         for condition in self.program.end_when:
             if condition(self):
                 self.finished = True
@@ -603,6 +776,8 @@ class FlowGame(SharedGenerator):
     def discard(self) -> list[Card]:
         """The discard pile's cards (a fresh list: the decks keep kind indices; none
         without decks)."""
+        if structure.NAME in self.parts:   # (the structure's own pile)
+            return structure.state(self).discard
         if decks.NAME not in self.parts:
             return []
         return [self.kinds[k].card for k in decks.state(self).discard]
@@ -624,9 +799,9 @@ class FlowGame(SharedGenerator):
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        return [{"age": 1, "turn": turn, "phase": phase,
+        return [{"age": age, "turn": turn, "phase": phase,
                  "actions": {str(s): a.to_json() for s, a in sorted(actions.items())},
-                 "coins": list(coins)} for turn, phase, actions, coins in self.records]
+                 "coins": list(coins)} for turn, phase, actions, coins, age in self.records]
 
     def decision(self) -> Decision:
         wording = self.program.wording
@@ -670,6 +845,16 @@ class FlowGame(SharedGenerator):
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({self.program.wording[asked.kind]}: seat "
                                      f"{asked.seat})")
+        checker = self.program.check
+        if checker is not None:   # (the offer says why, in its own words)
+            for offered in asked.moves:
+                if offered is action or offered == action:
+                    return
+            if asked.kind == self.program.turn_kind:
+                checker(self, seat, action)
+            raise IllegalActionError(seat, action, f"the player is "
+                                     f"{self.program.wording[asked.kind]}; the options are: "
+                                     + "; ".join(str(a) for a in asked.moves))
         if not isinstance(action, Move) or action not in asked.moves:
             listed = ", ".join(str(m) for m in asked.moves[:8]) + (
                 " …" if len(asked.moves) > 8 else "")
@@ -725,7 +910,7 @@ class FlowGame(SharedGenerator):
             abouts = [self.follow_ups[seat].pop(0)[1] for seat in seats]
             for k, seat in enumerate(seats):
                 choice.resolve(self, seat, chosen[seat], abouts[k])
-        self.records.append((self.turn, kind, chosen, self._coins()))
+        self.records.append((self.turn, kind, chosen, self._coins(), self.age))
         self._legal = {}
         self.asking_all = None
         self._advance()
@@ -753,9 +938,10 @@ class FlowGame(SharedGenerator):
                 break
         if not known:
             self.check(asked.seat, move)
-        self.records.append((self.turn, asked.kind, {asked.seat: move}, self._coins()))
+        turn, age = self.turn, self.age
         self.asking = None
         self._resolve(asked, move)
+        self.records.append((turn, asked.kind, {asked.seat: move}, self._coins(), age))
         self._advance()
 
     def push(self, actions: Mapping[int, Any]) -> None:
@@ -772,6 +958,10 @@ class FlowGame(SharedGenerator):
 
     def score_sheet(self) -> ScoreSheet:
         """Each seat's line from every part's points, in ``score.order`` (0 where none)."""
+        keeper = self.keeper()
+        whole = keeper.score_sheet(self) if keeper is not None else None
+        if whole is not None:   # (cities scored as cities are: scoring.score)
+            return whole
         model = self.data.rules.model
         order = model.score.order
         parts = self.parts.values()
@@ -820,8 +1010,14 @@ class FlowGame(SharedGenerator):
         self._legal = {}
         for part in self.parts.values():
             part.refresh(self)
+        asked = self.asking
+        if asked is not None and asked.kind == self.program.turn_kind and not self.finished:
+            self.asking = Ask(asked.kind, asked.seat,   # (the turn's options again)
+                              self.program.turn_moves(self, asked.seat), asked.about)
 
     def offer_cards(self) -> list[Card]:
+        if structure.NAME in self.parts:
+            return structure.state(self).offer_cards(self)
         if decks.NAME not in self.parts:
             return []
         return [self.kinds[k].card for deck in decks.state(self).decks for k in deck]

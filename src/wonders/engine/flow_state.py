@@ -19,6 +19,7 @@ from wonders.engine.errors import RuleError
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
+    from wonders.engine.scoring import ScoreSheet
 
 
 _SLOTS: dict[str, int] = {}
@@ -184,6 +185,19 @@ class Part:
     def triggers(self, game: FlowGame, seat: int) -> Sequence[tuple[object, fx.Clause]]:
         return ()
 
+    def token_pools(self, game: FlowGame) -> dict[str, list[Any]]:
+        """The token pools effects take from (the runtime's ``pools``; none by default)."""
+        return {}
+
+    def discard_pile(self, game: FlowGame) -> list[Card]:
+        """The discard pile effects build from and add to (the runtime's ``discard``)."""
+        return []
+
+    def score_sheet(self, game: FlowGame) -> ScoreSheet | None:
+        """The whole score sheet, for the part that keeps cities scored as cities are
+        (None: the interpreter assembles it from every part's lines)."""
+        return None
+
     def coins(self, game: FlowGame) -> tuple[int, ...]:
         """Each seat's coins, from the cities this part keeps."""
         return tuple([city.coins for city in self.city_list(game)])
@@ -202,8 +216,8 @@ class EffectTable(runtime.Table):
         self.game = game
         self.keeper = keeper
         self.arrival_ongoing, self.arrival_lasting = keeper.arrival()
-        self.pools = {}
-        self.discard = []
+        self.pools = keeper.token_pools(game)   # (the lists themselves: effects change them)
+        self.discard = keeper.discard_pile(game)
 
     def generator(self) -> random.Random:
         return self.game.generator()

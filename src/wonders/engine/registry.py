@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from wonders.dsl.model import Game as GameData
     from wonders.engine.flow import FlowGame
     from wonders.engine.game import Game
-    from wonders.engine.structure_game import StructureGame
     from wonders.scenarios.draft import DraftRunner
 
 from wonders.engine.contract import GameState
@@ -124,9 +123,9 @@ def _draft_encoder() -> Callable[..., Any]:
     return DraftEncoder
 
 
-def _structure_game() -> type[StructureGame]:
-    from wonders.engine.structure_game import StructureGame
-    return StructureGame
+def _structure_game() -> type[FlowGame]:
+    from wonders.engine.flow import FlowGame  # (the rule set's flow: section, run as data)
+    return FlowGame
 
 
 def _structure_scenarios() -> type[DraftRunner]:
@@ -139,7 +138,7 @@ def _structure_terminal() -> Callable[..., bool]:
     return play_structure_human
 
 
-def _structure_greedy() -> PolicyFactory[StructureGame]:
+def _structure_greedy() -> PolicyFactory[FlowGame]:
     from wonders.bots.greedy_structure import StructureGreedy
     return StructureGreedy
 

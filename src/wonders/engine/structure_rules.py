@@ -62,7 +62,7 @@ class StructureRules:
     track_tokens: frozenset[tuple[int, int]]                 # (zone, side) with a coin token
     unlocks: dict[str, tuple[Card, ...]]  # a card's name -> the cards it makes free by chain
     # The loop's shared records of each card this data set numbered, by price
-    # (structure_game._card_record), at the card's number minus ``first_number``: a list
+    # (mechanisms.bank.card_record), at the card's number minus ``first_number``: a list
     # index where a memo table keyed by the card costs a lookup, and gone with the data.
     first_number: int
     records: list[Any]

@@ -24,6 +24,9 @@ import numpy.typing as npt
 
 from wonders.engine.city import City
 from wonders.engine.drafted_city import DraftedCity
+from wonders.engine.mechanisms import structure as structure_offer
+from wonders.engine.mechanisms import track as track_part
+from wonders.engine.mechanisms import wonder_draft
 from wonders.engine.randomness import mypyc_attr
 from wonders.engine.structure import Structure
 from wonders.env.spaces import KNOWN_KINDS
@@ -502,6 +505,13 @@ class DraftEncoder(Encoder):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
+def _parts(game: Any) -> tuple[structure_offer.StructureOffer, track_part.Track,
+                               wonder_draft.WonderPools]:
+    """The parts of a card-structure game an observation reads: the offer, the track and
+    the wonder draft (the flow interpreter's)."""
+    return structure_offer.state(game), track_part.state(game), wonder_draft.state(game)
+
+
 class StructureEncoder(Encoder):
     """The card-structure loop (Duel): age and turn, the conflict pawn (towards the
     viewer's rival: positive is good), the military tokens still on the track, the
@@ -515,7 +525,7 @@ class StructureEncoder(Encoder):
 
         # the track's tokens: those set-up lays (a function of the data)
         fresh: Any = new_game(data, players, 0)
-        track = sorted(fresh.track_tokens)
+        track = sorted(_parts(fresh)[1].tokens)
         self.numbers = self.block("age,turn,conflict,face-down cards,cards left", 5)
         at = self.block("military tokens on the track", len(track))
         self.track = {token: at + i for i, token in enumerate(track)}
@@ -551,7 +561,8 @@ class StructureEncoder(Encoder):
             memory.ones(0, self.head_places(seat, decision))
             memory.head = decision
             memory.head_seat = seat
-        structure: Structure | None = state.structure  # (typed: its fields read natively)
+        laid, pawn, _ = _parts(game)
+        structure: Structure | None = laid.structure  # (typed: its fields read natively)
         left = 0
         if structure is not None:
             self.structure(structure, memory)
@@ -561,10 +572,10 @@ class StructureEncoder(Encoder):
         numbers = self.numbers
         memory.number(numbers, state.age)
         memory.number(numbers + 1, state.turn)
-        memory.number(numbers + 2, -state.position if seat else state.position)
+        memory.number(numbers + 2, -pawn.position if seat else pawn.position)
         memory.number(numbers + 3, left - memory.shown_count)
         memory.number(numbers + 4, left)
-        track_tokens = state.track_tokens
+        track_tokens = pawn.tokens
         if memory.track != track_tokens:
             track = self.track
             memory.ones(3, [track[token] for token in track_tokens])
@@ -572,12 +583,13 @@ class StructureEncoder(Encoder):
         memory.listed(4, state.discard, self.discarded)
         drafting: list[Any] = _NOTHING
         if decision is not None and decision.kind == "wonder_draft":
-            pools = state.wonder_pools
+            draft = _parts(game)[2]
+            pools = draft.pools
             if pools:
-                drafting = pools[state.picks // state.setup.draft.size]
+                drafting = pools[draft.picks // draft.rules.size]
         memory.listed(5, drafting, self.offer)
         block = 6
-        state_pools = state.pools
+        state_pools = state.table.pools
         for pool_name, places in self.pools.items():
             memory.listed(block, state_pools.get(pool_name) or _NOTHING, places)
             block += 1
@@ -702,7 +714,8 @@ class StructureEncoder(Encoder):
                 ones.append(self.kind_at + kind)
             if seat in decision.seats:
                 ones.append(self.decides_at)
-        structure = state.structure
+        laid, pawn, _ = _parts(game)
+        structure = laid.structure
         hidden = left = 0
         if structure is not None:
             slot_cards = structure.cards
@@ -716,18 +729,19 @@ class StructureEncoder(Encoder):
             hidden = left - len(shown)
         numbers = self.numbers
         at.extend(range(numbers, numbers + 5))
-        values.extend((state.age, state.turn, -state.position if seat else state.position,
+        values.extend((state.age, state.turn, -pawn.position if seat else pawn.position,
                        hidden, left))
-        ones.extend(map(self.track.__getitem__, state.track_tokens))
+        ones.extend(map(self.track.__getitem__, pawn.tokens))
         if state.discard:
             ones.extend(map(self.discarded.__getitem__, state.discard))
         for pool, places in self.pools.items():
-            tokens = state.pools.get(pool)
+            tokens = state.table.pools.get(pool)
             if tokens:
                 ones.extend(map(places.__getitem__, tokens))
         if decision is not None and decision.kind == "wonder_draft":
-            pools = state.wonder_pools
-            offered = pools[state.picks // state.setup.draft.size] if pools else []
+            draft = _parts(game)[2]
+            pools = draft.pools
+            offered = pools[draft.picks // draft.rules.size] if pools else []
             ones.extend(map(self.offer.__getitem__, offered))
         cities = state.cities
         players = self.players

@@ -27,9 +27,10 @@ from wonders.engine.actions import (
 )
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import RuleError
+from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import bank, pools, structure, track, wonder_draft
 from wonders.engine.payment import Payment
 from wonders.engine.structure import Layout, Structure
-from wonders.engine.structure_game import StructureGame, StructurePhase
 from wonders.engine.structure_rules import structure_rules
 from wonders.scenarios.draft import DraftRunner, Outcome, _ScenarioDataError, _sheet
 
@@ -152,19 +153,20 @@ class StructureRunner(DraftRunner):
 
     # --- position --------------------------------------------------------------------
 
-    def position(self, spec: dict[str, Any], path: PathKey) -> StructureGame:  # type: ignore[override]
+    def position(self, spec: dict[str, Any], path: PathKey) -> FlowGame:  # type: ignore[override]
         players = spec["players"]
         try:
-            game = StructureGame(self.data, len(players), 0, wonders=[[]] * len(players))
+            game = FlowGame(self.data, len(players), 0, wonders=[[]] * len(players))
         except RuleError as exc:
             raise _ScenarioDataError(str(exc), path + ("players",)) from None
+        setup = structure_rules(self.data)
         game.age = int(spec.get("age", 1))
         game.turn = 1
         offer = self.cards(spec.get("offer"), path + ("offer",))
         layout = Layout.from_data({"rows": [[2 * i + 1 for i in range(len(offer))]]})
-        game.structure = Structure(layout, offer)
-        game.discard = self.cards(spec.get("discard"), path + ("discard",))
-        game.removed = []
+        laid = structure.state(game)
+        laid.place_offer(Structure(layout, offer), [])
+        laid.discard[:] = self.cards(spec.get("discard"), path + ("discard",))  # (in place)
         board = [self.token_named(n, path + ("board", i))
                  for i, n in enumerate(spec.get("board") or [])]
         taken = {t for p in players for t in p.get("owned_tokens") or []}
@@ -172,15 +174,16 @@ class StructureRunner(DraftRunner):
             box = [self.token_named(n, path + ("box", i)) for i, n in enumerate(spec["box"])]
         else:
             box = [t for t in self.data.tokens if t not in board and t.name not in taken]
-        game.pools = {"board": board, "box": box}
-        game.position = int(spec.get("conflict", 0))
+        pools.state(game).set({"board": board, "box": box})
+        pawn = track.state(game)
+        pawn.set(int(spec.get("conflict", 0)))
         for i, gone in enumerate(spec.get("looted") or []):
-            zones = [z for z, zone in enumerate(game.setup.track.zones)
+            zones = [z for z, zone in enumerate(setup.track.zones)
                      if zone.start == gone["zone"]]
             if not zones:
                 raise _ScenarioDataError(f"no conflict zone starts at {gone['zone']}",
                                          path + ("looted", i, "zone"))
-            game.track_tokens.discard((zones[0], gone["player"]))
+            pawn.tokens.discard((zones[0], gone["player"]))
         for i, player in enumerate(players):
             ppath = path + ("players", i)
             if "wonder" in player or "stages" in player or "hand" in player:
@@ -197,23 +200,24 @@ class StructureRunner(DraftRunner):
             city.stages = len(city.built_wonders)
             city.owned_tokens = [self.token_named(n, ppath + ("owned_tokens", j))
                                  for j, n in enumerate(player.get("owned_tokens") or [])]
-            city.coins = int(player.get("coins", game.params.start_coins))
+            city.coins = int(player.get("coins", setup.base.start_coins))
         game.current = int(spec.get("to_move", 0))
-        game.phase = StructurePhase.TURN
-        game.pending = []
         if "wonder_pools" in spec:
-            game.wonder_pools = [[self.wonder(n, path + ("wonder_pools", i, j))
-                                  for j, n in enumerate(pool)]
-                                 for i, pool in enumerate(spec["wonder_pools"])]
+            draft = wonder_draft.state(game)
+            draft.set([[self.wonder(n, path + ("wonder_pools", i, j))
+                        for j, n in enumerate(pool)]
+                       for i, pool in enumerate(spec["wonder_pools"])])
             picked = sum(len(c.wonders) for c in game.cities)
-            game.picks = int(spec.get("picks", picked))
-            order = game.setup.draft.order
-            if game.picks >= len(order):
+            draft.picks = int(spec.get("picks", picked))
+            order = setup.draft.order
+            if draft.picks >= len(order):
                 raise _ScenarioDataError(f"the draft has {len(order)} picks",
                                          path + ("picks",))
-            game.phase = StructurePhase.WONDERS
-            game.current = order[game.picks]
-        game.invalidate()
+            game.current = order[draft.picks]
+            game.age -= 1   # (the draft's end starts the position's age)
+            game.resume([(wonder_draft.PICK, game.current, 0)], next_round=True)
+        else:
+            game.resume([], next_round=False)
         return game
 
     # --- actions ---------------------------------------------------------------------
@@ -236,7 +240,8 @@ class StructureRunner(DraftRunner):
         if "choose_wonder" in spec:
             wonder = self.wonder(spec["choose_wonder"], path + ("choose_wonder",))
             return _match(legal, ChooseWonder, lambda a: a.wonder is wonder) or ChooseWonder(wonder)
-        offered = game.structure.accessible_cards() if game.structure is not None else []
+        laid = structure.state(game).structure
+        offered = laid.accessible_cards() if laid is not None else []
         if "wonder" in spec:
             wonder = self.wonder(spec["wonder"], path + ("wonder",))
             if "with" not in spec:
@@ -265,20 +270,23 @@ class StructureRunner(DraftRunner):
                          outcome: Outcome) -> None:
         seat = self.seat(game, spec["player"], path + ("player",))
         city = game.cities[seat]
-        context = game._context(seat)
+        trade = bank.state(game)
+        context = trade.context(game, seat)
         how: str | None
         if "build" in spec:
             card = self.card(spec["build"], path + ("build",))
             what = card.name
-            if game.chained(seat, card):
+            if card.name in city.made_free or card in city.unlocked:
                 cheapest, how = 0, CHAIN
             else:
-                cheapest = game.cost_of(seat, card.cost, context.discounts.get(card.colour, 0))
+                cheapest = trade.cost_of(game, seat, card.cost,
+                                         context.discounts.get(card.colour, 0))
                 how = "cost" if card.cost.is_free else None
         elif "wonder" in spec:
             wonder = self.wonder(spec["wonder"], path + ("wonder",))
             what = wonder.name
-            cheapest, how = game.cost_of(seat, stage_cost(wonder), context.wonder_discount), None
+            cheapest, how = trade.cost_of(game, seat, stage_cost(wonder),
+                                          context.wonder_discount), None
         else:
             raise _ScenarioDataError("payments needs 'build: CARD' or 'wonder: WONDER'", path)
         possible = cheapest <= city.coins
@@ -302,7 +310,7 @@ class StructureRunner(DraftRunner):
     def _expect_prices(self, game: Any, spec: dict[str, Any], path: PathKey,
                        outcome: Outcome) -> None:
         seat = self.seat(game, spec["player"], path + ("player",))
-        prices = game.prices(seat)
+        prices = bank.state(game).prices(game, seat)
         for resource, wanted in spec.items():
             if resource == "player":
                 continue
@@ -315,8 +323,9 @@ class StructureRunner(DraftRunner):
                           f"{_sheet(prices)})")
 
     def _expect_conflict(self, game: Any, spec: int, path: PathKey, outcome: Outcome) -> None:
-        if game.position != spec:
-            self.fail(outcome, path, f"the conflict pawn is at {game.position}, expected {spec}")
+        position = track.state(game).position
+        if position != spec:
+            self.fail(outcome, path, f"the conflict pawn is at {position}, expected {spec}")
 
     def _expect_victory(self, game: Any, spec: str, path: PathKey, outcome: Outcome) -> None:
         if not game.over:
@@ -346,10 +355,10 @@ class StructureRunner(DraftRunner):
     def _expect_pools(self, game: Any, spec: dict[str, list[str]], path: PathKey,
                       outcome: Outcome) -> None:
         for pool, wanted in spec.items():
-            if pool not in game.pools:
+            if pool not in game.table.pools:
                 raise _ScenarioDataError(f"no token pool '{pool}'", path + (pool,),
-                                         closest(pool, list(game.pools)))
-            held = sorted(t.name for t in game.pools[pool])
+                                         closest(pool, list(game.table.pools)))
+            held = sorted(t.name for t in game.table.pools[pool])
             if held != sorted(wanted):
                 self.fail(outcome, path + (pool,), f"the {pool} holds {held or 'nothing'}, "
                           f"expected {sorted(wanted)}")
@@ -366,7 +375,7 @@ class StructureRunner(DraftRunner):
                     break
         if sorted(offered) != sorted(spec.get("names") or []):
             self.fail(outcome, path + ("names",), f"player {seat} is offered "
-                      f"{sorted(offered) or 'nothing'} ({game.phase_name()}), expected "
+                      f"{sorted(offered) or 'nothing'} ({game.decision().wording}), expected "
                       f"{sorted(spec.get('names') or [])}")
 
     def _expect_not_discarded(self, game: Any, spec: list[str], path: PathKey,
@@ -380,11 +389,11 @@ class StructureRunner(DraftRunner):
     def _expect_structure(self, game: Any, spec: dict[str, int], path: PathKey,
                           outcome: Outcome) -> None:
         """The cards lying in the current age's structure: in all, face down, accessible."""
-        structure = game.structure
+        laid = structure.state(game).structure
         counts = {"cards": 0, "face_down": 0, "accessible": 0}
-        if structure is not None:
-            counts = {"cards": structure.left, "face_down": len(structure.hidden_slots()),
-                      "accessible": len(structure.accessible)}
+        if laid is not None:
+            counts = {"cards": laid.left, "face_down": len(laid.hidden_slots()),
+                      "accessible": len(laid.accessible)}
         for key, wanted in spec.items():
             if counts[key] != wanted:
                 self.fail(outcome, path + (key,), f"the structure of age {game.age} has "

@@ -15,8 +15,10 @@ slot (rule-set key)    mechanism                       module(s)
                                                        registered for it in
                                                        :mod:`wonders.engine.registry`)
 ``offer``              ``structure``: overlapping      :mod:`wonders.engine.structure` (the
-                       rows of cards                   layouts), :mod:`wonders.engine.
-                                                       structure_game` (the loop),
+                       rows of cards, run by the flow  layouts), :mod:`.structure` (the
+                       interpreter                     offer), :mod:`.cities` (the cities
+                                                       effects act on), :mod:`.pools`,
+                                                       :mod:`.wonder_draft`,
                                                        :mod:`wonders.engine.structure_rules`
                                                        (its compiled parameters)
 ``turns``              ``simultaneous`` /              the offer's loop (who is asked at once)
@@ -27,17 +29,20 @@ slot (rule-set key)    mechanism                       module(s)
 ``trade``              ``bank``                        :mod:`wonders.engine.bank` (the
                                                        cheapest purchase),
                                                        :mod:`wonders.engine.bank_terms`
-                                                       (cached prices per city)
+                                                       (cached prices per city),
+                                                       :mod:`.bank` (terms per seat, shared
+                                                       offers)
 ``military``           ``battles``                     :mod:`wonders.engine.mechanisms.battles`
 ``military``           ``track``                       :mod:`wonders.engine.track` (pawn,
-                                                       zones, coin tokens)
+                                                       zones, coin tokens), :mod:`.track`
+                                                       (its part; who starts a round)
 ``science``            ``sets``                        :func:`wonders.engine.scoring.
                                                        science_points`
-``science``            ``pairs``                       :mod:`wonders.engine.structure_game`
-                                                       (a pair's effect, supremacy)
+``science``            ``pairs``                       :mod:`.pairs` (a pair's effect,
+                                                       supremacy)
 ``setup.wonders``      ``deal``                        :mod:`wonders.engine.game` (set-up)
-``setup.wonders``      ``draft``                       :mod:`wonders.engine.structure_game`
-                                                       (picks from pools, ``order``)
+``setup.wonders``      ``draft``                       :mod:`.wonder_draft` (picks from
+                                                       pools, ``order``)
 ``offer``              ``dice``: a shared forum of     :mod:`wonders.engine.flow` (the flow
                        dice, player sheets (a          interpreter, every seat at once),
                        ``flow:``, ``forum`` and        :mod:`.forum` (dice shaken into priced

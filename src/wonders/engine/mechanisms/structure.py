@@ -1,0 +1,322 @@
+"""The card-structure offer: each round a layout of overlapping rows, cards taken from it.
+
+``offer: {mechanism: structure, layouts: {...}}`` (``turn.offer: structure`` in the flow):
+the round-start step ``lay_structure`` builds the round's deck (shuffled, some removed
+unseen, ``ages.draw`` candidates inserted) and lays it out; a turn takes an accessible
+card and builds it, sells it, or tucks it under one of the seat's unbuilt Wonders.  The
+cards a taken card uncovers turn face up as it is taken.  The round's turns end when the
+structure is empty (``turn.until: offer_empty``).
+
+The turn's options are the hot path: what a card offers depends only on the card, what it
+costs now (or that it is free by chain, or cannot be built) and which Wonders are
+affordable at what price, so each card's actions are shared records found through the
+seat's bank terms (:mod:`.bank`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Final, Mapping
+
+from wonders.dsl.model import Card
+from wonders.dsl.model import Game as GameData
+from wonders.engine.actions import CHAIN, Build, BuildWonder, Sell
+from wonders.engine.bank_terms import TradeTerms
+from wonders.engine.drafted_city import DraftedCity, stage_cost
+from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.flow_state import Ask, Part, part_index
+from wonders.engine.mechanisms import bank
+from wonders.engine.mechanisms.bank import CANNOT, CHAINED, NO_TUCKS, Priced, Tuck
+from wonders.engine.randomness import below, sample, shuffle
+from wonders.engine.runtime import CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, act, trigger
+from wonders.engine.structure import Structure
+from wonders.engine.structure_rules import StructureRules, structure_rules
+
+if TYPE_CHECKING:
+    from wonders.engine.flow import FlowGame
+
+NAME: Final = "structure"
+SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
+TURN: Final = "turn"
+WORDING: Final[dict[str, str]] = {TURN: "taking a card from the structure"}
+
+
+class StructureOffer(Part):
+    """The round's ``structure`` (None before the first is laid), the cards ``removed``
+    unseen from this round's deck and ``removed_before`` from the earlier ones, and the
+    ``discard`` pile (sold cards; the runtime builds from it and adds destroyed cards)."""
+
+    def __init__(self, setup: StructureRules) -> None:
+        self.setup = setup
+        self.structure: Structure | None = None
+        self.removed: list[Card] = []
+        self.removed_before: list[Card] = []
+        self.discard: list[Card] = []
+
+    def copy(self) -> StructureOffer:
+        other = StructureOffer(self.setup)   # (compiled: no allocation without __init__)
+        other.structure = self.structure.clone() if self.structure is not None else None
+        other.removed = list(self.removed)
+        other.removed_before = list(self.removed_before)
+        other.discard = list(self.discard)
+        return other
+
+    def place_offer(self, structure: Structure | None, removed: list[Card] | None = None) -> None:
+        """Lay the structure (and the cards removed) a position says (scenarios)."""
+        self.structure = structure
+        if removed is not None:
+            self.removed = list(removed)
+
+    def deck(self, game: FlowGame, age: int) -> list[Card]:
+        """The round's cards in random order: some removed unseen, drawn cards shuffled in.
+
+        One shuffle, then each drawn card inserted at a random place: the order is as
+        uniform as shuffling again, for a fraction of the random numbers.
+        """
+        setup = self.setup
+        deck = list(setup.decks.get(age, ()))
+        rng = game.generator()
+        shuffle(rng, deck, game.drawer())
+        remove = setup.remove
+        self.removed_before += self.removed
+        self.removed = deck[:remove]
+        del deck[:remove]
+        for candidates, count in setup.draws.get(age, ()):
+            for card in sample(rng, candidates, count):
+                deck.insert(below(rng, len(deck) + 1), card)
+        return deck
+
+    def empty(self) -> bool:
+        structure = self.structure
+        return structure is None or structure.empty
+
+    def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        found["structure"] = self.structure.to_json() if self.structure is not None else []
+        found["discard_cards"] = [c.name for c in self.discard]
+
+    def card_places(self, game: FlowGame, seat: int,
+                    places: dict[str, tuple[bool, list[Card]]]) -> None:
+        """The structure's face-up and face-down cards, those removed unseen (every
+        round) and the discard pile."""
+        up: list[Card] = []
+        down: list[Card] = []
+        structure = self.structure
+        if structure is not None:
+            for slot, card in enumerate(structure.cards):
+                if not structure.taken[slot]:
+                    (up if structure.face_up[slot] else down).append(card)
+        places["structure"] = (True, up)
+        places["structure face down"] = (False, down)
+        places["removed"] = (False, self.removed_before + self.removed)
+        places["discard"] = (True, list(self.discard))
+
+    def offer_cards(self, game: FlowGame) -> list[Card]:  # (the contract's offer_cards)
+        """The structure's cards not taken yet, face-down ones included."""
+        structure = self.structure
+        if structure is None:
+            return []
+        return [card for card, taken in zip(structure.cards, structure.taken) if not taken]
+
+    def determinize(self, game: FlowGame, source: FlowGame, seat: int,
+                    rng: random.Random) -> None:
+        """The face-down cards and the cards removed unseen, resampled."""
+        structure = self.structure
+        if structure is None:
+            return
+        hidden = structure.hidden_slots()
+        pool = [structure.cards[s] for s in hidden] + self.removed
+        pool.sort(key=lambda card: (card.age, card.name))
+        rng.shuffle(pool)
+        for slot, card in zip(hidden, pool):
+            structure.cards[slot] = card
+        self.removed = pool[len(hidden):]
+
+
+def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Round-start step ``lay_structure``: the round's deck laid out in its layout (the
+    rulebook does this before anyone chooses who starts, so the chooser sees the cards)."""
+    part = state(game)
+    age = game.age
+    part.structure = Structure(part.setup.layouts[age], part.deck(game, age))
+
+
+def offer_empty(game: FlowGame) -> bool:
+    """``turn.until: offer_empty``: no card is left in the structure (after every turn:
+    read inline)."""
+    part: StructureOffer = game.slots[SLOT]  # type: ignore[assignment]  # (no cast: a call)
+    structure = part.structure
+    return structure is None or not structure.left
+
+
+def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
+    """The hot path: build, sell or tuck under a Wonder, for each accessible card.
+
+    Typed Any, like the offers read into it: compiled, every ``Action`` read or stored
+    is checked against each class of the union; these are the engine's own objects.
+    """
+    parts = game.slots
+    part: StructureOffer = parts[SLOT]  # type: ignore[assignment]  # (no cast: a call)
+    setup = part.setup
+    cities = bank.cities_of(game)
+    city = cities[seat]
+    coins = city.coins
+    # built, or free by chain: looked at closely (a set lookup on the name)
+    marked = city.marked
+    trade: bank.BankTrade = parts[bank.SLOT]  # type: ignore[assignment]
+    terms = trade.context(game, seat)
+    tucks: list[Tuck] = NO_TUCKS
+    if city.wonders:
+        limit = setup.wonder_limit
+        built = 0
+        for other in cities:
+            built += other.stages
+        if not limit or built < limit:
+            tucks = trade.tucks(game, seat, terms)
+    offers = terms.offers  # (grown in place by first_offer, from either end)
+    actions: list[Any] = []
+    structure = part.structure
+    assert structure is not None
+    cards = structure.cards
+    for slot in structure.accessible:
+        card = cards[slot]
+        number = card.number
+        if card.name in marked:
+            priced = _marked_offers(setup, city, card, terms)
+        else:
+            index = number - terms.offers_from  # (read again: first_offer may move it)
+            found = offers[index] if 0 <= index < len(offers) else None
+            priced = found if found is not None else bank.first_offer(setup, terms, card)
+        for offered in priced.offers if priced.paid <= coins else priced.refused:
+            actions.append(offered)
+        for tuck in tucks:
+            if tuck.paid <= coins:
+                by_card = tuck.by_card
+                index = number - tuck.by_card_from
+                action = by_card[index] if 0 <= index < len(by_card) else None
+                actions.append(action if action is not None else bank.tuck_card(tuck, card))
+    return tuple(actions)   # (an Ask holds a tuple)
+
+
+def _marked_offers(setup: StructureRules, city: DraftedCity, card: Card,
+                   terms: TradeTerms) -> Priced:
+    """The offers of a card whose name the city has marked (about 3 % of those offered):
+    built already, free by chain, or neither (another card's chain name)."""
+    name = card.name
+    if name in city.names:
+        return bank.card_record(setup, card, CANNOT)
+    if name in city.made_free or card in city.unlocked:
+        return bank.card_record(setup, card, CHAINED)
+    offers = terms.offers
+    index = card.number - terms.offers_from
+    found = offers[index] if 0 <= index < len(offers) else None
+    return found if found is not None else bank.first_offer(setup, terms, card)
+
+
+def wonders_built(game: FlowGame) -> int:
+    """Wonders built in all, by every seat."""
+    found = 0
+    for city in bank.cities_of(game):
+        found += city.stages
+    return found
+
+
+def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
+    """Take the card and build it, sell it or tuck it under a Wonder (``action`` is one of
+    the offered objects: its class is tested once)."""
+    seat = asked.seat
+    parts = game.slots
+    part: StructureOffer = parts[SLOT]  # type: ignore[assignment]  # (no cast: a call)
+    structure = part.structure
+    assert structure is not None
+    cities = bank.cities_of(game)
+    city = cities[seat]
+    kind = type(action)
+    built: Build | None = None
+    tucked: BuildWonder | None = None
+    if kind is Sell:
+        card = action.card
+    elif kind is Build:
+        built = action
+        card = action.card
+    elif kind is BuildWonder:
+        tucked = action
+        card = action.card
+    else:
+        raise RuleError(f"{action} is not a turn's action")
+    accessible = structure.accessible
+    cards = structure.cards
+    for index in range(len(accessible)):
+        if cards[accessible[index]] is card:
+            structure.take_at(index)  # (by place: take would look for the slot again)
+            break
+    else:
+        raise RuleError(f"{card.name} is not an accessible card of the structure")
+    trade: bank.BankTrade = parts[bank.SLOT]  # type: ignore[assignment]
+    if built is not None:
+        chained = built.method == CHAIN
+        # a chain build pays nothing, so nothing of it is trade
+        trade.pay(game, seat, built.payment.total, 0 if chained else card.cost.coins)
+        city.add_card(card)
+        arrived(game, seat, card, card.effects, CARD_EVENT, card.colour)
+        if chained and city.triggers:
+            trigger(game.table, seat, CHAIN_EVENT, None, card)
+        return
+    if tucked is None:  # sold
+        part.discard.append(card)
+        sell = part.setup.base.sell
+        if sell is not None:
+            act(game.table, seat, sell, True)
+        return
+    wonder = tucked.wonder
+    trade.pay(game, seat, tucked.payment.total, stage_cost(wonder).coins)
+    arrived(game, seat, wonder, city.add_wonder(wonder, card), WONDER_EVENT, None)
+    limit = part.setup.wonder_limit
+    if limit and wonders_built(game) >= limit:
+        for other in cities:
+            other.wonders.clear()  # the rest leave the game
+
+
+def arrived(game: FlowGame, seat: int, source: object, effects: Any, event: str,
+            colour: str | None) -> None:
+    """Apply what a new card or Wonder does as it arrives, then its owner's triggers."""
+    table = game.table
+    if act(table, seat, effects, True) and game.finished:
+        return
+    if bank.cities_of(game)[seat].triggers:
+        trigger(table, seat, event, colour, source)
+
+
+def check(game: FlowGame, seat: int, action: Any) -> None:
+    """Why a turn's ``action`` is refused (the words scenarios match)."""
+    part = state(game)
+    legal = game.legal_actions(seat)
+    card = getattr(action, "card", None)
+    if not isinstance(card, Card) or part.structure is None:
+        return
+    if part.structure.slot_of(card) is None:
+        raise IllegalActionError(seat, action, f"{card.name} is not an accessible card "
+                                 "of the structure")
+    same = [a for a in legal if getattr(a, "card", None) is card and type(a) is type(action)]
+    city = bank.cities_of(game)[seat]
+    if isinstance(action, BuildWonder) and action.wonder not in city.wonders:
+        raise IllegalActionError(seat, action, f"{action.wonder.name} is not an unbuilt "
+                                 "wonder of this city")
+    if not same:
+        raise IllegalActionError(seat, action, "it cannot be paid for with "
+                                 f"{city.coins} coins and this production")
+    raise IllegalActionError(seat, action, "not a valid way to do it; the options are: "
+                             + "; ".join(str(a) for a in same))
+
+
+def make(data: GameData, players: int,
+         arguments: Mapping[str, Mapping[str, Any]]) -> StructureOffer:
+    return StructureOffer(structure_rules(data))
+
+
+def state(game: FlowGame) -> StructureOffer:
+    """The game's structure offer."""
+    return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
+
+
+__all__ = ["NAME", "StructureOffer", "TURN", "WORDING", "check", "lay", "make", "offer_empty",
+           "resolve", "state", "turn_moves", "wonders_built"]
