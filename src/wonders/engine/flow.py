@@ -311,6 +311,7 @@ class _Program:
                                         for kind, choice in self.choices.items()} \
             if self.together else dict(_WORDING)
         self.wording[OVER] = _WORDING[OVER]
+        self._decisions: dict[tuple[str, tuple[int, ...]], Decision] = {}
         owners = [OWNERS[step.name] for step in flow.setup] + [
             OWNERS[step.name] for step in flow.start] + [OWNERS[flow.offer]] + [
             OWNERS[step.name] for step in (*flow.after_card, *flow.after)] + [
@@ -337,6 +338,15 @@ class _Program:
         self.card_steps: list[tuple[str, ...]] = [
             tuple(step.name for step in flow.after_card if CARD_FILTERS[step.name](kind))
             for kind in kinds]
+
+    def decision(self, kind: str, seats: tuple[int, ...]) -> Decision:
+        """The decision of ``kind`` asked of ``seats`` (one shared value each: a decision
+        is asked for at every step of every game)."""
+        key = (kind, seats)
+        found = self._decisions.get(key)
+        if found is None:
+            found = self._decisions[key] = Decision(kind, seats, self.wording[kind])
+        return found
 
 
 _PROGRAM = "flow.program"   # the program's entry in GameData.derived
@@ -804,13 +814,13 @@ class FlowGame(SharedGenerator):
                  "coins": list(coins)} for turn, phase, actions, coins, age in self.records]
 
     def decision(self) -> Decision:
-        wording = self.program.wording
         together = self.asking_all
         if together is not None:
-            return Decision(together.kind, together.seats, wording[together.kind])
-        if self.finished or self.asking is None:
-            return Decision(OVER, (), wording[OVER])
-        return Decision(self.asking.kind, (self.asking.seat,), wording[self.asking.kind])
+            return self.program.decision(together.kind, together.seats)
+        asked = self.asking
+        if self.finished or asked is None:
+            return self.program.decision(OVER, ())
+        return self.program.decision(asked.kind, (asked.seat,))
 
     def to_move(self) -> list[int]:
         together = self.asking_all
@@ -916,7 +926,8 @@ class FlowGame(SharedGenerator):
         self._advance()
 
     def play(self, actions: Mapping[int, Any]) -> None:
-        if not isinstance(actions, Mapping):   # (a list or one action: a caller's slip)
+        # a list or one action is a caller's slip (a dict asked first: an ABC check is slow)
+        if not isinstance(actions, dict) and not isinstance(actions, Mapping):
             raise RuleError("play takes each asked seat's action by seat (a mapping of seat "
                             f"to action), not {type(actions).__name__}")
         together = self.asking_all

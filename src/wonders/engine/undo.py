@@ -63,7 +63,7 @@ def _stack(game: Any) -> list[tuple[Any, dict[int, Any]]]:
 def push(game: Any, actions: Mapping[int, Any]) -> None:
     """Play ``actions`` (as ``play`` does) so that :func:`pop` can take them back; an
     illegal action raises and changes nothing, the stack included."""
-    if not isinstance(actions, Mapping):
+    if not isinstance(actions, dict) and not isinstance(actions, Mapping):
         raise RuleError("push takes each asked seat's action by seat (a mapping of seat to "
                         f"action), not {type(actions).__name__}")
     snapshot = game.clone()
