@@ -130,6 +130,27 @@ def test_the_battles_of_an_age_are_apart_from_its_last_turn_and_a_tie_is_a_tie()
     assert "age 2 begins" in recap["table"]
 
 
+def test_an_age_of_ties_all_round_is_still_told() -> None:
+    """When every pair of neighbours ties (no token changes hands) the age's battles are
+    still recapped, each pair a tie, with the numbers the page's summary draws."""
+    for seed in range(200):
+        table = table_of("base", 3, seed)
+        rng = random.Random(seed)
+        while table.game.age <= 1 and not table.game.over:
+            recap = play(table, lambda seat, legal: rng.choice(legal))
+        shields = [c.shields() for c in table.game.cities]
+        if len(set(shields)) == 1:
+            break
+    else:
+        pytest.fail("no seed ends age 1 with every pair tied")
+    assert recap["age"] == 1 and not any(c.tokens for c in table.game.cities)
+    assert recap["battles"] == [f"seat {a} and seat {b} tie ({shields[0]} shield"
+                                f"{'' if shields[0] == 1 else 's'} each): no token"
+                                for a, b in ((0, 1), (0, 2), (1, 2))]
+    assert [p["winner"] for p in recap["military"]["pairs"]] == [None, None, None]
+    assert recap["military"]["tokens"] == [[], [], []]
+
+
 def test_duel_draft_picks_starter_choice_destroyed_cards_and_cards_turned_up() -> None:
     found: dict[str, str] = {}
     for seed in range(30):

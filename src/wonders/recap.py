@@ -182,11 +182,14 @@ def _hidden_words(game: GameState, seat: int, action: AnyAction, gained: int) ->
 
 
 def _battles(game: GameState, was: Before) -> list[str]:
-    """The end-of-age battles of neighbours, when tokens were given: who beat whom (a tie
-    as a tie), then the tokens each city received."""
+    """The end-of-age battles of neighbours, when an age of cards ended: who beat whom (a
+    tie as a tie, so an age of ties all round is still told), then the tokens each city
+    received."""
     cities = game.cities
     gained = [list(getattr(c, "tokens", ()))[was.tokens[s]:] for s, c in enumerate(cities)]
-    if not any(gained) or game.data.rules.model.military.mechanism != "battles":
+    # (age 0 is the set-up: sides chosen, leaders drafted; no battle ends it)
+    age_ended = was.age >= 1 and (game.age != was.age or game.over)
+    if not (age_ended or any(gained)) or game.data.rules.model.military.mechanism != "battles":
         return []
     from wonders.engine.mechanisms.battles import battle_shields
 

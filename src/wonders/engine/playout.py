@@ -158,7 +158,7 @@ def playout(game: GameState, policy: str | Sequence[str] = RANDOM,
                 elif kind == _SAMPLED:
                     action = sampler(s, rngs[s])
                 else:
-                    actions = cast("list[Any]", game.legal_actions(s))
+                    actions = cast("Sequence[Any]", game.legal_actions(s))
                     if not actions:
                         raise RuleError(f"seat {s} must decide but has no legal action")
                     action = actions[below(rngs[s], len(actions))]

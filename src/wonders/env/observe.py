@@ -504,7 +504,6 @@ class DraftEncoder(Encoder):
         return self.vector(ones, at, values, counts)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 def _parts(game: Any) -> tuple[structure_offer.StructureOffer, track_part.Track,
                                wonder_draft.WonderPools]:
     """The parts of a card-structure game an observation reads: the offer, the track and
@@ -512,6 +511,7 @@ def _parts(game: Any) -> tuple[structure_offer.StructureOffer, track_part.Track,
     return structure_offer.state(game), track_part.state(game), wonder_draft.state(game)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a loop's own encoder may build on it
 class StructureEncoder(Encoder):
     """The card-structure loop (Duel): age and turn, the conflict pawn (towards the
     viewer's rival: positive is good), the military tokens still on the track, the
