@@ -64,7 +64,8 @@ def test_typed_moves_mistakes_help_and_show(data) -> None:  # type: ignore[no-un
     assert "A Wonder piece is built as soon as your cards pay" in text   # help
     assert game.over
     # seat 0's first two turns: its own deck (left), then the central one
-    ours = [str(m[0]) for _, kind, m, _, _ in game.records if 0 in m and kind == "turn"]
+    ours = [str(move) for _, kind, seat, move, _, _ in game.records
+            if seat == 0 and kind == "turn"]
     assert ours[:2] == ["take left", "take central"]
 
 
@@ -100,7 +101,7 @@ def test_follow_ups_are_asked_and_recapped(data, seed: int,  # type: ignore[no-u
     bots = {1: make_bot("greedy", 1), 2: make_bot("greedy", 2)}
     assert play_flow_human(game, 0, bots, Console(file=out, width=160), scripted(answers, []))
     text = out.getvalue()
-    asked = {kind for _, kind, moves, _, _ in game.records if 0 in moves}
+    asked = {kind for _, kind, seat, _, _, _ in game.records if seat == 0}
     assert follow_ups <= asked
     wording = {"build": "building a Wonder piece", "progress": "taking a progress token",
                "extra": "taking one more card (or not)", "deck": "choosing a deck to take from",

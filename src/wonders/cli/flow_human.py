@@ -27,7 +27,7 @@ from wonders.dsl.components_model import (
     describe_progress,
 )
 from wonders.dsl.components_model import describe_kind as describe_card_kind
-from wonders.engine.flow import FlowGame
+from wonders.engine.flow import FlowGame, with_actions
 from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import conflict, decks
 from wonders.engine.mechanisms import pieces as built_pieces
@@ -116,7 +116,7 @@ class FlowHuman(TerminalSession[FlowGame]):
         (the human's own builds and tokens, made at once, too), and the battles fought."""
         game = self.game
         lines = []
-        for _, _kind, moves, _coins, _round in game.records[self._seen:]:
+        for _, _kind, moves, _coins, _round in map(with_actions, game.records[self._seen:]):
             for seat, move in moves.items():
                 if seat != self.seat:
                     lines.append(f"{self.seat_name(seat)}: {self._told(seat, move)}")

@@ -9,7 +9,7 @@ its objects' copies, never a hand-kept list of fields.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Final, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
@@ -275,7 +275,14 @@ class Ask:
         self.seat = seat
         self.moves = moves
         self.about = about
-        self.seats = [seat]
+        while len(_ONE_SEAT) <= seat:
+            _ONE_SEAT.append([len(_ONE_SEAT)])
+        self.seats = _ONE_SEAT[seat] if seat >= 0 else [seat]
+
+
+#: the one-seat lists ``Ask.seats`` hands out, one per seat, shared (read only, as the
+#: structure loop's were: not a list made at every decision)
+_ONE_SEAT: Final[list[list[int]]] = []
 
 
 class Choice:

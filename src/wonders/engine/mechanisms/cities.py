@@ -79,6 +79,10 @@ class Cities(Part):
     def city_list(self, game: FlowGame) -> list[DraftedCity]:
         return self.cities
 
+    def coins(self, game: FlowGame) -> tuple[int, ...]:
+        # (the cities typed: compiled, each read is native; every decision's record asks)
+        return tuple([city.coins for city in self.cities])
+
     def gain(self, game: FlowGame, seat: int, coins: int) -> None:
         """The bank gives ``seat`` coins, at once (turns are sequential)."""
         self.cities[seat].coins += coins
@@ -128,12 +132,13 @@ class Cities(Part):
     def triggers(self, game: FlowGame, seat: int) -> list[tuple[object, fx.Clause]]:
         return self.cities[seat].triggers
 
+    # (by slot, not by name: an effect table is made about once a turn)
     def token_pools(self, game: FlowGame) -> dict[str, list[Token]]:
-        found = game.parts.get(pools.NAME)
+        found = game.slots[pools.SLOT]
         return found.pools if isinstance(found, pools.TokenPools) else {}
 
     def discard_pile(self, game: FlowGame) -> list[Card]:
-        found = game.parts.get(structure.NAME)
+        found = game.slots[structure.SLOT]
         return found.discard if isinstance(found, structure.StructureOffer) else []
 
     # --- what the game shows -----------------------------------------------------------

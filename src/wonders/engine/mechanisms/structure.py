@@ -233,14 +233,17 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     kind = type(action)
     built: Build | None = None
     tucked: BuildWonder | None = None
+    card: Card
+    # (narrowed before any read: compiled, an attribute of an Any is looked up by name)
     if kind is Sell:
-        card = action.card
+        sold: Sell = action
+        card = sold.card
     elif kind is Build:
         built = action
-        card = action.card
+        card = built.card
     elif kind is BuildWonder:
         tucked = action
-        card = action.card
+        card = tucked.card
     else:
         raise RuleError(f"{action} is not a turn's action")
     accessible = structure.accessible
