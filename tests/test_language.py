@@ -199,7 +199,7 @@ def test_formula_variable_checked() -> None:
 def test_syntax_error_message_lists_expected_words() -> None:
     with pytest.raises(EffectSyntaxError) as info:
         parse_effects("produce wood clay")
-    assert "expected ';', 'if', 'unbuyable', '|', the end of the text" in info.value.message
+    assert "expected ';', 'if', 'or', 'unbuyable', '|', the end of the text" in info.value.message
 
 
 def test_names_come_from_the_vocabulary_not_the_grammar() -> None:

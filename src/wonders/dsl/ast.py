@@ -240,8 +240,45 @@ class BuildReserve:
     span: Span
 
 
+@dataclass(frozen=True)
+class Influence:
+    """``influence VERB [N | WHAT] [in WHERE]``: pieces placed, removed or moved on a board
+    of chambers (the verb and where are checked by the compiler)."""
+
+    verb: Name
+    count: int | None
+    what: Name | None
+    where: Name | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class Conspire:
+    """``conspire``: draw two held tokens, keep one."""
+
+    span: Span
+
+
+@dataclass(frozen=True)
+class TriggerHeld:
+    """``trigger KIND token``: trigger one held token of that kind, prepared or not."""
+
+    kind: Name
+    span: Span
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
-               Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give]
+               Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give, Influence,
+               Conspire, TriggerHeld, "Either"]
+
+
+@dataclass(frozen=True)
+class Either:
+    """``EFFECT or EFFECT``: the owner chooses one when the clause acts."""
+
+    first: Effect
+    second: Effect
+    span: Span
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ CODES: dict[str, str] = {
     "N307": "unknown variable in a formula",
     "N308": "unknown period in 'once per …'",
     "N309": "unknown token pool",
+    "N310": "unknown influence action (influence place, remove, move, act, bonus)",
     # T: meaning of effects
     "T401": "a timing ('now:', 'end:') the effect does not have",
     "T402": "a quantity above 1 with a choice of resources",
@@ -54,6 +55,8 @@ CODES: dict[str, str] = {
     "T408": "a price ('for N coins') on a discount that is not of resources",
     "T409": "a 'gives' that makes no sense: paid in tokens ('or KIND tokens'), or by the "
             "owner to itself ('self gives')",
+    "T410": "an influence action written without what it needs (a count, a chamber, a "
+            "section) or with what it does not read",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",

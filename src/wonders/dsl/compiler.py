@@ -37,6 +37,19 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.DrawReserve: (fx.Timing.NOW,),
     ast.BuildReserve: (fx.Timing.NOW,),
     ast.Give: (fx.Timing.NOW, fx.Timing.ON),
+    ast.Influence: (fx.Timing.NOW, fx.Timing.ONGOING),   # ongoing: "influence bonus N" only
+    ast.Conspire: (fx.Timing.NOW,),
+    ast.TriggerHeld: (fx.Timing.NOW,),
+    ast.Either: (fx.Timing.NOW,),
+}
+
+#: The verbs of ``influence`` and what each needs: a count, a place (``in …``).
+INFLUENCE_VERBS: dict[str, str] = {
+    "place": "influence place N in any (or in a section)",
+    "remove": "influence remove N in opponent",
+    "move": "influence move N (or influence move decree)",
+    "act": "influence act in SECTION",
+    "bonus": "influence bonus N",
 }
 
 _EFFECT_WORD = {
@@ -44,7 +57,8 @@ _EFFECT_WORD = {
     ast.Ability: "ability", ast.Points: "points", ast.Coins: "coins", ast.Copy: "copy",
     ast.Replay: "replay", ast.Lose: "loses", ast.Destroy: "destroy", ast.Take: "take",
     ast.Discount: "discount", ast.Gain: "gains", ast.DrawReserve: "draw",
-    ast.BuildReserve: "build", ast.Give: "gives",
+    ast.BuildReserve: "build", ast.Give: "gives", ast.Influence: "influence",
+    ast.Conspire: "conspire", ast.TriggerHeld: "trigger", ast.Either: "or",
 }
 
 
@@ -180,6 +194,31 @@ class _Checker:
 
     # --- effects ---------------------------------------------------------------
 
+    def influence(self, node: ast.Influence) -> fx.Influence:
+        """``influence VERB …``: the verb known, and the count and place it needs."""
+        verb = node.verb.text
+        if verb not in INFLUENCE_VERBS:
+            self.problem("N310", f"unknown influence action '{verb}'; the language knows: "
+                         + ", ".join(INFLUENCE_VERBS), node.verb.span,
+                         closest(verb, list(INFLUENCE_VERBS)))
+            return fx.Influence(verb)
+        form = INFLUENCE_VERBS[verb]
+        count = 1 if node.count is None else node.count
+        what = node.what.text if node.what is not None else ""
+        where = node.where.text if node.where is not None else ""
+        wrong = ((verb in ("place", "remove") and (node.count is None or not where))
+                 or (verb == "remove" and where != "opponent")
+                 or (verb == "act" and (not where or node.count is not None or what))
+                 or (verb == "bonus" and (node.count is None or where or what))
+                 or (verb == "move" and (where or (what and what != "decree")))
+                 or (verb != "move" and what != ""))
+        if wrong:
+            self.problem("T410", f"'influence {verb}' is written '{form}'", node.span)
+        if node.count == 0:
+            self.problem("T403", f"'influence {verb} 0' has no effect", node.span)
+        return fx.Influence(verb, count, where, what)
+
+
     def effect(self, node: ast.Effect) -> fx.Effect:
         if isinstance(node, ast.Produce):
             if node.any_of is not None:
@@ -265,6 +304,19 @@ class _Checker:
                 self.problem("T409", "'self gives …': the owner cannot give coins to itself",
                              next(n.span for n in node.places if n.text == "self"))
             return fx.GiveCoins(places, value, each)
+        if isinstance(node, ast.Influence):
+            return self.influence(node)
+        if isinstance(node, ast.Conspire):
+            return fx.Conspire()
+        if isinstance(node, ast.TriggerHeld):
+            self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
+            return fx.TriggerHeld(node.kind.text)
+        if isinstance(node, ast.Either):
+            for side in (node.first, node.second):
+                if fx.Timing.NOW not in _TIMINGS[type(side)] or isinstance(side, ast.Either):
+                    self.problem("T401", f"'{_EFFECT_WORD[type(side)]}' cannot be chosen with "
+                                 "'or': each side acts once, at once", side.span)
+            return fx.Either(self.effect(node.first), self.effect(node.second))
         if isinstance(node, ast.Destroy):
             return fx.Destroy(self.colours(node.colours), self.places(node.places, "destroy"))
         if isinstance(node, ast.Take):
@@ -365,6 +417,14 @@ class _Checker:
         if timing is not fx.Timing.ON:
             trigger = None
         effect = self.effect(node.effect)
+        if isinstance(effect, fx.Influence):   # "influence bonus N" lasts; the rest act once
+            lasting = effect.verb == "bonus"
+            if lasting and node.timing is None:
+                timing = fx.Timing.ONGOING
+            elif lasting != (timing is fx.Timing.ONGOING):
+                self.problem("T401", f"'influence {effect.verb}' is "
+                             + ("ongoing (written without a timing)" if lasting else
+                                "'now:' (once, when it arrives)"), node.span)
         condition = None
         if node.condition is not None:
             condition = self.condition(node.condition)

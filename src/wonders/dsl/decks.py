@@ -81,6 +81,9 @@ def check_decks(game: Game, rules_location: Callable[[tuple[str | int, ...]], Lo
                         f"cards ({pool.count.text}), but only {available} exist",
                         pool.location if pool.location.file else where))
                 drawn += wanted
+            spread = game.spread_counts()
+            if age <= len(spread) and spread[age - 1]:   # (``spread_cards``' share)
+                drawn += spread[age - 1]
             detail = f"{dealt} " + ("in the deck" if layouts is not None else "by player markers")
             detail += f" − {remove} removed" if remove else ""
             detail += f" + {drawn} drawn" if drawn else ""

@@ -172,9 +172,35 @@ def effect(item: fx.Effect) -> str:
     if isinstance(item, fx.BuildReserve):
         return (f"build {item.count} more {_plural('card', item.count)} of your reserve hand "
                 "at once, paying the cost (or not)")
+    if isinstance(item, fx.Influence):
+        return _influence(item)
+    if isinstance(item, fx.Conspire):
+        return "conspire: draw 2 conspiracies, keep 1, the other on top or bottom of the deck"
+    if isinstance(item, fx.TriggerHeld):
+        return f"you may trigger one of your {item.kind} tokens at once, even unprepared"
+    if isinstance(item, fx.Either):
+        return f"either {effect(item.first)}, or {effect(item.second)}"
     assert isinstance(item, fx.CopyCard)
     colours = " or ".join(sorted(item.colours))
     return f"copy one {colours} card from {_cities(item.places, 'or')} (scored as your own)"
+
+
+def _influence(item: fx.Influence) -> str:
+    """An influence action in words."""
+    cubes = f"{item.count} {_plural('cube', item.count)}"
+    if item.verb == "place":
+        where = "any chamber" if item.where == "any" else f"a chamber of the {item.where}"
+        return f"place {cubes} in {where}"
+    if item.verb == "remove":
+        return f"remove {cubes} of your opponent's from any chamber"
+    if item.verb == "move" and item.what == "decree":
+        return "move a decree under another chamber's"
+    if item.verb == "move":
+        return f"you may move {cubes} of yours to an adjacent chamber"
+    if item.verb == "act":
+        return (f"chamber actions (as many as your cards give): each places a cube in the "
+                f"{item.where} or moves one of yours to an adjacent chamber")
+    return f"count {item.count} more cards for your number of chamber actions"
 
 
 def _copy_now(item: fx.CopyCard) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import Final, Union
 
 
 class Timing(str, Enum):
@@ -271,9 +271,49 @@ class BuildReserve:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class Influence:
+    """Pieces of the owner's on a board of chambers (``lay_chambers``): ``verb`` "place"
+    (``count`` pieces, each in a chamber of ``where``: ``any`` or a section's name),
+    "remove" (``count`` of the rival's, ``where`` "opponent"), "move" (``count`` optional
+    moves of one of the owner's pieces to an adjacent chamber; ``what`` "decree": a
+    chamber's decree moved under another's), "act" (the chambers' number of actions, each a
+    placement in section ``where`` or a move) or "bonus" (ongoing: ``count`` more cards
+    counted for that number)."""
+
+    verb: str
+    count: int = 1
+    where: str = ""
+    what: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Conspire:
+    """The owner draws two held tokens (``stack_held``), keeps one (both with the
+    ``keep_drawn`` ability) and puts the other on the top or the bottom of the stack."""
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerHeld:
+    """The owner may trigger one of its held tokens of ``kind`` at once, prepared or not."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Either:
+    """The owner chooses ``first`` or ``second`` as the clause acts (each a now-effect)."""
+
+    first: "Effect"
+    second: "Effect"
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
-               BuildReserve, GiveCoins]
+               BuildReserve, GiveCoins, Influence, Conspire, TriggerHeld, Either]
+
+#: The effects a mechanism of the flow carries out (the runtime hands them to the table).
+BY_MECHANISM: Final = (Influence, Conspire, TriggerHeld, Either)
 
 
 @dataclass(frozen=True, slots=True)

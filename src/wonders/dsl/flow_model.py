@@ -42,6 +42,7 @@ class StepSpec:
 _INT = (int,)
 _MAP = (dict,)
 _STR = (str,)
+_LIST = (list,)
 
 #: Every step the flow interpreter runs (the engine implements each; a test checks).
 STEPS: Final[Mapping[str, StepSpec]] = {
@@ -84,6 +85,29 @@ STEPS: Final[Mapping[str, StepSpec]] = {
     "choose_starter": StepSpec(frozenset({ROUND_START}),
                                {"who": (_STR, "weaker_military"), "from_round": (_INT, 2)},
                                "from round N, the weaker military chooses who starts"),
+    "lay_chambers": StepSpec(frozenset({SETUP}),
+                             {"kind": (_STR, "decree"), "chambers": (_INT, 6),
+                              "sections": (_MAP, {}), "supply": (_INT, 12),
+                              "face_up": (_LIST, [1, 2, 3, 4, 5, 6]), "points": (_LIST, []),
+                              "line": (_STR, "chambers"), "actions": (_MAP, {})},
+                             "a board of chambers in a line, a KIND token on each, N pieces "
+                             "per seat; the majority controls a chamber and holds its tokens"),
+    "stack_held": StepSpec(frozenset({SETUP}), {"kind": (_STR, "conspiracy")},
+                           "shuffle the KIND tokens face down: drawn by 'conspire', prepared "
+                           "with a taken card, triggered once"),
+    "offer_held": StepSpec(frozenset({START}), {},
+                           "as a turn starts, its seat may trigger one prepared held token"),
+    "spread_cards": StepSpec(frozenset({SETUP}), {"colours": (_LIST, []),
+                                                  "counts": (_LIST, [])},
+                             "shuffle the cards of COLOURS into one stack; each round's deck "
+                             "takes the next COUNTS[round] of them"),
+    "price_by_count": StepSpec(frozenset({SETUP}), {"colours": (_LIST, []), "per": (_LIST, [])},
+                               "cards of COLOURS cost a coin per card of PER in the city "
+                               "(free with the free_counted ability)"),
+    "lay_track_tokens": StepSpec(frozenset({SETUP}), {"kind": (_STR, "military"),
+                                                      "zones": (_MAP, {})},
+                                 "KIND tokens on the conflict track's zones, one per side: "
+                                 "the seat whose shields enter the zone takes it"),
 }
 
 IN_ORDER, ALL = "in_order", "all"
@@ -127,6 +151,7 @@ AGAIN: Final[Mapping[str, str]] = {
 AT_ONCE: Final[Mapping[str, str]] = {
     "military_supremacy": "the conflict pawn reaches a capital",
     "science_supremacy": "a seat holds the rule set's number of different symbols",
+    "political_supremacy": "a seat controls every chamber of the board (lay_chambers)",
 }
 
 #: The normal ends (``end.after``).
@@ -362,7 +387,7 @@ def _check_step(doc: Document, report: Report, path: PathKey, place: str, raw: A
                                   suggestion=closest(str(key), known)))
         elif not isinstance(value, wanted[0]) or isinstance(value, bool):
             kind = ("a number" if wanted[0] == _INT else "a name" if wanted[0] == _STR
-                    else "a map")
+                    else "a list" if wanted[0] == _LIST else "a map")
             report.add(Diagnostic("M909", f"step '{name}': '{key}' is {kind}",
                                   doc.location(where + (key,)), text=str(value)))
 

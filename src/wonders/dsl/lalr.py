@@ -294,6 +294,36 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Per(0, divisor, rest[0], places, _span(meta))
 
     @_meta
+    def either(self, meta: Any, children: list[Any]) -> ast.Either:
+        return ast.Either(children[0], children[1], _span(meta))
+
+    @_meta
+    def influence(self, meta: Any, children: list[Any]) -> ast.Influence:
+        verb = _name(children[0])
+        count: int | None = None
+        what: ast.Name | None = None
+        where: ast.Name | None = None
+        for child in children[1:]:
+            if isinstance(child, ast.Name):   # (the "in …" part: influence_where)
+                where = child
+            elif child.type == "INT":
+                count = int(child)
+            else:
+                what = _name(child)
+        return ast.Influence(verb, count, what, where, _span(meta))
+
+    def influence_where(self, children: list[Token]) -> ast.Name:
+        return _name(children[0])
+
+    @_meta
+    def conspire(self, meta: Any, children: list[Any]) -> ast.Conspire:
+        return ast.Conspire(_span(meta))
+
+    @_meta
+    def trigger_held(self, meta: Any, children: list[Any]) -> ast.TriggerHeld:
+        return ast.TriggerHeld(_name(children[0]), _span(meta))
+
+    @_meta
     def destroy(self, meta: Any, children: list[Any]) -> ast.Destroy:
         return ast.Destroy(children[0], children[2], _span(meta))
 

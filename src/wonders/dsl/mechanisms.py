@@ -13,7 +13,7 @@ every shipped game and checks that everything else is refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, Mapping
 
 from wonders.dsl import effects as fx
@@ -26,7 +26,8 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.Science: "science", fx.TradePrice: "buy", fx.Ability: "ability", fx.CopyCard: "copy",
     fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
     fx.Discount: "discount", fx.GainCoins: "gains", fx.DrawReserve: "draw",
-    fx.BuildReserve: "build", fx.GiveCoins: "gives",
+    fx.BuildReserve: "build", fx.GiveCoins: "gives", fx.Influence: "influence",
+    fx.Conspire: "conspire", fx.TriggerHeld: "trigger", fx.Either: "or",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -200,7 +201,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
     "structure": Capabilities(
         offer="structure",
         turns="sequential",
-        effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING)},
+        effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING),
+                               ("or", NOW)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",
             "build": "the structure game loop has no reserve hand to build from",
@@ -258,6 +260,83 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         boards=False,
     ),
 }
+
+
+@dataclass(frozen=True)
+class FlowAdds:
+    """What a mechanism of the flow interpreter adds to its loop's catalogue, selected by
+    a step of the rule set's ``flow:`` (its effects, abilities and the token kinds it
+    deals, beside ``setup: tokens``)."""
+
+    effects: frozenset[tuple[str, fx.Timing]] = frozenset()
+    abilities: frozenset[str] = frozenset()
+    why: str = ""   # which step to add, for the effects' refusal
+    deals: bool = False   # its step deals the tokens of the kind its ``kind`` names
+
+
+#: By the flow step that selects each mechanism: what it runs.
+FLOW_ADDS: Final[Mapping[str, FlowAdds]] = {
+    # a board of chambers controlled by the majority of pieces (mechanisms/chambers.py)
+    "lay_chambers": FlowAdds(frozenset({("influence", NOW), ("influence", ONGOING)}),
+                             why="influence needs a board of chambers (flow step "
+                                 "lay_chambers)", deals=True),
+    # held tokens, prepared with a card and triggered once (mechanisms/held.py)
+    "stack_held": FlowAdds(frozenset({("conspire", NOW), ("trigger", NOW)}),
+                           frozenset({"keep_drawn"}),
+                           why="held tokens need their stack (flow step stack_held)",
+                           deals=True),
+    # tokens on the conflict track, taken by the seat whose shields enter their zone
+    "lay_track_tokens": FlowAdds(deals=True),
+    # cards whose price counts cards of the city (mechanisms/counted_prices.py)
+    "price_by_count": FlowAdds(abilities=frozenset({"free_counted"})),
+}
+
+
+def flow_steps(data: Mapping[str, object]) -> list[str]:
+    """The names of every step a rules file's ``flow:`` lists (as written)."""
+    flow = data.get("flow")
+    found: list[str] = []
+    if not isinstance(flow, dict):
+        return found
+    places: list[object] = [flow.get("setup")]
+    for section in ("turn", "round"):
+        part = flow.get(section)
+        if isinstance(part, dict):
+            places += [part.get(key) for key in ("start", "after", "after_card")]
+    for items in places:
+        for raw in items if isinstance(items, list) else ():
+            name = raw if isinstance(raw, str) else next(iter(raw), None) \
+                if isinstance(raw, dict) else None
+            if isinstance(name, str):
+                found.append(name)
+    return found
+
+
+def flow_dealt_kinds(data: Mapping[str, object]) -> set[str]:
+    """The token kinds the flow's steps deal (``kind:`` of a step that deals tokens)."""
+    found: set[str] = set()
+    flow = data.get("flow")
+    setup = flow.get("setup") if isinstance(flow, dict) else None
+    for raw in setup if isinstance(setup, list) else ():
+        if isinstance(raw, dict) and len(raw) == 1:
+            name, value = next(iter(raw.items()))
+            add = FLOW_ADDS.get(str(name))
+            if add is not None and add.deals and isinstance(value, dict) \
+                    and isinstance(value.get("kind"), str):
+                found.add(value["kind"])
+    return found
+
+
+def with_flow(caps: Capabilities, data: Mapping[str, object]) -> Capabilities:
+    """``caps`` with what the mechanisms the rules file's flow selects run (:data:`FLOW_ADDS`)."""
+    adds = [FLOW_ADDS[name] for name in flow_steps(data) if name in FLOW_ADDS]
+    if not adds:
+        return caps
+    effects, abilities = set(caps.effects), set(caps.abilities)
+    for add in adds:
+        effects |= add.effects
+        abilities |= add.abilities
+    return replace(caps, effects=frozenset(effects), abilities=frozenset(abilities))
 
 
 def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
@@ -338,6 +417,14 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
     """Why ``clause`` does not play in the loop (None: it plays as written)."""
     effect = clause.effect
     word = EFFECT_WORDS[type(effect)]
+    if isinstance(effect, fx.Either):   # (each side as a clause of its own)
+        if (word, clause.timing) not in caps.effects:
+            return f"'EFFECT or EFFECT' (a choice) is not asked by the {caps.offer} game loop"
+        for side in (effect.first, effect.second):
+            why = refusal(caps, fx.Clause(clause.timing, side, clause.trigger, clause.condition))
+            if why is not None:
+                return why
+        return None
     condition = clause.condition
     if condition is not None and condition.kind not in caps.conditions:
         written = "if wonder complete" if condition.kind == "wonder" else "if at least …"
@@ -421,6 +508,10 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
     why = caps.refused.get(word)
     if why is not None:
         return why
+    needs = next((add.why for add in FLOW_ADDS.values() if add.why and any(
+        w == word for w, _ in add.effects)), "")
+    if needs:
+        return f"'{word}' is not run by this flow: {needs}"
     timing = {NOW: "now:", ON: "on …:", END: "end:", ONGOING: "ongoing"}[clause.timing]
     return (f"'{word}' with timing {timing} is not run by the {caps.offer} game loop "
             "(this rule set offers cards by " + caps.offer + ")")

@@ -173,8 +173,24 @@ class Game:
         """The cards that go into the age decks (those named by a ``remove:`` list are out,
         and so are the reserve's: ``reserve.colour``)."""
         reserve = self.rules.model.reserve.colour
+        spread = self.spread_colours()
         return tuple(c for c in self.cards if c.name not in self.removed
-                     and c.colour != reserve)
+                     and c.colour != reserve and c.colour not in spread)
+
+    def spread_colours(self) -> frozenset[str]:
+        """The colours the flow's ``spread_cards`` step deals over the rounds (their cards
+        are in no age deck of their own)."""
+        flow = self.rules.model.flow
+        step = flow.step("spread_cards") if flow is not None else None
+        colours = step.arguments.get("colours") if step is not None else None
+        return frozenset(str(c) for c in colours) if isinstance(colours, list) else frozenset()
+
+    def spread_counts(self) -> tuple[int, ...]:
+        """The cards ``spread_cards`` deals into each round's deck, round 1 first."""
+        flow = self.rules.model.flow
+        step = flow.step("spread_cards") if flow is not None else None
+        counts = step.arguments.get("counts") if step is not None else None
+        return tuple(c for c in counts if isinstance(c, int)) if isinstance(counts, list) else ()
 
     def reserve_cards(self) -> tuple[Card, ...]:
         """The cards of the reserve deck (``reserve.colour``; none without a reserve)."""

@@ -37,6 +37,8 @@ from wonders.dsl.mechanisms import (
     Capabilities,
     capabilities,
     refusal_code,
+    flow_dealt_kinds,
+    with_flow,
 )
 from wonders.dsl.model import Game
 from wonders.dsl.parser import parse_effects
@@ -213,7 +215,7 @@ class _Checker:
         setup = _map(self.rules.data.get("setup"))
         kinds = _map(setup.get("tokens"))
         self.filled = {}
-        self.dealt_kinds = set(kinds)
+        self.dealt_kinds = set(kinds) | flow_dealt_kinds(self.rules.data)
         for kind, counts in kinds.items():
             counts = _map(counts)
             for pool, count in counts.items():
@@ -242,7 +244,8 @@ class _Checker:
             if token.kind not in self.dealt_kinds:
                 self.report.add(Diagnostic(
                     "M903", f"token '{token.name}' never comes into play: setup.tokens does not "
-                    f"deal {token.kind} tokens into a pool", token.location, text=token.name))
+                    f"deal {token.kind} tokens into a pool, nor a flow step (lay_chambers, "
+                    "stack_held, lay_track_tokens: kind)", token.location, text=token.name))
 
     # --- the rules file ----------------------------------------------------------
 
@@ -331,6 +334,7 @@ def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, s
     caps = capabilities(offer_of(rules.data))
     if caps is None:
         return
+    caps = with_flow(caps, rules.data)
     check_flow(rules, report, caps.offer)
     if playable(caps, rules.data) or not caps.boards:  # (a rule set without boards: always)
         _check_abilities(game, rules, caps, report)

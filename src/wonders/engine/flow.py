@@ -42,19 +42,25 @@ from wonders.engine.flow_state import (
     part_count,
     part_index,
 )
+from wonders.dsl import effects as fx
 from wonders.engine.mechanisms import (
     bank,
+    chambers,
     cities,
     conflict,
+    counted_prices,
     decks,
+    either,
     end_trigger,
     forum,
     pairs,
     pawn,
     pieces,
     pools,
+    held,
     progress,
     sheets,
+    spread,
     structure,
     track,
     wonder_draft,
@@ -75,11 +81,14 @@ SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] 
     "deal_boards": pieces.deal, "place_decks": decks.place,
     "lay_progress": progress.lay, "lay_conflict": conflict.lay, "deal_sheets": sheets.deal,
     "deal_pools": pools.deal, "draft_wonders": wonder_draft.draft,
+    "lay_chambers": chambers.lay, "stack_held": held.stack, "spread_cards": spread.deal,
+    "price_by_count": counted_prices.setup, "lay_track_tokens": track.lay_tokens,
 }
 
 #: Steps as each turn starts, before anyone decides: ``(game, parameters)``.
 START_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "shake_forum": forum.shake, "note_counts": sheets.note_counts,
+    "offer_held": held.offer,
 }
 
 
@@ -140,6 +149,9 @@ OWNERS: Final[Mapping[str, str]] = {
     "bring_in_dice": forum.NAME, "dice": sheets.NAME, "end_trigger": end_trigger.NAME,
     "deal_pools": pools.NAME, "draft_wonders": wonder_draft.NAME,
     "lay_structure": structure.NAME, "choose_starter": track.NAME, "structure": structure.NAME,
+    "lay_chambers": chambers.NAME, "stack_held": held.NAME, "offer_held": held.NAME,
+    "spread_cards": spread.NAME, "price_by_count": counted_prices.NAME,
+    "lay_track_tokens": track.NAME,
 }
 
 #: Each mechanism's part, made for the data set and the table's size from the flow's step
@@ -153,7 +165,8 @@ PARTS: Final[Mapping[str, Callable[[GameData, int, Mapping[str, Mapping[str, Any
     sheets.NAME: sheets.make, forum.NAME: forum.make, end_trigger.NAME: end_trigger.make,
     pools.NAME: pools.make, wonder_draft.NAME: wonder_draft.make, structure.NAME: structure.make,
     bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
-    cities.NAME: cities.make,
+    cities.NAME: cities.make, chambers.NAME: chambers.make, held.NAME: held.make,
+    spread.NAME: spread.make, counted_prices.NAME: counted_prices.make, either.NAME: either.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
@@ -162,6 +175,19 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
     "extra_offer": lambda game, seat, token: progress.offer_extra(game, seat, token),
     wonder_draft.PICK: wonder_draft.ask, cities.FOLLOW_UP: cities.ask_next,
     track.STARTER: track.ask_starter,
+    chambers.INFLUENCE: chambers.ask_next, held.CONSPIRE: held.conspire,
+    held.TRIGGER: held.ask_any, either.CHOOSE: either.ask_next,
+}
+
+#: The effects the flow's mechanisms carry out (``fx.BY_MECHANISM``), by class.
+EFFECTS: Final[Mapping[type, Callable[[FlowGame, int, Any], None]]] = {
+    fx.Influence: chambers.carry_out, fx.Conspire: held.carry_out,
+    fx.TriggerHeld: held.trigger_effect, fx.Either: either.carry_out,
+}
+#: The mechanism whose part each of those effects needs.
+EFFECT_OWNERS: Final[Mapping[type, str]] = {
+    fx.Influence: chambers.NAME, fx.Conspire: held.NAME, fx.TriggerHeld: held.NAME,
+    fx.Either: either.NAME,
 }
 
 
@@ -272,12 +298,16 @@ CITY_PARTS: Final[Mapping[str, str]] = {"structure": cities.NAME}
 #: out each answer, and why a turn's move is refused (in the words scenarios match).
 OFFER_WORDING: Final[Mapping[str, Mapping[str, str]]] = {
     "structure": {**structure.WORDING, **wonder_draft.WORDING, **track.WORDING,
-                  **cities.WORDING, OVER: cities.OVER_WORDING},
+                  **cities.WORDING, **chambers.WORDING, **held.WORDING, **either.WORDING,
+                  OVER: cities.OVER_WORDING},
 }
 OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], None]]]] = {
     "structure": {structure.TURN: structure.resolve, wonder_draft.PICK: wonder_draft.resolve,
                   track.STARTER: track.resolve_starter,
-                  **{kind: cities.resolve for kind in cities.WORDING}},
+                  **{kind: cities.resolve for kind in cities.WORDING},
+                  chambers.INFLUENCE: chambers.resolve, held.KEEP: held.resolve_keep,
+                  held.RETURN: held.resolve_keep, held.TRIGGER: held.resolve_trigger,
+                  either.CHOOSE: either.resolve},
 }
 OFFER_CHECKS: Final[Mapping[str, Callable[[FlowGame, int, Any], None]]] = {
     "structure": structure.check,
@@ -332,6 +362,8 @@ class _Program:
         owners += [companions[s] for s in sections if s in companions]
         if flow.offer in CITY_PARTS:
             owners.append(CITY_PARTS[flow.offer])
+            if any(name in owners for name in (chambers.NAME, held.NAME)):
+                owners.append(either.NAME)   # (a choice of two effects: "… or …")
         #: the mechanisms whose parts a game holds, in the order the flow first names them
         self.mechanisms: tuple[str, ...] = tuple(dict.fromkeys(owners))
         # per card kind, the after_card steps it sets off, in the flow's order
@@ -552,6 +584,14 @@ class FlowGame(SharedGenerator):
         city.built.append(self.kinds[kind].card)
         self.agenda[0:0] = [(name, seat, kind) for name in self.program.card_steps[kind]]
 
+    def carry_out(self, seat: int, effect: fx.Effect) -> None:
+        """A now-effect one of the flow's mechanisms carries out (:data:`EFFECTS`)."""
+        owner = EFFECT_OWNERS[type(effect)]
+        if owner not in self.parts:
+            raise RuleError(f"an effect needs the {owner} mechanism, which this flow does "
+                            "not select")
+        EFFECTS[type(effect)](self, seat, effect)
+
     def follow_up(self, seat: int, kind: str, about: Any, first: bool = False) -> None:
         """A follow-up decision of ``kind`` waits in ``seat``'s queue (``first``: before
         the others), when every seat is asked at once; ``about`` is what its options and
@@ -575,6 +615,7 @@ class FlowGame(SharedGenerator):
     def _start_rounds(self) -> None:
         self.round_due = self.program.rounds > 0   # the next round's start is due
         self.round_fresh = False   # the round's first turn has not begun
+        self.turn_begun = False   # the turn's number is counted and its start steps run
         self.again = False   # an effect granted the seat another turn (``again: replay``)
         self.victory: str | None = None
         self.winner: int | None = None
@@ -583,6 +624,7 @@ class FlowGame(SharedGenerator):
         self.options = source.options
         self.round_due = source.round_due
         self.round_fresh = source.round_fresh
+        self.turn_begun = source.turn_begun
         self.again = source.again
         self.victory = source.victory
         self.winner = source.winner
@@ -639,6 +681,7 @@ class FlowGame(SharedGenerator):
         self.finished = False
         self.round_due = next_round
         self.round_fresh = not next_round
+        self.turn_begun = False
         self.again = False
         self._advance()
 
@@ -671,10 +714,17 @@ class FlowGame(SharedGenerator):
             if not moves:
                 self.finished = True   # the seat to move has no card to take (no_card)
                 break
-            if self.round_fresh:   # (rounds: a round's first turn is its turn 1)
-                self.round_fresh = False
-            else:
-                self.turn += 1
+            if not self.turn_begun:
+                if self.round_fresh:   # (rounds: a round's first turn is its turn 1)
+                    self.round_fresh = False
+                else:
+                    self.turn += 1
+                self.turn_begun = True
+                if self.program.start_steps:   # (``turn.start``: may ask before the turn)
+                    for run, arguments in self.program.start_steps:
+                        run(self, arguments)
+                    continue
+            self.turn_begun = False
             self.again = False
             self.in_turn = True
             self.asking = Ask(self.program.turn_kind, self.current, moves)

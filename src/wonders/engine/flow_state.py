@@ -262,6 +262,9 @@ class EffectTable(runtime.Table):
     def triggers(self, seat: int) -> Sequence[tuple[object, fx.Clause]]:
         return self.keeper.triggers(self.game, seat)
 
+    def carry_out(self, seat: int, effect: fx.Effect) -> None:
+        self.game.carry_out(seat, effect)
+
 
 class Ask:
     """A decision waiting for ``seat``: its kind (the history's phase), the legal moves (the

@@ -12,13 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wonders.dsl.effects import Effects
+from wonders.dsl.mechanisms import FLOW_ADDS as _FLOW_ADDS
 from wonders.dsl.mechanisms import LOOPS as _LOOPS  # noqa: E402  (what each loop implements)
 from wonders.dsl.model import RuleSet
 from wonders.engine.errors import RuleError
 
 # Every ability some game loop implements (per loop: wonders.dsl.mechanisms, checked by
 # ``wonders validate``, code M902); a game never starts on a rule set asking for another.
-IMPLEMENTED_ABILITIES = frozenset(a for loop in _LOOPS.values() for a in loop.abilities)
+IMPLEMENTED_ABILITIES = frozenset(a for loop in _LOOPS.values() for a in loop.abilities) | \
+    frozenset(a for add in _FLOW_ADDS.values() for a in add.abilities)
 
 
 @dataclass(frozen=True)

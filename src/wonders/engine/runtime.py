@@ -190,6 +190,11 @@ class Table(SharedGenerator):
         """The ``on …:`` clauses of ``seat``'s sources, each with its source."""
         raise NotImplementedError
 
+    def carry_out(self, seat: int, effect: fx.Effect) -> None:
+        """A now-effect that a mechanism of the flow carries out (:data:`fx.BY_MECHANISM`:
+        influence on a board of chambers, held tokens, a choice of two effects)."""
+        raise NotImplementedError
+
     def draw_reserve(self, seat: int, count: int) -> None:
         """``seat`` draws ``count`` unused cards of the rule set's reserve into its reserve
         hand (as many as are left; only loops that declare ``draw`` implement it)."""
@@ -362,6 +367,8 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
             table.ask(RESERVE_BUILD, seat, effect)
     elif isinstance(effect, fx.CopyCard):  # "now: copy …" (an end copy is scoring's)
         table.ask(COPY, seat, effect)
+    elif isinstance(effect, fx.BY_MECHANISM):   # (the flow's mechanisms: validate says which)
+        table.carry_out(seat, effect)
 
 
 def _owed(table: Table, seat: int, places: Sequence[str], value: fx.Amount,

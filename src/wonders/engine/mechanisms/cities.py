@@ -40,6 +40,8 @@ WORDING: Final[dict[str, str]] = {"token": "choosing a token",
                   "destroy": "choosing a card of the opponent to destroy",
                   "discard_build": "building a card from the discard pile"}
 OVER_WORDING: Final = "done: the game is over"
+#: the mechanisms whose parts add score lines of their own to the cities' sheet
+SCORED_PARTS: Final = ("chambers",)
 
 
 class Cities(Part):
@@ -151,6 +153,13 @@ class Cities(Part):
             return self.final
         pawn = game.parts.get(track.NAME)
         military = pawn.points(game.players) if isinstance(pawn, track.Track) else ()
+        scored = [game.parts[name] for name in SCORED_PARTS if name in game.parts]
+        if scored:   # (other mechanisms' score lines: the chambers')
+            lines = [dict(m) for m in military] or [{} for _ in self.cities]
+            for part in scored:
+                for s, line in enumerate(lines):
+                    part.score(game, s, line)
+            military = lines
         sheet = score(self.cities, self.setup.base, self.science, military)
         if game.finished:
             sheet.victory = game.victory or game.program.offer.victory

@@ -24,6 +24,7 @@ from wonders.engine.actions import CHAIN, Build, BuildWonder, Sell
 from wonders.engine.bank_terms import TradeTerms
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import IllegalActionError, RuleError
+from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms import bank
 from wonders.engine.mechanisms.bank import CANNOT, CHAINED, NO_TUCKS, Priced, Tuck
@@ -39,6 +40,7 @@ NAME: Final = "structure"
 SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 TURN: Final = "turn"
 WORDING: Final[dict[str, str]] = {TURN: "taking a card from the structure"}
+SPREAD: Final = "spread"   # the part of cards spread over the rounds (mechanisms/spread.py)
 
 
 class StructureOffer(Part):
@@ -52,9 +54,16 @@ class StructureOffer(Part):
         self.removed: list[Card] = []
         self.removed_before: list[Card] = []
         self.discard: list[Card] = []
+        #: what other mechanisms of the flow add (set by their set-up steps): the price of
+        #: cards priced by a count (``counted``), other uses of a taken card (verb, its
+        #: moves, its resolver); cards spread over the rounds are the ``spread`` part's
+        self.counted: Any = None
+        self.uses: tuple[tuple[str, Any, Any], ...] = ()
 
     def copy(self) -> StructureOffer:
         other = StructureOffer(self.setup)   # (compiled: no allocation without __init__)
+        other.uses = self.uses
+        other.counted = self.counted   # (no state of its own)
         other.structure = self.structure.clone() if self.structure is not None else None
         other.removed = list(self.removed)
         other.removed_before = list(self.removed_before)
@@ -83,6 +92,10 @@ class StructureOffer(Part):
         del deck[:remove]
         for candidates, count in setup.draws.get(age, ()):
             for card in sample(rng, candidates, count):
+                deck.insert(below(rng, len(deck) + 1), card)
+        spread: Any = game.parts.get(SPREAD)
+        if spread is not None:   # (``spread_cards``: the round's share of the stack)
+            for card in spread.take(age):
                 deck.insert(below(rng, len(deck) + 1), card)
         return deck
 
@@ -177,10 +190,14 @@ def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
     structure = part.structure
     assert structure is not None
     cards = structure.cards
+    counted = part.counted
     for slot in structure.accessible:
         card = cards[slot]
         number = card.number
-        if card.name in marked:
+        if counted is not None and card.colour in counted.colours:
+            priced = bank.card_record(setup, card, counted.price_of(city, card)
+                                      if card.name not in city.names else CANNOT)
+        elif card.name in marked:
             priced = _marked_offers(setup, city, card, terms)
         else:
             index = number - terms.offers_from  # (read again: first_offer may move it)
@@ -194,6 +211,10 @@ def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
                 index = number - tuck.by_card_from
                 action = by_card[index] if 0 <= index < len(by_card) else None
                 actions.append(action if action is not None else bank.tuck_card(tuck, card))
+    if part.uses:   # (other uses of a taken card: a held token prepared with it)
+        offered = [cards[slot] for slot in structure.accessible]
+        for _, moves, _ in part.uses:
+            actions += moves(game, seat, offered)
     return tuple(actions)   # (an Ask holds a tuple)
 
 
@@ -244,6 +265,10 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     elif kind is BuildWonder:
         tucked = action
         card = tucked.card
+    elif kind is Move and part.uses:
+        used: Move = action
+        _use(game, part, seat, used)
+        return
     else:
         raise RuleError(f"{action} is not a turn's action")
     accessible = structure.accessible
@@ -257,8 +282,11 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     trade: bank.BankTrade = parts[bank.SLOT]  # type: ignore[assignment]
     if built is not None:
         chained = built.method == CHAIN
-        # a chain build pays nothing, so nothing of it is trade
-        trade.pay(game, seat, built.payment.total, 0 if chained else card.cost.coins)
+        counted = part.counted
+        # a chain build pays nothing, so nothing of it is trade (nor a price by count)
+        trade.pay(game, seat, built.payment.total, 0 if chained else built.payment.total
+                  if counted is not None and card.colour in counted.colours
+                  else card.cost.coins)
         city.add_card(card)
         arrived(game, seat, card, card.effects, CARD_EVENT, card.colour)
         if chained and city.triggers:
@@ -277,6 +305,24 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     if limit and wonders_built(game) >= limit:
         for other in cities:
             other.wonders.clear()  # the rest leave the game
+
+
+def _use(game: FlowGame, part: StructureOffer, seat: int, move: Move) -> None:
+    """Another mechanism's use of a taken card (its name is the move's last word)."""
+    structure = part.structure
+    assert structure is not None
+    for index, slot in enumerate(structure.accessible):
+        card = structure.cards[slot]
+        if card.name == move.words[-1]:
+            structure.take_at(index)
+            break
+    else:
+        raise RuleError(f"{move.words[-1]} is not an accessible card of the structure")
+    for verb, _, resolve_use in part.uses:
+        if verb == move.verb:
+            resolve_use(game, seat, move, card)
+            return
+    raise RuleError(f"{move} is not a turn's action")
 
 
 def arrived(game: FlowGame, seat: int, source: object, effects: Any, event: str,

@@ -13,11 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
 from wonders.dsl.model import Game as GameData
+from wonders.dsl.model import Token
 from wonders.engine.actions import ChooseStarter
 from wonders.engine.actions import choose_starter as choose_starter_action
 from wonders.engine.errors import RuleError
 from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms.bank import cities_of
+from wonders.engine.runtime import act
 from wonders.engine.structure_rules import structure_rules
 from wonders.engine.track import TrackRules, entered, push
 
@@ -40,11 +42,15 @@ class Track(Part):
         self.at_once = at_once
         self.position = 0
         self.tokens = set(tokens)
+        #: tokens with effects on the track (``lay_track_tokens``): (zone, side) -> token
+        self.effect_tokens: dict[tuple[int, int], Token] = {}
 
     def copy(self) -> Track:
         other = Track(self.rules, frozenset(), self.at_once)   # (compiled: via __init__)
         other.position = self.position
         other.tokens = set(self.tokens)
+        if self.effect_tokens:
+            other.effect_tokens = dict(self.effect_tokens)
         return other
 
     def set(self, position: int, tokens: set[tuple[int, int]] | None = None) -> None:
@@ -66,6 +72,13 @@ class Track(Part):
                 taken = min(zone.lose, loser.coins)
                 loser.coins -= taken
                 game.bank_paid += taken
+        if self.effect_tokens:   # (the seat whose shields enter a token's zone takes it)
+            for index, zone in enumerate(rules.zones):
+                for side, inside in ((1, self.position >= zone.start > before),
+                                     (0, self.position <= -zone.start < before)):
+                    token = self.effect_tokens.pop((index, side), None) if inside else None
+                    if token is not None:
+                        act(game.table, seat, token.effects, True)
         if self.at_once and abs(self.position) >= rules.supremacy:
             game.win(0 if self.position > 0 else 1, VICTORY)
 
@@ -88,6 +101,26 @@ class Track(Part):
     def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
         found["conflict"] = self.position
         found["military_tokens"] = sorted(self.tokens)
+        if self.effect_tokens:
+            found["track_tokens"] = [[zone, side, token.name] for (zone, side), token
+                                     in sorted(self.effect_tokens.items())]
+
+
+def lay_tokens(game: FlowGame, parameters: Mapping[str, Any]) -> None:
+    """Set-up step ``lay_track_tokens: {kind, zones: {ZONE: [TOKEN, TOKEN]}}``: on zone
+    ZONE (1-based, of ``military.zones``) of each seat's side (seat 0's first), the token
+    of ``kind`` so named; the seat whose shields push the pawn into it takes it (its
+    effects act for that seat at once, as a taken token's do)."""
+    part = state(game)
+    kind = str(parameters.get("kind", "military"))
+    named = {t.name: t for t in game.data.tokens if t.kind == kind}
+    for zone, names in parameters.get("zones", {}).items():
+        for side, name in enumerate(names):
+            token = named.get(str(name))
+            if token is None:
+                raise RuleError(f"lay_track_tokens: no {kind} token named '{name}' "
+                                f"(loaded: {', '.join(sorted(named)) or 'none'})")
+            part.effect_tokens[(int(zone) - 1, side)] = token
 
 
 def state(game: FlowGame) -> Track:
