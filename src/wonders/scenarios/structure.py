@@ -28,7 +28,8 @@ from wonders.engine.actions import (
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
-from wonders.engine.mechanisms import bank, pools, structure, track, wonder_draft
+from wonders.engine.flow_actions import Move
+from wonders.engine.mechanisms import bank, chambers, held, pools, structure, track, wonder_draft
 from wonders.engine.payment import Payment
 from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_rules import structure_rules
@@ -42,19 +43,22 @@ class StructureRunner(DraftRunner):
 
     LOOP = "card-structure"
     POSITION = frozenset({"age", "players", "discard", "offer", "conflict", "looted", "board",
-                          "box", "to_move", "wonder_pools", "picks"})
-    PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens"})
+                          "box", "to_move", "wonder_pools", "picks", "chambers", "stack"})
+    PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens",
+                        "held_tokens"})
     CHECKS = frozenset({"score", "winners", "payments", "legal", "illegal", "state",
                         "discard", "to_move", "phase", "age", "turn", "prices", "conflict",
-                        "victory", "pools", "options", "not_discarded", "structure"})
+                        "victory", "pools", "options", "not_discarded", "structure",
+                        "chambers", "held_tokens", "stack"})
     VERBS = ("build", "sell", "wonder", "take", "destroy", "discard_build", "starter",
-             "choose_wonder")
+             "choose_wonder", "move")
     ACTION = frozenset(VERBS) | {"with"}
     STATE = frozenset({"player", "coins", "built", "not_built", "built_wonders", "wonders",
                        "owned_tokens"})
     PAYMENTS = frozenset({"player", "build", "wonder", "cheapest", "free", "impossible"})
-    PHASES = ("turn", "wonder_draft", "token", "destroy", "discard_build", "starter", "over")
-    VICTORIES = ("military", "science", "civilian")
+    PHASES = ("turn", "wonder_draft", "token", "destroy", "discard_build", "starter", "over",
+              "influence", "keep", "return", "trigger", "choose")
+    VICTORIES = ("military", "science", "civilian", "political")
 
     # --- checking a scenario before it runs -------------------------------------------
 
@@ -202,6 +206,7 @@ class StructureRunner(DraftRunner):
                                  for j, n in enumerate(player.get("owned_tokens") or [])]
             city.coins = int(player.get("coins", setup.base.start_coins))
         game.current = int(spec.get("to_move", 0))
+        self._agora_position(game, spec, players, path)
         if "wonder_pools" in spec:
             draft = wonder_draft.state(game)
             draft.set([[self.wonder(n, path + ("wonder_pools", i, j))
@@ -220,6 +225,38 @@ class StructureRunner(DraftRunner):
             game.resume([], next_round=False)
         return game
 
+    def _agora_position(self, game: FlowGame, spec: dict[str, Any], players: list[Any],
+                        path: PathKey) -> None:
+        """A board of chambers (``chambers``: one entry per chamber, ``cubes`` by seat,
+        ``decree``, ``face_up``), the held tokens' stack (``stack``, top first) and each
+        player's held tokens (``held: [{name, prepared, triggered}]``)."""
+        if chambers.NAME in game.parts:
+            board = chambers.state(game)
+            given = spec.get("chambers") or []
+            for c in range(board.size):
+                entry = given[c] if c < len(given) else {}
+                board.cubes[c] = [int(n) for n in entry.get("cubes", [0] * len(players))]
+                if "decree" in entry:
+                    board.tokens[c] = [self.token_named(entry["decree"], path + (
+                        "chambers", c, "decree"))]
+                elif given:
+                    board.tokens[c] = []
+                board.face_up[c] = bool(entry.get("face_up", True))
+                board.control[c] = -1
+            for s in range(len(players)):
+                board.supply[s] = int(board.arguments.get("supply", 12)) - board.held(s)
+            board.update(game)
+        if held.NAME in game.parts:
+            tokens = held.state(game)
+            if "stack" in spec:
+                tokens.stack = [self.token_named(n, path + ("stack", i))
+                                for i, n in enumerate(spec["stack"])]
+            for i, player in enumerate(players):
+                tokens.held[i] = [(self.token_named(h["name"], path + ("players", i, "held_tokens", j)),
+                                   held.USED if h.get("triggered") else held.PREPARED
+                                   if h.get("prepared") else held.UNPREPARED)
+                                  for j, h in enumerate(player.get("held_tokens") or [])]
+
     # --- actions ---------------------------------------------------------------------
 
     def action(self, game: Any, seat: int, spec: dict[str, Any], path: PathKey) -> Action:
@@ -237,6 +274,13 @@ class StructureRunner(DraftRunner):
                 or BuildFromDiscard(card)
         if "starter" in spec:
             return ChooseStarter(int(spec["starter"]))
+        if "move" in spec:   # (any decision's move, by its notation: "place 3", "keep Coup")
+            text = str(spec["move"])
+            found = next((a for a in legal if str(a) == text), None)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+            words = text.split()
+            return Move(words[0], tuple(words[1:])) if words else Move("")  # type: ignore[return-value]
         if "choose_wonder" in spec:
             wonder = self.wonder(spec["choose_wonder"], path + ("choose_wonder",))
             return _match(legal, ChooseWonder, lambda a: a.wonder is wonder) or ChooseWonder(wonder)
@@ -258,7 +302,7 @@ class StructureRunner(DraftRunner):
                 return _match(legal, Build, lambda a, c=card: a.card is c) \
                     or Build(card, Payment(0, 0, card.cost.coins))
         raise _ScenarioDataError("an action needs build, sell, wonder (with), take, destroy, "
-                                 "discard_build, starter or choose_wonder", path)
+                                 "discard_build, starter, choose_wonder or move", path)
 
     def _offered(self, name: Any, offered: list[Any], path: PathKey) -> Any:
         card = self.card(name, path)
@@ -373,6 +417,9 @@ class StructureRunner(DraftRunner):
                 if thing is not None:
                     offered.append(thing.name)
                     break
+            else:
+                if isinstance(action, Move):   # (a follow-up of the flow's: its notation)
+                    offered.append(str(action))
         if sorted(offered) != sorted(spec.get("names") or []):
             self.fail(outcome, path + ("names",), f"player {seat} is offered "
                       f"{sorted(offered) or 'nothing'} ({game.decision().wording}), expected "
@@ -400,6 +447,40 @@ class StructureRunner(DraftRunner):
                           f"{counts[key]} {key.replace('_', ' ')} card(s), expected {wanted} "
                           f"({counts['cards']} cards, {counts['face_down']} face down, "
                           f"{counts['accessible']} accessible)")
+
+    def _expect_chambers(self, game: Any, spec: dict[str, Any], path: PathKey,
+                         outcome: Outcome) -> None:
+        """The board of chambers: ``control`` (-1 nobody), ``cubes``, ``face_up``, ``supply``,
+        ``decrees`` (the names on each chamber, top first), as given."""
+        board = chambers.state(game)
+        found = {"control": board.control, "cubes": board.cubes, "face_up": board.face_up,
+                 "supply": board.supply, "decrees": [[t.name for t in ts] for ts in board.tokens]}
+        for key, wanted in spec.items():
+            if key not in found:
+                self.fail(outcome, path + (key,), f"no chambers check '{key}' (checks: "
+                          f"{', '.join(found)})")
+            elif found[key] != wanted:
+                self.fail(outcome, path + (key,), f"chambers {key} is {found[key]}, "
+                          f"expected {wanted}")
+
+    def _expect_held_tokens(self, game: Any, spec: dict[str, Any], path: PathKey,
+                     outcome: Outcome) -> None:
+        """A player's held tokens: ``names`` in order, ``prepared`` and ``triggered`` (names)."""
+        seat = self.seat(game, spec["player"], path + ("player",))
+        held_now = held.state(game).held[seat]
+        found = {"names": [t.name for t, _ in held_now],
+                 "prepared": [t.name for t, st in held_now if st == held.PREPARED],
+                 "triggered": [t.name for t, st in held_now if st == held.USED]}
+        for key, wanted in spec.items():
+            if key != "player" and found.get(key) != wanted:
+                self.fail(outcome, path + (key,), f"player {seat}'s held {key} are "
+                          f"{found.get(key)}, expected {wanted}")
+
+    def _expect_stack(self, game: Any, spec: list[str], path: PathKey,
+                      outcome: Outcome) -> None:
+        names = [t.name for t in held.state(game).stack]
+        if names != spec:
+            self.fail(outcome, path, f"the held tokens' stack is {names}, expected {spec}")
 
     def _expect_phase(self, game: Any, spec: str, path: PathKey, outcome: Outcome) -> None:
         phase = game.decision().kind

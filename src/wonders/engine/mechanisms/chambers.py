@@ -260,7 +260,7 @@ def ask_next(game: FlowGame, seat: int, about: int) -> None:
         if moves:
             moves.append(SKIP)
     if moves:
-        game.wait(INFLUENCE, owner, moves)
+        game.ask(INFLUENCE, owner, tuple(moves))
 
 
 def resolve(game: FlowGame, asked: Ask, action: Any) -> None:

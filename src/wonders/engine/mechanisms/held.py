@@ -122,7 +122,7 @@ def conspire(game: FlowGame, seat: int, about: int) -> None:
         part.held[seat] += [(token, UNPREPARED) for token in part.drawn]
         part.drawn = []
         return
-    game.wait(KEEP, seat, [Move(KEEP, (t.name,)) for t in part.drawn])
+    game.ask(KEEP, seat, tuple(Move(KEEP, (t.name,)) for t in part.drawn))
 
 
 def resolve_keep(game: FlowGame, asked: Ask, action: Any) -> None:
