@@ -28,7 +28,7 @@ from wonders.dsl.loader import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("src/wonders",)  # the language, the engine and every front-end
-GAMES = ("base", "duel", "dice")
+GAMES = ("base", "duel", "dice", str(ROOT / "expansions" / "agora"))
 
 # Names (as written) that are let through because they are ordinary words where they occur
 # in the scanned code, each with the reason. Empty: nothing collides today. (The one-word

@@ -274,7 +274,7 @@ class StructureRunner(DraftRunner):
                 or BuildFromDiscard(card)
         if "starter" in spec:
             return ChooseStarter(int(spec["starter"]))
-        if "move" in spec:   # (any decision's move, by its notation: "place 3", "keep Coup")
+        if "move" in spec:   # (any decision's move, by its notation: "place 3", "choose 2")
             text = str(spec["move"])
             found = next((a for a in legal if str(a) == text), None)
             if found is not None:
