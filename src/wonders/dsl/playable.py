@@ -36,8 +36,8 @@ from wonders.dsl.mechanisms import (
     TOKEN_EVENT,
     Capabilities,
     capabilities,
-    refusal_code,
     flow_dealt_kinds,
+    refusal_code,
     with_flow,
 )
 from wonders.dsl.model import Game

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Final, Mapping, Sequence
 
+from wonders.dsl import effects as fx
 from wonders.dsl.components_model import CENTRAL, CardKind, Components, PieceWonder, Progress
 from wonders.dsl.flow_model import Flow
 from wonders.dsl.model import Card
@@ -42,7 +43,6 @@ from wonders.engine.flow_state import (
     part_count,
     part_index,
 )
-from wonders.dsl import effects as fx
 from wonders.engine.mechanisms import (
     bank,
     chambers,
@@ -53,11 +53,11 @@ from wonders.engine.mechanisms import (
     either,
     end_trigger,
     forum,
+    held,
     pairs,
     pawn,
     pieces,
     pools,
-    held,
     progress,
     sheets,
     spread,

@@ -29,7 +29,8 @@ from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import bank, chambers, held, pools, structure, track, wonder_draft
+from wonders.engine.mechanisms import bank, chambers, pools, structure, track, wonder_draft
+from wonders.engine.mechanisms import held as held_tokens
 from wonders.engine.payment import Payment
 from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_rules import structure_rules
@@ -246,15 +247,16 @@ class StructureRunner(DraftRunner):
             for s in range(len(players)):
                 board.supply[s] = int(board.arguments.get("supply", 12)) - board.held(s)
             board.update(game)
-        if held.NAME in game.parts:
-            tokens = held.state(game)
+        if held_tokens.NAME in game.parts:
+            tokens = held_tokens.state(game)
             if "stack" in spec:
                 tokens.stack = [self.token_named(n, path + ("stack", i))
                                 for i, n in enumerate(spec["stack"])]
             for i, player in enumerate(players):
-                tokens.held[i] = [(self.token_named(h["name"], path + ("players", i, "held_tokens", j)),
-                                   held.USED if h.get("triggered") else held.PREPARED
-                                   if h.get("prepared") else held.UNPREPARED)
+                tokens.held[i] = [(self.token_named(h["name"],
+                                                    path + ("players", i, "held_tokens", j)),
+                                   held_tokens.USED if h.get("triggered") else held_tokens.PREPARED
+                                   if h.get("prepared") else held_tokens.UNPREPARED)
                                   for j, h in enumerate(player.get("held_tokens") or [])]
 
     # --- actions ---------------------------------------------------------------------
@@ -467,10 +469,10 @@ class StructureRunner(DraftRunner):
                      outcome: Outcome) -> None:
         """A player's held tokens: ``names`` in order, ``prepared`` and ``triggered`` (names)."""
         seat = self.seat(game, spec["player"], path + ("player",))
-        held_now = held.state(game).held[seat]
+        held_now = held_tokens.state(game).held[seat]
         found = {"names": [t.name for t, _ in held_now],
-                 "prepared": [t.name for t, st in held_now if st == held.PREPARED],
-                 "triggered": [t.name for t, st in held_now if st == held.USED]}
+                 "prepared": [t.name for t, st in held_now if st == held_tokens.PREPARED],
+                 "triggered": [t.name for t, st in held_now if st == held_tokens.USED]}
         for key, wanted in spec.items():
             if key != "player" and found.get(key) != wanted:
                 self.fail(outcome, path + (key,), f"player {seat}'s held {key} are "
@@ -478,7 +480,7 @@ class StructureRunner(DraftRunner):
 
     def _expect_stack(self, game: Any, spec: list[str], path: PathKey,
                       outcome: Outcome) -> None:
-        names = [t.name for t in held.state(game).stack]
+        names = [t.name for t in held_tokens.state(game).stack]
         if names != spec:
             self.fail(outcome, path, f"the held tokens' stack is {names}, expected {spec}")
 

@@ -27,17 +27,17 @@ class Spread(Part):
     """The stack of cards still to be dealt into later rounds (top first)."""
 
     def __init__(self, counts: list[int]) -> None:
-        self.counts = counts
+        self.per_round = counts
         self.stack: list[Card] = []
 
     def copy(self) -> Spread:
-        other = Spread(self.counts)
+        other = Spread(self.per_round)
         other.stack = list(self.stack)
         return other
 
     def take(self, age: int) -> list[Card]:
         """The cards that join round ``age``'s deck."""
-        count = self.counts[age - 1] if 0 < age <= len(self.counts) else 0
+        count = self.per_round[age - 1] if 0 < age <= len(self.per_round) else 0
         found = self.stack[:count]
         del self.stack[:count]
         return found
