@@ -709,6 +709,9 @@ class Game(Table):
         """Resolve one decision point: every seat in ``to_move()`` gives exactly one action."""
         if self.over:
             raise RuleError("the game is over")
+        if not isinstance(actions, dict) and not isinstance(actions, Mapping):
+            raise RuleError("play takes each asked seat's action by seat (a mapping of seat "
+                            f"to action), not {type(actions).__name__}")
         moves = dict(actions)  # what history records; compiled, a dict is read natively
         movers = self.to_move()
         if len(moves) != len(movers) or any(seat not in moves for seat in movers):
