@@ -194,6 +194,18 @@ def test_simulate_gives_statistics_by_board() -> None:
     assert len(boards) == 7
 
 
+def test_simulate_shows_no_card_tables_for_a_game_without_cards() -> None:
+    result = runner.invoke(app, ["simulate", "--game", "dice", "--games", "10", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Wonders by side" in result.output and "Cards:" not in result.output
+
+
+def test_the_winner_line_says_how_without_ages() -> None:
+    result = runner.invoke(app, ["play", "--game", "dice", "--players", "3", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "victory: civilian (most points at the end of the game)" in result.output
+
+
 def test_wonders_cards_and_games_list_dice() -> None:
     games = runner.invoke(app, ["games"])
     assert games.exit_code == 0 and "dice" in games.output
