@@ -46,3 +46,16 @@ def test_a_list_is_refused_saying_what_play_takes(name: str) -> None:
     actions = [game.legal_actions(s)[0] for s in game.to_move()]
     with pytest.raises(RuleError, match="by seat"):
         game.play(actions)
+
+
+@pytest.mark.parametrize("name", sorted(shipped_games()))
+def test_a_seat_that_is_no_number_is_refused_in_words(name: str) -> None:
+    """Text from a JSON key, None, a float: asked nothing, and refused with a reason (on
+    the compiled build too, where a typed seat would be a bare TypeError)."""
+    game = new_game(name, seed=1)
+    action = game.legal_actions(game.to_move()[0])[0]
+    for seat in ("0", None, 1.5):
+        assert list(game.legal_actions(seat)) == []  # type: ignore[arg-type]
+        with pytest.raises(WondersError) as refused:
+            game.check(seat, action)  # type: ignore[arg-type]
+        assert not isinstance(refused.value, TypeError)

@@ -21,6 +21,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
 from wonders.engine.actions import (
     _BUILDS,
+    ACTION_KINDS,
     CHAIN,
     FREE_BUILD,
     PAY,
@@ -491,11 +492,18 @@ class Game(Table):
         found: Action = parse_action(self, seat, text)
         return found
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: Any) -> list[Action]:
         """Everything ``seat`` may do now, each build with every Pareto-optimal payment.
 
         The list is computed once per decision point and shared: treat it as read-only.
+        (Typed Any at the contract's door: compiled, a seat that is no number would be a
+        bare TypeError; it is asked nothing.)
         """
+        if not isinstance(seat, int):
+            return []
+        return self._legal_actions(seat)
+
+    def _legal_actions(self, seat: int) -> list[Action]:
         found = self._legal.get(seat)
         if found is not None:
             return found
@@ -530,7 +538,7 @@ class Game(Table):
         phase = self.phase
         if ((phase is not Phase.TURN and phase is not Phase.LAST_CARD)
                 or seat not in self.movers or seat in self._legal):
-            actions = self.legal_actions(seat)
+            actions = self._legal_actions(seat)
             if not actions:
                 raise RuleError(f"seat {seat} has no legal action now")
             return actions[below(rng, len(actions))]
@@ -618,8 +626,18 @@ class Game(Table):
 
     # --- checking an action ---------------------------------------------------------------
 
-    def check(self, seat: int, action: Action) -> None:
-        """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
+    def check(self, seat: Any, action: Any) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now
+        (typed Any: compiled, a seat or an action of another type is refused in words)."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalActionError(seat, action, f"a seat is a number 0 to "
+                                     f"{self.players - 1}, not {seat!r}")
+        if not isinstance(action, ACTION_KINDS):
+            raise IllegalActionError(seat, action, f"not an action of this game: {action!r} "
+                                     "(build, build a wonder stage, sell …: docs/engine.md)")
+        self._check(seat, action)
+
+    def _check(self, seat: int, action: Action) -> None:
         for offered in self._legal.get(seat, ()):
             if offered is action:
                 return  # one of the very objects legal_actions returned
@@ -721,7 +739,7 @@ class Game(Table):
                             + (f"; missing {sorted(missing)}" if missing else "")
                             + (f"; not expected from {sorted(extra)}" if extra else ""))
         for seat, action in moves.items():
-            self.check(seat, action)
+            self.check(seat, action)   # (any key: a seat of text is refused in words)
         age, turn, phase = self.age, self.turn, self.phase
         if phase is Phase.SIDE:
             self._resolve_sides(moves)
