@@ -526,10 +526,15 @@ def _die_crosses(game: FlowGame, sheets: Sheets, seat: int, free: bool) -> list[
     types = len(city.resources)
     off = city.die_off
     caps = city.die_cap
+    gains = city.die_gains
     found: list[DiceAction] = []
-    for k, index, lock, compare, base, _colour, targets in forum.state(game).lying:
+    # with coins on choosing a colour, what each found action gains: two dice crossing the
+    # same space for the same coins are one move only if they gain the same
+    found_gains: list[int] = []
+    for k, index, lock, compare, base, colour, targets in forum.state(game).lying:
         if lock and lock not in unlocked:
             continue
+        gain = gains.get(colour, 0) if gains else 0
         if compare and not _gate(sheets, players, seat, compare):
             continue
         price = 0
@@ -555,13 +560,18 @@ def _die_crosses(game: FlowGame, sheets: Sheets, seat: int, free: bool) -> list[
                     if pay <= coins:
                         # one action per space and pay: the first die offering it (the
                         # fields compared natively; boxed keys in a list cost more)
+                        n = 0
                         for other in found:
                             assert isinstance(other, CrossSpace)
                             if other.index == b and other.space == i \
-                                    and other.die_price + other.shortfall == pay:
+                                    and other.die_price + other.shortfall == pay \
+                                    and (not gains or found_gains[n] == gain):
                                 break
+                            n += 1
                         else:
                             found.append(tables.cross(b, i, k, index, price, short))
+                            if gains:
+                                found_gains.append(gain)
                     break
     return found
 
