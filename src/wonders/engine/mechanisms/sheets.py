@@ -790,6 +790,9 @@ def why(game: FlowGame, seat: int, action: object, kind: str, about: Any,
     """The reason ``action`` is not one of ``seat``'s ``options`` in a decision of
     ``kind`` (a follow-up's: about ``about``): the decision, the die, its gate, the space,
     the coins."""
+    if not isinstance(action, (CrossSpace, BuildWonderStage, Pass, TakeBonus, Decline)):
+        return (f"a dice action is a CrossSpace, BuildWonderStage, Pass, TakeBonus or "
+                f"Decline, not {action!r}")
     wrong = malformed(action)
     if wrong is not None:
         return wrong
@@ -811,14 +814,41 @@ def why(game: FlowGame, seat: int, action: object, kind: str, about: Any,
         b = state(game).tables.index.get(action.building)
         if b is None or b not in follow.buildings:
             return f"this crossing takes a space of {_names(game, follow.buildings)}"
-        return _why_space(game, seat, b, action, None) or fallback
+        return _why_space(game, seat, b, action, None) or _why_dieless(
+            game, seat, b, action, "this crossing") or fallback
     if follow == FREE_DIE and not isinstance(action, CrossSpace):
         return "a die of the forum is chosen now without paying its price, or declined"
     if isinstance(action, BuildWonderStage):
         return _why_stage(game, seat, action) or fallback
     if isinstance(action, CrossSpace):
-        return _why_cross(game, seat, action, follow == FREE_DIE) or fallback
+        return _why_cross(game, seat, action, follow == FREE_DIE) or _why_same(
+            action, options) or fallback
     return fallback
+
+
+def _why_same(action: CrossSpace, options: Sequence[object]) -> str | None:
+    """A crossing refused only because another die makes the same move: the same space
+    for the same coins, gaining the same (one action each; :func:`_die_crosses`)."""
+    for offered in options:
+        if isinstance(offered, CrossSpace) and offered.building == action.building \
+                and offered.space == action.space and offered.pay == action.pay \
+                and offered.slot is not None:
+            return (f"the same crossing for the same coins is offered as '{offered}' (one "
+                    f"action for each space and payment: choose that one)")
+    return None
+
+
+def _why_dieless(game: FlowGame, seat: int, b: int, action: CrossSpace,
+                 what: str) -> str | None:
+    """Why a crossing without a die (a follow-up's, a bonus's) is refused: a die named or
+    priced, or the coins for the space's cost."""
+    if action.slot is not None or action.die:
+        return f"{what} crosses a space without a die: no die is chosen"
+    if action.die_price:
+        return f"{what} crosses a space without a die: it has no die price, not " \
+               f"{action.die_price}"
+    return _why_coins(game, seat, 0, state(game).dice.buildings[b].spaces[action.space].cost,
+                      action.shortfall)
 
 
 _FIELDS: dict[type, tuple[tuple[str, type | tuple[type, ...], str], ...]] = {
@@ -973,15 +1003,16 @@ def _why_bonus(game: FlowGame, seat: int, action: TakeBonus) -> str | None:
         return f"bonus {action.bonus} is crossed already (each is taken once)"
     bonus = dice.bonuses[j]
     if not bonus.cross:
+        if action.cross is not None:
+            return f"bonus {action.bonus} crosses no space (take it without a crossing)"
         return None
     if action.cross is None:
         return f"bonus {action.bonus} crosses a space of {_names(game, bonus.cross)}"
     b = sheets.tables.index.get(action.cross.building)
     if b is None or b not in bonus.cross:
         return f"bonus {action.bonus} crosses a space of {_names(game, bonus.cross)}"
-    return _why_space(game, seat, b, action.cross, None) or _why_coins(
-        game, seat, 0, dice.buildings[b].spaces[action.cross.space].cost,
-        action.cross.shortfall)
+    return _why_space(game, seat, b, action.cross, None) or _why_dieless(
+        game, seat, b, action.cross, f"bonus {action.bonus}")
 
 
 __all__ = ["ABILITIES", "BONUS", "CHOICES", "DiceCity", "EXTRA", "NAME", "Sheets", "TURN",
