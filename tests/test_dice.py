@@ -326,7 +326,9 @@ PRINTED = SCENARIOS.with_name("dice-printed.yaml")
      "die_discount: {colour: green, less: 1}",
      "C13: after the compass lane's second space the green die costs nothing"),
     ("sheets.yaml", "on_die: {colour: red, coins: 2}", "on_die: {colour: blue, coins: 2}",
-     "C13: after the tablet lane's first space choosing the red die gives 2 coins"),
+     ("C13: after the tablet lane's first space choosing the red die gives 2 coins|"
+      "C13: the red die gives its 2 coins even where the black die crosses the same space "
+      "for the same price")),
     ("sheets.yaml", "cross: [agora]", "cross: [market]",
      "C13: the gear lane's second space crosses a space of the Agora (cross: [agora])"),
     ("sheets.yaml", "up_to: 2", "up_to: 1",
