@@ -170,11 +170,7 @@ def test_a_seat_that_is_no_number_is_refused_as_such(data) -> None:  # type: ign
     """``check`` with the seat as text (a JSON key, say) says a seat is a number, not that
     seat '0' is not asked while seat 0 is (the message printed both as player 0)."""
     game = FlowGame(data, 3, 2)
-    for seat in ("0", None, 1.5):
-        if COMPILED:   # the compiled check takes an int: mypyc refuses the call itself
-            with pytest.raises(TypeError):
-                game.check(seat, Pass())  # type: ignore[arg-type]
-            continue
+    for seat in ("0", None, 1.5):   # (the compiled build too: check takes any value)
         why = reason(game, seat, Pass())  # type: ignore[arg-type]
         assert f"a seat is a number 0 to 2, not {seat!r}" == why
     assert "not this player's decision" in reason(game, 5, Pass())
