@@ -41,6 +41,11 @@ HOT_PATH = [
     "wonders/engine/interning",
     "wonders/engine/memo",      # every cache miss stores through memo.remember
     "wonders/engine/mechanisms/battles",
+    "wonders/engine/mechanisms/card_reserve",
+    "wonders/engine/mechanisms/discounts",
+    "wonders/engine/mechanisms/free_builds",
+    "wonders/engine/mechanisms/hands",
+    "wonders/engine/mechanisms/neighbours",
     "wonders/engine/payment",
     "wonders/engine/playout",   # whole-game playouts: simulate's and the search bot's games
     "wonders/engine/production",

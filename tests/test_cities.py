@@ -24,6 +24,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import runtime
 from wonders.engine.actions import PayOrTake
 from wonders.engine.game import Game
+from wonders.engine.mechanisms.discounts import Discounts
 from wonders.scenarios.draft import check_file
 from wonders.scenarios.log import replay, write
 
@@ -236,7 +237,7 @@ def test_debt_tokens_ignored_fail_the_scenarios(monkeypatch: pytest.MonkeyPatch)
 
 @pytest.mark.skipif(COMPILED, reason="the compiled loop cannot be monkeypatched")
 def test_trade_discounts_ignored_fail_the_scenarios(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Game, "trade_off", lambda *_: (0, 0))
+    monkeypatch.setattr(Discounts, "trade_off", lambda *_: (0, 0))
     assert set(failed(SCENARIOS)) == {
         "Clandestine Dock West: 1 coin off what is paid to the left neighbour, once a build",
         "Clandestine Dock East lowers only what is paid to the right"}

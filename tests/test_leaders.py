@@ -22,6 +22,8 @@ from wonders.engine import city as city_module
 from wonders.engine import game as draft_game
 from wonders.engine.actions import Sell
 from wonders.engine.game import Game, Phase
+from wonders.engine.mechanisms import battles, discounts, free_builds
+from wonders.engine.mechanisms.discounts import Discounts
 from wonders.scenarios.draft import check_file
 from wonders.scenarios.log import replay, write
 
@@ -78,7 +80,7 @@ def test_no_reserve_turn_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @skip_compiled
 def test_resource_discounts_ignored_fail(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Game, "resource_costs", lambda self, seat, cost, card: [cost])
+    monkeypatch.setattr(Discounts, "resource_costs", lambda self, city, cost, card: [cost])
     assert failed(SCENARIOS / "leaders.yaml") == {
         "Archimedes, Hammurabi, Leonidas: green, blue, red cards cost one resource less",
         "Archimedes: the resource left out is the one that saves most",
@@ -102,7 +104,7 @@ def test_buy_and_token_triggers_ignored_fail(monkeypatch: pytest.MonkeyPatch) ->
 
 @skip_compiled
 def test_defeats_kept_fail(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Game, "_hand_over_defeats", lambda *_: None)
+    monkeypatch.setattr(battles, "_hand_over_defeats", lambda *_: None)
     assert failed(SCENARIOS / "leaders.yaml") == {
         "Nero, Tomyris, Caesar, Hannibal: the end of Age I's battles"}
 
@@ -132,8 +134,8 @@ def test_science_sets_scored_apart_fail(monkeypatch: pytest.MonkeyPatch) -> None
 
 @skip_compiled
 def test_free_builds_that_do_not_add_up_fail(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = draft_game._assignable
-    monkeypatch.setattr(draft_game, "_assignable",
+    real = free_builds.assignable
+    monkeypatch.setattr(free_builds, "assignable",
                         lambda colours, scopes, unscoped=False:
                         len(colours) <= 1 and real(colours, scopes, unscoped))
     assert failed(SCENARIOS / "conditions.yaml") == {
@@ -157,7 +159,7 @@ COURTESANS = {
 
 @skip_compiled
 def test_discounts_of_other_cities_ignored_fail(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Game, "_shared_off", lambda self, seat, card: 0)
+    monkeypatch.setattr(discounts, "shared_off", lambda cities, seat, card: 0)
     assert failed(SCENARIOS / "leaders.yaml") == {ROMA_B_DISCOUNT}
 
 
@@ -375,11 +377,12 @@ def test_games_with_leaders_play_to_the_end(players: int, tmp_path: Path) -> Non
         assert kinds.count(Phase.PICK) == 3  # 4 dealt: 3 kept by choice, the last passed
         assert kinds.count(Phase.RESERVE) == 3  # one recruitment turn per age
         # L5: the 4th, unplayed (a city that drew reserve cards, Roma B, may keep more)
-        assert all(len(kept) == 1 or _draws(city) for kept, city in zip(game.reserve,
+        reserve = game.card_reserve
+        assert all(len(kept) == 1 or _draws(city) for kept, city in zip(reserve.kept,
                                                                         game.cities))
-        assert sum(len(kept) for kept in game.reserve) + len(game.unused) + sum(
+        assert sum(len(kept) for kept in reserve.kept) + len(reserve.unused) + sum(
             1 for city in game.cities for c in city.built + city.stage_cards
-            if c.colour == "white") + sum(len(sold) for sold in game.out) == 36
+            if c.colour == "white") + sum(len(sold) for sold in reserve.out) == 36
         # L7: a leader sold leaves the game, never on the discard pile
         assert not any(c.colour == "white" for c in game.discard)
         assert all(c.coins >= 0 for c in game.cities)
@@ -438,23 +441,24 @@ def test_a_determinization_keeps_the_own_reserve() -> None:
     while game.phase is not Phase.TURN:
         game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
     other = game.determinize(0, random.Random(5))
-    assert [c.name for c in other.reserve[0]] == [c.name for c in game.reserve[0]]
+    theirs, mine = other.card_reserve, game.card_reserve
+    assert [c.name for c in theirs.kept[0]] == [c.name for c in mine.kept[0]]
     # the others' reserves, the unused leaders and the leaders others sold out of the game
     # (L7) are dealt again from what nobody sees; seat 0's own sales stay as they were
-    assert [len(other.reserve[s]) for s in (1, 2, 3)] == [len(game.reserve[s]) for s in (1, 2, 3)]
-    assert len(other.unused) == len(game.unused) == 36 - 4 * 4
-    assert [len(sold) for sold in other.out] == [len(sold) for sold in game.out]
+    assert [len(theirs.kept[s]) for s in (1, 2, 3)] == [len(mine.kept[s]) for s in (1, 2, 3)]
+    assert len(theirs.unused) == len(mine.unused) == 36 - 4 * 4
+    assert [len(sold) for sold in theirs.out] == [len(sold) for sold in mine.out]
     # seat 3 sold Pericles in the recruitment turn: it knows, the others do not
     assert [(s, a.card.name) for _, _, _, actions, _ in game.decisions
             for s, a in actions.items() if isinstance(a, Sell)] == [(3, "Pericles")]
-    assert [c.name for c in game.out[3]] == ["Pericles"] == \
-        [c.name for c in game.determinize(3, random.Random(5)).out[3]]
-    assert any([c.name for c in game.determinize(0, random.Random(k)).out[3]] != ["Pericles"]
-               for k in range(5))
-    assert sorted([c.name for s in (1, 2, 3) for c in other.reserve[s]]
-                  + [c.name for c in other.unused] + [c.name for c in other.out[3]]) == \
-        sorted([c.name for s in (1, 2, 3) for c in game.reserve[s]]
-               + [c.name for c in game.unused] + [c.name for c in game.out[3]])
+    assert [c.name for c in mine.out[3]] == ["Pericles"] == \
+        [c.name for c in game.determinize(3, random.Random(5)).card_reserve.out[3]]
+    assert any([c.name for c in game.determinize(0, random.Random(k)).card_reserve.out[3]]
+               != ["Pericles"] for k in range(5))
+    assert sorted([c.name for s in (1, 2, 3) for c in theirs.kept[s]]
+                  + [c.name for c in theirs.unused] + [c.name for c in theirs.out[3]]) == \
+        sorted([c.name for s in (1, 2, 3) for c in mine.kept[s]]
+               + [c.name for c in mine.unused] + [c.name for c in mine.out[3]])
 
 
 def test_a_whole_leaders_game_at_the_terminal() -> None:

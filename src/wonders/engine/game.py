@@ -16,11 +16,12 @@ from typing import Any, Callable, Final, Iterable, Mapping, Sequence, cast
 
 from wonders.dsl import effects as fx
 from wonders.dsl.mechanisms import BANK_EVENT, BUY_EVENT, TOKEN_EVENT
-from wonders.dsl.model import Card, Wonder
+from wonders.dsl.model import Card
 from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
 from wonders.engine.actions import (
     _BUILDS,
+    ACTION_KINDS,
     CHAIN,
     FREE_BUILD,
     PAY,
@@ -44,12 +45,23 @@ from wonders.engine.actions import (
 from wonders.engine.city import City
 from wonders.engine.contract import Decision
 from wonders.engine.errors import IllegalActionError, RuleError, check_seat
-from wonders.engine.interning import intern
 from wonders.engine.mechanisms import battles
+from wonders.engine.mechanisms.card_reserve import CardReserve, keep_options
+from wonders.engine.mechanisms.discounts import kinds as discount_kinds
+from wonders.engine.mechanisms.free_builds import (
+    FREE_BUILD_ABILITY,
+    FREE_BY_USE,
+    FreeBuilds,
+    has_positional,
+)
+from wonders.engine.mechanisms.hands import AgeDecks, plays_last_card
+from wonders.engine.mechanisms.hands import deal as deal_hands
+from wonders.engine.mechanisms.hands import passed as passed_hands
+from wonders.engine.mechanisms.neighbours import NeighbourTrade
 from wonders.engine.payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from wonders.engine.pools import deal as deal_pools
 from wonders.engine.pools import hidden as hidden_pools
-from wonders.engine.randomness import below, sample, seeded, shuffle
+from wonders.engine.randomness import below, seeded, shuffle
 from wonders.engine.rules import Parameters, parameters
 from wonders.engine.runtime import (
     AGE_END_EVENT,
@@ -70,21 +82,10 @@ from wonders.engine.runtime import (
 )
 from wonders.engine.runtime import options as pending_options
 from wonders.engine.scoring import ScoreSheet, score
-from wonders.engine.sides import CHOOSE_SIDE, RANDOM_SIDE, resolve_side, side_aliases
-from wonders.engine.table import left_of, right_of, seats_at
+from wonders.engine.sides import deal_boards
+from wonders.engine.table import left_of, right_of
 
-FREE_BUILD_ABILITY = "free_build"
-# Free builds that depend on the card or the moment, not on a use per period (a 2nd-
-# edition board's powers): the first card of each colour in the city, the first card of each
-# age (the age's first turn), the last card of each age (the turn the hand holds two).
-FREE_FIRST_OF_COLOUR = "free_first_of_colour"
-FREE_FIRST_OF_AGE = "free_first_of_age"
-FREE_LAST_OF_AGE = "free_last_of_age"
-_POSITIONAL_FREE = (FREE_FIRST_OF_COLOUR, FREE_FIRST_OF_AGE, FREE_LAST_OF_AGE)
 DISCARD_BUILD_ABILITY = "build_from_discard"
-# the defeat tokens of the city's lost battles go to the neighbour that won them
-DEFEATS_TO_VICTOR_ABILITY = "defeats_to_victor"
-LAST_CARD_ABILITY = "play_last_card"
 # the token kinds neighbour battles give (their arrival is announced: ``on victory token:``)
 _BATTLE_TOKENS: Final = (battles.VICTORY, battles.DEFEAT)
 
@@ -151,34 +152,26 @@ class Game(Table):
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
         self.data = data
-        self.params, self._age_cards, self._dealt = _prepared(data)
+        self.params, self.decks = _prepared(data)
         self.players = players
         self.seed = seed
         self.set_generator(seeded(seed))
         self.science = rules.vocabulary.science
-        self.cities, self.choosing = self._deal_wonders(wonders, sides)
+        self.cities, self.choosing = deal_boards(data, players, self.generator(), wonders,
+                                                 sides, self.params.wonder_side,
+                                                 self.params.start_coins)
         # each seat's side as set-up dealt it (None: the player chooses), for logs
         self.dealt_sides: list[str | None] = [
             None if seat in self.choosing else city.side.side
             for seat, city in enumerate(self.cities)]
         self.hands: list[list[Card]] = [[] for _ in range(players)]
-        # each seat's kept reserve cards (rule set's ``reserve``), played one at the start of
-        # each age (during that reserve turn they are the seat's hand)
-        self.reserve: list[list[Card]] = [[] for _ in range(players)]
-        # the reserve's cards never dealt (face down, in their shuffled order): what
-        # ``draw N reserve cards`` draws from
-        self.unused: list[Card] = []
-        # during a reserve turn, the age's hands, dealt face down (nobody has seen them)
-        self.waiting: list[list[Card]] = [[] for _ in range(players)]
-        # (seat, period: an age, 0 for the game) -> the colours of the cards built with a
-        # once-per-period free build then (several sources' free builds add up)
-        self.free_uses: dict[tuple[int, int], list[str | None]] = {}
+        # the rule set's ``reserve``: the cards each seat keeps, the unused ones, the age's
+        # hands waiting during a reserve turn, the reserve cards sold out of the game
+        self.card_reserve = CardReserve(rules.model.reserve, players)
+        self.free_builds = FreeBuilds()   # the once-per-period free builds used
         # per seat, the last cards it played by a ``play_last_card once`` (one use each)
         self.last_card_uses: list[int] = [0] * players
         self.discard: list[Card] = []
-        # each seat's reserve cards sold out of the game (``reserve.sold: out``): never in
-        # the discard pile; face down (only the seller knows them)
-        self.out: list[list[Card]] = [[] for _ in range(players)]
         self.age = 0
         self.turn = 0
         self.phase = Phase.TURN
@@ -199,10 +192,8 @@ class Game(Table):
         self._counted_shields = _has_counted_shields(data)
         self._moment = 0
         self._bank_moment: list[int] = [-1] * players
-        # what kinds of discount the data has at all (read at every decision: kept here
-        # rather than looked up in the data's derived dict each time)
-        (self._coin_discounts, self._trade_discounts, self._resource_discounts,
-         self._shared_discounts) = _discount_kinds(data)
+        # what kinds of discount the data has at all (read at every decision)
+        self.discounts = discount_kinds(data)
         self._credits: list[int] | None = None  # during a turn: coins arriving at its end
         self._debits: list[int] | None = None   # during a turn: coins lost at its end
         # during a turn: the coins cities give others (``PLACES gives N coins``), as (giver,
@@ -215,10 +206,10 @@ class Game(Table):
         self.start_coins = sum(c.coins for c in self.cities)
         self._last_card_done = False
         self._score: ScoreSheet | None = None
-        self._trade: dict[int, tuple[tuple[int, int, int], TradeContext]] = {}
-        self._names_id = intern(self.params.resources)
+        self.trading = NeighbourTrade(self.params, self.discounts)
         self._legal: dict[int, list[Action]] = {}
-        self._deal_reserve()
+        if self.card_reserve.active:  # (set-up deals the reserve draft's hands)
+            self.hands = self.card_reserve.deal(data, self.generator())
         if self.choosing:  # the players who choose their side do so before Age I is dealt
             self.phase, self.movers = Phase.SIDE, list(self.choosing)
         else:
@@ -234,50 +225,6 @@ class Game(Table):
 
     # --- setup -----------------------------------------------------------------------
 
-    def _deal_wonders(self, names: Sequence[str] | None,
-                      sides: str | Sequence[str] | None) -> tuple[list[City], list[int]]:
-        """Deal one board per seat and settle its side: the cities (a choosing seat's
-        city starts on its first side until it chooses) and the seats that choose.
-
-        ``sides`` is one mode for every seat or one per seat: a side (``A``, or a name
-        the rule set gives it in ``setup.side_names``, such as ``Day``), ``random``, or
-        ``choose``; ``None`` is the rule set's ``setup.wonder_side``.  Random sides are
-        drawn in seat order right after the boards, as they always were.
-        """
-        boards = sorted(self.data.wonders, key=lambda w: w.name)
-        if names is not None:
-            chosen: list[Wonder] = []
-            for name in names:
-                wonder = self.data.wonder(name)
-                if wonder is None:
-                    raise RuleError(f"no wonder named '{name}'")
-                chosen.append(wonder)
-            if len(chosen) != self.players:
-                raise RuleError(f"{len(chosen)} wonders named for {self.players} players")
-        else:
-            if len(boards) < self.players:
-                raise RuleError(f"{len(boards)} wonder boards for {self.players} players")
-            chosen = sample(self.generator(), boards, self.players)
-        if sides is None or isinstance(sides, str):
-            modes = [sides or self.params.wonder_side] * self.players
-        else:
-            modes = list(sides)
-            if len(modes) != self.players:
-                raise RuleError(f"{len(modes)} sides named for {self.players} players")
-        aliases = side_aliases(self.data)
-        cities: list[City] = []
-        choosing: list[int] = []
-        for seat, (wonder, mode) in enumerate(zip(chosen, modes)):
-            side = resolve_side(wonder, mode, aliases)
-            if side == CHOOSE_SIDE:
-                if len(wonder.sides) > 1:
-                    choosing.append(seat)
-                side = sorted(wonder.sides)[0]
-            elif side == RANDOM_SIDE:
-                side = self.generator().choice(sorted(wonder.sides))
-            cities.append(City(seat, wonder, wonder.sides[side], self.params.start_coins))
-        return cities, choosing
-
     def _side_options(self, seat: int) -> list[Action]:
         wonder = self.cities[seat].wonder
         return [choose_side(side) for side in sorted(wonder.sides)]
@@ -291,80 +238,38 @@ class Game(Table):
             self.cities[seat] = City(seat, city.wonder, city.wonder.sides[action.side],
                                      city.coins)
         self.choosing = []
-        self._trade = {}
+        self.trading.forget()
         self._begin()
-
-    def _deal_reserve(self) -> None:
-        """Set-up deals the reserve draft's hands (``reserve`` in the rule set), if any."""
-        reserve = self.data.rules.model.reserve
-        if reserve.colour is None:
-            return
-        cards = sorted(self.data.reserve_cards(), key=lambda c: c.name)
-        shuffle(self.generator(), cards)
-        size = reserve.hand
-        self.hands = [cards[i * size:(i + 1) * size] for i in range(self.players)]
-        self.unused = cards[size * self.players:]
 
     def _begin(self) -> None:
         """After set-up (and sides): the reserve draft of the dealt hands, else Age I."""
-        if self.data.rules.model.reserve.colour is None:
+        if not self.card_reserve.active:
             self._start_age(1)
             return
         self.age, self.turn = 0, 1
         self.phase, self.movers = Phase.PICK, list(range(self.players))
 
-    def _keep_options(self, seat: int) -> list[Action]:
-        return [Keep(card) for card in _unique(self.hands[seat])]
-
     def _resolve_pick(self, actions: dict[int, Action]) -> None:
-        """Each seat keeps its card and passes the rest on; the last card of each hand is
-        kept by the seat it is passed to; then Age I starts (with its reserve turn)."""
-        for seat, action in actions.items():
-            assert isinstance(action, Keep)
-            self.hands[seat].remove(action.card)
-            self.reserve[seat].append(action.card)
-        direction = self.data.rules.model.reserve.pass_to
-        n = self.players
-        passed: list[list[Card]] = [[] for _ in range(n)]
-        for seat, hand in enumerate(self.hands):
-            passed[left_of(seat, n) if direction == "left" else right_of(seat, n)] = hand
-        self.hands = passed
-        if max(len(hand) for hand in self.hands) <= 1:
-            for seat, hand in enumerate(self.hands):
-                self.reserve[seat].extend(hand)
+        """Each seat keeps its card and passes the rest on; once the draft is over, Age I
+        starts (with its reserve turn)."""
+        passed = self.card_reserve.pick(self.hands, [(seat, action) for seat, action
+                                                      in actions.items()
+                                                      if isinstance(action, Keep)])
+        if passed is None:
             self.hands = [[] for _ in range(self.players)]
             self._start_age(1)
             return
+        self.hands = passed
         self.turn += 1
-        self.movers = list(range(n))
-
-    def _deck(self, age: int) -> list[Card]:
-        cards = self._age_cards.get(age, ())
-        dealt = self._dealt.get((age, self.players))
-        if dealt is None:  # the same for every game on this data: computed once
-            dealt = tuple(c for c in cards if not c.drawn for _ in range(c.copies(self.players)))
-            self._dealt[(age, self.players)] = dealt
-        deck = list(dealt)
-        for pool in self.data.rules.draws:
-            if pool.age != age:
-                continue
-            candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
-            count = pool.count.evaluate({"players": self.players})
-            deck += sample(self.generator(), candidates, count)
-        wanted = self.params.hand_in(age) * self.players
-        if len(deck) != wanted:
-            raise RuleError(f"age {age} has {len(deck)} cards for {self.players} players, "
-                            f"needs {wanted}")
-        return deck
+        self.movers = list(range(self.players))
 
     def _start_age(self, age: int) -> None:
         """Deal ``age``; while seats keep reserve cards it starts with a reserve turn (turn
         0: the kept cards are the hands), the age's hands waiting face down until then."""
         self._deal_age(age)
-        if any(self.reserve):
+        if any(self.card_reserve.kept):
             self.turn = 0
-            self.waiting, self.hands = self.hands, self.reserve
-            self.reserve = [[] for _ in range(self.players)]
+            self.hands = self.card_reserve.start_turn(self.hands)
             self.phase = Phase.RESERVE
             self.movers = [seat for seat in range(self.players) if self.hands[seat]]
         if self._age_start:  # "on age start:": dealt, before the first turn (reserve or not)
@@ -376,17 +281,15 @@ class Game(Table):
         self.age = age
         self.turn = 1
         self._last_card_done = False
-        deck = self._deck(age)
+        deck = self.decks.deck(age, self.players, self.generator())
         shuffle(self.generator(), deck)  # the order rng.shuffle gives, in compiled code
-        hand = self.params.hand_in(age)
-        self.hands = [deck[i * hand:(i + 1) * hand] for i in range(self.players)]
+        self.hands = deal_hands(deck, self.players, self.params.hand_in(age))
         self.phase = Phase.TURN
         self.movers = list(range(self.players))
 
     def _end_reserve_turn(self) -> None:
         """After a reserve turn: the cards not played are kept, the age's hands taken up."""
-        self.reserve, self.hands = self.hands, self.waiting
-        self.waiting = [[] for _ in range(self.players)]
+        self.hands = self.card_reserve.end_turn(self.hands)
         self.turn = 1
         self.phase = Phase.TURN
         self.movers = list(range(self.players))
@@ -401,8 +304,7 @@ class Game(Table):
         other = Game(self.data, self.players, self.seed, _shell=True)
         other.data = self.data
         other.params = self.params
-        other._age_cards = self._age_cards
-        other._dealt = self._dealt
+        other.decks = self.decks
         other.players = self.players
         other.seed = self.seed
         self.share_generator(other)
@@ -411,13 +313,10 @@ class Game(Table):
         other.choosing = list(self.choosing)
         other.dealt_sides = list(self.dealt_sides)
         other.hands = [list(hand) for hand in self.hands]
-        other.reserve = [list(kept) for kept in self.reserve]
-        other.unused = list(self.unused)
-        other.waiting = [list(hand) for hand in self.waiting]
-        other.free_uses = {key: list(used) for key, used in self.free_uses.items()}
+        other.card_reserve = self.card_reserve.copy()
+        other.free_builds = self.free_builds.copy()
         other.last_card_uses = list(self.last_card_uses)
         other.discard = list(self.discard)
-        other.out = [list(sold) for sold in self.out]
         other.age = self.age
         other.turn = self.turn
         other.phase = self.phase
@@ -431,10 +330,7 @@ class Game(Table):
         other._counted_shields = self._counted_shields
         other._moment = self._moment
         other._bank_moment = list(self._bank_moment)
-        other._coin_discounts = self._coin_discounts
-        other._trade_discounts = self._trade_discounts
-        other._resource_discounts = self._resource_discounts
-        other._shared_discounts = self._shared_discounts
+        other.discounts = self.discounts
         other._credits = None if self._credits is None else list(self._credits)
         other._debits = None if self._debits is None else list(self._debits)
         other._gives = None if self._gives is None else list(self._gives)
@@ -444,8 +340,7 @@ class Game(Table):
         other.start_coins = self.start_coins
         other._last_card_done = self._last_card_done
         other._score = self._score
-        other._trade = dict(self._trade)
-        other._names_id = self._names_id
+        other.trading = self.trading.copy()
         other._legal = {}
         return other
 
@@ -493,46 +388,29 @@ class Game(Table):
         builds from it), each city and the cards under its wonder (its owner's), the
         reserve cards each seat sold out of the game (its own)."""
         building = self.phase is Phase.DISCARD_BUILD and seat in self.movers
+        reserve = self.card_reserve
         places: dict[str, tuple[bool, list[Card]]] = {"discard": (building, list(self.discard))}
         for s, (hand, city) in enumerate(zip(self.hands, self.cities)):
             places[f"hand {s}"] = (s == seat, list(hand))
             places[f"city {s}"] = (True, list(city.built))
             places[f"wonder {s}"] = (s == seat, list(city.stage_cards))
-            places[f"reserve {s}"] = (s == seat, list(self.reserve[s]))
-            places[f"waiting {s}"] = (False, list(self.waiting[s]))
-            places[f"out {s}"] = (s == seat, list(self.out[s]))
-        places["unused"] = (False, list(self.unused))
+            places[f"reserve {s}"] = (s == seat, list(reserve.kept[s]))
+            places[f"waiting {s}"] = (False, list(reserve.waiting[s]))
+            places[f"out {s}"] = (s == seat, list(reserve.out[s]))
+        places["unused"] = (False, list(reserve.unused))
         return places
 
     def market(self, seat: int) -> NeighbourMarket:
         """What ``seat`` can buy from its neighbours this turn, at its prices."""
-        trade = self.trade(seat)
-        return NeighbourMarket(trade.resources, trade.left, trade.right, trade.prices[0],
-                      trade.prices[1])
+        return self.trading.market(self.cities, seat)
 
     def trade(self, seat: int) -> TradeContext:
-        """What the payment search of ``seat`` depends on now (cached until a city changes)."""
-        city = self.cities[seat]
-        left = self.cities[left_of(seat, self.players)]
-        right = self.cities[right_of(seat, self.players)]
-        versions = (city.version, left.version, right.version)
-        cached = self._trade.get(seat)
-        if cached is not None and cached[0] == versions:
-            return cached[1]
-        params = self.params
-        own_id, _, prices_id = city.trade_ids(params)
-        left_id, right_id = left.trade_ids(params)[1], right.trade_ids(params)[1]
-        found = TradeContext(city.production(params)[0], own_id,
-                             left.production(params)[1], left_id,
-                             right.production(params)[1], right_id,
-                             city.prices(params), prices_id, params.resources,
-                             self._names_id)
-        self._trade[seat] = (versions, found)
-        return found
+        """What the payment search of ``seat`` depends on now (kept until a city changes)."""
+        return self.trading.context(self.cities, seat)
 
     def invalidate(self) -> None:
         """Drop cached answers; call after changing cities or hands by hand (scenarios)."""
-        self._trade = {}
+        self.trading.forget()
         self._legal = {}
         for city in self.cities:
             city.changed()
@@ -546,184 +424,24 @@ class Game(Table):
         return any(name in names for name in card.free_if_built)
 
     def free_build_available(self, seat: int) -> bool:
-        """Whether a free build of any card is available (abilities limited to some
-        colours count per card: :meth:`free_power`)."""
-        city = self.cities[seat]
-        for ability in city.abilities():
-            if ability.name == FREE_BUILD_ABILITY and ability.colours is None:
-                if ability.once_per is None or self._free_period(seat, None) is not None:
-                    return True
-        return False
-
-    def _free_uses(self, seat: int, period: int) -> list[str | None]:
-        """The colours of the cards ``seat`` built with once-per-period free builds in
-        ``period`` (an age; 0: the whole game); None for a use a scenario set by hand."""
-        used = self.free_uses.get((seat, period))
-        if used is None and not any(key[0] == seat for key in self.free_uses):
-            city = self.cities[seat]
-            marked = period in city.free_build_ages if period else bool(city.free_build_ages)
-            return [None] if marked else []
-        return used or []
-
-    def _free_period(self, seat: int, colour: str | None) -> int | None:
-        """The period (this age, else 0 for the game) whose once-per-period free builds
-        can still take a card of ``colour`` (None: of any colour, by an unlimited one)
-        besides the uses already made; None if neither can.  Free builds from several
-        sources add up: each use is matched to a different ability that allows it."""
-        city = self.cities[seat]
-        for period, per in ((self.age, "age"), (0, "game")):
-            scopes = [a.colours for a in city.abilities()
-                      if a.name == FREE_BUILD_ABILITY and a.once_per == per]
-            if not scopes:
-                continue
-            if colour is None:  # the abilities for any colour first
-                unscoped: list[frozenset[str] | None] = [None] * scopes.count(None)
-                scopes = unscoped + [scope for scope in scopes if scope is not None]
-            if _assignable([*self._free_uses(seat, period), colour], scopes,
-                           colour is None):
-                return period
-        return None
-
-    def positional_free(self, seat: int, card: Card) -> bool:
-        """Whether a free-build ability that depends on the card or the moment (no use per
-        period) lets ``seat`` build ``card`` free now: the first card of its colour in the
-        city, the first card of the age (turn 1), the last card of the age (two in hand)."""
-        city = self.cities[seat]
-        for ability in city.abilities():
-            name = ability.name
-            if name == FREE_FIRST_OF_COLOUR:
-                if all(built.colour != card.colour for built in city.built):
-                    return True
-            elif name == FREE_FIRST_OF_AGE:
-                if self.turn == 1:
-                    return True
-            elif name == FREE_LAST_OF_AGE:
-                if len(self.hands[seat]) == 2 and self.turn > 0:  # (not a reserve turn)
-                    return True
-        return False
-
-    def cost_for(self, seat: int, cost: fx.Cost, card: Card | None) -> fx.Cost:
-        """``cost`` less ``seat``'s coin discounts (``discount N coins on …``) for ``card``
-        (None: the next wonder stage), never below 0 coins, and without its resources
-        under ``discount every resource on …``."""
-        if not self._coin_discounts:
-            return cost
-        off = self._shared_off(seat, card) if self._shared_discounts else 0
-        every = False
-        for _, _, effect in self.cities[seat].clause_list(fx.Timing.ONGOING):
-            if not isinstance(effect, fx.Discount) or effect.target == "trade" or not (
-                    effect.unit == "coins" or effect.every) or effect.cities:
-                continue
-            if not _discount_covers(effect, card):
-                continue
-            if effect.every:
-                every = True
-            else:
-                off += effect.count
-        if off == 0 and not (every and cost.resources):
-            return cost
-        return fx.Cost(max(0, cost.coins - off), () if every else cost.resources)
-
-    def _shared_off(self, seat: int, card: Card | None) -> int:
-        """Coins off ``seat``'s cost of ``card`` (None: its next wonder stage) by discounts
-        of the cities at some places (``discount 1 coin on white cards in left, right``:
-        the owner's neighbours pay 1 coin less), the owner's own among them."""
-        off = 0
-        players = self.players
-        for owner, city in enumerate(self.cities):
-            for effect in city.shared_discounts():
-                if not _discount_covers(effect, card):
-                    continue
-                for place in effect.cities:
-                    if seat in seats_at(owner, place, players):
-                        off += effect.count
-                        break
-        return off
-
-    def trade_off(self, seat: int) -> tuple[int, int]:
-        """Coins off what ``seat`` pays its (left, right) neighbour for one build's
-        resources (``discount N coins on trade from PLACES``; never below 0)."""
-        if not self._trade_discounts:
-            return _NO_TRADE_OFF
-        left = right = 0
-        for _, _, effect in self.cities[seat].clause_list(fx.Timing.ONGOING):
-            if isinstance(effect, fx.Discount) and effect.target == "trade":
-                for place in effect.places:
-                    if place in ("left", "neighbours"):
-                        left += effect.count
-                    if place in ("right", "neighbours"):
-                        right += effect.count
-        return left, right
-
-    def _payments(self, seat: int, cost: fx.Cost, coins: int) -> list[Payment]:
-        """The affordable Pareto-optimal payments of ``cost``, with the coins a trade
-        discount takes off what each neighbour is paid."""
-        trade = self.trade(seat)
-        left_off, right_off = self.trade_off(seat)
-        if not left_off and not right_off:
-            return trade.payments(cost, coins)
-        found = [shared_payment(max(0, p.left - left_off), max(0, p.right - right_off), p.bank)
-                 for p in trade.payments(cost, coins + left_off + right_off)]
-        return _pareto([p for p in found if p.total <= coins])
-
-    def resource_costs(self, seat: int, cost: fx.Cost, card: Card | None) -> list[fx.Cost]:
-        """The costs ``seat`` may pay instead of ``cost`` for ``card`` (None: the next wonder
-        stage) under its resource discounts (``discount N resources on …``: N units fewer,
-        any of the cost's, all of them taken; ``… for P coins``: at most N units fewer for
-        P coins each, to the bank, if the player likes).  ``[cost]`` without any."""
-        if not cost.resources or not self._resource_discounts:
-            return [cost]
-        free = 0
-        paid: list[int] = []  # the price of each unit a paid discount may take off
-        for _, _, effect in self.cities[seat].clause_list(fx.Timing.ONGOING):
-            if (not isinstance(effect, fx.Discount) or effect.unit != "resources"
-                    or effect.every or effect.target == "trade"):
-                continue
-            if not _discount_covers(effect, card):
-                continue
-            if effect.price:
-                paid.extend([effect.price] * effect.count)
-            else:
-                free += effect.count
-        if not free and not paid:
-            return [cost]
-        variants = {cost}
-        for _ in range(free):  # a free unit off is never worse: every variant takes it
-            variants = {less for v in variants for less in _one_less(v, 0)} or variants
-        for price in paid:  # a paid one is optional
-            variants |= {less for v in variants for less in _one_less(v, price)}
-        return sorted(variants, key=lambda c: (c.coins, c.resources))
-
-    def _discounted_payments(self, seat: int, cost: fx.Cost, card: Card | None,
-                             coins: int) -> list[Payment]:
-        """:meth:`_payments` of every cost the resource discounts allow, Pareto-optimal
-        over all of them (a paid discount's coins go to the bank)."""
-        costs = self.resource_costs(seat, cost, card)
-        if len(costs) == 1:
-            return self._payments(seat, costs[0], coins)
-        found = [p for each in costs for p in self._payments(seat, each, coins)]
-        return [p for p in _pareto(found)
-                if not any(q.left <= p.left and q.right <= p.right and q.bank <= p.bank
-                           and q != p for q in found)]
+        """Whether a free build of any card is available (:mod:`.mechanisms.free_builds`)."""
+        return self.free_builds.available(self.cities[seat], seat, self.age)
 
     def free_power(self, seat: int, card: Card) -> int:
         """How ``seat`` may build ``card`` free now: 0 not at all; 1 by a power that
         uses nothing (the card or the moment, or a free build without a limit); 2 by the
         once-per-period free build, whose use it takes."""
-        if self.positional_free(seat, card):
-            return 1
-        city = self.cities[seat]
-        for ability in city.abilities():
-            if (ability.name == FREE_BUILD_ABILITY and ability.once_per is None
-                    and (ability.colours is None or card.colour in ability.colours)):
-                return 1
-        return 0 if self._free_period(seat, card.colour) is None else 2
+        return self.free_builds.power(self.cities[seat], seat, card, self.age, self.turn,
+                                      len(self.hands[seat]))
 
-    def _has_positional_free(self, seat: int) -> bool:
-        """Whether a free build may depend on the card or the moment (see free_power)."""
-        return any(a.name in _POSITIONAL_FREE or (a.name == FREE_BUILD_ABILITY
-                                                  and a.colours is not None)
-                   for a in self.cities[seat].abilities())
+    def cost_for(self, seat: int, cost: fx.Cost, card: Card | None) -> fx.Cost:
+        """``cost`` less ``seat``'s coin discounts for ``card`` (None: the next wonder
+        stage; :mod:`.mechanisms.discounts`)."""
+        return self.discounts.cost_for(self.cities, seat, cost, card)
+
+    def _discounted_payments(self, seat: int, cost: fx.Cost, card: Card | None,
+                             coins: int) -> list[Payment]:
+        return self.trading.discounted_payments(self.cities, seat, cost, card, coins)
 
     def build_options(self, seat: int, card: Card) -> list[Build]:
         """Every way ``seat`` can build ``card`` now ([] if it cannot)."""
@@ -774,11 +492,18 @@ class Game(Table):
         found: Action = parse_action(self, seat, text)
         return found
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: Any) -> list[Action]:
         """Everything ``seat`` may do now, each build with every Pareto-optimal payment.
 
         The list is computed once per decision point and shared: treat it as read-only.
+        (Typed Any at the contract's door: compiled, a seat that is no number would be a
+        bare TypeError; it is asked nothing.)
         """
+        if not isinstance(seat, int):
+            return []
+        return self._legal_actions(seat)
+
+    def _legal_actions(self, seat: int) -> list[Action]:
         found = self._legal.get(seat)
         if found is not None:
             return found
@@ -790,7 +515,7 @@ class Game(Table):
         elif self.phase is Phase.SIDE:
             actions = self._side_options(seat)
         elif self.phase is Phase.PICK:
-            actions = self._keep_options(seat)
+            actions = keep_options(self.hands[seat])
         else:
             actions = self._play_options(seat)
         self._legal[seat] = actions
@@ -813,7 +538,7 @@ class Game(Table):
         phase = self.phase
         if ((phase is not Phase.TURN and phase is not Phase.LAST_CARD)
                 or seat not in self.movers or seat in self._legal):
-            actions = self.legal_actions(seat)
+            actions = self._legal_actions(seat)
             if not actions:
                 raise RuleError(f"seat {seat} has no legal action now")
             return actions[below(rng, len(actions))]
@@ -847,11 +572,11 @@ class Game(Table):
         made_free = cast(frozenset[str], city.made_free)
         trade = self.trade(seat)
         free_build = self.free_build_available(seat)
-        positional = not free_build and self._has_positional_free(seat)
-        discounts = self._coin_discounts
-        left_off, right_off = self.trade_off(seat)
+        positional = not free_build and has_positional(city)
+        discounts = self.discounts.coins
+        left_off, right_off = self.discounts.trade_off(city)
         trade_off = left_off + right_off
-        if self._resource_discounts:
+        if self.discounts.resources:
             trade_off = 1  # (each card's payments through _discounted_payments)
         stage_payments: list[Payment] = []
         if city.stages < len(city.side.stages):
@@ -901,8 +626,18 @@ class Game(Table):
 
     # --- checking an action ---------------------------------------------------------------
 
-    def check(self, seat: int, action: Action) -> None:
-        """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
+    def check(self, seat: Any, action: Any) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now
+        (typed Any: compiled, a seat or an action of another type is refused in words)."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalActionError(seat, action, f"a seat is a number 0 to "
+                                     f"{self.players - 1}, not {seat!r}")
+        if not isinstance(action, ACTION_KINDS):
+            raise IllegalActionError(seat, action, f"not an action of this game: {action!r} "
+                                     "(build, build a wonder stage, sell …: docs/engine.md)")
+        self._check(seat, action)
+
+    def _check(self, seat: int, action: Action) -> None:
         for offered in self._legal.get(seat, ()):
             if offered is action:
                 return  # one of the very objects legal_actions returned
@@ -992,6 +727,9 @@ class Game(Table):
         """Resolve one decision point: every seat in ``to_move()`` gives exactly one action."""
         if self.over:
             raise RuleError("the game is over")
+        if not isinstance(actions, dict) and not isinstance(actions, Mapping):
+            raise RuleError("play takes each asked seat's action by seat (a mapping of seat "
+                            f"to action), not {type(actions).__name__}")
         moves = dict(actions)  # what history records; compiled, a dict is read natively
         movers = self.to_move()
         if len(moves) != len(movers) or any(seat not in moves for seat in movers):
@@ -1001,7 +739,7 @@ class Game(Table):
                             + (f"; missing {sorted(missing)}" if missing else "")
                             + (f"; not expected from {sorted(extra)}" if extra else ""))
         for seat, action in moves.items():
-            self.check(seat, action)
+            self.check(seat, action)   # (any key: a seat of text is refused in words)
         age, turn, phase = self.age, self.turn, self.phase
         if phase is Phase.SIDE:
             self._resolve_sides(moves)
@@ -1034,10 +772,11 @@ class Game(Table):
             # a free build uses the once-per-period power only when no free build of the
             # card or the moment applies (asked before the card leaves the hand)
             uses_power = isinstance(action, Build) and action.method == FREE_BUILD and (
-                self.free_power(seat, action.card) == 2)
+                self.free_power(seat, action.card) == FREE_BY_USE)
             self.hands[seat].remove(action.card)  # cards compare by identity
             if isinstance(action, Sell):
-                (self.out[seat] if self._sold_out(action.card) else self.discard).append(
+                reserve = self.card_reserve
+                (reserve.out[seat] if reserve.sold_out(action.card) else self.discard).append(
                     action.card)
                 sold.append(seat)
                 continue
@@ -1048,11 +787,7 @@ class Game(Table):
                               if paid)
             if isinstance(action, Build):
                 if uses_power:
-                    period = self._free_period(seat, action.card.colour)
-                    assert period is not None
-                    self.free_uses[(seat, period)] = [*self._free_uses(seat, period),
-                                                      action.card.colour]
-                    city.free_build_ages.add(self.age)
+                    self.free_builds.use(city, seat, action.card, self.age)
                 city.add_card(action.card)
                 built.append((seat, action.card, action.card.effects,
                               CHAIN_EVENT if action.method == CHAIN else CARD_EVENT,
@@ -1180,14 +915,12 @@ class Game(Table):
     def reserve_hand(self, seat: int) -> list[Card]:
         """``seat``'s reserve hand: during a reserve turn (and the choices after it) its
         hand, else the reserve cards it keeps."""
-        return self.hands[seat] if self.turn == 0 else self.reserve[seat]
+        return self.hands[seat] if self.turn == 0 else self.card_reserve.kept[seat]
 
     def draw_reserve(self, seat: int, count: int) -> None:
         """``draw N reserve cards``: the first ``count`` unused reserve cards (shuffled at
         set-up) join ``seat``'s reserve hand, as many as are left."""
-        drawn = self.unused[:count]
-        del self.unused[:count]
-        self.reserve_hand(seat).extend(drawn)
+        self.card_reserve.draw(self.reserve_hand(seat), count)
 
     def reserve_builds(self, seat: int) -> list[Action]:
         """The builds of the cards of ``seat``'s reserve hand it can pay for now (each
@@ -1262,7 +995,8 @@ class Game(Table):
         if longest == 1 and not self._last_card_done:
             self._last_card_done = True
             holders = [s for s in range(self.players) if self.hands[s] and (
-                self.params.last_card == "play" or self._plays_last_card(s))]
+                self.params.last_card == "play"
+                or plays_last_card(self.cities[s], self.last_card_uses, s))]
             if holders:
                 self.phase, self.movers = Phase.LAST_CARD, holders
                 return
@@ -1287,24 +1021,6 @@ class Game(Table):
         self.turn += 1
         self.phase, self.movers = Phase.TURN, list(range(self.players))
 
-    def _plays_last_card(self, seat: int) -> bool:
-        """Whether ``seat``'s abilities let it play its last card of this age: one without
-        a limit (``once per age`` is every age: there is one last card an age), else an
-        unused ``once`` (whose use this takes: the card must then be played)."""
-        city = self.cities[seat]
-        if not city.has_ability(LAST_CARD_ABILITY):
-            return False
-        once = 0
-        for ability in city.abilities():
-            if ability.name == LAST_CARD_ABILITY:
-                if ability.once_per != "game":
-                    return True
-                once += 1
-        if once > self.last_card_uses[seat]:
-            self.last_card_uses[seat] += 1
-            return True
-        return False
-
     def _ask_pending(self) -> bool:
         """Ask the first pending choice that has options (True), dropping those without."""
         while self.pending:
@@ -1321,43 +1037,18 @@ class Game(Table):
         return False
 
     def _pass_hands(self) -> None:
-        direction = self.params.passes[(self.age - 1) % len(self.params.passes)]
-        n = self.players
-        passed: list[list[Card]] = [[] for _ in range(n)]
-        for seat, hand in enumerate(self.hands):
-            target = left_of(seat, n) if direction == "left" else right_of(seat, n)
-            passed[target] = hand
-        self.hands = passed
+        self.hands = passed_hands(self.hands,
+                                   self.params.passes[(self.age - 1) % len(self.params.passes)])
 
     def _military(self) -> None:
-        """The age's military: the rule set's battles (:mod:`.mechanisms.battles`)."""
-        shields = battles.battle_shields(self.cities, self._counted_shields)
-        # (the tokens each city won or lost, as fight returns them: Counter arithmetic on
-        # the cities' tokens would run as interpreted code even when compiled)
-        received = battles.fight(self.cities, self.data.rules.model.military.battles, self.age,
-                                 shields)
-        for seat, city in enumerate(self.cities):
-            if city.has_ability(DEFEATS_TO_VICTOR_ABILITY):
-                self._hand_over_defeats(seat, shields, received)
-        if self._has_triggers:  # "on victory token:": each token received, in seat order
+        """The age's military: the rule set's battles (:mod:`.mechanisms.battles`), then
+        ``on victory token:`` for each token received, in seat order."""
+        received = battles.age_end(self.cities, self.data.rules.model.military.battles,
+                                   self.age, self._counted_shields)
+        if self._has_triggers:
             for seat in range(self.players):
                 for kind, _ in received[seat]:
                     trigger(self, seat, kind + TOKEN_EVENT, None, None)
-
-    def _hand_over_defeats(self, seat: int, shields: list[int],
-                           received: list[list[tuple[str, int]]]) -> None:
-        """``ability defeats_to_victor``: each defeat token ``seat`` just received goes to
-        the neighbour that beat it (the one with more shields), who then holds it."""
-        beaters = [other for other in (left_of(seat, self.players), right_of(seat, self.players))
-                   if shields[other] > shields[seat]]
-        for token in [t for t in received[seat] if t[0] == battles.DEFEAT]:
-            if not beaters:
-                break
-            winner = beaters.pop(0)
-            self.cities[seat].tokens.remove(token)
-            received[seat].remove(token)
-            self.cities[winner].tokens.append(token)
-            received[winner].append(token)
 
     # --- results -------------------------------------------------------------------------
 
@@ -1393,22 +1084,24 @@ class Game(Table):
             if card in hidden_discard:
                 hidden_discard.remove(card)
                 known_discard.append(card)
-        waiting = [card for hand in other.waiting for card in hand]  # nobody has seen them
+        reserve = other.card_reserve
+        waiting = [card for hand in reserve.waiting for card in hand]  # nobody has seen them
         pool = [card for s in others for card in other.hands[s]] + hidden_discard + waiting
         pool.sort(key=lambda card: (card.age, card.name))
         rng.shuffle(pool)
         start = _deal_back(pool, other.hands, others, 0)
-        start = _deal_back(pool, other.waiting, range(self.players), start)
+        start = _deal_back(pool, reserve.waiting, range(self.players), start)
         other.discard = known_discard + pool[start:]
         # others' reserves, the unused reserve cards and the reserve cards others sold out
         # of the game (nobody but their sellers has seen them)
-        kept = [card for s in others for card in other.reserve[s] + other.out[s]] + other.unused
+        kept = [card for s in others
+                for card in reserve.kept[s] + reserve.out[s]] + reserve.unused
         if kept:
             kept.sort(key=lambda card: card.name)
             rng.shuffle(kept)
-            start = _deal_back(kept, other.reserve, others, 0)
-            start = _deal_back(kept, other.out, others, start)
-            other.unused = kept[start:]
+            start = _deal_back(kept, reserve.kept, others, 0)
+            start = _deal_back(kept, reserve.out, others, start)
+            reserve.unused = kept[start:]
         other.set_generator(seeded(rng.getrandbits(64)))
         if ((other.phase is Phase.DISCARD_BUILD or other.phase is Phase.RESERVE_BUILD)
                 and other.pending):
@@ -1416,13 +1109,6 @@ class Game(Table):
             pending.options = pending_options(other, pending.kind, pending.seat, pending.effect)
         other.invalidate()
         return other
-
-    def _sold_out(self, card: Card) -> bool:
-        """Whether ``card``, sold, leaves the game rather than going on the discard pile:
-        a reserve card when the rule set says so (``reserve.sold: out``, Leaders' L7)."""
-        reserve = self.data.rules.model.reserve
-        return reserve.sold == "out" and reserve.colour is not None and \
-            card.colour == reserve.colour
 
     def view(self, seat: Any) -> dict[str, Any]:
         """What the player at ``seat`` may see: their hand, every city, hand sizes."""
@@ -1436,7 +1122,7 @@ class Game(Table):
             "phase": _PHASE_NAMES[self.phase],
             "to_move": self.to_move(),
             "hand": [c.name for c in self.hands[seat]],
-            "reserve": [c.name for c in self.reserve[seat]],
+            "reserve": [c.name for c in self.card_reserve.kept[seat]],
             "sides": (sorted(self.cities[seat].wonder.sides)
                       if self.phase is Phase.SIDE and seat in self.movers else None),
             "hand_sizes": [len(h) for h in self.hands],
@@ -1452,33 +1138,16 @@ class Game(Table):
 
     def trade_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may buy from each neighbour this turn and at what price, for
-        people (the table's city panels): per side (``left``, ``right``) the neighbour's
-        ``seat``, the coins ``prices`` per resource that seat pays it, and the ``offers``:
-        each unit the neighbour makes for sale, as the resources it may be (one for a fixed
-        unit, several for a choice).  Read from the payment search's own trade context
-        (cached until a city changes), so the page shows exactly what payments use."""
-        trade = self.trade(seat)
-        names = trade.resources
-        found: dict[str, Any] = {}
-        sides = (("left", left_of(seat, self.players), trade.left, trade.prices[0]),
-                 ("right", right_of(seat, self.players), trade.right, trade.prices[1]))
-        for side, neighbour, sale, prices in sides:
-            offers: list[list[str]] = []
-            for resource, units in sale.fixed:
-                offers.extend([resource] for _ in range(units))
-            offers.extend(list(choice) for choice in sale.choices)
-            found[side] = {"seat": neighbour,
-                           "prices": {name: prices[i] for i, name in enumerate(names)},
-                           "offers": offers}
-        return found
+        people (:meth:`.mechanisms.neighbours.NeighbourTrade.trade_view`)."""
+        return self.trading.trade_view(self.cities, seat)
 
 
 _DERIVED_KEY: Final = "engine_prepared"  # this module's entry in GameData.derived
-_Prepared = tuple[Parameters, dict[int, tuple[Card, ...]], dict[tuple[int, int], tuple[Card, ...]]]
+_Prepared = tuple[Parameters, AgeDecks]
 
 
 def _prepared(data: GameData) -> _Prepared:
-    """Rule parameters and the deck's cards by age, computed once per loaded data.
+    """Rule parameters and the ages' decks, worked out once per loaded data.
 
     Kept in the data's ``derived`` cache, so thousands of games on the same
     data share them and nothing outlives the data.
@@ -1486,11 +1155,8 @@ def _prepared(data: GameData) -> _Prepared:
     cached = data.derived.get(_DERIVED_KEY)
     if cached is not None:
         return cast(_Prepared, cached)
-    by_age: dict[int, list[Card]] = {}
-    for card in data.deck_cards():
-        by_age.setdefault(card.age, []).append(card)
-    prepared: _Prepared = (parameters(data.rules),
-                           {age: tuple(cards) for age, cards in by_age.items()}, {})
+    params = parameters(data.rules)
+    prepared: _Prepared = (params, AgeDecks(data, params))
     data.derived[_DERIVED_KEY] = prepared
     memo.watch(data)  # the memo tables keep its cards: empty them when it is dropped
     return prepared
@@ -1506,8 +1172,6 @@ def _unique(cards: Iterable[Card]) -> list[Card]:
     return result
 
 
-_DISCOUNT_KINDS: Final = "draft_discount_kinds"  # this module's entry in GameData.derived
-_NO_TRADE_OFF: Final = (0, 0)
 
 
 def _deal_back(pool: list[Card], piles: list[list[Card]], seats: Iterable[int],
@@ -1523,12 +1187,6 @@ def _deal_back(pool: list[Card], piles: list[list[Card]], seats: Iterable[int],
     return start
 
 
-def _discount_covers(effect: fx.Discount, card: Card | None) -> bool:
-    """Whether a discount's target is ``card`` (None: the next wonder stage)."""
-    if card is None:
-        return effect.target == "wonder"
-    return effect.target == "card" and (effect.colours is None
-                                        or card.colour in effect.colours)
 
 
 def _has_event(data: GameData, event: str) -> bool:
@@ -1560,80 +1218,3 @@ def _has_counted_shields(data: GameData) -> bool:
                 found = True
     data.derived["game_counted_shields"] = found
     return found
-
-
-def _discount_kinds(data: GameData) -> tuple[bool, bool, bool, bool]:
-    """Whether any card, stage or token of the data has (coin discounts: ``discount N
-    coins on …`` or ``discount every resource on …``; trade discounts: ``discount N coins
-    on trade …``; resource discounts: ``discount N resources on …``).  Worked out once per
-    loaded data, in one pass: without any, costs are paid as printed and neighbours
-    their prices.  The fourth: whether any coin discount lowers other cities' costs
-    (``… in PLACES``)."""
-    cached = data.derived.get(_DISCOUNT_KINDS)
-    if isinstance(cached, tuple) and len(cached) == 4:
-        return cached
-    coins = trade = resources = shared = False
-    for effects in every_effects(data):
-        for clause in effects.clauses:
-            effect = clause.effect
-            if not isinstance(effect, fx.Discount):
-                continue
-            if effect.target == "trade":
-                trade = True
-            elif effect.unit == "coins" or effect.every:
-                coins = True
-                shared = shared or bool(effect.cities)
-            elif effect.unit == "resources":
-                resources = True
-    found = (coins, trade, resources, shared)
-    data.derived[_DISCOUNT_KINDS] = found
-    return found
-
-
-def _assignable(colours: list[str | None], scopes: list[frozenset[str] | None],
-                unscoped: bool = False) -> bool:
-    """Whether each use (a card's colour; None: a use of unknown colour, which any ability
-    may have made) can be matched to a different ability whose colours allow it (None:
-    any colour).  ``unscoped``: the last use needs an ability without colours."""
-    def fits(colour: str | None, scope: frozenset[str] | None, last: bool) -> bool:
-        if last and unscoped:
-            return scope is None
-        return scope is None or colour is None or colour in scope
-
-    def place(i: int, free: list[int]) -> bool:
-        if i == len(colours):
-            return True
-        last = i == len(colours) - 1
-        for j in free:
-            if fits(colours[i], scopes[j], last) and place(i + 1, [k for k in free if k != j]):
-                return True
-        return False
-
-    return len(colours) <= len(scopes) and place(0, list(range(len(scopes))))
-
-
-def _one_less(cost: fx.Cost, price: int) -> list[fx.Cost]:
-    """``cost`` with one unit fewer of each of its resources in turn, ``price`` coins more."""
-    found: list[fx.Cost] = []
-    for i, (name, count) in enumerate(cost.resources):
-        rest = list(cost.resources)
-        if count > 1:
-            rest[i] = (name, count - 1)
-        else:
-            del rest[i]
-        found.append(fx.Cost(cost.coins + price, tuple(rest)))
-    return found
-
-
-def _pareto(payments: list[Payment]) -> list[Payment]:
-    """The payments no other one beats on both neighbours' coins (same bank), in order,
-    each once."""
-    kept: list[Payment] = []
-    for p in payments:
-        if p in kept:
-            continue
-        if any(q.bank == p.bank and q.left <= p.left and q.right <= p.right and q != p
-               for q in payments):
-            continue
-        kept.append(p)
-    return kept

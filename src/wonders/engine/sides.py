@@ -8,11 +8,14 @@ the 2nd edition's Day and Night for A and B).  A table may override it per seat.
 
 from __future__ import annotations
 
-from typing import Final, Mapping
+import random
+from typing import Final, Mapping, Sequence
 
 from wonders.dsl.model import Game as GameData
 from wonders.dsl.model import Wonder
+from wonders.engine.city import City
 from wonders.engine.errors import RuleError
+from wonders.engine.randomness import sample
 
 RANDOM_SIDE: Final = "random"
 CHOOSE_SIDE: Final = "choose"
@@ -44,3 +47,50 @@ def resolve_side(wonder: Wonder, mode: str, aliases: Mapping[str, str]) -> str:
              for name in [next((n for n, s in aliases.items() if s == letter), "")]]
     raise RuleError(f"{wonder.name} has no side '{mode}' (sides: {', '.join(named)}; or "
                     f"{RANDOM_SIDE}, {CHOOSE_SIDE})")
+
+
+def deal_boards(data: GameData, players: int, generator: random.Random,
+                names: Sequence[str] | None, sides: str | Sequence[str] | None,
+                default: str, coins: int) -> tuple[list[City], list[int]]:
+    """Deal one board per seat and settle its side: the cities (a choosing seat's city
+    starts on its first side until it chooses) and the seats that choose.
+
+    ``names``: the board of each seat, instead of dealing them.  ``sides`` is one mode for
+    every seat or one per seat: a side (``A``, or a name the rule set gives it in
+    ``setup.side_names``, such as ``Day``), ``random``, or ``choose``; ``None`` is
+    ``default`` (the rule set's ``setup.wonder_side``).  Random sides are drawn in seat
+    order right after the boards.
+    """
+    boards = sorted(data.wonders, key=lambda w: w.name)
+    if names is not None:
+        chosen: list[Wonder] = []
+        for name in names:
+            wonder = data.wonder(name)
+            if wonder is None:
+                raise RuleError(f"no wonder named '{name}'")
+            chosen.append(wonder)
+        if len(chosen) != players:
+            raise RuleError(f"{len(chosen)} wonders named for {players} players")
+    else:
+        if len(boards) < players:
+            raise RuleError(f"{len(boards)} wonder boards for {players} players")
+        chosen = sample(generator, boards, players)
+    if sides is None or isinstance(sides, str):
+        modes = [sides or default] * players
+    else:
+        modes = list(sides)
+        if len(modes) != players:
+            raise RuleError(f"{len(modes)} sides named for {players} players")
+    aliases = side_aliases(data)
+    cities: list[City] = []
+    choosing: list[int] = []
+    for seat, (wonder, mode) in enumerate(zip(chosen, modes)):
+        side = resolve_side(wonder, mode, aliases)
+        if side == CHOOSE_SIDE:
+            if len(wonder.sides) > 1:
+                choosing.append(seat)
+            side = sorted(wonder.sides)[0]
+        elif side == RANDOM_SIDE:
+            side = generator.choice(sorted(wonder.sides))
+        cities.append(City(seat, wonder, wonder.sides[side], coins))
+    return cities, choosing

@@ -438,7 +438,7 @@ class DraftEncoder(Encoder):
         memory.values(self.numbers, (state.age, state.turn, len(state.discard)))
         hand, reserve = self.hand, self.reserve
         memory.counts(1, [hand[card] for card in state.hands[seat]])
-        memory.counts(2, [reserve[card] for card in state.reserve[seat]])
+        memory.counts(2, [reserve[card] for card in state.card_reserve.kept[seat]])
         discard: list[Any] = []
         if decision is not None:
             if decision.kind == "discard_build" and seat in decision.seats:
@@ -478,7 +478,7 @@ class DraftEncoder(Encoder):
         values.extend((state.age, state.turn, len(state.discard)))
         # (a hand, the reserve and the discard pile may hold copies of one card: counted)
         counts = list(map(self.hand.__getitem__, state.hands[seat]))
-        reserve = state.reserve[seat]
+        reserve = state.card_reserve.kept[seat]
         if reserve:
             counts.extend(map(self.reserve.__getitem__, reserve))
         if decision is not None:

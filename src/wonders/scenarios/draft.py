@@ -329,7 +329,7 @@ class DraftRunner:
         game.turn = 1
         game.discard = self.cards(spec.get("discard"), path + ("discard",))
         # the reserve's cards never dealt, in drawing order (none unless the position says)
-        game.unused = self.cards(spec.get("unused"), path + ("unused",))
+        game.card_reserve.unused = self.cards(spec.get("unused"), path + ("unused",))
         for i, player in enumerate(players):
             city = game.cities[i]
             ppath = path + ("players", i)
@@ -346,7 +346,7 @@ class DraftRunner:
                 city.free_build_ages.add(game.age)
             city.changed()
             game.hands[i] = self.cards(player.get("hand"), ppath + ("hand",))
-            game.reserve[i] = self.cards(player.get("reserve"), ppath + ("reserve",))
+            game.card_reserve.kept[i] = self.cards(player.get("reserve"), ppath + ("reserve",))
         game.phase = Phase.TURN
         if "reserve" in spec and game.data.rules.model.reserve.colour is None:
             raise _ScenarioDataError("this rule set has no reserve (rules: reserve)",
@@ -584,7 +584,7 @@ class DraftRunner:
             if key in spec:
                 wanted = sorted(self.card(n, path + (key, i)).name
                                 for i, n in enumerate(spec[key]))
-                cards = (game.hands[seat] if key == "hand" else game.reserve[seat]
+                cards = (game.hands[seat] if key == "hand" else game.card_reserve.kept[seat]
                          if key == "reserve" else city.copied)
                 got = sorted(c.name for c in cards)
                 if wanted != got:

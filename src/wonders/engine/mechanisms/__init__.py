@@ -13,7 +13,9 @@ slot (rule-set key)    mechanism                       module(s)
 =====================  ==============================  =====================================
 ``offer``              ``draft``: hands passed around  :mod:`wonders.engine.game` (the loop
                                                        registered for it in
-                                                       :mod:`wonders.engine.registry`)
+                                                       :mod:`wonders.engine.registry`),
+                                                       :mod:`.hands` (the ages' decks, dealt
+                                                       and passed, the last card)
 ``offer``              ``structure``: overlapping      :mod:`wonders.engine.structure` (the
                        rows of cards, run by the flow  layouts), :mod:`.structure` (the
                        interpreter                     offer), :mod:`.cities` (the cities
@@ -23,9 +25,15 @@ slot (rule-set key)    mechanism                       module(s)
                                                        (its compiled parameters)
 ``turns``              ``simultaneous`` /              the offer's loop (who is asked at once)
                        ``sequential``
-``trade``              ``neighbours``                  :mod:`wonders.engine.payment` (every
+``trade``              ``neighbours``                  :mod:`.neighbours` (each seat's trade
+                                                       context, payments, what it may buy),
+                                                       :mod:`wonders.engine.payment` (every
                                                        Pareto-optimal left/right split),
                                                        :mod:`wonders.engine.production`
+(effects)              ``discount …``,                 :mod:`.discounts` (coins and
+                       ``ability free_build …``        resources off costs and trade),
+                                                       :mod:`.free_builds` (free builds and
+                                                       their uses per period)
 ``trade``              ``bank``                        :mod:`wonders.engine.bank` (the
                                                        cheapest purchase),
                                                        :mod:`wonders.engine.bank_terms`
@@ -40,7 +48,10 @@ slot (rule-set key)    mechanism                       module(s)
                                                        science_points`
 ``science``            ``pairs``                       :mod:`.pairs` (a pair's effect,
                                                        supremacy)
-``setup.wonders``      ``deal``                        :mod:`wonders.engine.game` (set-up)
+``setup.wonders``      ``deal``                        :func:`wonders.engine.sides.deal_boards`
+                                                       (boards and their sides)
+``reserve``            a second deck drafted before    :mod:`.card_reserve` (the draft, the
+                       the first round                 reserve turn, draws, sold cards)
 ``setup.wonders``      ``draft``                       :mod:`.wonder_draft` (picks from
                                                        pools, ``order``)
 ``offer``              ``dice``: a shared forum of     :mod:`wonders.engine.flow` (the flow

@@ -8,8 +8,8 @@ values and their defaults.  Token kinds are the rule set's vocabulary names
 ``victory`` and ``defeat``, which effects count (``points 1 per defeat token in
 left, right``).
 
-Compilable by mypyc (plain typed functions): the hand-draft loop calls it once
-per age.
+Compilable by mypyc (plain typed functions): the hand-draft loop calls
+:func:`age_end` once per age.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from wonders.engine.table import left_of, right_of
 
 VICTORY: Final = "victory"
 DEFEAT: Final = "defeat"
+# the defeat tokens of the city's lost battles go to the neighbour that won them
+DEFEATS_TO_VICTOR_ABILITY: Final = "defeats_to_victor"
 
 
 def _nearest(seat: int, players: int, out: Sequence[int], step: int) -> int:
@@ -105,3 +107,34 @@ def fight(cities: Sequence[City], battles: Battles, age: int,
     for city, won in zip(cities, received):
         city.tokens.extend(won)
     return received
+
+
+def age_end(cities: Sequence[City], battles: Battles, age: int,
+            counted: bool) -> list[list[tuple[str, int]]]:
+    """The age's battles (``counted``: the data has ``shields N per …`` clauses), then
+    each defeat token of a city with ``ability defeats_to_victor`` handed to the
+    neighbour that beat it; the tokens each city ends up receiving, per seat (what ``on
+    victory token:`` triggers read, in seat order)."""
+    shields = battle_shields(cities, counted)
+    received = fight(cities, battles, age, shields)
+    for seat, city in enumerate(cities):
+        if city.has_ability(DEFEATS_TO_VICTOR_ABILITY):
+            _hand_over_defeats(cities, seat, shields, received)
+    return received
+
+
+def _hand_over_defeats(cities: Sequence[City], seat: int, shields: list[int],
+                       received: list[list[tuple[str, int]]]) -> None:
+    """Each defeat token ``seat`` just received goes to the neighbour that beat it (the one
+    with more shields), who then holds it."""
+    players = len(cities)
+    beaters = [other for other in (left_of(seat, players), right_of(seat, players))
+               if shields[other] > shields[seat]]
+    for token in [t for t in received[seat] if t[0] == DEFEAT]:
+        if not beaters:
+            break
+        winner = beaters.pop(0)
+        cities[seat].tokens.remove(token)
+        received[seat].remove(token)
+        cities[winner].tokens.append(token)
+        received[winner].append(token)
