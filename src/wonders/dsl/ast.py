@@ -240,8 +240,28 @@ class BuildReserve:
     span: Span
 
 
+@dataclass(frozen=True)
+class ActivationDiscount:
+    """``discount N coins on activation [once]``: activations of a priced row cost less
+    (``once``: the source is spent on the activation it lowers)."""
+
+    count: int
+    once: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class Activate:
+    """``activate KIND token from tops|deck``: an item of a priced row's stacks, free."""
+
+    kind: Name
+    source: Name
+    span: Span
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
-               Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give]
+               Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give,
+               ActivationDiscount, Activate]
 
 
 @dataclass(frozen=True)

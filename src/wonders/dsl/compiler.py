@@ -37,6 +37,8 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.DrawReserve: (fx.Timing.NOW,),
     ast.BuildReserve: (fx.Timing.NOW,),
     ast.Give: (fx.Timing.NOW, fx.Timing.ON),
+    ast.ActivationDiscount: (fx.Timing.ONGOING,),
+    ast.Activate: (fx.Timing.NOW,),
 }
 
 _EFFECT_WORD = {
@@ -44,7 +46,8 @@ _EFFECT_WORD = {
     ast.Ability: "ability", ast.Points: "points", ast.Coins: "coins", ast.Copy: "copy",
     ast.Replay: "replay", ast.Lose: "loses", ast.Destroy: "destroy", ast.Take: "take",
     ast.Discount: "discount", ast.Gain: "gains", ast.DrawReserve: "draw",
-    ast.BuildReserve: "build", ast.Give: "gives",
+    ast.BuildReserve: "build", ast.Give: "gives", ast.ActivationDiscount: "discount",
+    ast.Activate: "activate",
 }
 
 
@@ -60,6 +63,9 @@ _TIMING_WORD = {
     fx.Timing.END: "'end:' (at final scoring)",
     fx.Timing.ON: "'on …:' (each time a later build sets it off)",
 }
+
+# Where "activate KIND token from …" takes its item: the stacks' tops, or one whole stack.
+ACTIVATE_SOURCES: tuple[str, ...] = ("tops", "deck")
 
 # The place that stands for "the city with the most of what is counted": it only
 # makes sense in a count ("per yellow card in most"), and alone there.
@@ -309,6 +315,14 @@ class _Checker:
             return fx.Discount(node.count, "card",
                                self.colours(node.colours) if node.colours else None, node.unit,
                                price=node.price, cities=cities)
+        if isinstance(node, ast.ActivationDiscount):
+            if node.count == 0:
+                self.problem("T403", "a discount of 0 has no effect", node.span)
+            return fx.ActivationDiscount(node.count, node.once)
+        if isinstance(node, ast.Activate):
+            self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
+            self.known(node.source, ACTIVATE_SOURCES, "N310", "place to activate from")
+            return fx.Activate(node.kind.text, node.source.text)
         if isinstance(node, (ast.DrawReserve, ast.BuildReserve)):
             if node.count == 0:
                 word = "drawing" if isinstance(node, ast.DrawReserve) else "building"

@@ -256,6 +256,26 @@ class Discount:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivationDiscount:
+    """Activations of a priced row (``priced_row``) cost the owner ``count`` coins less,
+    never below 0; ``once``: the source (a token) is spent on the activation it lowers,
+    chosen by the owner (``discount 3 coins on activation once``)."""
+
+    count: int
+    once: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Activate:
+    """The owner activates, free, an item of ``kind`` of a priced row's stacks: one of
+    the stacks' tops (``source`` "tops"), or any item of one stack it chooses and sees
+    whole (``source`` "deck"); the rest go back face down."""
+
+    kind: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DrawReserve:
     """The owner draws ``count`` cards from the unused cards of the rule set's reserve (those
     never dealt) into its reserve hand (as many as are left)."""
@@ -273,7 +293,7 @@ class BuildReserve:
 
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
-               BuildReserve, GiveCoins]
+               BuildReserve, GiveCoins, ActivationDiscount, Activate]
 
 
 @dataclass(frozen=True, slots=True)

@@ -327,6 +327,15 @@ class _ToAst(Transformer[Token, Any]):
                             price=price, cities=cities)
 
     @_meta
+    def discount_activation(self, meta: Any, children: list[Any]) -> ast.ActivationDiscount:
+        once = any(isinstance(c, Token) and c.type == "ONCE" for c in children)
+        return ast.ActivationDiscount(int(children[0]), once, _span(meta))
+
+    @_meta
+    def activate(self, meta: Any, children: list[Any]) -> ast.Activate:
+        return ast.Activate(_name(children[0]), _name(children[2]), _span(meta))
+
+    @_meta
     def reserve_draw(self, meta: Any, children: list[Any]) -> ast.DrawReserve:
         return ast.DrawReserve(int(children[0]), _span(meta))
 

@@ -53,6 +53,7 @@ from wonders.engine.mechanisms import (
     pawn,
     pieces,
     pools,
+    priced_row,
     progress,
     sheets,
     structure,
@@ -75,6 +76,7 @@ SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] 
     "deal_boards": pieces.deal, "place_decks": decks.place,
     "lay_progress": progress.lay, "lay_conflict": conflict.lay, "deal_sheets": sheets.deal,
     "deal_pools": pools.deal, "draft_wonders": wonder_draft.draft,
+    "stack_decks": priced_row.stack,
 }
 
 #: Steps as each turn starts, before anyone decides: ``(game, parameters)``.
@@ -140,6 +142,8 @@ OWNERS: Final[Mapping[str, str]] = {
     "bring_in_dice": forum.NAME, "dice": sheets.NAME, "end_trigger": end_trigger.NAME,
     "deal_pools": pools.NAME, "draft_wonders": wonder_draft.NAME,
     "lay_structure": structure.NAME, "choose_starter": track.NAME, "structure": structure.NAME,
+    "stack_decks": priced_row.NAME, "lay_structure_tokens": priced_row.NAME,
+    "fill_row": priced_row.NAME, "reveal_row": priced_row.NAME, priced_row.NAME: priced_row.NAME,
 }
 
 #: Each mechanism's part, made for the data set and the table's size from the flow's step
@@ -153,7 +157,7 @@ PARTS: Final[Mapping[str, Callable[[GameData, int, Mapping[str, Mapping[str, Any
     sheets.NAME: sheets.make, forum.NAME: forum.make, end_trigger.NAME: end_trigger.make,
     pools.NAME: pools.make, wonder_draft.NAME: wonder_draft.make, structure.NAME: structure.make,
     bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
-    cities.NAME: cities.make,
+    cities.NAME: cities.make, priced_row.NAME: priced_row.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
@@ -161,7 +165,8 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
     "progress_pick": lambda game, seat, _: progress.pick(game, seat),
     "extra_offer": lambda game, seat, token: progress.offer_extra(game, seat, token),
     wonder_draft.PICK: wonder_draft.ask, cities.FOLLOW_UP: cities.ask_next,
-    track.STARTER: track.ask_starter,
+    track.STARTER: track.ask_starter, priced_row.TOKENS_TASK: priced_row.hand_over,
+    priced_row.ASK_TASK: priced_row.ask_waiting,
 }
 
 
@@ -253,6 +258,8 @@ END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
 #: Round-start steps: ``(game, parameters)``, run as each round begins.
 ROUND_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "lay_structure": structure.lay, "choose_starter": track.choose_starter,
+    "lay_structure_tokens": priced_row.lay_structure_tokens, "fill_row": priced_row.fill,
+    "reveal_row": priced_row.reveal,
 }
 
 #: ``turn.until``: when a round's turns end (checked after each turn and its follow-ups).
@@ -284,6 +291,29 @@ OFFER_CHECKS: Final[Mapping[str, Callable[[FlowGame, int, Any], None]]] = {
 }
 
 
+class ExtraTurn:
+    """An extra offer (``turn.offer: [OFFER, {NAME: …}]``): the turn's moves with the
+    offer's, the turn's resolver, its follow-ups' resolvers and wording, the refusals."""
+
+    def __init__(self, moves: Callable[[FlowGame, int], tuple[Any, ...]],
+                 resolve: Callable[[FlowGame, Ask, Any], None],
+                 resolvers: Mapping[str, Callable[[FlowGame, Ask, Any], None]],
+                 wording: Mapping[str, str],
+                 check: Callable[[FlowGame, int, Any], None]) -> None:
+        self.moves = moves
+        self.resolve = resolve
+        self.resolvers = resolvers
+        self.wording = wording
+        self.check = check
+
+
+#: The extra offers a turn may make (``turn.offer``'s later items).
+EXTRA_TURNS: Final[Mapping[str, ExtraTurn]] = {
+    priced_row.NAME: ExtraTurn(priced_row.turn_moves, priced_row.resolve_turn,
+                               priced_row.RESOLVERS, priced_row.WORDING, priced_row.check),
+}
+
+
 class _Program:
     """A flow made ready to run once per data set: its steps with their parameters."""
 
@@ -295,7 +325,8 @@ class _Program:
         self.after_card = flow.after_card
         self.after = flow.after
         self.arguments = {step.name: step.arguments for step in
-                           (*flow.setup, *flow.start, *flow.after_card, *flow.after)}
+                           (*flow.setup, *flow.start, *flow.after_card, *flow.after,
+                            *flow.also)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
         # each turn's steps with their arguments, looked up once
         self.start_steps = tuple((START_STEPS[step.name], step.arguments) for step in flow.start)
@@ -329,6 +360,14 @@ class _Program:
         self.check = OFFER_CHECKS.get(flow.offer)
         companions = SECTION_PARTS.get(flow.offer, {})
         owners += [OWNERS[step.name] for step in flow.round_start]
+        owners += [OWNERS[step.name] for step in flow.also]
+        for step in flow.also:   # (an extra offer: its moves beside the offer's, its answers)
+            extra = EXTRA_TURNS[step.name]
+            self.turn_moves = extra.moves
+            self.resolvers[self.turn_kind] = extra.resolve
+            self.resolvers.update(extra.resolvers)
+            self.wording.update(extra.wording)
+            self.check = extra.check
         owners += [companions[s] for s in sections if s in companions]
         if flow.offer in CITY_PARTS:
             owners.append(CITY_PARTS[flow.offer])

@@ -67,6 +67,9 @@ DEBT: Final = "debt"
 RESERVE_BUILD: Final = "reserve_build"
 # "now: copy COLOURS card from PLACES": a card of another city whose whole effect is copied
 COPY: Final = "copy"
+# "activate KIND token from tops|deck": an item of a priced row's stacks, free (asked and
+# carried out by that mechanism, mechanisms/priced_row.py)
+ACTIVATE: Final = "activate"
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
@@ -362,6 +365,8 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
             table.ask(RESERVE_BUILD, seat, effect)
     elif isinstance(effect, fx.CopyCard):  # "now: copy …" (an end copy is scoring's)
         table.ask(COPY, seat, effect)
+    elif isinstance(effect, fx.Activate):  # a priced row's item, free (its mechanism asks)
+        table.ask(ACTIVATE, seat, effect)
 
 
 def _owed(table: Table, seat: int, places: Sequence[str], value: fx.Amount,

@@ -14,7 +14,7 @@ victory).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Mapping, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
@@ -40,6 +40,9 @@ WORDING: Final[dict[str, str]] = {"token": "choosing a token",
                   "destroy": "choosing a card of the opponent to destroy",
                   "discard_build": "building a card from the discard pile"}
 OVER_WORDING: Final = "done: the game is over"
+#: Follow-ups a mechanism beside the cities asks and carries out itself, by the runtime's
+#: kind (filled in by those mechanisms' modules: ``activate`` by the priced row)
+ROUTED: Final[dict[str, Callable[[FlowGame, str, int, fx.Effect], None]]] = {}
 
 
 class Cities(Part):
@@ -124,6 +127,10 @@ class Cities(Part):
     def ask(self, game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> None:
         """Queue a choice of ``seat``'s after what is being done (none when there is
         nothing to choose): its options are settled now, as the effect acts."""
+        routed = ROUTED.get(kind)
+        if routed is not None:
+            routed(game, kind, seat, effect)
+            return
         found = pending_options(game.table, kind, seat, effect)
         if found:
             self.pending.append(Pending(kind, seat, found, effect))
