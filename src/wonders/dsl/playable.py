@@ -28,8 +28,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
-from wonders.dsl.flow_model import check_flow
-from wonders.dsl.flow_model import PRICED_ROW, has_extra_offer
+from wonders.dsl.flow_model import PRICED_ROW, check_flow, has_extra_offer
 from wonders.dsl.mechanisms import (
     EFFECT_WORDS,
     PERIOD_END,

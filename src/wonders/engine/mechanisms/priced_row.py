@@ -245,6 +245,12 @@ def _discounts(city: DraftedCity) -> tuple[int, list[tuple[Token, int]]]:
     return lasting, spendable
 
 
+def price(rules: RowRules, city: DraftedCity, seat: int, space: int, item: Token | None) -> int:
+    """What activating ``item`` on ``space`` costs ``seat`` before spending tokens: the
+    space's price less the lasting discounts, at least 0."""
+    return max(0, space_price(rules, seat, space, item) - _discounts(city)[0])
+
+
 def activation_moves(game: FlowGame, seat: int) -> list[Move]:
     """Each face-up item's activations the seat can pay for: with no spendable token,
     and with each set of them every one of which lowers the price."""
