@@ -259,9 +259,35 @@ class Activate:
     span: Span
 
 
+@dataclass(frozen=True)
+class TakeCard:
+    """``take COLOURS card from PLACES``."""
+
+    colours: tuple[Name, ...]
+    places: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class MoveWonder:
+    """``take unbuilt wonder from PLACES`` (``verb`` take), ``unbuild wonder in PLACES``
+    (unbuild), ``build wonder with discarded card`` (build, no places)."""
+
+    verb: str
+    places: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class DiscardStructure:
+    """``discard any structure card``."""
+
+    span: Span
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
                Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give,
-               ActivationDiscount, Activate]
+               ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure]
 
 
 @dataclass(frozen=True)

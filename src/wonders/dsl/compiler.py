@@ -39,6 +39,9 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.Give: (fx.Timing.NOW, fx.Timing.ON),
     ast.ActivationDiscount: (fx.Timing.ONGOING,),
     ast.Activate: (fx.Timing.NOW,),
+    ast.TakeCard: (fx.Timing.NOW,),
+    ast.MoveWonder: (fx.Timing.NOW,),
+    ast.DiscardStructure: (fx.Timing.NOW,),
 }
 
 _EFFECT_WORD = {
@@ -47,7 +50,8 @@ _EFFECT_WORD = {
     ast.Replay: "replay", ast.Lose: "loses", ast.Destroy: "destroy", ast.Take: "take",
     ast.Discount: "discount", ast.Gain: "gains", ast.DrawReserve: "draw",
     ast.BuildReserve: "build", ast.Give: "gives", ast.ActivationDiscount: "discount",
-    ast.Activate: "activate",
+    ast.Activate: "activate", ast.TakeCard: "take", ast.MoveWonder: "wonder",
+    ast.DiscardStructure: "discard",
 }
 
 
@@ -323,6 +327,13 @@ class _Checker:
             self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
             self.known(node.source, ACTIVATE_SOURCES, "N310", "place to activate from")
             return fx.Activate(node.kind.text, node.source.text)
+        if isinstance(node, ast.TakeCard):
+            return fx.TakeCard(self.colours(node.colours), self.places(node.places, "take"))
+        if isinstance(node, ast.MoveWonder):
+            places = self.places(node.places, node.verb) if node.places else ()
+            return fx.MoveWonder(node.verb, places)
+        if isinstance(node, ast.DiscardStructure):
+            return fx.DiscardStructure()
         if isinstance(node, (ast.DrawReserve, ast.BuildReserve)):
             if node.count == 0:
                 word = "drawing" if isinstance(node, ast.DrawReserve) else "building"

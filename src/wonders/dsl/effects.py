@@ -276,6 +276,32 @@ class Activate:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeCard:
+    """The owner chooses a card of ``colours`` built in ``places``: it leaves that city
+    and joins the owner's, as built there (its ``now:`` clauses do not act again)."""
+
+    colours: frozenset[str]
+    places: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWonder:
+    """A wonder moved: ``verb`` "take" (an unbuilt wonder of a city at ``places`` becomes
+    the owner's), "unbuild" (a built wonder of a city at ``places`` is unbuilt again, its
+    card to the discard pile; what it gave once stays), "build" (a card of the discard
+    pile builds one of the owner's wonders, free)."""
+
+    verb: str
+    places: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardStructure:
+    """The owner puts a card of the structure not taken yet (any: covered, face down) on
+    the discard pile; what it uncovers turns face up."""
+
+
+@dataclass(frozen=True, slots=True)
 class DrawReserve:
     """The owner draws ``count`` cards from the unused cards of the rule set's reserve (those
     never dealt) into its reserve hand (as many as are left)."""
@@ -293,7 +319,8 @@ class BuildReserve:
 
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
-               BuildReserve, GiveCoins, ActivationDiscount, Activate]
+               BuildReserve, GiveCoins, ActivationDiscount, Activate, TakeCard, MoveWonder,
+               DiscardStructure]
 
 
 @dataclass(frozen=True, slots=True)

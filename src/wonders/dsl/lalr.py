@@ -336,6 +336,26 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Activate(_name(children[0]), _name(children[2]), _span(meta))
 
     @_meta
+    def take_card(self, meta: Any, children: list[Any]) -> ast.TakeCard:
+        return ast.TakeCard(children[0], children[2], _span(meta))
+
+    @_meta
+    def take_wonder(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("take", children[-1], _span(meta))
+
+    @_meta
+    def unbuild(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("unbuild", children[-1], _span(meta))
+
+    @_meta
+    def wonder_from_discard(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("build", (), _span(meta))
+
+    @_meta
+    def discard_structure(self, meta: Any, children: list[Any]) -> ast.DiscardStructure:
+        return ast.DiscardStructure(_span(meta))
+
+    @_meta
     def reserve_draw(self, meta: Any, children: list[Any]) -> ast.DrawReserve:
         return ast.DrawReserve(int(children[0]), _span(meta))
 

@@ -27,7 +27,8 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.LoseCoins: "loses", fx.Replay: "replay", fx.Destroy: "destroy", fx.TakeToken: "take",
     fx.Discount: "discount", fx.GainCoins: "gains", fx.DrawReserve: "draw",
     fx.BuildReserve: "build", fx.GiveCoins: "gives", fx.ActivationDiscount: "discount",
-    fx.Activate: "activate",
+    fx.Activate: "activate", fx.TakeCard: "take card", fx.MoveWonder: "wonder",
+    fx.DiscardStructure: "discard",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -203,7 +204,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         turns="sequential",
         # (activate, and a discount on activation: with a priced row in the flow only)
         effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING),
-                               ("activate", NOW)},
+                               ("activate", NOW), ("take card", NOW), ("wonder", NOW),
+                               ("discard", NOW)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",
             "build": "the structure game loop has no reserve hand to build from",

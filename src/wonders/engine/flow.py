@@ -45,6 +45,7 @@ from wonders.engine.flow_state import (
 from wonders.engine.mechanisms import (
     bank,
     cities,
+    city_moves,
     conflict,
     decks,
     end_trigger,
@@ -279,12 +280,13 @@ CITY_PARTS: Final[Mapping[str, str]] = {"structure": cities.NAME}
 #: out each answer, and why a turn's move is refused (in the words scenarios match).
 OFFER_WORDING: Final[Mapping[str, Mapping[str, str]]] = {
     "structure": {**structure.WORDING, **wonder_draft.WORDING, **track.WORDING,
-                  **cities.WORDING, OVER: cities.OVER_WORDING},
+                  **cities.WORDING, **city_moves.WORDING, OVER: cities.OVER_WORDING},
 }
 OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], None]]]] = {
     "structure": {structure.TURN: structure.resolve, wonder_draft.PICK: wonder_draft.resolve,
                   track.STARTER: track.resolve_starter,
-                  **{kind: cities.resolve for kind in cities.WORDING}},
+                  **{kind: cities.resolve for kind in cities.WORDING},
+                  **{kind: city_moves.resolve for kind in city_moves.WORDING}},
 }
 OFFER_CHECKS: Final[Mapping[str, Callable[[FlowGame, int, Any], None]]] = {
     "structure": structure.check,

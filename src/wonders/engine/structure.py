@@ -168,6 +168,25 @@ class Structure:
         if free:
             moved.pop()
 
+    def remove(self, slot: int) -> None:
+        """Remove the card at ``slot`` though it may be covered or face down (an effect
+        discards it): the cards it uncovers become accessible and face up."""
+        if slot in self.accessible:
+            self.take(slot)
+            return
+        if self.taken[slot]:
+            raise ValueError(f"slot {slot} is already taken")
+        self.taken[slot] = True
+        gone = self._gone | (1 << slot)
+        self._gone = gone
+        self.left -= 1
+        cover_bits = self.layout.cover_bits
+        for below in self.layout.covers[slot]:
+            lying = cover_bits[below]
+            if gone & lying == lying and not self.taken[below]:
+                self.accessible.append(below)
+                self.face_up[below] = True
+
     @property
     def taken_bits(self) -> int:
         """The taken slots as bits (1 << slot), which only grow: a reader that kept an

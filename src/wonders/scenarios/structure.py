@@ -29,7 +29,15 @@ from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import bank, pools, priced_row, structure, track, wonder_draft
+from wonders.engine.mechanisms import (
+    bank,
+    city_moves,
+    pools,
+    priced_row,
+    structure,
+    track,
+    wonder_draft,
+)
 from wonders.engine.notation import normal
 from wonders.engine.payment import Payment
 from wonders.engine.structure import Layout, Structure
@@ -45,7 +53,8 @@ class StructureRunner(DraftRunner):
     LOOP = "card-structure"
     POSITION = frozenset({"age", "players", "discard", "offer", "conflict", "looted", "board",
                           "box", "to_move", "wonder_pools", "picks", "row", "stacks", "hidden"})
-    PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens"})
+    PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens",
+                        "tucked"})
     CHECKS = frozenset({"score", "winners", "payments", "legal", "illegal", "state",
                         "discard", "to_move", "phase", "age", "turn", "prices", "conflict",
                         "victory", "pools", "options", "not_discarded", "structure", "row",
@@ -57,7 +66,8 @@ class StructureRunner(DraftRunner):
                        "owned_tokens"})
     PAYMENTS = frozenset({"player", "build", "wonder", "cheapest", "free", "impossible"})
     PHASES = ("turn", "wonder_draft", "token", "destroy", "discard_build", "starter", "over",
-              priced_row.PLACE, priced_row.ACTIVATE, priced_row.CHOOSE_STACK)
+              priced_row.PLACE, priced_row.ACTIVATE, priced_row.CHOOSE_STACK,
+              *city_moves.WORDING)
     VICTORIES = ("military", "science", "civilian")
 
     # --- checking a scenario before it runs -------------------------------------------
@@ -211,6 +221,11 @@ class StructureRunner(DraftRunner):
             city.built_wonders = [self.wonder(n, ppath + ("built_wonders", j))
                                   for j, n in enumerate(player.get("built_wonders") or [])]
             city.stages = len(city.built_wonders)
+            city.stage_cards = self.cards(player.get("tucked"), ppath + ("tucked",))
+            if city.stage_cards and len(city.stage_cards) != city.stages:
+                raise _ScenarioDataError(f"'tucked' lists the card under each built wonder "
+                                         f"({city.stages}), not {len(city.stage_cards)}",
+                                         ppath + ("tucked",))
             city.owned_tokens = [self.token_named(n, ppath + ("owned_tokens", j))
                                  for j, n in enumerate(player.get("owned_tokens") or [])]
             city.coins = int(player.get("coins", setup.base.start_coins))

@@ -346,8 +346,8 @@ def hand_over(game: FlowGame, seat: int, about: int) -> None:
     if laid is None:
         return
     for slot in sorted(part.on_slots):
-        if not laid.face_up[slot]:
-            continue
+        if not laid.face_up[slot] and not laid.taken[slot]:
+            continue   # (still face down; a card discarded gives its token too)
         token = part.on_slots.pop(slot)
         if part.on_slots:
             game.schedule([(TOKENS_TASK, seat, 0)])   # (the rest after this one's choice)
