@@ -285,9 +285,20 @@ class DiscardStructure:
     span: Span
 
 
+@dataclass(frozen=True)
+class TrackPiece:
+    """``place blocker on track`` (verb block), ``discard military token`` (discard),
+    ``use military token`` (use); ``kind``: the token kind named (military)."""
+
+    verb: str
+    kind: Name | None
+    span: Span
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
                Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give,
-               ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure]
+               ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure,
+               TrackPiece]
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.TakeCard: (fx.Timing.NOW,),
     ast.MoveWonder: (fx.Timing.NOW,),
     ast.DiscardStructure: (fx.Timing.NOW,),
+    ast.TrackPiece: (fx.Timing.NOW,),
 }
 
 _EFFECT_WORD = {
@@ -51,7 +52,7 @@ _EFFECT_WORD = {
     ast.Discount: "discount", ast.Gain: "gains", ast.DrawReserve: "draw",
     ast.BuildReserve: "build", ast.Give: "gives", ast.ActivationDiscount: "discount",
     ast.Activate: "activate", ast.TakeCard: "take", ast.MoveWonder: "wonder",
-    ast.DiscardStructure: "discard",
+    ast.DiscardStructure: "discard", ast.TrackPiece: "track",
 }
 
 
@@ -67,6 +68,9 @@ _TIMING_WORD = {
     fx.Timing.END: "'end:' (at final scoring)",
     fx.Timing.ON: "'on …:' (each time a later build sets it off)",
 }
+
+# The tokens of the conflict track, as "discard military token" names them.
+MILITARY_TOKENS: tuple[str, ...] = ("military",)
 
 # Where "activate KIND token from …" takes its item: the stacks' tops, or one whole stack.
 ACTIVATE_SOURCES: tuple[str, ...] = ("tops", "deck")
@@ -334,6 +338,10 @@ class _Checker:
             return fx.MoveWonder(node.verb, places)
         if isinstance(node, ast.DiscardStructure):
             return fx.DiscardStructure()
+        if isinstance(node, ast.TrackPiece):
+            if node.kind is not None:   # (the conflict track's tokens: 'military')
+                self.known(node.kind, MILITARY_TOKENS, "N305", "token kind")
+            return fx.TrackPiece(node.verb)
         if isinstance(node, (ast.DrawReserve, ast.BuildReserve)):
             if node.count == 0:
                 word = "drawing" if isinstance(node, ast.DrawReserve) else "building"

@@ -302,6 +302,16 @@ class DiscardStructure:
 
 
 @dataclass(frozen=True, slots=True)
+class TrackPiece:
+    """The conflict track's pieces: ``verb`` "block" (the owner puts a blocker on a space
+    the pawn is not on: the pawn stops before it, once, and it is removed), "discard" (a
+    military token still on the track, discarded without its effect), "use" (one applied
+    as if the pawn entered its zone, then discarded)."""
+
+    verb: str
+
+
+@dataclass(frozen=True, slots=True)
 class DrawReserve:
     """The owner draws ``count`` cards from the unused cards of the rule set's reserve (those
     never dealt) into its reserve hand (as many as are left)."""
@@ -320,7 +330,7 @@ class BuildReserve:
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
                BuildReserve, GiveCoins, ActivationDiscount, Activate, TakeCard, MoveWonder,
-               DiscardStructure]
+               DiscardStructure, TrackPiece]
 
 
 @dataclass(frozen=True, slots=True)

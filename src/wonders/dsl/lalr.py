@@ -356,6 +356,18 @@ class _ToAst(Transformer[Token, Any]):
         return ast.DiscardStructure(_span(meta))
 
     @_meta
+    def track_block(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
+        return ast.TrackPiece("block", None, _span(meta))
+
+    @_meta
+    def track_discard(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
+        return ast.TrackPiece("discard", _name(children[0]), _span(meta))
+
+    @_meta
+    def track_use(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
+        return ast.TrackPiece("use", _name(children[0]), _span(meta))
+
+    @_meta
     def reserve_draw(self, meta: Any, children: list[Any]) -> ast.DrawReserve:
         return ast.DrawReserve(int(children[0]), _span(meta))
 

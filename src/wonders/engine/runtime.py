@@ -74,6 +74,7 @@ ACTIVATE: Final = "activate"
 TAKE_CARD: Final = "take_card"
 DISCARD_CARD: Final = "discard_card"
 WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder"}
+TRACK_MOVES: Final = {"block": "block", "discard": "discard_token", "use": "use_token"}
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
@@ -377,6 +378,8 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
         table.ask(WONDER_MOVES[effect.verb], seat, effect)
     elif isinstance(effect, fx.DiscardStructure):
         table.ask(DISCARD_CARD, seat, effect)
+    elif isinstance(effect, fx.TrackPiece):
+        table.ask(TRACK_MOVES[effect.verb], seat, effect)
 
 
 def _owed(table: Table, seat: int, places: Sequence[str], value: fx.Amount,

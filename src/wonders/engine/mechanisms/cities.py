@@ -43,6 +43,10 @@ OVER_WORDING: Final = "done: the game is over"
 #: Follow-ups a mechanism beside the cities asks and carries out itself, by the runtime's
 #: kind (filled in by those mechanisms' modules: ``activate`` by the priced row)
 ROUTED: Final[dict[str, Callable[[FlowGame, str, int, fx.Effect], None]]] = {}
+#: Follow-ups whose options are worked out when they are asked, not when raised (an
+#: earlier follow-up of the same source may change them: a token discarded, then another
+#: used), by kind; none left then: the follow-up lapses
+LATE: Final[dict[str, Callable[[FlowGame, str, int, fx.Effect], list[Any]]]] = {}
 
 
 class Cities(Part):
@@ -177,6 +181,12 @@ class Cities(Part):
 def ask_next(game: FlowGame, seat: int, about: int) -> None:
     """The agenda's task: ask the oldest follow-up choice raised."""
     pending = state(game).pending.pop(0)
+    late = LATE.get(pending.kind)
+    if late is not None and pending.effect is not None:
+        moves = late(game, pending.kind, pending.seat, pending.effect)
+        if moves:
+            game.wait(pending.kind, pending.seat, moves)
+        return
     game.wait(pending.kind, pending.seat, pending.options)
 
 

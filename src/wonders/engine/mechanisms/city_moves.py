@@ -29,7 +29,7 @@ from wonders.engine.drafted_city import DraftedCity
 from wonders.engine.errors import RuleError
 from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Ask
-from wonders.engine.mechanisms import bank, cities, priced_row, structure
+from wonders.engine.mechanisms import bank, cities, priced_row, structure, track
 from wonders.engine.runtime import WONDER_EVENT, Pending
 from wonders.engine.table import seats_at
 
@@ -41,6 +41,9 @@ TAKE_WONDER: Final = "take_wonder"
 UNBUILD: Final = "unbuild"
 BUILD_WONDER: Final = "build_wonder"
 DISCARD_CARD: Final = "discard_card"
+BLOCK: Final = "block"
+DISCARD_TOKEN: Final = "discard_token"
+USE_TOKEN: Final = "use_token"
 #: the decisions, in words
 WORDING: Final[dict[str, str]] = {
     TAKE_CARD: "choosing a card of another city to take",
@@ -48,6 +51,9 @@ WORDING: Final[dict[str, str]] = {
     UNBUILD: "choosing a built wonder to unbuild",
     BUILD_WONDER: "choosing a discarded card and a wonder to build with it",
     DISCARD_CARD: "choosing a card of the structure to discard",
+    BLOCK: "choosing a space of the conflict track to block",
+    DISCARD_TOKEN: "choosing a military token to discard",
+    USE_TOKEN: "choosing a military token to apply",
 }
 #: the runtime's kind of each effect (what ``runtime.now`` asks for)
 KINDS: Final[dict[type, str]] = {fx.TakeCard: TAKE_CARD, fx.DiscardStructure: DISCARD_CARD}
@@ -98,6 +104,16 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
                     row = layout.slot_rows[slot]
                     card = slot - sum(len(r) for r in layout.rows[:row - 1]) + 1
                     found.append(Move("discard", ("row", str(row), "card", str(card))))
+    elif isinstance(effect, fx.TrackPiece):
+        pawn = track.state(game)
+        if effect.verb == "block":   # (any space but the pawn's: a capital too)
+            reach = pawn.rules.supremacy
+            found += [Move("block", ("space", str(n))) for n in range(-reach, reach + 1)
+                      if n != pawn.position]
+        else:
+            found += [Move(effect.verb, ("military", "token", str(pawn.rules.zones[i].start),
+                                         "of", "player", str(side)))
+                      for i, side in sorted(pawn.tokens)]
     return found
 
 
@@ -152,6 +168,16 @@ def resolve(game: FlowGame, asked: Ask, move: Any) -> None:
                 other.wonders.clear()  # the rest leave the game
     elif asked.kind == DISCARD_CARD:
         _discard(game, seat, words)
+    elif asked.kind == BLOCK:
+        track.state(game).blocker = int(words[1])
+    elif asked.kind in (DISCARD_TOKEN, USE_TOKEN):
+        pawn = track.state(game)
+        start, side = int(words[2]), int(words[5])
+        index = next(i for i, zone in enumerate(pawn.rules.zones) if zone.start == start)
+        if asked.kind == USE_TOKEN:
+            pawn.use_token(game, index, side)
+        else:
+            pawn.tokens.discard((index, side))
     if asked.kind in (TAKE_WONDER, UNBUILD, BUILD_WONDER):
         kept = bank.state(game).kept   # (the wonders each can tuck under: priced again)
         for s in range(len(kept)):
@@ -173,6 +199,8 @@ def _discard(game: FlowGame, seat: int, words: tuple[str, ...]) -> None:
 
 for _kind in WORDING:   # (the runtime's follow-ups of these kinds come here)
     cities.ROUTED[_kind] = ask
+for _kind in (DISCARD_TOKEN, USE_TOKEN):   # (one discarded, then another used)
+    cities.LATE[_kind] = options
 
 __all__ = ["BUILD_WONDER", "DISCARD_CARD", "KINDS", "TAKE_CARD", "TAKE_WONDER", "UNBUILD",
            "WORDING", "ask", "kind_of", "options", "resolve"]
