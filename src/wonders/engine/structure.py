@@ -158,7 +158,8 @@ class Structure:
         free = True  # whether the last place is the one the shift freed
         for below in layout.covers[slot]:
             lying = cover_bits[below]
-            if gone & lying == lying:  # nothing lies on it any more
+            # nothing lies on it any more (and an effect did not remove it already)
+            if gone & lying == lying and not self.taken[below]:
                 if free:
                     accessible[last] = below
                     free = False

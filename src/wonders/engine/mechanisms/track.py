@@ -66,7 +66,7 @@ class Track(Part):
             after = blocker - 1 if after > before else blocker + 1   # stopped before it
             self.blocker = None
         self.position = after
-        for index, side, zone in entered(before, self.position, rules):
+        for index, side, _zone in entered(before, self.position, rules):
             if (index, side) in self.tokens:
                 self.use_token(game, index, side)
         if self.at_once and abs(self.position) >= rules.supremacy:
