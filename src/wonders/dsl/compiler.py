@@ -329,7 +329,11 @@ class _Checker:
             return fx.ActivationDiscount(node.count, node.once)
         if isinstance(node, ast.Activate):
             self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
-            self.known(node.source, ACTIVATE_SOURCES, "N310", "place to activate from")
+            if node.source.text not in ACTIVATE_SOURCES:
+                self.problem("N310", f"unknown place to activate from '{node.source.text}'; "
+                             "write 'tops' (the top of every stack) or 'deck' (one stack, "
+                             "seen whole)", node.source.span,
+                             closest(node.source.text, ACTIVATE_SOURCES))
             return fx.Activate(node.kind.text, node.source.text)
         if isinstance(node, ast.TakeCard):
             return fx.TakeCard(self.colours(node.colours), self.places(node.places, "take"))
