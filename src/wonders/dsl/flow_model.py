@@ -313,6 +313,10 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
         return
     turn = _section(data, "turn")
     chosen, extra = _offer_items(turn)
+    if not isinstance(chosen, str):
+        report.add(Diagnostic("M909", "turn.offer's list starts with the offer's name (then "
+                              "its extra offers: [structure, {priced_row: …}])",
+                              doc.location(("flow", "turn", "offer", 0)), text="offer"))
     for i, raw in enumerate(extra):
         _check_step(doc, report, ("flow", "turn", "offer", i + 1), chosen, raw, EXTRA_OFFERS,
                     "extra offer")

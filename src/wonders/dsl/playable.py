@@ -233,9 +233,9 @@ class _Checker:
         self.placed: set[str] = set()  # tokens a flow step puts into play by name
         if flow is not None:
             for step in (*flow.setup, *flow.round_start):
-                kind = step.arguments.get("kind")
-                if step.name == "lay_structure_tokens" and isinstance(kind, str):
-                    self.dealt_kinds.add(kind)
+                laid_kind = step.arguments.get("kind")
+                if step.name == "lay_structure_tokens" and isinstance(laid_kind, str):
+                    self.dealt_kinds.add(laid_kind)
                 elif step.name == "stack_decks":
                     for names in _map(step.arguments.get("decks")).values():
                         self.placed.update(str(n) for n in _list(names))

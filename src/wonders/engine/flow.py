@@ -424,10 +424,16 @@ def every_move(data: GameData) -> list[Move]:
     mechanism the flow names lists its own): the fixed action ids of agents'
     environments and OpenSpiel."""
     components = data.components
-    if components is None or data.rules.model.flow is None:
+    if data.rules.model.flow is None:
         return []
     program = _program(data)
     found: list[Move] = []
+    if cities.NAME in program.mechanisms:   # (a structure game: the effects' moves)
+        found += city_moves.every_move(data, data.rules.max_players)
+    if priced_row.NAME in program.mechanisms:
+        found += priced_row.every_move(data, program.arguments)
+    if components is None:
+        return found
     for name, listed in MOVES.items():
         if name in program.mechanisms:
             found += listed(components, program.arguments)

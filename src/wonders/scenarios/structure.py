@@ -277,7 +277,7 @@ class StructureRunner(DraftRunner):
             if name not in row.stacks:
                 raise _ScenarioDataError(f"no stack '{name}' (stacks: "
                                          f"{', '.join(row.stacks)})", path + ("stacks", name),
-                                         closest(str(name), list(row.stacks)), key=True)
+                                         closest(str(name), list(row.stacks)))
         row.on_slots = {}
         for i, hidden in enumerate(spec.get("hidden") or []):
             if hidden.get("token") is not None:
@@ -510,7 +510,7 @@ class StructureRunner(DraftRunner):
         for name, wanted in spec.items():
             if name not in row.stacks:
                 raise _ScenarioDataError(f"no stack '{name}'", path + (name,),
-                                         closest(str(name), list(row.stacks)), key=True)
+                                         closest(str(name), list(row.stacks)))
             got = [t.name for t in row.stacks[name]]
             if got != list(wanted):
                 self.fail(outcome, path + (name,), f"stack {name} holds {got or 'nothing'} "

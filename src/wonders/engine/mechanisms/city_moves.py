@@ -102,8 +102,8 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
             for slot in range(layout.size):
                 if not laid.taken[slot]:
                     row = layout.slot_rows[slot]
-                    card = slot - sum(len(r) for r in layout.rows[:row - 1]) + 1
-                    found.append(Move("discard", ("row", str(row), "card", str(card))))
+                    place = slot - sum(len(r) for r in layout.rows[:row - 1]) + 1
+                    found.append(Move("discard", ("row", str(row), "card", str(place))))
     elif isinstance(effect, fx.TrackPiece):
         pawn = track.state(game)
         if effect.verb == "block":   # (any space but the pawn's: a capital too)
@@ -195,6 +195,37 @@ def _discard(game: FlowGame, seat: int, words: tuple[str, ...]) -> None:
         laid.remove(slot)
         if priced_row.NAME in game.parts and priced_row.state(game).on_slots:
             game.agenda.append((priced_row.TOKENS_TASK, seat, 0))
+
+
+def every_move(data: Any, players: int) -> list[Move]:
+    """Every move these effects can offer in a game of ``data`` (the fixed action ids of
+    agents and OpenSpiel): none unless one of its effects is there."""
+    from wonders.engine.runtime import every_effects
+    kinds = {type(c.effect) for e in every_effects(data) for c in e.clauses}
+    found: list[Move] = []
+    seats = [str(s) for s in range(players)]
+    cards = list(dict.fromkeys(c.name for c in data.cards))
+    wonders = [w.name for w in data.wonders]
+    if fx.TakeCard in kinds:
+        found += [Move("take", (c, "of", "player", s)) for c in cards for s in seats]
+    if fx.MoveWonder in kinds:
+        found += [Move(verb, (w, "of", "player", s)) for verb in ("take", "unbuild")
+                  for w in wonders for s in seats]
+        found += [Move("wonder", (w, "with", c, "free")) for w in wonders for c in cards]
+    if fx.DiscardStructure in kinds:
+        layouts = data.rules.model.offer.layouts
+        longest = max((len(row) for layout in layouts.values() for row in layout.rows),
+                      default=0)
+        rows = max((len(layout.rows) for layout in layouts.values()), default=0)
+        found += [Move("discard", ("row", str(r), "card", str(c)))
+                  for r in range(1, rows + 1) for c in range(1, longest + 1)]
+    if fx.TrackPiece in kinds:
+        model = data.rules.model.military.track
+        reach = model.supremacy
+        found += [Move("block", ("space", str(n))) for n in range(-reach, reach + 1)]
+        found += [Move(verb, ("military", "token", str(zone.start), "of", "player", s))
+                  for verb in ("discard", "use") for zone in model.zones for s in seats]
+    return found
 
 
 for _kind in WORDING:   # (the runtime's follow-ups of these kinds come here)

@@ -195,7 +195,7 @@ def structure_slot(rows: Sequence[Sequence[int]], place: Any) -> int:
     if (not isinstance(place, list) or len(place) != 2
             or not all(isinstance(n, int) and not isinstance(n, bool) for n in place)):
         raise RuleError(f"a structure place is [row, card] (1-based), not {place!r}")
-    row, card = place
+    row, card = int(place[0]), int(place[1])
     if not 1 <= row <= len(rows) or not 1 <= card <= len(rows[row - 1]):
         raise RuleError(f"the structure has no card {card} in row {row} "
                         f"(rows of {', '.join(str(len(r)) for r in rows)} cards)")
@@ -242,6 +242,7 @@ def _discounts(city: DraftedCity) -> tuple[int, list[tuple[Token, int]]]:
     for _, _, effect in city.clause_list(fx.Timing.ONGOING):
         if isinstance(effect, fx.ActivationDiscount) and not effect.once:
             lasting += effect.count
+    spendable.sort(key=lambda pair: pair[0].name)   # (one notation per set, by name)
     return lasting, spendable
 
 
@@ -271,7 +272,7 @@ def activation_moves(game: FlowGame, seat: int) -> list[Move]:
                     continue   # (a token that lowers nothing is not offered)
                 cost = max(0, price - sum(values))
                 if cost <= city.coins:
-                    words = (item.name, "pay", str(cost))
+                    words: tuple[str, ...] = (item.name, "pay", str(cost))
                     if n:
                         words += ("with", *(t.name for t, _ in chosen))
                     found.append(Move(ACTIVATE_VERB, words))
@@ -432,6 +433,31 @@ def resolve_free(game: FlowGame, asked: Ask, move: Any) -> None:
                 activate(game, asked.seat, item)
                 return
     raise RuleError(f"{name} is in no stack")
+
+
+def every_move(data: GameData, arguments: Mapping[str, Mapping[str, Any]]) -> list[Move]:
+    """Every move a priced row can offer (the fixed action ids of agents and OpenSpiel):
+    each item activated at each price up to its highest (with each set of spendable
+    tokens), free, placed on each space; each stack chosen."""
+    rules = _rules(data, arguments)
+    items = [t for t in data.tokens if t.kind == rules.kind or t.name in rules.double]
+    highest = max((p for row in rules.prices for p in row), default=0) * 2
+    spendable = sorted(t.name for t in data.tokens if any(
+        isinstance(c.effect, fx.ActivationDiscount) and c.effect.once
+        for c in t.effects.clauses))
+    sets = [()] + [chosen for n in range(1, len(spendable) + 1)
+                   for chosen in combinations(spendable, n)]
+    found: list[Move] = []
+    for item in items:
+        for cost in range(highest + 1):
+            for chosen in sets:
+                found.append(Move(ACTIVATE_VERB, (item.name, "pay", str(cost))
+                                  + (("with", *chosen) if chosen else ())))
+        found.append(Move(ACTIVATE_VERB, (item.name, "free")))
+        found += [Move(PLACE_VERB, (item.name, "on", "space", str(i + 1)))
+                  for i in range(rules.spaces)]
+    found += [Move(STACK_VERB, (name,)) for name in rules.stacks]
+    return found
 
 
 #: The mechanism that carries out each of this mechanism's decisions.
