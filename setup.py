@@ -44,6 +44,7 @@ HOT_PATH = [
     "wonders/engine/mechanisms/card_reserve",
     "wonders/engine/mechanisms/discounts",
     "wonders/engine/mechanisms/free_builds",
+    "wonders/engine/mechanisms/hands",
     "wonders/engine/mechanisms/neighbours",
     "wonders/engine/payment",
     "wonders/engine/playout",   # whole-game playouts: simulate's and the search bot's games

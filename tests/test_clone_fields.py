@@ -22,9 +22,8 @@ from wonders.engine.contract import GameState
 from wonders.engine.randomness import below
 from wonders.engine.registry import new_game
 
-# fields a clone starts afresh (caches), and state derived from the data, shared by games
+# fields a clone starts afresh (caches)
 FRESH = {"_legal"}
-SHARED = {"_age_cards", "_dealt"}
 # properties (the compiled build lists them among the slots) made when first read, which
 # refuse where the game has none: a flow game's effect table without a part keeping cities
 DERIVED = {"table"}
@@ -69,6 +68,6 @@ def test_a_clone_has_every_field_of_its_original(name: str) -> None:
             continue
         if plain(mine):
             assert theirs == mine, field
-        elif isinstance(mine, (list, dict, set)) and field not in SHARED:
+        elif isinstance(mine, (list, dict, set)):
             assert theirs is not mine or not mine, f"{field} is shared with the clone"
             assert len(theirs) == len(mine), field

@@ -194,6 +194,18 @@ def test_simulate_gives_statistics_by_board() -> None:
     assert len(boards) == 7
 
 
+def test_simulate_shows_no_card_tables_for_a_game_without_cards() -> None:
+    result = runner.invoke(app, ["simulate", "--game", "dice", "--games", "10", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Wonders by side" in result.output and "Cards:" not in result.output
+
+
+def test_the_winner_line_says_how_without_ages() -> None:
+    result = runner.invoke(app, ["play", "--game", "dice", "--players", "3", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "victory: civilian (most points at the end of the game)" in result.output
+
+
 def test_wonders_cards_and_games_list_dice() -> None:
     games = runner.invoke(app, ["games"])
     assert games.exit_code == 0 and "dice" in games.output
@@ -314,7 +326,9 @@ PRINTED = SCENARIOS.with_name("dice-printed.yaml")
      "die_discount: {colour: green, less: 1}",
      "C13: after the compass lane's second space the green die costs nothing"),
     ("sheets.yaml", "on_die: {colour: red, coins: 2}", "on_die: {colour: blue, coins: 2}",
-     "C13: after the tablet lane's first space choosing the red die gives 2 coins"),
+     ("C13: after the tablet lane's first space choosing the red die gives 2 coins|"
+      "C13: the red die gives its 2 coins even where the black die crosses the same space "
+      "for the same price")),
     ("sheets.yaml", "cross: [agora]", "cross: [market]",
      "C13: the gear lane's second space crosses a space of the Agora (cross: [agora])"),
     ("sheets.yaml", "up_to: 2", "up_to: 1",

@@ -15,6 +15,7 @@ from wonders.engine import COMPILED
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, Decline, Pass, TakeBonus
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow import FlowGame
+from wonders.engine.mechanisms import forum
 
 FALLBACK = "not one of the options"
 
@@ -169,11 +170,106 @@ def test_a_seat_that_is_no_number_is_refused_as_such(data) -> None:  # type: ign
     """``check`` with the seat as text (a JSON key, say) says a seat is a number, not that
     seat '0' is not asked while seat 0 is (the message printed both as player 0)."""
     game = FlowGame(data, 3, 2)
-    for seat in ("0", None, 1.5):
-        if COMPILED:   # the compiled check takes an int: mypyc refuses the call itself
-            with pytest.raises(TypeError):
-                game.check(seat, Pass())  # type: ignore[arg-type]
-            continue
+    for seat in ("0", None, 1.5):   # (the compiled build too: check takes any value)
         why = reason(game, seat, Pass())  # type: ignore[arg-type]
         assert f"a seat is a number 0 to 2, not {seat!r}" == why
     assert "not this player's decision" in reason(game, 5, Pass())
+
+
+def lay(game: FlowGame, dice: list[tuple[str, int, int]]) -> None:
+    """The forum as it lies: (die name, face, quadrant), 0-based, as a scenario sets it."""
+    names = [d.name for d in game.data.dice.dice]
+    pool = forum.state(game).pool
+    pool.slots = [names.index(name) for name, _, _ in dice]
+    pool.faces = [face for _, face, _ in dice]
+    pool.quadrants = [quadrant for _, _, quadrant in dice]
+    game.invalidate()
+
+
+def test_another_die_making_the_same_move_is_named(data) -> None:  # type: ignore[no-untyped-def]
+    """Two grey dice showing wood offer one move (the same space for the same coins): the
+    second die's crossing names the offered one instead of listing every option."""
+    game = FlowGame(data, 2, 1)
+    lay(game, [("grey_1", 0, 0), ("grey_2", 0, 0)])   # wood, wood; both free
+    offered = [a for a in game.legal_actions(0) if isinstance(a, CrossSpace)]
+    assert [(a.building, a.space, a.die) for a in offered] == [("warehouse", 0, "grey_1")]
+    same = CrossSpace("warehouse", 0, 1, "grey_2", 0, 0)
+    assert reason(game, 0, same) == ("the same crossing for the same coins is offered as "
+                                     "'cross warehouse space 1 with the grey_1 die (pay 0)' "
+                                     "(one action for each space and payment: choose that one)")
+
+
+def test_what_is_no_dice_action_is_refused_as_such(data) -> None:  # type: ignore[no-untyped-def]
+    game = FlowGame(data, 3, 1)
+    for wrong in ("pass", None, {"pass": True}):
+        assert reason(game, 0, wrong) == ("a dice action is a CrossSpace, BuildWonderStage, "
+                                          f"Pass, TakeBonus or Decline, not {wrong!r}")
+
+
+def test_a_crossing_without_a_die_takes_no_die_and_pays_its_cost(data) -> None:  # type: ignore[no-untyped-def]
+    """A bonus's crossing (and a follow-up's) names no die, has no die price and pays the
+    space's types lacking; a bonus that crosses nothing takes no crossing."""
+    game = FlowGame(data, 2, 1)
+    rng = random.Random(2)
+    while game.decision().kind != "bonus":
+        game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    seat = game.to_move()[0]
+    bonus = next(a for a in game.legal_actions(seat)
+                 if isinstance(a, TakeBonus) and a.cross is not None)
+    cross = bonus.cross
+    assert cross is not None
+    name = bonus.bonus
+    priced = TakeBonus(name, CrossSpace(cross.building, cross.space, None, "", 2,
+                                        cross.shortfall))
+    assert f"bonus {name} crosses a space without a die: it has no die price, not 2" == \
+        reason(game, seat, priced)
+    with_die = TakeBonus(name, CrossSpace(cross.building, cross.space, 0, "grey_1", 0,
+                                          cross.shortfall))
+    assert f"bonus {name} crosses a space without a die: no die is chosen" == \
+        reason(game, seat, with_die)
+    underpaid = TakeBonus(name, CrossSpace(cross.building, cross.space, None, "", 0,
+                                           cross.shortfall + 1))
+    assert "it costs" in reason(game, seat, underpaid)
+    plain = next((a for a in game.legal_actions(seat)
+                  if isinstance(a, TakeBonus) and a.cross is None), None)
+    if plain is not None:
+        assert f"bonus {plain.bonus} crosses no space (take it without a crossing)" == \
+            reason(game, seat, TakeBonus(plain.bonus, cross))
+
+
+def test_no_refusal_falls_back_to_the_list_of_options(data) -> None:  # type: ignore[no-untyped-def]
+    """Over random games, in every kind of decision: hand-made actions of every kind
+    (crossings of any building, space, slot, price and payment, with a die or without;
+    stages; bonuses with and without a crossing; pass, decline) that are not offered are
+    refused with a reason of their own, never the bare list of options."""
+    dice = data.dice
+    rng = random.Random(11)
+    kinds: set[str] = set()
+    checked = 0
+    for seed in range(4):
+        game = FlowGame(data, 2 + seed, seed)
+        while not game.over:
+            kinds.add(game.decision().kind)
+            slots = len(forum.state(game).pool.slots)
+            for seat in game.to_move():
+                legal = game.legal_actions(seat)
+                made: list[object] = [Pass(), Decline(),
+                                      BuildWonderStage(rng.randrange(-1, 4), rng.randrange(6))]
+                for _ in range(40):
+                    b = rng.choice(dice.buildings)
+                    slot = rng.choice([None, *range(-1, slots + 1)])
+                    die = rng.choice(dice.dice).name if slot is not None else ""
+                    cross = CrossSpace(b.key, rng.randrange(-1, len(b.spaces) + 1), slot, die,
+                                       rng.randrange(4), rng.randrange(4))
+                    made.append(cross)
+                    bonus = rng.choice(dice.bonuses).name
+                    made.append(TakeBonus(bonus, rng.choice([None, cross, CrossSpace(
+                        b.key, rng.randrange(len(b.spaces)), None, "", 0, rng.randrange(3))])))
+                for action in made:
+                    if action in legal:
+                        continue
+                    why = reason(game, seat, action)
+                    assert FALLBACK not in why and "the options are" not in why, (action, why)
+                    checked += 1
+            game.play({s: rng.choice(game.legal_actions(s)) for s in game.to_move()})
+    assert kinds == {"turn", "bonus", "extra"} and checked > 2000

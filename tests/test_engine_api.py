@@ -31,7 +31,7 @@ def test_setup_follows_the_rules() -> None:
 
 def test_third_age_holds_players_plus_two_guilds() -> None:
     game = Game(DATA, 4, 1, sides="random")
-    deck = game._deck(3)
+    deck = game.decks.deck(3, game.players, game.generator())
     assert len(deck) == 28
     assert sum(1 for card in deck if card.colour == "purple") == 6
 

@@ -158,7 +158,7 @@ def seat_label(city: City) -> str:
 
 VICTORY_TEXT = {"military": "supremacy: the conflict pawn reached the capital",
                 "science": "supremacy: enough different science symbols",
-                "civilian": "most points after the last age",
+                "civilian": "most points at the end of the game",
                 "points": "most points at the end"}
 
 

@@ -396,9 +396,10 @@ def _print(stats: dict[str, Any], times: dict[str, Any], run: Run, title: str, t
     console.print(wonders)
 
     best, worst = ranked_cards(stats, top)
+    # (a game without cards, Dice's, has no card tables to show)
     tables: list[tuple[list[dict[str, Any]], str]] = [
         (best, f"Cards: top {top} by win-rate lift"),
-        (worst, f"Cards: bottom {top} by win-rate lift")]
+        (worst, f"Cards: bottom {top} by win-rate lift")] if stats["cards"] else []
     if selection is not None:  # every card asked about, best lift first
         chosen = sorted(stats["cards"], key=lambda c: (-(c["win_lift"] if c["win_lift"]
                                                         is not None else -2), c["card"]))

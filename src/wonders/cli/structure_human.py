@@ -68,7 +68,7 @@ OPPONENT_WORDS = {"opponent", "them", "other", "bot", "o"}
 CARD_BACK = "▒"
 VICTORY_TEXT = {"military": ("military supremacy", "the conflict pawn reached the capital"),
                 "science": ("scientific supremacy", "enough different science symbols"),
-                "civilian": ("civilian victory", "most points after the last age")}
+                "civilian": ("civilian victory", "most points at the end of the game")}
 
 HELP = """\
 [bold]How to play a turn[/bold]

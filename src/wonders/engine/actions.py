@@ -251,6 +251,10 @@ class Keep:
 # order (each list item a game loop reads back), so a build or a sale matches at once.
 Action = Union[Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip, ChooseWonder,
                TakeToken, DestroyCard, ChooseStarter, ChooseSide, PayOrTake, Keep, CopyCard]
+#: The same kinds, for telling an action from any other value.
+ACTION_KINDS: Final = (Build, Sell, BuildWonder, BuildStage, BuildFromDiscard, Skip,
+                       ChooseWonder, TakeToken, DestroyCard, ChooseStarter, ChooseSide,
+                       PayOrTake, Keep, CopyCard)
 
 
 # Actions are values: the hot path shares one object per distinct action instead of

@@ -886,7 +886,14 @@ class FlowGame(SharedGenerator):
         asked = self.asking
         return [] if self.finished or asked is None else asked.seats
 
-    def legal_actions(self, seat: int) -> Sequence[Any]:
+    def legal_actions(self, seat: Any) -> Sequence[Any]:
+        # (typed Any at the contract's door: compiled, a seat that is no number would be a
+        # bare TypeError; it is asked nothing)
+        if not isinstance(seat, int):
+            return []
+        return self._legal_actions(seat)
+
+    def _legal_actions(self, seat: int) -> Sequence[Any]:
         together = self.asking_all
         if together is not None:
             return self._options(together, seat)
@@ -895,11 +902,16 @@ class FlowGame(SharedGenerator):
             return []
         return asked.moves
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def parse_action(self, seat: Any, text: Any) -> Any:
         from wonders.engine.notation import parse_action
         return parse_action(self, seat, text)
 
-    def check(self, seat: int, action: Any) -> None:
+    def check(self, seat: Any, action: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            _refuse_no_number(seat, action, self.players)
+        self._check(seat, action)
+
+    def _check(self, seat: int, action: Any) -> None:
         together = self.asking_all
         if together is not None:
             self._check_together(together, seat, action)
@@ -944,7 +956,7 @@ class FlowGame(SharedGenerator):
             raise IllegalActionError(seat, action, "it is not this player's decision "
                                      f"({self.program.wording[kind]}: seats "
                                      f"{list(together.seats)})")
-        options = self.legal_actions(seat)
+        options = self._legal_actions(seat)
         if action not in options:
             raise IllegalActionError(seat, action, self.program.choices[kind].why(
                 self, seat, action, kind, self._about(seat, kind), options))
@@ -967,7 +979,7 @@ class FlowGame(SharedGenerator):
                     known = True
                     break
             if not known:
-                self.check(seat, action)
+                self._check(seat, action)
             chosen[seat] = action
         choice = self.program.choices[kind]
         if kind == self.program.turn_kind:
@@ -1007,7 +1019,7 @@ class FlowGame(SharedGenerator):
                 known = True
                 break
         if not known:
-            self.check(seat, move)
+            self._check(seat, move)
         turn, age = self.turn, self.age
         self.asking = None
         self._resolve(asked, move)

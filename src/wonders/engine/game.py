@@ -21,6 +21,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
 from wonders.engine.actions import (
     _BUILDS,
+    ACTION_KINDS,
     CHAIN,
     FREE_BUILD,
     PAY,
@@ -53,11 +54,14 @@ from wonders.engine.mechanisms.free_builds import (
     FreeBuilds,
     has_positional,
 )
+from wonders.engine.mechanisms.hands import AgeDecks, plays_last_card
+from wonders.engine.mechanisms.hands import deal as deal_hands
+from wonders.engine.mechanisms.hands import passed as passed_hands
 from wonders.engine.mechanisms.neighbours import NeighbourTrade
 from wonders.engine.payment import FREE, NeighbourMarket, Payment, TradeContext, shared_payment
 from wonders.engine.pools import deal as deal_pools
 from wonders.engine.pools import hidden as hidden_pools
-from wonders.engine.randomness import below, sample, seeded, shuffle
+from wonders.engine.randomness import below, seeded, shuffle
 from wonders.engine.rules import Parameters, parameters
 from wonders.engine.runtime import (
     AGE_END_EVENT,
@@ -82,7 +86,6 @@ from wonders.engine.sides import deal_boards
 from wonders.engine.table import left_of, right_of
 
 DISCARD_BUILD_ABILITY = "build_from_discard"
-LAST_CARD_ABILITY = "play_last_card"
 # the token kinds neighbour battles give (their arrival is announced: ``on victory token:``)
 _BATTLE_TOKENS: Final = (battles.VICTORY, battles.DEFEAT)
 
@@ -149,7 +152,7 @@ class Game(Table):
             raise RuleError(f"{rules.title} is for {rules.min_players}–{rules.max_players} "
                             f"players, not {players}")
         self.data = data
-        self.params, self._age_cards, self._dealt = _prepared(data)
+        self.params, self.decks = _prepared(data)
         self.players = players
         self.seed = seed
         self.set_generator(seeded(seed))
@@ -260,25 +263,6 @@ class Game(Table):
         self.turn += 1
         self.movers = list(range(self.players))
 
-    def _deck(self, age: int) -> list[Card]:
-        cards = self._age_cards.get(age, ())
-        dealt = self._dealt.get((age, self.players))
-        if dealt is None:  # the same for every game on this data: computed once
-            dealt = tuple(c for c in cards if not c.drawn for _ in range(c.copies(self.players)))
-            self._dealt[(age, self.players)] = dealt
-        deck = list(dealt)
-        for pool in self.data.rules.draws:
-            if pool.age != age:
-                continue
-            candidates = [c for c in cards if c.drawn and c.colour == pool.colour]
-            count = pool.count.evaluate({"players": self.players})
-            deck += sample(self.generator(), candidates, count)
-        wanted = self.params.hand_in(age) * self.players
-        if len(deck) != wanted:
-            raise RuleError(f"age {age} has {len(deck)} cards for {self.players} players, "
-                            f"needs {wanted}")
-        return deck
-
     def _start_age(self, age: int) -> None:
         """Deal ``age``; while seats keep reserve cards it starts with a reserve turn (turn
         0: the kept cards are the hands), the age's hands waiting face down until then."""
@@ -297,10 +281,9 @@ class Game(Table):
         self.age = age
         self.turn = 1
         self._last_card_done = False
-        deck = self._deck(age)
+        deck = self.decks.deck(age, self.players, self.generator())
         shuffle(self.generator(), deck)  # the order rng.shuffle gives, in compiled code
-        hand = self.params.hand_in(age)
-        self.hands = [deck[i * hand:(i + 1) * hand] for i in range(self.players)]
+        self.hands = deal_hands(deck, self.players, self.params.hand_in(age))
         self.phase = Phase.TURN
         self.movers = list(range(self.players))
 
@@ -321,8 +304,7 @@ class Game(Table):
         other = Game(self.data, self.players, self.seed, _shell=True)
         other.data = self.data
         other.params = self.params
-        other._age_cards = self._age_cards
-        other._dealt = self._dealt
+        other.decks = self.decks
         other.players = self.players
         other.seed = self.seed
         self.share_generator(other)
@@ -510,11 +492,18 @@ class Game(Table):
         found: Action = parse_action(self, seat, text)
         return found
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: Any) -> list[Action]:
         """Everything ``seat`` may do now, each build with every Pareto-optimal payment.
 
         The list is computed once per decision point and shared: treat it as read-only.
+        (Typed Any at the contract's door: compiled, a seat that is no number would be a
+        bare TypeError; it is asked nothing.)
         """
+        if not isinstance(seat, int):
+            return []
+        return self._legal_actions(seat)
+
+    def _legal_actions(self, seat: int) -> list[Action]:
         found = self._legal.get(seat)
         if found is not None:
             return found
@@ -549,7 +538,7 @@ class Game(Table):
         phase = self.phase
         if ((phase is not Phase.TURN and phase is not Phase.LAST_CARD)
                 or seat not in self.movers or seat in self._legal):
-            actions = self.legal_actions(seat)
+            actions = self._legal_actions(seat)
             if not actions:
                 raise RuleError(f"seat {seat} has no legal action now")
             return actions[below(rng, len(actions))]
@@ -637,8 +626,18 @@ class Game(Table):
 
     # --- checking an action ---------------------------------------------------------------
 
-    def check(self, seat: int, action: Action) -> None:
-        """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
+    def check(self, seat: Any, action: Any) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now
+        (typed Any: compiled, a seat or an action of another type is refused in words)."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalActionError(seat, action, f"a seat is a number 0 to "
+                                     f"{self.players - 1}, not {seat!r}")
+        if not isinstance(action, ACTION_KINDS):
+            raise IllegalActionError(seat, action, f"not an action of this game: {action!r} "
+                                     "(build, build a wonder stage, sell …: docs/engine.md)")
+        self._check(seat, action)
+
+    def _check(self, seat: int, action: Action) -> None:
         for offered in self._legal.get(seat, ()):
             if offered is action:
                 return  # one of the very objects legal_actions returned
@@ -728,6 +727,9 @@ class Game(Table):
         """Resolve one decision point: every seat in ``to_move()`` gives exactly one action."""
         if self.over:
             raise RuleError("the game is over")
+        if not isinstance(actions, dict) and not isinstance(actions, Mapping):
+            raise RuleError("play takes each asked seat's action by seat (a mapping of seat "
+                            f"to action), not {type(actions).__name__}")
         moves = dict(actions)  # what history records; compiled, a dict is read natively
         movers = self.to_move()
         if len(moves) != len(movers) or any(seat not in moves for seat in movers):
@@ -737,7 +739,7 @@ class Game(Table):
                             + (f"; missing {sorted(missing)}" if missing else "")
                             + (f"; not expected from {sorted(extra)}" if extra else ""))
         for seat, action in moves.items():
-            self.check(seat, action)
+            self.check(seat, action)   # (any key: a seat of text is refused in words)
         age, turn, phase = self.age, self.turn, self.phase
         if phase is Phase.SIDE:
             self._resolve_sides(moves)
@@ -993,7 +995,8 @@ class Game(Table):
         if longest == 1 and not self._last_card_done:
             self._last_card_done = True
             holders = [s for s in range(self.players) if self.hands[s] and (
-                self.params.last_card == "play" or self._plays_last_card(s))]
+                self.params.last_card == "play"
+                or plays_last_card(self.cities[s], self.last_card_uses, s))]
             if holders:
                 self.phase, self.movers = Phase.LAST_CARD, holders
                 return
@@ -1018,24 +1021,6 @@ class Game(Table):
         self.turn += 1
         self.phase, self.movers = Phase.TURN, list(range(self.players))
 
-    def _plays_last_card(self, seat: int) -> bool:
-        """Whether ``seat``'s abilities let it play its last card of this age: one without
-        a limit (``once per age`` is every age: there is one last card an age), else an
-        unused ``once`` (whose use this takes: the card must then be played)."""
-        city = self.cities[seat]
-        if not city.has_ability(LAST_CARD_ABILITY):
-            return False
-        once = 0
-        for ability in city.abilities():
-            if ability.name == LAST_CARD_ABILITY:
-                if ability.once_per != "game":
-                    return True
-                once += 1
-        if once > self.last_card_uses[seat]:
-            self.last_card_uses[seat] += 1
-            return True
-        return False
-
     def _ask_pending(self) -> bool:
         """Ask the first pending choice that has options (True), dropping those without."""
         while self.pending:
@@ -1052,13 +1037,8 @@ class Game(Table):
         return False
 
     def _pass_hands(self) -> None:
-        direction = self.params.passes[(self.age - 1) % len(self.params.passes)]
-        n = self.players
-        passed: list[list[Card]] = [[] for _ in range(n)]
-        for seat, hand in enumerate(self.hands):
-            target = left_of(seat, n) if direction == "left" else right_of(seat, n)
-            passed[target] = hand
-        self.hands = passed
+        self.hands = passed_hands(self.hands,
+                                   self.params.passes[(self.age - 1) % len(self.params.passes)])
 
     def _military(self) -> None:
         """The age's military: the rule set's battles (:mod:`.mechanisms.battles`), then
@@ -1163,11 +1143,11 @@ class Game(Table):
 
 
 _DERIVED_KEY: Final = "engine_prepared"  # this module's entry in GameData.derived
-_Prepared = tuple[Parameters, dict[int, tuple[Card, ...]], dict[tuple[int, int], tuple[Card, ...]]]
+_Prepared = tuple[Parameters, AgeDecks]
 
 
 def _prepared(data: GameData) -> _Prepared:
-    """Rule parameters and the deck's cards by age, computed once per loaded data.
+    """Rule parameters and the ages' decks, worked out once per loaded data.
 
     Kept in the data's ``derived`` cache, so thousands of games on the same
     data share them and nothing outlives the data.
@@ -1175,11 +1155,8 @@ def _prepared(data: GameData) -> _Prepared:
     cached = data.derived.get(_DERIVED_KEY)
     if cached is not None:
         return cast(_Prepared, cached)
-    by_age: dict[int, list[Card]] = {}
-    for card in data.deck_cards():
-        by_age.setdefault(card.age, []).append(card)
-    prepared: _Prepared = (parameters(data.rules),
-                           {age: tuple(cards) for age, cards in by_age.items()}, {})
+    params = parameters(data.rules)
+    prepared: _Prepared = (params, AgeDecks(data, params))
     data.derived[_DERIVED_KEY] = prepared
     memo.watch(data)  # the memo tables keep its cards: empty them when it is dropped
     return prepared

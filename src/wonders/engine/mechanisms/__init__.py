@@ -13,7 +13,9 @@ slot (rule-set key)    mechanism                       module(s)
 =====================  ==============================  =====================================
 ``offer``              ``draft``: hands passed around  :mod:`wonders.engine.game` (the loop
                                                        registered for it in
-                                                       :mod:`wonders.engine.registry`)
+                                                       :mod:`wonders.engine.registry`),
+                                                       :mod:`.hands` (the ages' decks, dealt
+                                                       and passed, the last card)
 ``offer``              ``structure``: overlapping      :mod:`wonders.engine.structure` (the
                        rows of cards, run by the flow  layouts), :mod:`.structure` (the
                        interpreter                     offer), :mod:`.cities` (the cities

@@ -20,8 +20,8 @@ from wonders.dsl.model import Game as GameData
 from wonders.dsl.rules_model import Reserve
 from wonders.engine.actions import Action, Keep
 from wonders.engine.flow_state import Part
+from wonders.engine.mechanisms.hands import passed as passed_hands
 from wonders.engine.randomness import shuffle
-from wonders.engine.table import left_of, right_of
 
 NAME: Final = "card_reserve"
 SOLD_OUT: Final = "out"
@@ -69,12 +69,7 @@ class CardReserve(Part):
         for seat, action in picks:
             hands[seat].remove(action.card)
             self.kept[seat].append(action.card)
-        players = len(hands)
-        passed: list[list[Card]] = [[] for _ in range(players)]
-        for seat, hand in enumerate(hands):
-            target = left_of(seat, players) if self.rules.pass_to == "left" else \
-                right_of(seat, players)
-            passed[target] = hand
+        passed = passed_hands(hands, self.rules.pass_to)
         if max(len(hand) for hand in passed) > 1:
             return passed
         for seat, hand in enumerate(passed):

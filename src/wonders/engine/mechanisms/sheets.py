@@ -526,10 +526,15 @@ def _die_crosses(game: FlowGame, sheets: Sheets, seat: int, free: bool) -> list[
     types = len(city.resources)
     off = city.die_off
     caps = city.die_cap
+    gains = city.die_gains
     found: list[DiceAction] = []
-    for k, index, lock, compare, base, _colour, targets in forum.state(game).lying:
+    # with coins on choosing a colour, what each found action gains: two dice crossing the
+    # same space for the same coins are one move only if they gain the same
+    found_gains: list[int] = []
+    for k, index, lock, compare, base, colour, targets in forum.state(game).lying:
         if lock and lock not in unlocked:
             continue
+        gain = gains.get(colour, 0) if gains else 0
         if compare and not _gate(sheets, players, seat, compare):
             continue
         price = 0
@@ -555,13 +560,18 @@ def _die_crosses(game: FlowGame, sheets: Sheets, seat: int, free: bool) -> list[
                     if pay <= coins:
                         # one action per space and pay: the first die offering it (the
                         # fields compared natively; boxed keys in a list cost more)
+                        n = 0
                         for other in found:
                             assert isinstance(other, CrossSpace)
                             if other.index == b and other.space == i \
-                                    and other.die_price + other.shortfall == pay:
+                                    and other.die_price + other.shortfall == pay \
+                                    and (not gains or found_gains[n] == gain):
                                 break
+                            n += 1
                         else:
                             found.append(tables.cross(b, i, k, index, price, short))
+                            if gains:
+                                found_gains.append(gain)
                     break
     return found
 
@@ -780,6 +790,9 @@ def why(game: FlowGame, seat: int, action: object, kind: str, about: Any,
     """The reason ``action`` is not one of ``seat``'s ``options`` in a decision of
     ``kind`` (a follow-up's: about ``about``): the decision, the die, its gate, the space,
     the coins."""
+    if not isinstance(action, (CrossSpace, BuildWonderStage, Pass, TakeBonus, Decline)):
+        return (f"a dice action is a CrossSpace, BuildWonderStage, Pass, TakeBonus or "
+                f"Decline, not {action!r}")
     wrong = malformed(action)
     if wrong is not None:
         return wrong
@@ -801,14 +814,41 @@ def why(game: FlowGame, seat: int, action: object, kind: str, about: Any,
         b = state(game).tables.index.get(action.building)
         if b is None or b not in follow.buildings:
             return f"this crossing takes a space of {_names(game, follow.buildings)}"
-        return _why_space(game, seat, b, action, None) or fallback
+        return _why_space(game, seat, b, action, None) or _why_dieless(
+            game, seat, b, action, "this crossing") or fallback
     if follow == FREE_DIE and not isinstance(action, CrossSpace):
         return "a die of the forum is chosen now without paying its price, or declined"
     if isinstance(action, BuildWonderStage):
         return _why_stage(game, seat, action) or fallback
     if isinstance(action, CrossSpace):
-        return _why_cross(game, seat, action, follow == FREE_DIE) or fallback
+        return _why_cross(game, seat, action, follow == FREE_DIE) or _why_same(
+            action, options) or fallback
     return fallback
+
+
+def _why_same(action: CrossSpace, options: Sequence[object]) -> str | None:
+    """A crossing refused only because another die makes the same move: the same space
+    for the same coins, gaining the same (one action each; :func:`_die_crosses`)."""
+    for offered in options:
+        if isinstance(offered, CrossSpace) and offered.building == action.building \
+                and offered.space == action.space and offered.pay == action.pay \
+                and offered.slot is not None:
+            return (f"the same crossing for the same coins is offered as '{offered}' (one "
+                    f"action for each space and payment: choose that one)")
+    return None
+
+
+def _why_dieless(game: FlowGame, seat: int, b: int, action: CrossSpace,
+                 what: str) -> str | None:
+    """Why a crossing without a die (a follow-up's, a bonus's) is refused: a die named or
+    priced, or the coins for the space's cost."""
+    if action.slot is not None or action.die:
+        return f"{what} crosses a space without a die: no die is chosen"
+    if action.die_price:
+        return f"{what} crosses a space without a die: it has no die price, not " \
+               f"{action.die_price}"
+    return _why_coins(game, seat, 0, state(game).dice.buildings[b].spaces[action.space].cost,
+                      action.shortfall)
 
 
 _FIELDS: dict[type, tuple[tuple[str, type | tuple[type, ...], str], ...]] = {
@@ -963,15 +1003,16 @@ def _why_bonus(game: FlowGame, seat: int, action: TakeBonus) -> str | None:
         return f"bonus {action.bonus} is crossed already (each is taken once)"
     bonus = dice.bonuses[j]
     if not bonus.cross:
+        if action.cross is not None:
+            return f"bonus {action.bonus} crosses no space (take it without a crossing)"
         return None
     if action.cross is None:
         return f"bonus {action.bonus} crosses a space of {_names(game, bonus.cross)}"
     b = sheets.tables.index.get(action.cross.building)
     if b is None or b not in bonus.cross:
         return f"bonus {action.bonus} crosses a space of {_names(game, bonus.cross)}"
-    return _why_space(game, seat, b, action.cross, None) or _why_coins(
-        game, seat, 0, dice.buildings[b].spaces[action.cross.space].cost,
-        action.cross.shortfall)
+    return _why_space(game, seat, b, action.cross, None) or _why_dieless(
+        game, seat, b, action.cross, f"bonus {action.bonus}")
 
 
 __all__ = ["ABILITIES", "BONUS", "CHOICES", "DiceCity", "EXTRA", "NAME", "Sheets", "TURN",
