@@ -191,7 +191,7 @@ class StructureHumanGame(TerminalSession[FlowGame]):
         if phase == track_part.STARTER:
             return self.choose_starter()
         if phase != structure_offer.TURN:   # (a priced row's or a moved card's choice)
-            return self.choose_listed()
+            return cast(Action, self.choose_listed())
         self.show_table()
         while True:
             moves = [a for a in self.legal() if isinstance(a, Move)]
@@ -203,7 +203,7 @@ class StructureHumanGame(TerminalSession[FlowGame]):
                 if text:
                     found = self._listed(text, moves, "a")
                     if found is not None:
-                        return found
+                        return cast(Action, found)
                     continue
             action = self._turn_input()
             if action is not None:
