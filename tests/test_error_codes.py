@@ -312,6 +312,9 @@ CASES: list[Case] = [
     Case("unknown-pool", "N309", lambda ws, mp: ws.diagnose(
         card_file(card(effect="take progress token from bord")), rules=DUEL_RULES), 10, 38,
         suggestion="board", text="bord", message=("unknown token pool 'bord'",)),
+    Case("unknown-activation-place", "N310", lambda ws, mp: ws.diagnose(
+        card_file(card(effect="activate progress token from top")), rules=DUEL_RULES), 10, 42,
+        suggestion="tops", text="top", message=("unknown place to activate from 'top'",)),
     # T: meaning
     cards_case("bad-timing", "T401", card_file(card(effect='"now: produce wood"')), 10, 14,
                text="now:", message=("'now:' does not apply to 'produce'",)),

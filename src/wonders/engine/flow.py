@@ -45,6 +45,7 @@ from wonders.engine.flow_state import (
 from wonders.engine.mechanisms import (
     bank,
     cities,
+    city_moves,
     conflict,
     decks,
     end_trigger,
@@ -53,6 +54,7 @@ from wonders.engine.mechanisms import (
     pawn,
     pieces,
     pools,
+    priced_row,
     progress,
     sheets,
     structure,
@@ -75,6 +77,7 @@ SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] 
     "deal_boards": pieces.deal, "place_decks": decks.place,
     "lay_progress": progress.lay, "lay_conflict": conflict.lay, "deal_sheets": sheets.deal,
     "deal_pools": pools.deal, "draft_wonders": wonder_draft.draft,
+    "stack_decks": priced_row.stack,
 }
 
 #: Steps as each turn starts, before anyone decides: ``(game, parameters)``.
@@ -140,6 +143,8 @@ OWNERS: Final[Mapping[str, str]] = {
     "bring_in_dice": forum.NAME, "dice": sheets.NAME, "end_trigger": end_trigger.NAME,
     "deal_pools": pools.NAME, "draft_wonders": wonder_draft.NAME,
     "lay_structure": structure.NAME, "choose_starter": track.NAME, "structure": structure.NAME,
+    "stack_decks": priced_row.NAME, "lay_structure_tokens": priced_row.NAME,
+    "fill_row": priced_row.NAME, "reveal_row": priced_row.NAME, priced_row.NAME: priced_row.NAME,
 }
 
 #: Each mechanism's part, made for the data set and the table's size from the flow's step
@@ -153,7 +158,7 @@ PARTS: Final[Mapping[str, Callable[[GameData, int, Mapping[str, Mapping[str, Any
     sheets.NAME: sheets.make, forum.NAME: forum.make, end_trigger.NAME: end_trigger.make,
     pools.NAME: pools.make, wonder_draft.NAME: wonder_draft.make, structure.NAME: structure.make,
     bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
-    cities.NAME: cities.make,
+    cities.NAME: cities.make, priced_row.NAME: priced_row.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
@@ -161,7 +166,8 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
     "progress_pick": lambda game, seat, _: progress.pick(game, seat),
     "extra_offer": lambda game, seat, token: progress.offer_extra(game, seat, token),
     wonder_draft.PICK: wonder_draft.ask, cities.FOLLOW_UP: cities.ask_next,
-    track.STARTER: track.ask_starter,
+    track.STARTER: track.ask_starter, priced_row.TOKENS_TASK: priced_row.hand_over,
+    priced_row.ASK_TASK: priced_row.ask_waiting,
 }
 
 
@@ -253,6 +259,8 @@ END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
 #: Round-start steps: ``(game, parameters)``, run as each round begins.
 ROUND_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "lay_structure": structure.lay, "choose_starter": track.choose_starter,
+    "lay_structure_tokens": priced_row.lay_structure_tokens, "fill_row": priced_row.fill,
+    "reveal_row": priced_row.reveal,
 }
 
 #: ``turn.until``: when a round's turns end (checked after each turn and its follow-ups).
@@ -272,15 +280,39 @@ CITY_PARTS: Final[Mapping[str, str]] = {"structure": cities.NAME}
 #: out each answer, and why a turn's move is refused (in the words scenarios match).
 OFFER_WORDING: Final[Mapping[str, Mapping[str, str]]] = {
     "structure": {**structure.WORDING, **wonder_draft.WORDING, **track.WORDING,
-                  **cities.WORDING, OVER: cities.OVER_WORDING},
+                  **cities.WORDING, **city_moves.WORDING, OVER: cities.OVER_WORDING},
 }
 OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], None]]]] = {
     "structure": {structure.TURN: structure.resolve, wonder_draft.PICK: wonder_draft.resolve,
                   track.STARTER: track.resolve_starter,
-                  **{kind: cities.resolve for kind in cities.WORDING}},
+                  **{kind: cities.resolve for kind in cities.WORDING},
+                  **{kind: city_moves.resolve for kind in city_moves.WORDING}},
 }
 OFFER_CHECKS: Final[Mapping[str, Callable[[FlowGame, int, Any], None]]] = {
     "structure": structure.check,
+}
+
+
+class ExtraTurn:
+    """An extra offer (``turn.offer: [OFFER, {NAME: …}]``): the turn's moves with the
+    offer's, the turn's resolver, its follow-ups' resolvers and wording, the refusals."""
+
+    def __init__(self, moves: Callable[[FlowGame, int], tuple[Any, ...]],
+                 resolve: Callable[[FlowGame, Ask, Any], None],
+                 resolvers: Mapping[str, Callable[[FlowGame, Ask, Any], None]],
+                 wording: Mapping[str, str],
+                 check: Callable[[FlowGame, int, Any], None]) -> None:
+        self.moves = moves
+        self.resolve = resolve
+        self.resolvers = resolvers
+        self.wording = wording
+        self.check = check
+
+
+#: The extra offers a turn may make (``turn.offer``'s later items).
+EXTRA_TURNS: Final[Mapping[str, ExtraTurn]] = {
+    priced_row.NAME: ExtraTurn(priced_row.turn_moves, priced_row.resolve_turn,
+                               priced_row.RESOLVERS, priced_row.WORDING, priced_row.check),
 }
 
 
@@ -295,7 +327,8 @@ class _Program:
         self.after_card = flow.after_card
         self.after = flow.after
         self.arguments = {step.name: step.arguments for step in
-                           (*flow.setup, *flow.start, *flow.after_card, *flow.after)}
+                           (*flow.setup, *flow.start, *flow.after_card, *flow.after,
+                            *flow.also)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
         # each turn's steps with their arguments, looked up once
         self.start_steps = tuple((START_STEPS[step.name], step.arguments) for step in flow.start)
@@ -329,6 +362,14 @@ class _Program:
         self.check = OFFER_CHECKS.get(flow.offer)
         companions = SECTION_PARTS.get(flow.offer, {})
         owners += [OWNERS[step.name] for step in flow.round_start]
+        owners += [OWNERS[step.name] for step in flow.also]
+        for step in flow.also:   # (an extra offer: its moves beside the offer's, its answers)
+            extra = EXTRA_TURNS[step.name]
+            self.turn_moves = extra.moves
+            self.resolvers[self.turn_kind] = extra.resolve
+            self.resolvers.update(extra.resolvers)
+            self.wording.update(extra.wording)
+            self.check = extra.check
         owners += [companions[s] for s in sections if s in companions]
         if flow.offer in CITY_PARTS:
             owners.append(CITY_PARTS[flow.offer])
@@ -383,10 +424,16 @@ def every_move(data: GameData) -> list[Move]:
     mechanism the flow names lists its own): the fixed action ids of agents'
     environments and OpenSpiel."""
     components = data.components
-    if components is None or data.rules.model.flow is None:
+    if data.rules.model.flow is None:
         return []
     program = _program(data)
     found: list[Move] = []
+    if cities.NAME in program.mechanisms:   # (a structure game: the effects' moves)
+        found += city_moves.every_move(data, data.rules.max_players)
+    if priced_row.NAME in program.mechanisms:
+        found += priced_row.every_move(data, program.arguments)
+    if components is None:
+        return found
     for name, listed in MOVES.items():
         if name in program.mechanisms:
             found += listed(components, program.arguments)

@@ -40,11 +40,13 @@ class Track(Part):
         self.at_once = at_once
         self.position = 0
         self.tokens = set(tokens)
+        self.blocker: int | None = None   # a space the pawn stops before, once
 
     def copy(self) -> Track:
         other = Track(self.rules, frozenset(), self.at_once)   # (compiled: via __init__)
         other.position = self.position
         other.tokens = set(self.tokens)
+        other.blocker = self.blocker
         return other
 
     def set(self, position: int, tokens: set[tuple[int, int]] | None = None) -> None:
@@ -58,16 +60,26 @@ class Track(Part):
         cost the rival coins (to the bank), the last space wins at once."""
         rules = self.rules
         before = self.position
-        self.position = push(before, seat, count, rules)
-        for index, side, zone in entered(before, self.position, rules):
+        after = push(before, seat, count, rules)
+        blocker = self.blocker
+        if blocker is not None and (before < blocker <= after or after <= blocker < before):
+            after = blocker - 1 if after > before else blocker + 1   # stopped before it
+            self.blocker = None
+        self.position = after
+        for index, side, _zone in entered(before, self.position, rules):
             if (index, side) in self.tokens:
-                self.tokens.discard((index, side))
-                loser = cities_of(game)[side]
-                taken = min(zone.lose, loser.coins)
-                loser.coins -= taken
-                game.bank_paid += taken
+                self.use_token(game, index, side)
         if self.at_once and abs(self.position) >= rules.supremacy:
             game.win(0 if self.position > 0 else 1, VICTORY)
+
+    def use_token(self, game: FlowGame, index: int, side: int) -> None:
+        """The coin token of zone ``index`` on ``side``'s half: that seat loses the zone's
+        coins (what it has) to the bank, and the token leaves the track."""
+        self.tokens.discard((index, side))
+        loser = cities_of(game)[side]
+        taken = min(self.rules.zones[index].lose, loser.coins)
+        loser.coins -= taken
+        game.bank_paid += taken
 
     def weaker(self, fallback: int) -> int:
         """The seat the pawn points at (its rival is ahead), else ``fallback``."""
@@ -88,6 +100,8 @@ class Track(Part):
     def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
         found["conflict"] = self.position
         found["military_tokens"] = sorted(self.tokens)
+        if self.blocker is not None:
+            found["blocker"] = self.blocker
 
 
 def state(game: FlowGame) -> Track:
