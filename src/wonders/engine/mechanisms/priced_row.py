@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Final, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Mapping, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Game as GameData
@@ -461,7 +461,8 @@ def every_move(data: GameData, arguments: Mapping[str, Mapping[str, Any]]) -> li
 
 
 #: The mechanism that carries out each of this mechanism's decisions.
-RESOLVERS: Final = {PLACE: resolve_place, ACTIVATE: resolve_free, CHOOSE_STACK: resolve_stack}
+RESOLVERS: Final[Mapping[str, Callable[[FlowGame, Ask, Any], None]]] = {
+    PLACE: resolve_place, ACTIVATE: resolve_free, CHOOSE_STACK: resolve_stack}
 
 cities.ROUTED["activate"] = ask_effect   # (the runtime's "activate" follow-ups come here)
 
