@@ -30,20 +30,26 @@ from wonders.engine.errors import RuleError
 from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Ask
 from wonders.engine.mechanisms import bank, cities, priced_row, structure, track
-from wonders.engine.runtime import WONDER_EVENT, Pending
+from wonders.engine.runtime import (
+    DISCARD_CARD,
+    TAKE_CARD,
+    TRACK_MOVES,
+    WONDER_EVENT,
+    WONDER_MOVES,
+    Pending,
+)
 from wonders.engine.table import seats_at
 
 if TYPE_CHECKING:
     from wonders.engine.flow import FlowGame
 
-TAKE_CARD: Final = "take_card"
-TAKE_WONDER: Final = "take_wonder"
-UNBUILD: Final = "unbuild"
-BUILD_WONDER: Final = "build_wonder"
-DISCARD_CARD: Final = "discard_card"
-BLOCK: Final = "block"
-DISCARD_TOKEN: Final = "discard_token"
-USE_TOKEN: Final = "use_token"
+# the kinds the runtime asks (named once, in runtime.py)
+TAKE_WONDER: Final = WONDER_MOVES["take"]
+UNBUILD: Final = WONDER_MOVES["unbuild"]
+BUILD_WONDER: Final = WONDER_MOVES["build"]
+BLOCK: Final = TRACK_MOVES["block"]
+DISCARD_TOKEN: Final = TRACK_MOVES["discard"]
+USE_TOKEN: Final = TRACK_MOVES["use"]
 #: the decisions, in words
 WORDING: Final[dict[str, str]] = {
     TAKE_CARD: "choosing a card of another city to take",
@@ -57,13 +63,12 @@ WORDING: Final[dict[str, str]] = {
 }
 #: the runtime's kind of each effect (what ``runtime.now`` asks for)
 KINDS: Final[dict[type, str]] = {fx.TakeCard: TAKE_CARD, fx.DiscardStructure: DISCARD_CARD}
-_WONDER_KINDS: Final = {"take": TAKE_WONDER, "unbuild": UNBUILD, "build": BUILD_WONDER}
 
 
 def kind_of(effect: fx.Effect) -> str:
     """The follow-up kind an effect of this module asks ('' for another effect)."""
     if isinstance(effect, fx.MoveWonder):
-        return _WONDER_KINDS[effect.verb]
+        return WONDER_MOVES[effect.verb]
     return KINDS.get(type(effect), "")
 
 
