@@ -84,6 +84,8 @@ HOT_PATH = [
     "wonders/engine/mechanisms/pools",
     "wonders/engine/mechanisms/structure",
     "wonders/engine/mechanisms/track",
+    "wonders/engine/mechanisms/priced_row",    # Pantheon's board (a row bought on a turn)
+    "wonders/engine/mechanisms/city_moves",
     "wonders/engine/mechanisms/wonder_draft",
     # the loops' greedy policies and the choice they share: simulations and the search
     # bot's playouts

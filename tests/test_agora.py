@@ -1,5 +1,5 @@
 """Agora's constructs as users meet them: refused where no mechanism runs them (M901 with
-the step to add), a misspelt influence action (N310), and whole games that play."""
+the step to add), a misspelt influence action (N311), and whole games that play."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _validate(folder: Path, effect: str) -> str:
 @pytest.mark.parametrize(("effect", "code", "words"), [
     ("influence place 1 in any", "M901", "flow step lay_chambers"),
     ("conspire", "M901", "flow step stack_held"),
-    ("influence jump 1", "N310", "did you mean"),
+    ("influence jump 1", "N311", "did you mean"),
     ("influence remove 1 in any", "T410", "influence remove N in opponent"),
 ])
 def test_a_construct_no_mechanism_runs_is_refused(tmp_path: Path, effect: str, code: str,

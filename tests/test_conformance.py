@@ -65,7 +65,8 @@ def player_counts(name: str) -> list[int]:
 # add: Leaders' reserve draft and recruitment turns; Cities' debt choices and diplomacy),
 # by the path of their rule set.
 EXPANSIONS = {"leaders": str(Path(__file__).resolve().parents[1] / "expansions" / "leaders"),
-              "cities": str(Path(__file__).resolve().parents[1] / "expansions" / "cities")}
+              "cities": str(Path(__file__).resolve().parents[1] / "expansions" / "cities"),
+              "pantheon": str(Path(__file__).resolve().parents[1] / "expansions" / "pantheon")}
 # Leaders and Cities together (a rule set extending both, with the Cities box's leaders):
 # what each adds is played at every table size above, so the pair plays one table, with a
 # smaller budget of random games (its own tests play whole games at 3-7 players).

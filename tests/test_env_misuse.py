@@ -19,7 +19,7 @@ from wonders.engine.errors import RuleError  # noqa: E402
 from wonders.engine.sources import SourceError  # noqa: E402
 from wonders.env import EnvError, env, parallel_env  # noqa: E402
 
-SHIPPED = ["base", "base2e", "duel", "dice", "leaders", "cities", "leaders-cities"]
+SHIPPED = ["base", "base2e", "duel", "dice", "leaders", "cities", "leaders-cities", "pantheon"]
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -312,6 +312,12 @@ CASES: list[Case] = [
     Case("unknown-pool", "N309", lambda ws, mp: ws.diagnose(
         card_file(card(effect="take progress token from bord")), rules=DUEL_RULES), 10, 38,
         suggestion="board", text="bord", message=("unknown token pool 'bord'",)),
+    Case("unknown-activation-place", "N310", lambda ws, mp: ws.diagnose(
+        card_file(card(effect="activate progress token from top")), rules=DUEL_RULES), 10, 42,
+        suggestion="tops", text="top", message=("unknown place to activate from 'top'",)),
+    cards_case("unknown-influence-action", "N311",
+               card_file(card(effect="influence plase 1 in any")), 10, 23,
+               suggestion="place", text="plase", message=("unknown influence action 'plase'",)),
     # T: meaning
     cards_case("bad-timing", "T401", card_file(card(effect='"now: produce wood"')), 10, 14,
                text="now:", message=("'now:' does not apply to 'produce'",)),
@@ -334,6 +340,9 @@ CASES: list[Case] = [
         effect="discount 1 coin on cards for 1 coin")), 10, 13,
         text="discount 1 coin on cards for 1 coin",
         message=("only a discount of resources can cost coins",)),
+    cards_case("influence-without-its-place", "T410",
+               card_file(card(effect="influence place 1")), 10, 13, text="influence place 1",
+               message=("'influence place' is written 'influence place N in any",)),
     cards_case("self-gives", "T409", card_file(card(effect="self gives 1 coin")), 10, 13,
                text="self", message=("the owner cannot give coins to itself",)),
     # C: chains

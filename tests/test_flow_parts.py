@@ -7,7 +7,7 @@ import random
 from functools import cache
 from pathlib import Path
 
-from wonders.dsl.flow_model import END_CONDITIONS, OFFERS, STEPS
+from wonders.dsl.flow_model import END_CONDITIONS, EXTRA_OFFERS, OFFERS, STEPS
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
 from wonders.engine import flow
@@ -30,8 +30,9 @@ def play(game: FlowGame, decisions: int, seed: int) -> None:
 
 
 def test_every_step_and_offer_belongs_to_a_mechanism_with_a_part() -> None:
-    owned_conditions = set(flow.OWNERS) - set(STEPS) - set(OFFERS)
-    assert set(STEPS) | set(OFFERS) <= set(flow.OWNERS)
+    owned_conditions = set(flow.OWNERS) - set(STEPS) - set(OFFERS) - set(EXTRA_OFFERS)
+    assert set(STEPS) | set(OFFERS) | set(EXTRA_OFFERS) <= set(flow.OWNERS)
+    assert set(flow.EXTRA_TURNS) == set(EXTRA_OFFERS)
     assert owned_conditions <= set(END_CONDITIONS)   # (an end condition with a part of its own)
     companions = {name for table in flow.SECTION_PARTS.values() for name in table.values()}
     assert set(flow.OWNERS.values()) | companions | set(flow.CITY_PARTS.values()) == set(

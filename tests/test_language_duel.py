@@ -137,6 +137,7 @@ def test_new_keywords_are_reserved() -> None:
 
 @pytest.mark.parametrize("text, expected", [
     ("take progress token from bord", [("N309", "bord", "board")]),
+    ("activate progress token from top", [("N310", "top", "tops")]),
     ("take progres token from board", [("N305", "progres", "progress")]),
     ("destroy bronw card in opponent", [("N302", "bronw", "brown")]),
     ("destroy brown card in oponent", [("N304", "oponent", "opponent")]),
@@ -215,7 +216,8 @@ def test_syntax_errors_point_at_the_word(text: str, code: str, at: str,
 
 def test_lone_word_message_names_effect_words_and_places() -> None:
     _, (problem,) = compile_effects("prodce wood", VOCAB)
-    assert problem.message.startswith("unexpected 'prodce': expected 'ability', 'build', 'buy'")
+    assert problem.message.startswith("unexpected 'prodce': expected 'ability', 'activate', "
+                                      "'build', 'buy'")
     assert "'replay'" in problem.message and "'take'" in problem.message
     assert problem.message.endswith("or a place followed by 'loses', 'gains' or 'gives'")
 
@@ -408,7 +410,8 @@ def test_tokens_schema() -> None:
     tokens = schema("tokens")
     assert tokens["properties"]["kind"] == {"description": "What this file holds.",
                                             "enum": ["tokens"]}
-    assert tokens["definitions"]["token"]["required"] == ["name", "kind", "effect"]
+    # (no effect: a token only counted, or read by a mechanism: a mythology token)
+    assert tokens["definitions"]["token"]["required"] == ["name", "kind"]
 
 
 def test_single_stage_wonder_needs_cost_and_effect(ws: Workspace) -> None:

@@ -54,6 +54,7 @@ KINDS = {
     "leaders-cities": {"side", "reserve_draft", "reserve_turn", "turn", "discard_build",
                        "reserve_build", "copy", "debt"},
     "duel": {"wonder_draft", "turn", "token", "destroy", "discard_build", "starter"},
+    "pantheon": {"wonder_draft", "turn", "place", "starter", "activate", "choose_stack"},
     "dice": {"turn", "bonus", "extra"},
     "architects": {"turn", "build", "progress", "extra"},
 }

@@ -27,7 +27,7 @@ SOURCES: dict[str, Any] = {}
 
 def sources() -> list[Any]:
     if not SOURCES:
-        for name in ("base", "duel", "dice", "leaders", "cities"):
+        for name in ("base", "duel", "dice", "leaders", "cities", "pantheon"):
             SOURCES[name] = load_source(name)
     return list(SOURCES.values())
 
@@ -633,6 +633,7 @@ def test_a_table_retired_before_its_last_move_is_written_is_read_once_it_is(
     # the expansions' own decisions (the leader draft, recruitment turns, debt choices)
     ("leaders", 4, ["greedy", "random", "random", "greedy"]),
     ("cities", 3, ["random", "greedy", "random"]),
+    ("pantheon", 2, ["greedy", "random"]),   # (a priced row: activations, placements)
 ])
 def test_a_whole_game_of_bots_through_the_server(tmp_path: Path, game: str, players: int,
                                                  seats: list[str]) -> None:

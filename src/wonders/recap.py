@@ -228,6 +228,11 @@ def _revealed(was: dict[str, Any], now: dict[str, Any]) -> list[str]:
     return found
 
 
+def _tokens(conflict: Any) -> dict[str, Any]:
+    """The conflict tokens of a view (none for a view whose conflict is a track's pawn)."""
+    return conflict if isinstance(conflict, dict) else {}
+
+
 def make(game: GameState, was: Before, actions: Mapping[int, AnyAction],
          public: dict[str, Any], decision: int,
          describe: Callable[[AnyAction], str] = str) -> dict[str, Any]:
@@ -426,7 +431,8 @@ def _make_moves(game: GameState, was: Before, actions: Mapping[int, AnyAction],
             if gone:
                 battles.append(f"seat {seat} discards {_counted(gone)}")
     table: list[str] = []
-    peace_old, peace_new = old.get("conflict") or {}, new.get("conflict") or {}
+    # the conflict tokens (a mapping); a tug-of-war track's "conflict" is its pawn
+    peace_old, peace_new = _tokens(old.get("conflict")), _tokens(new.get("conflict"))
     turned = int(peace_new.get("battle", 0)) - int(peace_old.get("battle", 0))
     if turned > 0:
         total = int(peace_new.get("battle", 0)) + int(peace_new.get("peace", 0))

@@ -14,7 +14,7 @@ import random
 from typing import Any, Sequence
 
 from wonders.bots.policy import best_of
-from wonders.engine.actions import Action
+from wonders.engine.contract import AnyAction
 from wonders.engine.flow import FlowGame
 from wonders.engine.mechanisms import track as track_mechanism
 
@@ -71,15 +71,15 @@ class StructureGreedy:
         self.noise = noise
         self.fast = fast
 
-    def choose(self, game: FlowGame, seat: int) -> Action:
-        actions: Sequence[Action] = game.legal_actions(seat)
+    def choose(self, game: FlowGame, seat: int) -> AnyAction:
+        actions: Sequence[AnyAction] = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
         return best_of(actions, lambda action: _after(game, seat, action), self.rng,
                        self.noise)
 
     def rank(self, game: FlowGame, seat: int,
-             actions: Sequence[Action]) -> list[tuple[float, Action]]:
+             actions: Sequence[AnyAction]) -> list[tuple[float, AnyAction]]:
         """Every action valued by the position it leads to, best first (each one is a
         distinct choice: a card is paid for in one way only)."""
         valued = [(_after(game, seat, action), index, action)
@@ -88,7 +88,7 @@ class StructureGreedy:
         return [(found, action) for found, _, action in valued]
 
 
-def _after(game: FlowGame, seat: int, action: Action) -> float:
+def _after(game: FlowGame, seat: int, action: AnyAction) -> float:
     """The value for ``seat`` of the position ``action`` leads to."""
     trial = game.clone()
     trial.play({seat: action})

@@ -54,6 +54,7 @@ from wonders.engine.actions import (
 )
 from wonders.engine.drafted_city import DraftedCity, stage_cost, stage_effects
 from wonders.engine.flow import FlowGame
+from wonders.engine.flow_actions import Move
 from wonders.engine.mechanisms import bank, wonder_draft
 from wonders.engine.mechanisms import structure as structure_offer
 from wonders.engine.mechanisms import track as track_part
@@ -189,11 +190,63 @@ class StructureHumanGame(TerminalSession[FlowGame]):
             return self.choose_from_discard()
         if phase == track_part.STARTER:
             return self.choose_starter()
+        if phase != structure_offer.TURN:   # (a priced row's or a moved card's choice)
+            return cast(Action, self.choose_listed())
         self.show_table()
         while True:
+            moves = [a for a in self.legal() if isinstance(a, Move)]
+            if moves:   # (a priced row's activations, beside the structure's cards)
+                self.show_row()
+                for i, move in enumerate(moves, start=1):
+                    self.console.print(f"  [bold]a{i}[/bold] {move}")
+                text = self.read(f"Activate a1–a{len(moves)}, or Enter to take a card: ")
+                if text:
+                    found = self._listed(text, moves, "a")
+                    if found is not None:
+                        return cast(Action, found)
+                    continue
             action = self._turn_input()
             if action is not None:
                 return action
+
+    # --- a priced row, and the choices listed by their notation --------------------------
+
+    def show_row(self) -> None:
+        """The priced row: each space's item (or face down / empty) and your price."""
+        view = self.game.view(self.seat)
+        cells = []
+        for space in view.get("row", []):
+            item = space["item"] or ("face down" if space["filled"] else "empty")
+            cells.append(f"{space['space']}: {item} ({space['prices'][self.seat]})")
+        if cells:
+            self.console.print("Row — " + "; ".join(cells))
+
+    def _listed(self, text: str, moves: Sequence[Any], prefix: str) -> Any:
+        lowered = text.strip().lower()
+        if lowered.startswith(prefix) and lowered[len(prefix):].isdigit():
+            number = int(lowered[len(prefix):])
+            if 1 <= number <= len(moves):
+                return moves[number - 1]
+        for move in moves:
+            if str(move).lower() == " ".join(lowered.split()):
+                return move
+        self.error(f"'{text}' is not one of the choices: type {prefix}1–{prefix}{len(moves)} "
+                   "or a choice as written")
+        return None
+
+    def choose_listed(self) -> Any:
+        """A follow-up choice, each option by its notation (placing an item, a free
+        activation, a card or wonder to take, a track space …)."""
+        moves = self.legal()
+        self.show_row()
+        self.console.print(f"[bold]{self.game.decision().wording}[/bold]:")
+        for i, move in enumerate(moves, start=1):
+            self.console.print(f"  [bold]{i}[/bold] {move}")
+        while True:
+            text = self.read(f"Choose 1–{len(moves)} (or write it): ")
+            found = self._listed(text, moves, "")
+            if found is not None:
+                return found
 
     # --- the wonder draft ------------------------------------------------------------
 

@@ -267,9 +267,65 @@ class TriggerHeld:
     span: Span
 
 
+@dataclass(frozen=True)
+class ActivationDiscount:
+    """``discount N coins on activation [once]``: activations of a priced row cost less
+    (``once``: the source is spent on the activation it lowers)."""
+
+    count: int
+    once: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class Activate:
+    """``activate KIND token from tops|deck``: an item of a priced row's stacks, free."""
+
+    kind: Name
+    source: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class TakeCard:
+    """``take COLOURS card from PLACES``."""
+
+    colours: tuple[Name, ...]
+    places: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class MoveWonder:
+    """``take unbuilt wonder from PLACES`` (``verb`` take), ``unbuild wonder in PLACES``
+    (unbuild), ``build wonder with discarded card`` (build, no places)."""
+
+    verb: str
+    places: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class DiscardStructure:
+    """``discard any structure card``."""
+
+    span: Span
+
+
+@dataclass(frozen=True)
+class TrackPiece:
+    """``place blocker on track`` (verb block), ``discard military token`` (discard),
+    ``use military token`` (use); ``kind``: the token kind named (military)."""
+
+    verb: str
+    kind: Name | None
+    span: Span
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
                Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give, Influence,
-               Conspire, TriggerHeld, "Either"]
+               Conspire, TriggerHeld, ActivationDiscount, Activate, TakeCard, MoveWonder,
+               DiscardStructure, TrackPiece, "Either"]
 
 
 @dataclass(frozen=True)

@@ -138,8 +138,14 @@ def _has_cycle(succ: dict[str, dict[str, list[Link]]]) -> bool:
 
 def check_chains(cards: Sequence[Card], links: Sequence[Link],
                  set_of_unloaded: Callable[[str], str | None] = lambda name: None,
+                 tokens: frozenset[str] = frozenset(),
                  ) -> tuple[Chains, list[Diagnostic]]:
-    """The chains and every chain problem, each at the link that causes it."""
+    """The chains and every chain problem, each at the link that causes it.  A
+    ``free_if_built`` naming a token (of ``tokens``) is a chain from a token: holding the
+    token makes the card free, as a built card would (no age order: a token is taken in
+    any age)."""
+    links = [link for link in links
+             if not (link.field == FREE_IF_BUILT and link.before in tokens)]
     chains = Chains(cards, links)
     ages, succ = _plain_graph(cards, links)
     found: list[Diagnostic] = []

@@ -40,7 +40,8 @@ CODES: dict[str, str] = {
     "N307": "unknown variable in a formula",
     "N308": "unknown period in 'once per …'",
     "N309": "unknown token pool",
-    "N310": "unknown influence action (influence place, remove, move, act, bonus)",
+    "N310": "unknown place to activate from ('activate KIND token from tops' or '… from deck')",
+    "N311": "unknown influence action (influence place, remove, move, act, bonus)",
     # T: meaning of effects
     "T401": "a timing ('now:', 'end:') the effect does not have",
     "T402": "a quantity above 1 with a choice of resources",

@@ -41,6 +41,12 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.Conspire: (fx.Timing.NOW,),
     ast.TriggerHeld: (fx.Timing.NOW,),
     ast.Either: (fx.Timing.NOW,),
+    ast.ActivationDiscount: (fx.Timing.ONGOING,),
+    ast.Activate: (fx.Timing.NOW,),
+    ast.TakeCard: (fx.Timing.NOW,),
+    ast.MoveWonder: (fx.Timing.NOW,),
+    ast.DiscardStructure: (fx.Timing.NOW,),
+    ast.TrackPiece: (fx.Timing.NOW,),
 }
 
 #: The verbs of ``influence`` and what each needs: a count, a place (``in …``).
@@ -59,6 +65,9 @@ _EFFECT_WORD = {
     ast.Discount: "discount", ast.Gain: "gains", ast.DrawReserve: "draw",
     ast.BuildReserve: "build", ast.Give: "gives", ast.Influence: "influence",
     ast.Conspire: "conspire", ast.TriggerHeld: "trigger", ast.Either: "or",
+    ast.ActivationDiscount: "discount",
+    ast.Activate: "activate", ast.TakeCard: "take", ast.MoveWonder: "wonder",
+    ast.DiscardStructure: "discard", ast.TrackPiece: "track",
 }
 
 
@@ -74,6 +83,12 @@ _TIMING_WORD = {
     fx.Timing.END: "'end:' (at final scoring)",
     fx.Timing.ON: "'on …:' (each time a later build sets it off)",
 }
+
+# The tokens of the conflict track, as "discard military token" names them.
+MILITARY_TOKENS: tuple[str, ...] = ("military",)
+
+# Where "activate KIND token from …" takes its item: the stacks' tops, or one whole stack.
+ACTIVATE_SOURCES: tuple[str, ...] = ("tops", "deck")
 
 # The place that stands for "the city with the most of what is counted": it only
 # makes sense in a count ("per yellow card in most"), and alone there.
@@ -198,7 +213,7 @@ class _Checker:
         """``influence VERB …``: the verb known, and the count and place it needs."""
         verb = node.verb.text
         if verb not in INFLUENCE_VERBS:
-            self.problem("N310", f"unknown influence action '{verb}'; the language knows: "
+            self.problem("N311", f"unknown influence action '{verb}'; the language knows: "
                          + ", ".join(INFLUENCE_VERBS), node.verb.span,
                          closest(verb, list(INFLUENCE_VERBS)))
             return fx.Influence(verb)
@@ -361,6 +376,29 @@ class _Checker:
             return fx.Discount(node.count, "card",
                                self.colours(node.colours) if node.colours else None, node.unit,
                                price=node.price, cities=cities)
+        if isinstance(node, ast.ActivationDiscount):
+            if node.count == 0:
+                self.problem("T403", "a discount of 0 has no effect", node.span)
+            return fx.ActivationDiscount(node.count, node.once)
+        if isinstance(node, ast.Activate):
+            self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
+            if node.source.text not in ACTIVATE_SOURCES:
+                self.problem("N310", f"unknown place to activate from '{node.source.text}'; "
+                             "write 'tops' (the top of every stack) or 'deck' (one stack, "
+                             "seen whole)", node.source.span,
+                             closest(node.source.text, ACTIVATE_SOURCES))
+            return fx.Activate(node.kind.text, node.source.text)
+        if isinstance(node, ast.TakeCard):
+            return fx.TakeCard(self.colours(node.colours), self.places(node.places, "take"))
+        if isinstance(node, ast.MoveWonder):
+            places = self.places(node.places, node.verb) if node.places else ()
+            return fx.MoveWonder(node.verb, places)
+        if isinstance(node, ast.DiscardStructure):
+            return fx.DiscardStructure()
+        if isinstance(node, ast.TrackPiece):
+            if node.kind is not None:   # (the conflict track's tokens: 'military')
+                self.known(node.kind, MILITARY_TOKENS, "N305", "token kind")
+            return fx.TrackPiece(node.verb)
         if isinstance(node, (ast.DrawReserve, ast.BuildReserve)):
             if node.count == 0:
                 word = "drawing" if isinstance(node, ast.DrawReserve) else "building"

@@ -180,6 +180,9 @@ def effect(item: fx.Effect) -> str:
         return f"you may trigger one of your {item.kind} tokens at once, even unprepared"
     if isinstance(item, fx.Either):
         return f"either {effect(item.first)}, or {effect(item.second)}"
+    moved = _moved(item)
+    if moved:
+        return moved
     assert isinstance(item, fx.CopyCard)
     colours = " or ".join(sorted(item.colours))
     return f"copy one {colours} card from {_cities(item.places, 'or')} (scored as your own)"
@@ -201,6 +204,34 @@ def _influence(item: fx.Influence) -> str:
         return (f"chamber actions (as many as your cards give): each places a cube in the "
                 f"{item.where} or moves one of yours to an adjacent chamber")
     return f"count {item.count} more cards for your number of chamber actions"
+
+
+def _moved(item: fx.Effect) -> str:
+    """A priced row's effects, and those moving cards, wonders and the track's pieces, in
+    words ('' for another effect)."""
+    if isinstance(item, fx.ActivationDiscount):
+        return (f"activations cost {item.count} {_plural('coin', item.count)} less (never "
+                "below 0)" + ("; spent on the activation it is used for" if item.once else ""))
+    if isinstance(item, fx.Activate):
+        return (f"activate a {item.kind} free: one of the stacks' tops" if item.source == "tops"
+                else f"look through one {item.kind} stack and activate one of it free")
+    if isinstance(item, fx.TakeCard):
+        colours = " or ".join(sorted(item.colours))
+        return f"take one {colours} card of {_cities(item.places, 'or')} into your city"
+    if isinstance(item, fx.MoveWonder):
+        if item.verb == "take":
+            return f"take an unbuilt wonder of {_cities(item.places, 'or')}"
+        if item.verb == "unbuild":
+            return (f"unbuild a wonder of {_cities(item.places, 'or')} (its card to the "
+                    "discard pile)")
+        return "build one of your wonders free with a card of the discard pile"
+    if isinstance(item, fx.DiscardStructure):
+        return "discard any card of the structure (covered or face down too)"
+    if isinstance(item, fx.TrackPiece):
+        return {"block": "put a blocker on the conflict track: the pawn stops before it, once",
+                "discard": "discard a military token without its effect",
+                "use": "apply a military token's effect, then discard it"}[item.verb]
+    return ""
 
 
 def _copy_now(item: fx.CopyCard) -> str:

@@ -256,6 +256,62 @@ class Discount:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivationDiscount:
+    """Activations of a priced row (``priced_row``) cost the owner ``count`` coins less,
+    never below 0; ``once``: the source (a token) is spent on the activation it lowers,
+    chosen by the owner (``discount 3 coins on activation once``)."""
+
+    count: int
+    once: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Activate:
+    """The owner activates, free, an item of ``kind`` of a priced row's stacks: one of
+    the stacks' tops (``source`` "tops"), or any item of one stack it chooses and sees
+    whole (``source`` "deck"); the rest go back face down."""
+
+    kind: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeCard:
+    """The owner chooses a card of ``colours`` built in ``places``: it leaves that city
+    and joins the owner's, as built there (its ``now:`` clauses do not act again)."""
+
+    colours: frozenset[str]
+    places: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWonder:
+    """A wonder moved: ``verb`` "take" (an unbuilt wonder of a city at ``places`` becomes
+    the owner's), "unbuild" (a built wonder of a city at ``places`` is unbuilt again, its
+    card to the discard pile; what it gave once stays), "build" (a card of the discard
+    pile builds one of the owner's wonders, free)."""
+
+    verb: str
+    places: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardStructure:
+    """The owner puts a card of the structure not taken yet (any: covered, face down) on
+    the discard pile; what it uncovers turns face up."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrackPiece:
+    """The conflict track's pieces: ``verb`` "block" (the owner puts a blocker on a space
+    the pawn is not on: the pawn stops before it, once, and it is removed), "discard" (a
+    military token still on the track, discarded without its effect), "use" (one applied
+    as if the pawn entered its zone, then discarded)."""
+
+    verb: str
+
+
+@dataclass(frozen=True, slots=True)
 class DrawReserve:
     """The owner draws ``count`` cards from the unused cards of the rule set's reserve (those
     never dealt) into its reserve hand (as many as are left)."""
@@ -310,7 +366,8 @@ class Either:
 
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
-               BuildReserve, GiveCoins, Influence, Conspire, TriggerHeld, Either]
+               BuildReserve, GiveCoins, Influence, Conspire, TriggerHeld, Either,
+               ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure, TrackPiece]
 
 #: The effects a mechanism of the flow carries out (the runtime hands them to the table).
 BY_MECHANISM: Final = (Influence, Conspire, TriggerHeld, Either)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final, Mapping, Sequence
 from wonders.dsl import effects as fx
 from wonders.dsl import mechanisms
 from wonders.dsl.compiler import effect_timings
+from wonders.dsl.flow_model import PRICED_ROW, has_extra_offer
 
 if TYPE_CHECKING:
     from wonders.dsl.mechanisms import Capabilities
@@ -71,6 +72,8 @@ def game_cell(caps: Capabilities, game: Game, word: str, timing: fx.Timing) -> s
     vocabulary = game.rules.vocabulary
     if word in ("draw", "build") and game.rules.model.reserve.colour is None:
         return "M901: no reserve"
+    if word == "activate" and not has_extra_offer(game.rules.model.flow, PRICED_ROW):
+        return "M901: no priced row"
     if word == "take":
         counters = ("`take N KIND tokens` (counters)" if caps.counter_tokens and vocabulary.tokens
                     else "")

@@ -108,6 +108,33 @@ STEPS: Final[Mapping[str, StepSpec]] = {
                                                       "zones": (_MAP, {})},
                                  "KIND tokens on the conflict track's zones, one per side: "
                                  "the seat whose shields enter the zone takes it"),
+    # a priced row (mechanism priced_row): stacks of items, tokens on structure cards
+    "stack_decks": StepSpec(frozenset({SETUP}),
+                            {"kind": (_STR, ""), "decks": (_MAP, {}),
+                             "deck_tokens": (_MAP, {})},
+                            "sort the tokens of a kind into named stacks, each shuffled; "
+                            "a deck token taken places an item of its stack on the row"),
+    "lay_structure_tokens": StepSpec(frozenset({ROUND_START}),
+                                     {"round": (_INT, 1), "kind": (_STR, ""), "draw": (_INT, 0),
+                                      "slots": (_LIST, [])},
+                                     "in round N, N tokens of a kind at random on structure "
+                                     "cards ([row, card] from the top left, 1-based); taken "
+                                     "by the player who turns the card face up"),
+    "fill_row": StepSpec(frozenset({ROUND_START}), {"round": (_INT, 2), "token": (_STR, "")},
+                         "in round N, put a token in the priced row's one empty space"),
+    "reveal_row": StepSpec(frozenset({ROUND_START}), {"round": (_INT, 2)},
+                           "in round N, turn every item of the priced row face up"),
+}
+
+#: The offers a turn may make beside its offer (``turn.offer: [structure, {NAME: …}]``):
+#: another action a turn may take instead of the offer's.
+PRICED_ROW: Final = "priced_row"
+EXTRA_OFFERS: Final[Mapping[str, StepSpec]] = {
+    PRICED_ROW: StepSpec(frozenset({"structure"}),
+                         {"from_round": (_INT, 2), "prices": (_LIST, []),
+                          "double": (_LIST, [])},
+                         "activate an item of the row (a space per price), paying the "
+                         "seat's price for its space"),
 }
 
 IN_ORDER, ALL = "in_order", "all"
@@ -198,11 +225,12 @@ class Flow:
     until_turns: str | None = None           # turn.until
     at_once: tuple[str, ...] = ()            # end.at_once
     end_after: str | None = None             # end.after
+    also: tuple[Step, ...] = ()              # turn.offer's later items: extra offers
 
     def step(self, name: str) -> Step | None:
         """The first step called ``name`` anywhere in the flow (None: not in it)."""
         for step in (*self.setup, *self.start, *self.after_card, *self.after,
-                     *self.round_start):
+                     *self.round_start, *self.also):
             if step.name == name:
                 return step
         return None
@@ -218,7 +246,7 @@ def _items(data: Any, key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _step(raw: Any) -> Step | None:
+def _step(raw: Any, catalogue: Mapping[str, StepSpec] = STEPS) -> Step | None:
     if isinstance(raw, str):
         name, given = raw, {}
     elif isinstance(raw, dict) and len(raw) == 1:
@@ -226,7 +254,7 @@ def _step(raw: Any) -> Step | None:
         given = value if isinstance(value, dict) else {}
     else:
         return None
-    spec = STEPS.get(str(name))
+    spec = catalogue.get(str(name))
     arguments = {key: default for key, (_, default) in spec.parameters.items()} if spec else {}
     arguments.update(given)
     return Step(str(name), arguments)
@@ -237,17 +265,33 @@ def _steps(raw: Any) -> tuple[Step, ...]:
     return tuple(s for s in (_step(item) for item in items) if s is not None)
 
 
+def _offer_items(turn: Mapping[str, Any]) -> tuple[Any, list[Any]]:
+    """``turn.offer`` as (the offer, the extra offers): a name, or a list of the offer's
+    name and then extra offers (each a name or ``{name: parameters}``)."""
+    offer = turn.get("offer", "decks")
+    if isinstance(offer, list):
+        return (offer[0] if offer else "decks"), offer[1:]
+    return offer, []
+
+
+def has_extra_offer(flow: Flow | None, name: str) -> bool:
+    """Whether ``flow``'s turn offers the extra offer ``name`` (``turn.offer: [… name]``)."""
+    return flow is not None and any(step.name == name for step in flow.also)
+
+
 def read_flow(data: Any) -> Flow | None:
     """The typed flow (None: the rule set has no ``flow:`` section)."""
     if not isinstance(data, dict):
         return None
     turn, end = _section(data, "turn"), _section(data, "end")
+    offer, extra = _offer_items(turn)
+    also = tuple(s for s in (_step(item, EXTRA_OFFERS) for item in extra) if s is not None)
     rounds = _section(data, "rounds")
     until = rounds.get("until")
     count, again, until_turns = rounds.get("count"), turn.get("again"), turn.get("until")
     after = end.get("after")
     return Flow(setup=_steps(data.get("setup")), decide=str(turn.get("decide", IN_ORDER)),
-                offer=str(turn.get("offer", "decks")), start=_steps(turn.get("start")),
+                offer=str(offer), start=_steps(turn.get("start")), also=also,
                 follow_ups=tuple(str(k) for k in _items(turn, "follow_ups")),
                 after_card=_steps(turn.get("after_card")),
                 after=_steps(turn.get("after")),
@@ -292,12 +336,20 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
                               text="flow"))
         return
     turn = _section(data, "turn")
-    chosen = turn.get("offer")
+    chosen, extra = _offer_items(turn)
+    if not isinstance(chosen, str):
+        report.add(Diagnostic("M909", "turn.offer's list starts with the offer's name (then "
+                              "its extra offers: [structure, {priced_row: …}])",
+                              doc.location(("flow", "turn", "offer", 0)), text="offer"))
+    for i, raw in enumerate(extra):
+        _check_step(doc, report, ("flow", "turn", "offer", i + 1), chosen, raw, EXTRA_OFFERS,
+                    "extra offer")
     if isinstance(chosen, str) and chosen not in OFFERS:
         _unknown(report, doc, ("flow", "turn", "offer"), "offer", chosen, OFFERS)
     elif isinstance(chosen, str) and chosen != offer:
         report.add(Diagnostic("M909", f"the turn offers '{chosen}', but the rule set's offer "
-                              f"is '{offer}'", doc.location(("flow", "turn", "offer")),
+                              f"is '{offer}'", doc.location(("flow", "turn", "offer")
+                                                            + ((0,) if extra else ())),
                               text=chosen))
     spec = OFFERS.get(offer)
     decide = turn.get("decide", IN_ORDER)
@@ -361,37 +413,40 @@ def check_flow(doc: Document, report: Report, offer: str) -> None:
                               suggestion=closest(until, [str(w) for w in when])))
 
 
-def _check_step(doc: Document, report: Report, path: PathKey, place: str, raw: Any) -> None:
+def _check_step(doc: Document, report: Report, path: PathKey, place: str, raw: Any,
+                catalogue: Mapping[str, StepSpec] = STEPS, what: str = "step") -> None:
     name = raw if isinstance(raw, str) else next(iter(raw)) if isinstance(raw, dict) and raw \
         else None
     if not isinstance(name, str):
         return  # (a schema error already)
-    spec = STEPS.get(name)
+    spec = catalogue.get(name)
     where = path if isinstance(raw, str) else path + (name,)
     if spec is None:
-        _unknown(report, doc, where, "step", name, STEPS, key=not isinstance(raw, str))
+        _unknown(report, doc, where, what, name, catalogue, key=not isinstance(raw, str))
         return
     if place not in spec.places:
         fits = ", ".join(sorted(spec.places))
-        report.add(Diagnostic("M909", f"step '{name}' cannot run in {place} (it runs in "
-                              f"{fits}): it would never act", doc.location(where,
+        runs = "with offer" if catalogue is EXTRA_OFFERS else "in"
+        report.add(Diagnostic("M909", f"{what} '{name}' cannot run {runs} {place} (it runs "
+                              f"{runs} {fits}): it would never act", doc.location(where,
                               key=not isinstance(raw, str)), text=name))
     given = raw.get(name) if isinstance(raw, dict) else None
     for key, value in (given.items() if isinstance(given, dict) else ()):
         wanted = spec.parameters.get(key)
         if wanted is None:
             known = list(spec.parameters)
-            report.add(Diagnostic("M909", f"step '{name}' reads no parameter '{key}' (it reads "
+            report.add(Diagnostic("M909", f"{what} '{name}' reads no parameter '{key}' (it reads "
                                   f"{', '.join(known) or 'none'})",
                                   doc.location(where + (key,), key=True), text=str(key),
                                   suggestion=closest(str(key), known)))
         elif not isinstance(value, wanted[0]) or isinstance(value, bool):
             kind = ("a number" if wanted[0] == _INT else "a name" if wanted[0] == _STR
                     else "a list" if wanted[0] == _LIST else "a map")
-            report.add(Diagnostic("M909", f"step '{name}': '{key}' is {kind}",
+            report.add(Diagnostic("M909", f"{what} '{name}': '{key}' is {kind}",
                                   doc.location(where + (key,)), text=str(value)))
 
 
-__all__ = ["AFTER_END", "AGAIN", "ALL", "AT_ONCE", "END_CONDITIONS", "FLOW_OPTIONAL", "Flow",
+__all__ = ["AFTER_END", "AGAIN", "ALL", "AT_ONCE", "END_CONDITIONS", "EXTRA_OFFERS",
+           "FLOW_OPTIONAL", "Flow", "PRICED_ROW", "has_extra_offer",
            "IN_ORDER", "OFFERS", "OfferSpec", "ROUND_START", "STEPS", "Step", "StepSpec", "UNTIL",
            "check_flow", "read_flow"]

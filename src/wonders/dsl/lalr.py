@@ -357,6 +357,47 @@ class _ToAst(Transformer[Token, Any]):
                             price=price, cities=cities)
 
     @_meta
+    def discount_activation(self, meta: Any, children: list[Any]) -> ast.ActivationDiscount:
+        once = any(isinstance(c, Token) and c.type == "ONCE" for c in children)
+        return ast.ActivationDiscount(int(children[0]), once, _span(meta))
+
+    @_meta
+    def activate(self, meta: Any, children: list[Any]) -> ast.Activate:
+        return ast.Activate(_name(children[0]), _name(children[2]), _span(meta))
+
+    @_meta
+    def take_card(self, meta: Any, children: list[Any]) -> ast.TakeCard:
+        return ast.TakeCard(children[0], children[2], _span(meta))
+
+    @_meta
+    def take_wonder(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("take", children[-1], _span(meta))
+
+    @_meta
+    def unbuild(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("unbuild", children[-1], _span(meta))
+
+    @_meta
+    def wonder_from_discard(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("build", (), _span(meta))
+
+    @_meta
+    def discard_structure(self, meta: Any, children: list[Any]) -> ast.DiscardStructure:
+        return ast.DiscardStructure(_span(meta))
+
+    @_meta
+    def track_block(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
+        return ast.TrackPiece("block", None, _span(meta))
+
+    @_meta
+    def track_discard(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
+        return ast.TrackPiece("discard", _name(children[0]), _span(meta))
+
+    @_meta
+    def track_use(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
+        return ast.TrackPiece("use", _name(children[0]), _span(meta))
+
+    @_meta
     def reserve_draw(self, meta: Any, children: list[Any]) -> ast.DrawReserve:
         return ast.DrawReserve(int(children[0]), _span(meta))
 

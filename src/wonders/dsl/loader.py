@@ -1285,7 +1285,8 @@ def load(paths: Sequence[str | Path] = (), game: str | None = None) -> LoadResul
         found = _shipped_card_sets().get(name)
         return found[0] if found and found[0] not in loaded else None
 
-    chains, chain_problems = check_chains(cards, links_of(located), unloaded_set)
+    chains, chain_problems = check_chains(cards, links_of(located), unloaded_set,
+                                          frozenset(t.name for t in tokens))
     # (a chain "to an earlier age" from a card in an age the rule set lacks is that D603)
     misaged = [f"'{c.name}' (age {c.age})" for c in cards if c.age > rules.ages]
     state.report.extend(d for d in chain_problems

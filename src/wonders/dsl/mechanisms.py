@@ -28,6 +28,9 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.Discount: "discount", fx.GainCoins: "gains", fx.DrawReserve: "draw",
     fx.BuildReserve: "build", fx.GiveCoins: "gives", fx.Influence: "influence",
     fx.Conspire: "conspire", fx.TriggerHeld: "trigger", fx.Either: "or",
+    fx.ActivationDiscount: "discount",
+    fx.Activate: "activate", fx.TakeCard: "take card", fx.MoveWonder: "wonder",
+    fx.DiscardStructure: "discard", fx.TrackPiece: "track",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -201,8 +204,10 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
     "structure": Capabilities(
         offer="structure",
         turns="sequential",
+        # (activate, and a discount on activation: with a priced row in the flow only)
         effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING),
-                               ("or", NOW)},
+                               ("or", NOW), ("activate", NOW), ("take card", NOW),
+                               ("wonder", NOW), ("discard", NOW), ("track", NOW)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",
             "build": "the structure game loop has no reserve hand to build from",

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
-from wonders.dsl.flow_model import check_flow
+from wonders.dsl.flow_model import PRICED_ROW, check_flow, has_extra_offer
 from wonders.dsl.mechanisms import (
     EFFECT_WORDS,
     PERIOD_END,
@@ -149,6 +149,12 @@ class _Checker:
                     f"so a price above it changes nothing (write 'at {trade.price - 1}' or "
                     "less to lower it)" if trade.price > 0 else
                     f"'buy … at {effect.price}' never acts: the rule set's trade price is 0")
+        if (isinstance(effect, (fx.ActivationDiscount, fx.Activate))
+                and not has_extra_offer(self.game.rules.model.flow, PRICED_ROW)):
+            word = ("activate" if isinstance(effect, fx.Activate)
+                    else "discount … on activation")
+            return ("M901", f"'{word}' needs a priced row to activate from (the flow's "
+                    f"'turn: offer: [structure, {{{PRICED_ROW}: …}}]'): this rule set has none")
         if (isinstance(effect, (fx.DrawReserve, fx.BuildReserve))
                 and self.game.rules.model.reserve.colour is None):
             word = EFFECT_WORDS[type(effect)]
@@ -225,6 +231,72 @@ class _Checker:
             if reserve is not None:  # where the rest of the kind goes, however many
                 self.filled.setdefault(reserve, set()).add(kind)
 
+        flow = self.game.rules.model.flow
+        self.placed: set[str] = set()  # tokens a flow step puts into play by name
+        if flow is not None:
+            for step in (*flow.setup, *flow.round_start):
+                laid_kind = step.arguments.get("kind")
+                if step.name == "lay_structure_tokens" and isinstance(laid_kind, str):
+                    self.dealt_kinds.add(laid_kind)
+                elif step.name == "stack_decks":
+                    for names in _map(step.arguments.get("decks")).values():
+                        self.placed.update(str(n) for n in _list(names))
+                elif step.name == "fill_row":
+                    self.placed.add(str(step.arguments.get("token")))
+
+    def check_row_names(self) -> None:
+        """M909 for a token a priced row's step names that is not loaded (with "did you
+        mean"), or of another kind than the step's."""
+        flow = _map(self.rules.data.get("flow"))
+        tokens = {t.name: t for t in self.game.tokens}
+        names = sorted(tokens)
+        steps: list[tuple[PathKey, Any]] = [
+            (("flow", "setup", i), raw) for i, raw in enumerate(_list(flow.get("setup")))]
+        steps += [(("flow", "round", "start", i), raw) for i, raw
+                  in enumerate(_list(_map(flow.get("round")).get("start")))]
+        offer = _map(flow.get("turn")).get("offer")
+        steps += [(("flow", "turn", "offer", i), raw) for i, raw
+                  in enumerate(offer if isinstance(offer, list) else [])]
+        for path, raw in steps:
+            if not isinstance(raw, dict) or len(raw) != 1:
+                continue
+            name, given = next(iter(raw.items()))
+            given = _map(given)
+            base = path + (name,)
+            named: list[tuple[PathKey, Any, str | None]] = []
+            if name == "stack_decks":
+                kind = given.get("kind")
+                for deck, items in _map(given.get("decks")).items():
+                    named += [(base + ("decks", deck, j), n, kind)
+                              for j, n in enumerate(_list(items))]
+                named += [(base + ("deck_tokens", n), n, None)
+                          for n in _map(given.get("deck_tokens"))]
+                decks = _map(given.get("decks"))
+                for n, deck in _map(given.get("deck_tokens")).items():
+                    if deck not in decks:
+                        self.report.add(Diagnostic(
+                            "M909", f"deck token '{n}' names stack '{deck}', which "
+                            f"stack_decks does not lay (it lays {', '.join(decks) or 'none'})",
+                            self.rules.location(base + ("deck_tokens", n)), text=str(deck),
+                            suggestion=closest(str(deck), [str(d) for d in decks])))
+            elif name == "fill_row":
+                named.append((base + ("token",), given.get("token"), None))
+            elif name == "priced_row":
+                named += [(base + ("double", j), n, None)
+                          for j, n in enumerate(_list(given.get("double")))]
+            for where, item, kind in named:
+                token = tokens.get(str(item))
+                if token is None:
+                    key = where[-2] == "deck_tokens"
+                    self.report.add(Diagnostic(
+                        "M909", f"step '{name}' names token '{item}', which is not loaded",
+                        self.rules.location(where, key=key), text=str(item),
+                        suggestion=closest(str(item), names)))
+                elif kind is not None and token.kind != kind:
+                    self.report.add(Diagnostic(
+                        "M909", f"step '{name}' stacks {kind} tokens, but '{item}' is a "
+                        f"{token.kind} token", self.rules.location(where), text=str(item)))
+
     def pool_reason(self, pool: str) -> str:
         held = sorted(self.filled.get(pool, ()))
         if held:
@@ -241,7 +313,7 @@ class _Checker:
                     "M903", f"token pool '{pool}' is never filled: {self.pool_reason(pool)}",
                     doc.location(("vocabulary", "pools", i)), text=pool))
         for token in self.game.tokens:
-            if token.kind not in self.dealt_kinds:
+            if token.kind not in self.dealt_kinds and token.name not in self.placed:
                 self.report.add(Diagnostic(
                     "M903", f"token '{token.name}' never comes into play: setup.tokens does not "
                     f"deal {token.kind} tokens into a pool, nor a flow step (lay_chambers, "
@@ -358,6 +430,7 @@ def check_playable(game: Game, rules: Document, docs: Sequence[tuple[Document, s
     checker.check_rules()
     if clean:
         checker.check_pools()
+        checker.check_row_names()
     for doc, kind in docs:
         for path in effect_paths(doc, kind):
             index = path[1]

@@ -183,6 +183,15 @@ class DraftedCity(City):
         self.owned_tokens.append(token)
         arrival = arrival_of(token, token.effects)
         self._arrive(token, arrival, False)
+        self._note_token(token)
+
+    def _note_token(self, token: Token) -> None:
+        """A token that a ``free_if_built`` names makes those cards free by chain."""
+        unlocked = self.unlocks.get(token.name)
+        if unlocked:
+            for card in unlocked:
+                self._chain_cards.add(card)
+                self._marked.add(card.name)
 
     def has_ability(self, name: str) -> bool:
         """Whether a source of the city has the ongoing ability ``name`` (kept up to
@@ -253,6 +262,7 @@ class DraftedCity(City):
             arrival = arrival_of(token, token.effects)
             self._count(token, arrival)
             production = _plus(production, arrival, False)
+            self._note_token(token)
         if production is not None:
             self._cache["production"] = production
 

@@ -47,6 +47,7 @@ from wonders.engine.mechanisms import (
     bank,
     chambers,
     cities,
+    city_moves,
     conflict,
     counted_prices,
     decks,
@@ -58,6 +59,7 @@ from wonders.engine.mechanisms import (
     pawn,
     pieces,
     pools,
+    priced_row,
     progress,
     sheets,
     spread,
@@ -83,6 +85,7 @@ SETUP_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] 
     "deal_pools": pools.deal, "draft_wonders": wonder_draft.draft,
     "lay_chambers": chambers.lay, "stack_held": held.stack, "spread_cards": spread.deal,
     "price_by_count": counted_prices.setup, "lay_track_tokens": track.lay_tokens,
+    "stack_decks": priced_row.stack,
 }
 
 #: Steps as each turn starts, before anyone decides: ``(game, parameters)``.
@@ -152,6 +155,8 @@ OWNERS: Final[Mapping[str, str]] = {
     "lay_chambers": chambers.NAME, "stack_held": held.NAME, "offer_held": held.NAME,
     "spread_cards": spread.NAME, "price_by_count": counted_prices.NAME,
     "lay_track_tokens": track.NAME,
+    "stack_decks": priced_row.NAME, "lay_structure_tokens": priced_row.NAME,
+    "fill_row": priced_row.NAME, "reveal_row": priced_row.NAME, priced_row.NAME: priced_row.NAME,
 }
 
 #: Each mechanism's part, made for the data set and the table's size from the flow's step
@@ -167,6 +172,7 @@ PARTS: Final[Mapping[str, Callable[[GameData, int, Mapping[str, Mapping[str, Any
     bank.NAME: bank.make, track.NAME: track.make, pairs.NAME: pairs.make,
     cities.NAME: cities.make, chambers.NAME: chambers.make, held.NAME: held.make,
     spread.NAME: spread.make, counted_prices.NAME: counted_prices.make, either.NAME: either.make,
+    priced_row.NAME: priced_row.make,
 }
 
 #: Tasks the mechanisms put on the agenda besides the flow's steps: ``(game, seat, about)``.
@@ -174,7 +180,8 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
     "progress_pick": lambda game, seat, _: progress.pick(game, seat),
     "extra_offer": lambda game, seat, token: progress.offer_extra(game, seat, token),
     wonder_draft.PICK: wonder_draft.ask, cities.FOLLOW_UP: cities.ask_next,
-    track.STARTER: track.ask_starter,
+    track.STARTER: track.ask_starter, priced_row.TOKENS_TASK: priced_row.hand_over,
+    priced_row.ASK_TASK: priced_row.ask_waiting,
     chambers.INFLUENCE: chambers.ask_next, held.CONSPIRE: held.conspire,
     held.TRIGGER: held.ask_any, either.CHOOSE: either.ask_next,
 }
@@ -279,6 +286,8 @@ END_CONDITIONS: Final[Mapping[str, Callable[[FlowGame], bool]]] = {
 #: Round-start steps: ``(game, parameters)``, run as each round begins.
 ROUND_STEPS: Final[Mapping[str, Callable[[FlowGame, Mapping[str, Any]], None]]] = {
     "lay_structure": structure.lay, "choose_starter": track.choose_starter,
+    "lay_structure_tokens": priced_row.lay_structure_tokens, "fill_row": priced_row.fill,
+    "reveal_row": priced_row.reveal,
 }
 
 #: ``turn.until``: when a round's turns end (checked after each turn and its follow-ups).
@@ -298,8 +307,8 @@ CITY_PARTS: Final[Mapping[str, str]] = {"structure": cities.NAME}
 #: out each answer, and why a turn's move is refused (in the words scenarios match).
 OFFER_WORDING: Final[Mapping[str, Mapping[str, str]]] = {
     "structure": {**structure.WORDING, **wonder_draft.WORDING, **track.WORDING,
-                  **cities.WORDING, **chambers.WORDING, **held.WORDING, **either.WORDING,
-                  OVER: cities.OVER_WORDING},
+                  **cities.WORDING, **city_moves.WORDING, **chambers.WORDING, **held.WORDING,
+                  **either.WORDING, OVER: cities.OVER_WORDING},
 }
 OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], None]]]] = {
     "structure": {structure.TURN: structure.resolve, wonder_draft.PICK: wonder_draft.resolve,
@@ -307,10 +316,34 @@ OFFER_RESOLVERS: Final[Mapping[str, Mapping[str, Callable[[FlowGame, Ask, Any], 
                   **{kind: cities.resolve for kind in cities.WORDING},
                   chambers.INFLUENCE: chambers.resolve, held.KEEP: held.resolve_keep,
                   held.RETURN: held.resolve_keep, held.TRIGGER: held.resolve_trigger,
-                  either.CHOOSE: either.resolve},
+                  either.CHOOSE: either.resolve,
+                  **{kind: city_moves.resolve for kind in city_moves.WORDING}},
 }
 OFFER_CHECKS: Final[Mapping[str, Callable[[FlowGame, int, Any], None]]] = {
     "structure": structure.check,
+}
+
+
+class ExtraTurn:
+    """An extra offer (``turn.offer: [OFFER, {NAME: …}]``): the turn's moves with the
+    offer's, the turn's resolver, its follow-ups' resolvers and wording, the refusals."""
+
+    def __init__(self, moves: Callable[[FlowGame, int], tuple[Any, ...]],
+                 resolve: Callable[[FlowGame, Ask, Any], None],
+                 resolvers: Mapping[str, Callable[[FlowGame, Ask, Any], None]],
+                 wording: Mapping[str, str],
+                 check: Callable[[FlowGame, int, Any], None]) -> None:
+        self.moves = moves
+        self.resolve = resolve
+        self.resolvers = resolvers
+        self.wording = wording
+        self.check = check
+
+
+#: The extra offers a turn may make (``turn.offer``'s later items).
+EXTRA_TURNS: Final[Mapping[str, ExtraTurn]] = {
+    priced_row.NAME: ExtraTurn(priced_row.turn_moves, priced_row.resolve_turn,
+                               priced_row.RESOLVERS, priced_row.WORDING, priced_row.check),
 }
 
 
@@ -325,7 +358,8 @@ class _Program:
         self.after_card = flow.after_card
         self.after = flow.after
         self.arguments = {step.name: step.arguments for step in
-                           (*flow.setup, *flow.start, *flow.after_card, *flow.after)}
+                           (*flow.setup, *flow.start, *flow.after_card, *flow.after,
+                            *flow.also)}
         self.end_when = tuple(END_CONDITIONS[name] for name in flow.end_when)
         # each turn's steps with their arguments, looked up once
         self.start_steps = tuple((START_STEPS[step.name], step.arguments) for step in flow.start)
@@ -359,6 +393,14 @@ class _Program:
         self.check = OFFER_CHECKS.get(flow.offer)
         companions = SECTION_PARTS.get(flow.offer, {})
         owners += [OWNERS[step.name] for step in flow.round_start]
+        owners += [OWNERS[step.name] for step in flow.also]
+        for step in flow.also:   # (an extra offer: its moves beside the offer's, its answers)
+            extra = EXTRA_TURNS[step.name]
+            self.turn_moves = extra.moves
+            self.resolvers[self.turn_kind] = extra.resolve
+            self.resolvers.update(extra.resolvers)
+            self.wording.update(extra.wording)
+            self.check = extra.check
         owners += [companions[s] for s in sections if s in companions]
         if flow.offer in CITY_PARTS:
             owners.append(CITY_PARTS[flow.offer])
@@ -415,10 +457,16 @@ def every_move(data: GameData) -> list[Move]:
     mechanism the flow names lists its own): the fixed action ids of agents'
     environments and OpenSpiel."""
     components = data.components
-    if components is None or data.rules.model.flow is None:
+    if data.rules.model.flow is None:
         return []
     program = _program(data)
     found: list[Move] = []
+    if cities.NAME in program.mechanisms:   # (a structure game: the effects' moves)
+        found += city_moves.every_move(data, data.rules.max_players)
+    if priced_row.NAME in program.mechanisms:
+        found += priced_row.every_move(data, program.arguments)
+    if components is None:
+        return found
     for name, listed in MOVES.items():
         if name in program.mechanisms:
             found += listed(components, program.arguments)

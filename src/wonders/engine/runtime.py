@@ -67,6 +67,14 @@ DEBT: Final = "debt"
 RESERVE_BUILD: Final = "reserve_build"
 # "now: copy COLOURS card from PLACES": a card of another city whose whole effect is copied
 COPY: Final = "copy"
+# "activate KIND token from tops|deck": an item of a priced row's stacks, free (asked and
+# carried out by that mechanism, mechanisms/priced_row.py)
+ACTIVATE: Final = "activate"
+# cards and wonders moved between cities and piles (mechanisms/city_moves.py asks them)
+TAKE_CARD: Final = "take_card"
+DISCARD_CARD: Final = "discard_card"
+WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder"}
+TRACK_MOVES: Final = {"block": "block", "discard": "discard_token", "use": "use_token"}
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
@@ -369,6 +377,16 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
         table.ask(COPY, seat, effect)
     elif isinstance(effect, fx.BY_MECHANISM):   # (the flow's mechanisms: validate says which)
         table.carry_out(seat, effect)
+    elif isinstance(effect, fx.Activate):  # a priced row's item, free (its mechanism asks)
+        table.ask(ACTIVATE, seat, effect)
+    elif isinstance(effect, fx.TakeCard):  # (these: mechanisms/city_moves.py asks)
+        table.ask(TAKE_CARD, seat, effect)
+    elif isinstance(effect, fx.MoveWonder):
+        table.ask(WONDER_MOVES[effect.verb], seat, effect)
+    elif isinstance(effect, fx.DiscardStructure):
+        table.ask(DISCARD_CARD, seat, effect)
+    elif isinstance(effect, fx.TrackPiece):
+        table.ask(TRACK_MOVES[effect.verb], seat, effect)
 
 
 def _owed(table: Table, seat: int, places: Sequence[str], value: fx.Amount,

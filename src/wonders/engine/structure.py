@@ -158,7 +158,8 @@ class Structure:
         free = True  # whether the last place is the one the shift freed
         for below in layout.covers[slot]:
             lying = cover_bits[below]
-            if gone & lying == lying:  # nothing lies on it any more
+            # nothing lies on it any more (and an effect did not remove it already)
+            if gone & lying == lying and not self.taken[below]:
                 if free:
                     accessible[last] = below
                     free = False
@@ -167,6 +168,25 @@ class Structure:
                 self.face_up[below] = True
         if free:
             moved.pop()
+
+    def remove(self, slot: int) -> None:
+        """Remove the card at ``slot`` though it may be covered or face down (an effect
+        discards it): the cards it uncovers become accessible and face up."""
+        if slot in self.accessible:
+            self.take(slot)
+            return
+        if self.taken[slot]:
+            raise ValueError(f"slot {slot} is already taken")
+        self.taken[slot] = True
+        gone = self._gone | (1 << slot)
+        self._gone = gone
+        self.left -= 1
+        cover_bits = self.layout.cover_bits
+        for below in self.layout.covers[slot]:
+            lying = cover_bits[below]
+            if gone & lying == lying and not self.taken[below]:
+                self.accessible.append(below)
+                self.face_up[below] = True
 
     @property
     def taken_bits(self) -> int:

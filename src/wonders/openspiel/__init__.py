@@ -41,6 +41,7 @@ GAMES: dict[str, str] = {
     "wonders_cities": "cities",
     "wonders_leaders_cities": "leaders-cities",
     "wonders_architects": "architects",
+    "wonders_pantheon": "pantheon",
 }
 
 _DATA: dict[str, GameData] = {}   # OpenSpiel name -> its loaded data (loaded once)

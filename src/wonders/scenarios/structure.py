@@ -29,8 +29,18 @@ from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import RuleError
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import bank, chambers, pools, structure, track, wonder_draft
+from wonders.engine.mechanisms import (
+    bank,
+    chambers,
+    city_moves,
+    pools,
+    priced_row,
+    structure,
+    track,
+    wonder_draft,
+)
 from wonders.engine.mechanisms import held as held_tokens
+from wonders.engine.notation import normal
 from wonders.engine.payment import Payment
 from wonders.engine.structure import Layout, Structure
 from wonders.engine.structure_rules import structure_rules
@@ -44,13 +54,14 @@ class StructureRunner(DraftRunner):
 
     LOOP = "card-structure"
     POSITION = frozenset({"age", "players", "discard", "offer", "conflict", "looted", "board",
-                          "box", "to_move", "wonder_pools", "picks", "chambers", "stack"})
+                          "box", "to_move", "wonder_pools", "picks", "chambers", "stack",
+                          "row", "stacks", "hidden"})
     PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens",
-                        "held_tokens"})
+                        "held_tokens", "tucked"})
     CHECKS = frozenset({"score", "winners", "payments", "legal", "illegal", "state",
                         "discard", "to_move", "phase", "age", "turn", "prices", "conflict",
                         "victory", "pools", "options", "not_discarded", "structure",
-                        "chambers", "held_tokens", "stack"})
+                        "chambers", "held_tokens", "stack", "row", "stacks", "activation"})
     VERBS = ("build", "sell", "wonder", "take", "destroy", "discard_build", "starter",
              "choose_wonder", "move")
     ACTION = frozenset(VERBS) | {"with"}
@@ -58,7 +69,9 @@ class StructureRunner(DraftRunner):
                        "owned_tokens"})
     PAYMENTS = frozenset({"player", "build", "wonder", "cheapest", "free", "impossible"})
     PHASES = ("turn", "wonder_draft", "token", "destroy", "discard_build", "starter", "over",
-              "influence", "keep", "return", "trigger", "choose")
+              "influence", "keep", "return", "trigger", "choose",
+              priced_row.PLACE, priced_row.ACTIVATE, priced_row.CHOOSE_STACK,
+              *city_moves.WORDING)
     VICTORIES = ("military", "science", "civilian", "political")
 
     # --- checking a scenario before it runs -------------------------------------------
@@ -168,9 +181,18 @@ class StructureRunner(DraftRunner):
         game.age = int(spec.get("age", 1))
         game.turn = 1
         offer = self.cards(spec.get("offer"), path + ("offer",))
-        layout = Layout.from_data({"rows": [[2 * i + 1 for i in range(len(offer))]]})
+        hidden = spec.get("hidden") or []
+        if len(hidden) > len(offer):
+            raise _ScenarioDataError(f"{len(hidden)} hidden cards need as many offered cards "
+                                     "to lie on them", path + ("hidden",))
+        under = [self.card(h.get("card"), path + ("hidden", i, "card"))
+                 for i, h in enumerate(hidden)]
+        rows = [[2 * i + 1 for i in range(len(offer))]]
+        if under:   # (hidden card i lies face down under offered cards i and i + 1)
+            rows.insert(0, [2 * i + 2 for i in range(len(under))])
+        layout = Layout.from_data({"rows": rows, "face_down": [1] if under else []})
         laid = structure.state(game)
-        laid.place_offer(Structure(layout, offer), [])
+        laid.place_offer(Structure(layout, under + offer), [])
         laid.discard[:] = self.cards(spec.get("discard"), path + ("discard",))  # (in place)
         board = [self.token_named(n, path + ("board", i))
                  for i, n in enumerate(spec.get("board") or [])]
@@ -203,11 +225,22 @@ class StructureRunner(DraftRunner):
             city.built_wonders = [self.wonder(n, ppath + ("built_wonders", j))
                                   for j, n in enumerate(player.get("built_wonders") or [])]
             city.stages = len(city.built_wonders)
+            city.stage_cards = self.cards(player.get("tucked"), ppath + ("tucked",))
+            if city.stage_cards and len(city.stage_cards) != city.stages:
+                raise _ScenarioDataError(f"'tucked' lists the card under each built wonder "
+                                         f"({city.stages}), not {len(city.stage_cards)}",
+                                         ppath + ("tucked",))
             city.owned_tokens = [self.token_named(n, ppath + ("owned_tokens", j))
                                  for j, n in enumerate(player.get("owned_tokens") or [])]
             city.coins = int(player.get("coins", setup.base.start_coins))
+        if priced_row.NAME in game.parts:
+            self.lay_row(game, spec, path)
+        elif any(k in spec for k in ("row", "stacks", "hidden")):
+            raise _ScenarioDataError("'row', 'stacks' and 'hidden' need a priced row (the "
+                                     "flow's 'turn: offer: [structure, {priced_row: …}]')",
+                                     path)
         game.current = int(spec.get("to_move", 0))
-        self._agora_position(game, spec, players, path)
+        self._chambers_position(game, spec, players, path)
         if "wonder_pools" in spec:
             draft = wonder_draft.state(game)
             draft.set([[self.wonder(n, path + ("wonder_pools", i, j))
@@ -226,8 +259,8 @@ class StructureRunner(DraftRunner):
             game.resume([], next_round=False)
         return game
 
-    def _agora_position(self, game: FlowGame, spec: dict[str, Any], players: list[Any],
-                        path: PathKey) -> None:
+    def _chambers_position(self, game: FlowGame, spec: dict[str, Any], players: list[Any],
+                           path: PathKey) -> None:
         """A board of chambers (``chambers``: one entry per chamber, ``cubes`` by seat,
         ``decree``, ``face_up``), the held tokens' stack (``stack``, top first) and each
         player's held tokens (``held: [{name, prepared, triggered}]``)."""
@@ -259,10 +292,50 @@ class StructureRunner(DraftRunner):
                                    if h.get("prepared") else held_tokens.UNPREPARED)
                                   for j, h in enumerate(player.get("held_tokens") or [])]
 
+    def lay_row(self, game: FlowGame, spec: dict[str, Any], path: PathKey) -> None:
+        """The priced row a position says: ``row`` by space (1-based: an item's name,
+        face up, or ``{item: NAME, face_down: true, placed_by: SEAT}``), ``stacks`` (top
+        first; a stack not named is empty), ``hidden`` cards' tokens."""
+        row = priced_row.state(game)
+        spaces = len(row.spaces)
+        for i, item in enumerate(spec.get("row") or []):
+            where = path + ("row", i)
+            key = item.get("space")
+            if not isinstance(key, int) or not 1 <= key <= spaces:
+                raise _ScenarioDataError(f"the row has spaces 1 to {spaces}, not {key!r}",
+                                         where + ("space",))
+            row.spaces[key - 1] = self.token_named(item.get("item"), where + ("item",))
+            row.face_up[key - 1] = not item.get("face_down", False)
+            row.placed_by[key - 1] = int(item.get("placed_by", -1))
+        stacks = spec.get("stacks") or {}
+        for name in row.stacks:
+            row.stacks[name] = [self.token_named(n, path + ("stacks", name, i))
+                                for i, n in enumerate(stacks.get(name) or [])]
+        for name in stacks:
+            if name not in row.stacks:
+                raise _ScenarioDataError(f"no stack '{name}' (stacks: "
+                                         f"{', '.join(row.stacks)})", path + ("stacks", name),
+                                         closest(str(name), list(row.stacks)))
+        row.on_slots = {}
+        for i, hidden in enumerate(spec.get("hidden") or []):
+            if hidden.get("token") is not None:
+                row.on_slots[i] = self.token_named(hidden["token"], path + ("hidden", i,
+                                                                            "token"))
+
     # --- actions ---------------------------------------------------------------------
 
     def action(self, game: Any, seat: int, spec: dict[str, Any], path: PathKey) -> Action:
         legal = game.legal_actions(seat)
+        if "move" in spec:   # (any action in its notation: 'activate ITEM pay 3')
+            text = normal(str(spec["move"]))
+            for offered in legal:
+                if normal(str(offered)) == text:
+                    return offered  # type: ignore[no-any-return]
+            words = str(spec["move"]).split()
+            if not words:
+                raise _ScenarioDataError("a move is its notation, as the legal actions "
+                                         "print it ('activate ITEM pay 3')", path + ("move",))
+            return Move(words[0], tuple(words[1:]))  # type: ignore[return-value]
         if "take" in spec:
             token = self.token_named(spec["take"], path + ("take",))
             return _match(legal, TakeToken, lambda a: a.token is token) or TakeToken(token)
@@ -411,21 +484,28 @@ class StructureRunner(DraftRunner):
 
     def _expect_options(self, game: Any, spec: dict[str, Any], path: PathKey,
                         outcome: Outcome) -> None:
+        """``names``: the things offered (a card, wonder or token; a move's first word: a
+        row's item, a stack); ``moves``: the legal moves' notations."""
         seat = self.seat(game, spec["player"], path + ("player",))
-        offered = []
+        offered: list[str] = []
+        notations: list[str] = []
         for action in game.legal_actions(seat):
+            if isinstance(action, Move):
+                notations.append(str(action))
+                if action.words and action.words[0] not in offered:
+                    offered.append(action.words[0])
+                continue
             for field in ("token", "wonder", "card"):
                 thing = getattr(action, field, None)
                 if thing is not None:
                     offered.append(thing.name)
                     break
-            else:
-                if isinstance(action, Move):   # (a follow-up of the flow's: its notation)
-                    offered.append(str(action))
-        if sorted(offered) != sorted(spec.get("names") or []):
-            self.fail(outcome, path + ("names",), f"player {seat} is offered "
-                      f"{sorted(offered) or 'nothing'} ({game.decision().wording}), expected "
-                      f"{sorted(spec.get('names') or [])}")
+        key, found = ("moves", notations) if "moves" in spec else ("names", offered)
+        wanted = sorted(spec.get(key) or [])
+        if sorted(found) != wanted:
+            self.fail(outcome, path + (key,), f"player {seat} is offered "
+                      f"{sorted(found) or 'nothing'} ({game.decision().wording}), expected "
+                      f"{wanted}")
 
     def _expect_not_discarded(self, game: Any, spec: list[str], path: PathKey,
                               outcome: Outcome) -> None:
@@ -488,6 +568,60 @@ class StructureRunner(DraftRunner):
         phase = game.decision().kind
         if phase != spec:
             self.fail(outcome, path, f"the phase is {phase}, expected {spec}")
+
+
+    def _expect_row(self, game: Any, spec: list[dict[str, Any]], path: PathKey,
+                    outcome: Outcome) -> None:
+        """The row's spaces listed: ``{space: N, item: NAME | null, face_down: …}`` (null:
+        empty; ``face_down`` false by default)."""
+        row = priced_row.state(game)
+        for i, wanted in enumerate(spec):
+            key = wanted.get("space")
+            if not isinstance(key, int) or not 1 <= key <= len(row.spaces):
+                raise _ScenarioDataError(f"the row has spaces 1 to {len(row.spaces)}, not "
+                                         f"{key!r}", path + (i, "space"))
+            item = row.spaces[key - 1]
+            got = None if item is None else {"item": item.name,
+                                              "face_down": not row.face_up[key - 1]}
+            want = None if wanted.get("item") is None else {
+                "item": wanted["item"], "face_down": bool(wanted.get("face_down"))}
+            if got != want:
+                self.fail(outcome, path + (i,), f"space {key} holds "
+                          f"{_item_text(got)}, expected {_item_text(want)}")
+
+    def _expect_stacks(self, game: Any, spec: dict[str, list[str]], path: PathKey,
+                       outcome: Outcome) -> None:
+        row = priced_row.state(game)
+        for name, wanted in spec.items():
+            if name not in row.stacks:
+                raise _ScenarioDataError(f"no stack '{name}'", path + (name,),
+                                         closest(str(name), list(row.stacks)))
+            got = [t.name for t in row.stacks[name]]
+            if got != list(wanted):
+                self.fail(outcome, path + (name,), f"stack {name} holds {got or 'nothing'} "
+                          f"(top first), expected {list(wanted)}")
+
+    def _expect_activation(self, game: Any, spec: dict[str, Any], path: PathKey,
+                           outcome: Outcome) -> None:
+        """What activating ``item`` costs ``player`` now, without spending tokens (its
+        space's price, doubled if so, less lasting discounts, at least 0)."""
+        seat = self.seat(game, spec["player"], path + ("player",))
+        row = priced_row.state(game)
+        name = spec.get("item")
+        spaces = [i for i, t in enumerate(row.spaces) if t is not None and t.name == name]
+        if not spaces:
+            raise _ScenarioDataError(f"'{name}' is not on the row", path + ("item",))
+        city = game.cities[seat]
+        cost = priced_row.price(row.rules, city, seat, spaces[0], row.spaces[spaces[0]])
+        if "cost" in spec and cost != spec["cost"]:
+            self.fail(outcome, path + ("cost",), f"activating {name} costs player {seat} "
+                      f"{cost} coins, expected {spec['cost']}")
+
+
+def _item_text(item: dict[str, Any] | None) -> str:
+    if item is None:
+        return "nothing"
+    return f"{item['item']}" + (" face down" if item["face_down"] else "")
 
 
 def _match(legal: list[Action], kind: type, test: Any) -> Action | None:

@@ -14,7 +14,7 @@ victory).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Mapping, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card, Token
@@ -42,6 +42,13 @@ WORDING: Final[dict[str, str]] = {"token": "choosing a token",
 OVER_WORDING: Final = "done: the game is over"
 #: the mechanisms whose parts add score lines of their own to the cities' sheet
 SCORED_PARTS: Final = ("chambers",)
+#: Follow-ups a mechanism beside the cities asks and carries out itself, by the runtime's
+#: kind (filled in by those mechanisms' modules: ``activate`` by the priced row)
+ROUTED: Final[dict[str, Callable[[FlowGame, str, int, fx.Effect], None]]] = {}
+#: Follow-ups whose options are worked out when they are asked, not when raised (an
+#: earlier follow-up of the same source may change them: a token discarded, then another
+#: used), by kind; none left then: the follow-up lapses
+LATE: Final[dict[str, Callable[[FlowGame, str, int, fx.Effect], list[Any]]]] = {}
 
 
 class Cities(Part):
@@ -126,6 +133,10 @@ class Cities(Part):
     def ask(self, game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> None:
         """Queue a choice of ``seat``'s after what is being done (none when there is
         nothing to choose): its options are settled now, as the effect acts."""
+        routed = ROUTED.get(kind)
+        if routed is not None:
+            routed(game, kind, seat, effect)
+            return
         found = pending_options(game.table, kind, seat, effect)
         if found:
             self.pending.append(Pending(kind, seat, found, effect))
@@ -179,6 +190,12 @@ class Cities(Part):
 def ask_next(game: FlowGame, seat: int, about: int) -> None:
     """The agenda's task: ask the oldest follow-up choice raised."""
     pending = state(game).pending.pop(0)
+    late = LATE.get(pending.kind)
+    if late is not None and pending.effect is not None:
+        moves = late(game, pending.kind, pending.seat, pending.effect)
+        if moves:
+            game.wait(pending.kind, pending.seat, moves)
+        return
     game.wait(pending.kind, pending.seat, pending.options)
 
 

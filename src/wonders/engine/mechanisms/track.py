@@ -44,6 +44,7 @@ class Track(Part):
         self.tokens = set(tokens)
         #: tokens with effects on the track (``lay_track_tokens``): (zone, side) -> token
         self.effect_tokens: dict[tuple[int, int], Token] = {}
+        self.blocker: int | None = None   # a space the pawn stops before, once
 
     def copy(self) -> Track:
         other = Track(self.rules, frozenset(), self.at_once)   # (compiled: via __init__)
@@ -51,6 +52,7 @@ class Track(Part):
         other.tokens = set(self.tokens)
         if self.effect_tokens:
             other.effect_tokens = dict(self.effect_tokens)
+        other.blocker = self.blocker
         return other
 
     def set(self, position: int, tokens: set[tuple[int, int]] | None = None) -> None:
@@ -64,14 +66,15 @@ class Track(Part):
         cost the rival coins (to the bank), the last space wins at once."""
         rules = self.rules
         before = self.position
-        self.position = push(before, seat, count, rules)
-        for index, side, zone in entered(before, self.position, rules):
+        after = push(before, seat, count, rules)
+        blocker = self.blocker
+        if blocker is not None and (before < blocker <= after or after <= blocker < before):
+            after = blocker - 1 if after > before else blocker + 1   # stopped before it
+            self.blocker = None
+        self.position = after
+        for index, side, _zone in entered(before, self.position, rules):
             if (index, side) in self.tokens:
-                self.tokens.discard((index, side))
-                loser = cities_of(game)[side]
-                taken = min(zone.lose, loser.coins)
-                loser.coins -= taken
-                game.bank_paid += taken
+                self.use_token(game, index, side)
         if self.effect_tokens:   # (the seat whose shields enter a token's zone takes it)
             for index, zone in enumerate(rules.zones):
                 for side, inside in ((1, self.position >= zone.start > before),
@@ -81,6 +84,15 @@ class Track(Part):
                         act(game.table, seat, token.effects, True)
         if self.at_once and abs(self.position) >= rules.supremacy:
             game.win(0 if self.position > 0 else 1, VICTORY)
+
+    def use_token(self, game: FlowGame, index: int, side: int) -> None:
+        """The coin token of zone ``index`` on ``side``'s half: that seat loses the zone's
+        coins (what it has) to the bank, and the token leaves the track."""
+        self.tokens.discard((index, side))
+        loser = cities_of(game)[side]
+        taken = min(self.rules.zones[index].lose, loser.coins)
+        loser.coins -= taken
+        game.bank_paid += taken
 
     def weaker(self, fallback: int) -> int:
         """The seat the pawn points at (its rival is ahead), else ``fallback``."""
@@ -101,6 +113,8 @@ class Track(Part):
     def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
         found["conflict"] = self.position
         found["military_tokens"] = sorted(self.tokens)
+        if self.blocker is not None:
+            found["blocker"] = self.blocker
         if self.effect_tokens:
             found["track_tokens"] = [[zone, side, token.name] for (zone, side), token
                                      in sorted(self.effect_tokens.items())]
