@@ -86,6 +86,11 @@ HOT_PATH = [
     "wonders/engine/mechanisms/track",
     "wonders/engine/mechanisms/priced_row",    # Pantheon's board (a row bought on a turn)
     "wonders/engine/mechanisms/city_moves",
+    "wonders/engine/mechanisms/chambers",      # Agora's Senate, conspiracies, senators
+    "wonders/engine/mechanisms/counted_prices",
+    "wonders/engine/mechanisms/either",
+    "wonders/engine/mechanisms/held",
+    "wonders/engine/mechanisms/spread",
     "wonders/engine/mechanisms/wonder_draft",
     # the loops' greedy policies and the choice they share: simulations and the search
     # bot's playouts

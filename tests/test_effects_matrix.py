@@ -59,6 +59,9 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("activate", NOW): "activate victory token from tops",
         ("discard", NOW): "discard any structure card", ("track", NOW): "place blocker on track",
         ("wonder", NOW): "unbuild wonder in left",
+        ("influence", NOW): "influence place 1 in any", ("influence", ONGOING):
+            "influence bonus 2", ("conspire", NOW): "conspire",
+        ("trigger", NOW): "trigger victory token", ("or", NOW): "now: coins 2 or shields 1",
     },
     "duel": {
         ("produce", ONGOING): "produce wood", ("science", ONGOING): "science wheel",
@@ -78,6 +81,9 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("activate", NOW): "activate progress token from tops",
         ("discard", NOW): "discard any structure card", ("track", NOW): "place blocker on track",
         ("wonder", NOW): "take unbuilt wonder from opponent",
+        ("influence", NOW): "influence place 1 in any", ("influence", ONGOING):
+            "influence bonus 2", ("conspire", NOW): "conspire",
+        ("trigger", NOW): "trigger progress token", ("or", NOW): "now: coins 2 or shields 1",
     },
 }
 # The forms a priced row and the moves between cities add (Pantheon): each is played in
@@ -86,6 +92,10 @@ PANTHEON_FORMS = ("discount 2 coins on activation", "discount 3 coins on activat
                   "activate divinity token from deck", "take brown | grey card from opponent",
                   "unbuild wonder in self, opponent", "build wonder with discarded card",
                   "discard military token; use military token")
+# The forms a board of chambers and held tokens add (Agora): played in the shipped
+# expansion's data and its scenarios (tests/scenarios/agora-rules.yaml).
+AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",
+               "influence remove 1 in opponent", "influence move 1", "influence move decree")
 OFFERS = {"base": "draft", "duel": "structure"}
 
 
@@ -470,6 +480,12 @@ def test_every_construct_of_the_grammar_has_a_case() -> None:
         for part in form.split("; "):
             assert part in shipped or form.startswith("discount 2"), part
     texts |= set(PANTHEON_FORMS)
+    agora = load_game([ROOT / "expansions" / "agora"])
+    shipped = " ".join(c.effects.text for c in agora.cards) + " ".join(
+        t.effects.text for t in agora.tokens)
+    for form in AGORA_FORMS:
+        assert form in shipped, form
+    texts |= set(AGORA_FORMS)
     texts |= {case.text for game in GAMES for case in _cases(game)}
     used: set[str] = set()
     for text in texts:

@@ -55,6 +55,8 @@ KINDS = {
                        "reserve_build", "copy", "debt"},
     "duel": {"wonder_draft", "turn", "token", "destroy", "discard_build", "starter"},
     "pantheon": {"wonder_draft", "turn", "place", "starter", "activate", "choose_stack"},
+    "agora": {"wonder_draft", "turn", "token", "destroy", "discard_build", "starter",
+              "influence", "keep", "return", "trigger", "choose"},
     "dice": {"turn", "bonus", "extra"},
     "architects": {"turn", "build", "progress", "extra"},
 }

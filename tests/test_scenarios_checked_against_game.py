@@ -75,7 +75,7 @@ def test_keys_of_the_other_game_loop(tmp_path: Path) -> None:
         "duel", "      players: [{wonder: Gizah, tokens: [victory 3]}, {}]\n",
         "      - military: {player: 0, tokens: []}\n      - state: {player: 0, hand: []}\n"))
     assert [(c, line, col, s) for c, line, col, _, s in duel] == [
-        ("X902", 6, 18, "wonders"), ("X902", 6, 33, "owned_tokens"), ("X902", 8, 9, None),
+        ("X902", 6, 18, "wonders"), ("X902", 6, 33, "held_tokens"), ("X902", 8, 9, None),
         ("X902", 9, 28, None)]
 
 

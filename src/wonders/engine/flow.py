@@ -465,6 +465,12 @@ def every_move(data: GameData) -> list[Move]:
         found += city_moves.every_move(data, data.rules.max_players)
     if priced_row.NAME in program.mechanisms:
         found += priced_row.every_move(data, program.arguments)
+    for mechanism, moves in ((chambers.NAME, chambers.every_move),
+                             (held.NAME, held.every_move)):
+        if mechanism in program.mechanisms:
+            found += [m for m in moves(data, program.arguments) if m not in found]
+    if either.NAME in program.mechanisms:
+        found += list(either.CHOICES)
     if components is None:
         return found
     for name, listed in MOVES.items():

@@ -42,6 +42,7 @@ GAMES: dict[str, str] = {
     "wonders_leaders_cities": "leaders-cities",
     "wonders_architects": "architects",
     "wonders_pantheon": "pantheon",
+    "wonders_agora": "agora",
 }
 
 _DATA: dict[str, GameData] = {}   # OpenSpiel name -> its loaded data (loaded once)

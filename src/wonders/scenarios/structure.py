@@ -264,6 +264,13 @@ class StructureRunner(DraftRunner):
         """A board of chambers (``chambers``: one entry per chamber, ``cubes`` by seat,
         ``decree``, ``face_up``), the held tokens' stack (``stack``, top first) and each
         player's held tokens (``held: [{name, prepared, triggered}]``)."""
+        if "chambers" in spec and chambers.NAME not in game.parts:
+            raise _ScenarioDataError("'chambers' needs a board of chambers (the flow's "
+                                     "'setup: [lay_chambers]')", path + ("chambers",))
+        held_given = "stack" in spec or any("held_tokens" in p for p in players)
+        if held_given and held_tokens.NAME not in game.parts:
+            raise _ScenarioDataError("'stack' and 'held_tokens' need held tokens (the flow's "
+                                     "'setup: [stack_held]')", path)
         if chambers.NAME in game.parts:
             board = chambers.state(game)
             given = spec.get("chambers") or []

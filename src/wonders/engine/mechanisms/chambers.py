@@ -301,9 +301,21 @@ def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]
                     flow is not None and SUPREMACY in flow.at_once)
 
 
+def every_move(data: GameData, arguments: Mapping[str, Mapping[str, Any]]) -> list[Move]:
+    """Every move a board of chambers can offer (the fixed action ids of agents and
+    OpenSpiel): a placement or removal in each chamber, a move or a decree's move between
+    any two, and skip."""
+    size = range(1, int(arguments.get("lay_chambers", {}).get("chambers", 6)) + 1)
+    found = [SKIP]
+    found += [Move(verb, (str(c),)) for verb in ("place", "remove") for c in size]
+    found += [Move(verb, (str(a), str(b))) for verb in ("move", "decree") for a in size
+              for b in size if a != b]
+    return found
+
+
 def state(game: FlowGame) -> Chambers:
     return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 __all__ = ["Chambers", "INFLUENCE", "NAME", "SUPREMACY", "VICTORY", "WORDING", "actions",
-           "ask_next", "carry_out", "lay", "leave", "make", "resolve", "state"]
+           "ask_next", "carry_out", "every_move", "lay", "leave", "make", "resolve", "state"]

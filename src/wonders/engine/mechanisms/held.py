@@ -200,11 +200,24 @@ def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]
     return HeldTokens(str(arguments.get("stack_held", {}).get("kind", "conspiracy")), players)
 
 
+def every_move(data: GameData, arguments: Mapping[str, Mapping[str, Any]]) -> list[Move]:
+    """Every move held tokens can offer (the fixed action ids of agents and OpenSpiel):
+    keep or trigger each token, prepare it with any card, return to the top or bottom,
+    skip."""
+    kind = str(arguments.get("stack_held", {}).get("kind", "conspiracy"))
+    names = [t.name for t in data.tokens if t.kind == kind]
+    cards = list(dict.fromkeys(c.name for c in data.cards))
+    found = [SKIP, Move(RETURN, ("top",)), Move(RETURN, ("bottom",))]
+    found += [Move(verb, (name,)) for verb in (KEEP, TRIGGER) for name in names]
+    found += [Move(PREPARE, (name, card)) for name in names for card in cards]
+    return found
+
+
 def state(game: FlowGame) -> HeldTokens:
     return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
 __all__ = ["CONSPIRE", "HeldTokens", "KEEP", "KEEP_DRAWN", "NAME", "PREPARE", "RETURN",
-           "TRIGGER", "WORDING", "ask_any", "carry_out", "conspire", "make", "offer",
+           "TRIGGER", "WORDING", "ask_any", "carry_out", "conspire", "every_move", "make", "offer",
            "prepare", "prepare_moves", "resolve_keep", "resolve_trigger", "stack", "state",
            "trigger_effect"]
