@@ -35,8 +35,9 @@ def test_every_step_and_offer_belongs_to_a_mechanism_with_a_part() -> None:
     assert set(flow.EXTRA_TURNS) == set(EXTRA_OFFERS)
     assert owned_conditions <= set(END_CONDITIONS)   # (an end condition with a part of its own)
     companions = {name for table in flow.SECTION_PARTS.values() for name in table.values()}
-    assert set(flow.OWNERS.values()) | companions | set(flow.CITY_PARTS.values()) == set(
-        flow.PARTS)
+    effects = set(flow.EFFECT_OWNERS.values())   # (a part an effect needs: 'or')
+    assert set(flow.OWNERS.values()) | companions | set(flow.CITY_PARTS.values()) | effects \
+        == set(flow.PARTS)
     assert set(flow.TURNS) == set(OFFERS) and set(flow.MOVES) <= set(flow.PARTS)
     assert set(flow.OFFER_WORDING) <= set(OFFERS) and set(flow.OFFER_RESOLVERS) <= set(OFFERS)
     assert set(flow.OFFER_CHECKS) <= set(OFFERS) and set(flow.CITY_PARTS) <= set(OFFERS)
