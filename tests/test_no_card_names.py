@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("src/wonders",)  # the language, the engine and every front-end
 GAMES = ("base", "duel", "dice")
 # shipped expansions with names of their own (loaded by path: they are rule sets)
-EXPANSIONS = (ROOT / "expansions" / "pantheon", ROOT / "expansions" / "agora")
+EXPANSIONS = (ROOT / "expansions" / "pantheon", ROOT / "expansions" / "agora",
+              ROOT / "expansions" / "pantheon-agora")
 
 # Names (as written) that are let through because they are ordinary words where they occur
 # in the scanned code, each with the reason. Empty: nothing collides today. (The one-word

@@ -57,6 +57,8 @@ KINDS = {
     "pantheon": {"wonder_draft", "turn", "place", "starter", "activate", "choose_stack"},
     "agora": {"wonder_draft", "turn", "token", "destroy", "discard_build", "starter",
               "influence", "keep", "return", "trigger", "choose"},
+    "pantheon-agora": {"wonder_draft", "turn", "place", "starter", "activate", "influence",
+                       "keep", "return", "trigger", "choose"},
     "dice": {"turn", "bonus", "extra"},
     "architects": {"turn", "build", "progress", "extra"},
 }

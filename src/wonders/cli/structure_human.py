@@ -195,11 +195,13 @@ class StructureHumanGame(TerminalSession[FlowGame]):
         self.show_table()
         while True:
             moves = [a for a in self.legal() if isinstance(a, Move)]
-            if moves:   # (a priced row's activations, beside the structure's cards)
+            if moves:   # (a priced row's activations, a held token prepared: beside the cards)
                 self.show_row()
                 for i, move in enumerate(moves, start=1):
                     self.console.print(f"  [bold]a{i}[/bold] {move}")
-                text = self.read(f"Activate a1–a{len(moves)}, or Enter to take a card: ")
+                verbs = " or ".join(dict.fromkeys(m.verb for m in moves))
+                text = self.read(f"{verbs.capitalize()}: a1–a{len(moves)}, or Enter to take "
+                                 "a card: ")
                 if text:
                     found = self._listed(text, moves, "a")
                     if found is not None:
@@ -236,9 +238,11 @@ class StructureHumanGame(TerminalSession[FlowGame]):
 
     def choose_listed(self) -> Any:
         """A follow-up choice, each option by its notation (placing an item, a free
-        activation, a card or wonder to take, a track space …)."""
+        activation, a card or wonder to take, a track space, a chamber …)."""
         moves = self.legal()
         self.show_row()
+        self.show_chambers()
+        self.show_held()
         self.console.print(f"[bold]{self.game.decision().wording}[/bold]:")
         for i, move in enumerate(moves, start=1):
             self.console.print(f"  [bold]{i}[/bold] {move}")
@@ -557,6 +561,8 @@ class StructureHumanGame(TerminalSession[FlowGame]):
                               if self.setup.wonder_limit else "") + ".")
         self.show_track()
         self.show_board_tokens()
+        self.show_chambers()
+        self.show_held()
         self.show_cities()
         self.show_structure()
         self.show_accessible()
@@ -657,6 +663,58 @@ class StructureHumanGame(TerminalSession[FlowGame]):
             text = "The pawn is in the centre: nobody scores military points"
         self.console.print(f"{text}; {end} spaces win at once. Coin tokens (numbers under the "
                            "track) are lost by the player on whose side the pawn enters them.")
+
+    def show_chambers(self) -> None:
+        """A board of chambers: each chamber's section, cubes, controller and the tokens
+        on it with what they do (a face-down one unnamed)."""
+        board = self.game.view(self.seat).get("chambers")
+        if not board:
+            return
+        sections = {c: name for name, numbers in board.get("sections", {}).items()
+                    for c in numbers}
+        table = Table(title="The chambers (the seat with more cubes controls one: its "
+                      "token works for it)")
+        for column in ("", "section", "your cubes", "opponent's", "control", "token"):
+            table.add_column(column)
+        named = {t.name: t for t in self.game.data.tokens}
+        for number, chamber in enumerate(board["chambers"], start=1):
+            cubes = chamber["cubes"]
+            control = chamber["control"]
+            owner = "nobody" if control < 0 else "you" if control == self.seat else "opponent"
+            tokens = chamber["decrees"]
+            if not chamber["face_up"]:
+                what = "face down"
+            elif not tokens:
+                what = "none"
+            else:
+                what = "\n".join(f"{n}: {effects_text(named[n].effects)}" if n in named else n
+                                 for n in tokens)
+            table.add_row(str(number), sections.get(number, ""), str(cubes[self.seat]),
+                          str(cubes[1 - self.seat]), owner, what)
+        supply = board.get("supply", [])
+        self.console.print(table)
+        if supply:
+            self.console.print(f"Cubes left: you {supply[self.seat]}, opponent "
+                               f"{supply[1 - self.seat]}.")
+
+    def show_held(self) -> None:
+        """Held tokens: yours with what they do and whether prepared or triggered, the
+        opponent's as a count, and the stack."""
+        held = self.game.view(self.seat).get("held")
+        if not held:
+            return
+        named = {t.name: t for t in self.game.data.tokens}
+        mine = held["seats"][self.seat]
+        theirs = held["seats"][1 - self.seat]
+        for token in mine:
+            state = ("triggered" if token["triggered"] else "prepared" if token["prepared"]
+                     else "not prepared")
+            name = token["name"]
+            what = effects_text(named[name].effects) if name in named else ""
+            self.console.print(f"Your held token [bold]{name}[/bold] ({state}): {what}")
+        ready = sum(1 for t in theirs if t["prepared"] and not t["triggered"])
+        self.console.print(f"Held tokens: you {len(mine)}, opponent {len(theirs)} ({ready} "
+                           f"prepared); {held['stack']} in the stack.")
 
     def show_board_tokens(self) -> None:
         board = [t for pool, tokens in self.game.table.pools.items() if pool != "box"

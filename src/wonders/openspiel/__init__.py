@@ -43,6 +43,7 @@ GAMES: dict[str, str] = {
     "wonders_architects": "architects",
     "wonders_pantheon": "pantheon",
     "wonders_agora": "agora",
+    "wonders_pantheon_agora": "pantheon-agora",
 }
 
 _DATA: dict[str, GameData] = {}   # OpenSpiel name -> its loaded data (loaded once)

@@ -286,8 +286,9 @@ def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
 
 def resolve_turn(game: FlowGame, asked: Ask, action: Any) -> None:
     """A turn's answer: an activation, or the structure's action (then the tokens of the
-    cards it turned face up are handed over once its follow-ups are done)."""
-    if type(action) is Move:
+    cards it turned face up are handed over once its follow-ups are done; another
+    mechanism's use of a taken card, a move too, is the structure's)."""
+    if type(action) is Move and action.verb == ACTIVATE_VERB:
         move: Move = action
         activate_paid(game, asked.seat, move)
         return

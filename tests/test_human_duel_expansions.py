@@ -1,0 +1,63 @@
+"""``wonders play --game agora|pantheon-agora --human``: Duel's expansions at the terminal.
+
+The driver of tests/test_human_duel.py answers as a user would, and also the expansions'
+prompts: a turn's other moves (activate, prepare) by their notation, the follow-ups
+(a chamber, a conspiracy kept or triggered, an effect chosen) by theirs.  The game
+played through the terminal must be the very game the bots play directly, and the
+Senate and the held tokens are shown with what their tokens do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_human_duel import Driver, bot_policy, directly, recording_console
+
+from wonders.bots import make_bot
+from wonders.cli.structure_human import StructureHumanGame
+from wonders.dsl.loader import load_game
+from wonders.dsl.model import Game as GameData
+from wonders.engine.flow import FlowGame
+from wonders.engine.flow_actions import Move
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class MovesDriver(Driver):
+    """Answers the listed prompts of the flow's moves, and Duel's prompts as before."""
+
+    def answer(self, prompt: str) -> str:
+        action = self.action()
+        if prompt.startswith("Choose 1–") and "(or write it)" in prompt:
+            assert isinstance(action, Move), (prompt, action)
+            return str(action)
+        if ": a1–a" in prompt:   # a turn's moves beside the cards
+            return str(action) if isinstance(action, Move) else ""
+        return super().answer(prompt)
+
+
+def through(game: FlowGame, seat: int, seed: int) -> tuple[MovesDriver, str]:
+    """The game played through the terminal: the human's seat typed by the driver."""
+    driver = MovesDriver(game, seat, bot_policy("greedy", seed * 1000 + seat))
+    console = recording_console()
+    bots = {1 - seat: make_bot("random", seed * 1000 + 1 - seat)}
+    assert StructureHumanGame(game, seat, bots, console, driver).run()
+    return driver, console.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("folder, seed, seat", [("agora", 1, 0), ("agora", 2, 1),
+                                                ("pantheon-agora", 3, 0),
+                                                ("pantheon-agora", 4, 1)])
+def test_an_expansion_game_through_the_terminal_is_the_game_the_bots_play(
+        folder: str, seed: int, seat: int) -> None:
+    data: GameData = load_game([ROOT / "expansions" / folder])
+    game = FlowGame(data, 2, seed)
+    driver, out = through(game, seat, seed)
+    direct = directly(data, seed, seat, bot_policy("greedy", seed * 1000 + seat), "random")
+    assert game.history == direct.history
+    assert game.score_sheet().to_json() == direct.score_sheet().to_json()
+    assert "The chambers" in out and "Cubes left: you" in out
+    assert "Held tokens: you" in out
+    assert "Decree" in out and "face down" in out
+    assert any(": a1–a" in p or "(or write it)" in p for p in driver.prompts)
+    assert "Final score sheet" in out and "Traceback" not in out
