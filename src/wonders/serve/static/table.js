@@ -163,6 +163,12 @@ function render() {
     `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
+  // a decision the server's bots could not play (a bug): said, rather than a silent wait
+  document.body.dataset.failed = state.table.failed ? "yes" : "no";
+  if (state.table.failed) {
+    document.getElementById("refused").textContent =
+      `the table has stopped: ${state.table.failed}. The server's operator has it in the log.`;
+  }
   document.body.classList.toggle("game-over", Boolean(state.over));   // the score sheet first
   drawPlayers();
   // a decks game (decks.js) draws its decision, its table and its recap itself
