@@ -80,7 +80,7 @@ STATE_KEYS = {"type", "table", "decision", "seat", "view", "pending", "productio
               "recap", "events", "over", "score_sheet", "clocks", "actions", "chosen"}
 TOKEN_RUN = re.compile(r"[A-Za-z0-9_-]{20,}")
 SUMMARY_KEYS = {"id", "game", "title", "players", "seats", "names", "mode", "speed", "away",
-                "sides", "hints", "over", "decision"}
+                "sides", "hints", "over", "decision", "failed"}
 
 
 @dataclass
@@ -661,6 +661,8 @@ def check_table(table_id: str, log_text: str, stats: Stats, games: dict[str, Any
                 problems = []
                 if not set(message) <= STATE_KEYS or set(message["table"]) != SUMMARY_KEYS:
                     problems.append("unknown keys")
+                if message["table"].get("failed"):   # (a bot move the server failed to play)
+                    problems.append(f"the table stopped: {message['table']['failed']}")
                 if message["view"] != view:
                     problems.append("the view is not the engine's view of the seat")
                 pending = message["pending"]

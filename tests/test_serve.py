@@ -1044,3 +1044,59 @@ def test_the_search_bot_is_called_mcts_everywhere_and_search_still_works(
     again = Tables(tmp_path, sources(), search_seconds=0.2)
     assert not again.restore_problems
     assert [s.kind for s in again.get(table_id).seats] == ["human", "mcts", "mcts"]
+
+
+def test_a_priced_rows_moves_say_where_they_act_and_what_they_cost() -> None:
+    """Pantheon: each activation is described with its item, its space (the view's), the
+    coins it costs and the tokens it spends; each placement with its space; a follow-up
+    with the place of the table it acts on (a structure card, a track space, a military
+    token) or the card or wonder it moves — every one from the move's own words."""
+    import random
+
+    from wonders.engine.flow_actions import Move
+    from wonders.engine.registry import new_game
+
+    data = SOURCES.get("pantheon") or load_source("pantheon")
+    seen: set[str] = set()
+    for seed in range(1, 12):
+        game = new_game(data.data, 2, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.decision().seats[0]
+            legal = list(game.legal_actions(seat))
+            if any(isinstance(a, Move) for a in legal):
+                view = game.view(seat)
+                for entry in present.actions_for(game, seat)["actions"]:
+                    words = entry["json"].get("words")
+                    if words is None:
+                        continue
+                    kind = entry["kind"]
+                    if kind == "activate" and words[1] == "pay":
+                        space = next(s for s in view["row"] if s["item"] == words[0])
+                        assert (entry["item"], entry["space"], entry["paid"]) == \
+                            (words[0], space["space"], int(words[2]))
+                        assert entry["spend"] == words[4:]
+                        assert entry["text"].startswith(f"activate {words[0]} on space "
+                                                        f"{space['space']} for {words[2]} coin")
+                        seen.add("activate")
+                    elif kind == "place":
+                        assert (entry["item"], entry["space"]) == (words[0], int(words[3]))
+                        seen.add("place")
+                    elif words[0] == "row":
+                        assert entry["place"] == [int(words[1]), int(words[3])]
+                        seen.add("place of the structure")
+                    elif kind == "block":
+                        assert entry["track"] == int(words[1])
+                        seen.add("track")
+                    elif words[:2] == ["military", "token"]:
+                        assert entry["military"] == [int(words[2]), int(words[5])]
+                        seen.add("military")
+                    elif kind in ("take", "unbuild"):
+                        assert entry["target"] == int(words[3])
+                        assert words[0] in (entry.get("card"), entry.get("wonder"))
+                        seen.add(kind)
+            rows = [a for a in legal if isinstance(a, Move)]
+            game.play({seat: rng.choice(rows if rows and rng.random() < 0.7 else legal)})
+        if {"activate", "place", "place of the structure", "track", "military"} <= seen:
+            return
+    raise AssertionError(f"not every kind of move was seen: {sorted(seen)}")

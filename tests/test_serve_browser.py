@@ -45,6 +45,7 @@ if not Path(CHROMIUM).exists():
 
 from wonders.engine.actions import Build, Sell  # noqa: E402
 from wonders.engine.contract import GameState  # noqa: E402
+from wonders.engine.flow_actions import Move  # noqa: E402
 from wonders.engine.table import left_of, right_of  # noqa: E402
 from wonders.serve import present  # noqa: E402
 from wonders.serve.app import create_app, uvicorn_options  # noqa: E402
@@ -67,7 +68,7 @@ TIMEOUT_MS = 20_000
 
 def sources() -> list[Any]:
     if not SOURCES:
-        SOURCES.extend(load_source(name) for name in ("base", "duel", "dice"))
+        SOURCES.extend(load_source(name) for name in ("base", "duel", "dice", "pantheon"))
     return SOURCES
 
 
@@ -751,6 +752,214 @@ def test_a_human_plays_duel_against_a_bot(browser: Any, server: Server, size: st
     assert not errors, errors
 
 
+# A priced row's page, read in one round trip: each space's face, item, each seat's cost
+# and what the space offers; the tokens lying on the structure's cards (by place); every
+# city's coins, shields and tokens; the conflict track's pawn and blocked space.
+ROW = """() => ({
+  spaces: [...document.querySelectorAll('#row .row-space')].map((s) => ({
+    space: +s.dataset.space, face: s.dataset.face, item: s.dataset.item || null,
+    costs: [...s.querySelectorAll('.space-price')].map((p) => [+p.dataset.seat, +p.dataset.cost]),
+    playable: s.classList.contains('playable'),
+    mark: (s.querySelector('.mark') || {dataset: {}}).dataset.mark || null})),
+  tokens: Object.fromEntries([...document.querySelectorAll('#structure [data-place]')]
+    .filter((c) => c.querySelector('.slot-token'))
+    .map((c) => [c.dataset.place, c.querySelector('.slot-token').dataset.token])),
+  cities: Object.fromEntries([...document.querySelectorAll('#seating [data-city]')].map((c) => [c.dataset.city, {
+    coins: +c.querySelector('.city-symbols [data-what="coins"]').dataset.count,
+    shields: +c.querySelector('.city-symbols [data-what="shields"]').dataset.count,
+    science: c.querySelectorAll('.city-symbols [data-what="science"]').length,
+    tokens: [...c.querySelectorAll('.owned-tokens [data-token]')].map((t) => t.dataset.token)}])),
+  track: (() => { const t = document.getElementById('track');
+                  return t ? {pawn: +t.dataset.conflict, blocker: t.dataset.blocker === undefined ? null : +t.dataset.blocker} : null; })(),
+  points: [...document.querySelectorAll('#score-sheet tr.total td')].map((td) => +td.textContent),
+})"""
+
+
+def check_row(page: Any, table: Table, seat: int) -> dict[str, Any]:
+    """The priced row as the engine's view has it (each space face up, face down or empty,
+    its item when the seat may see it, what it costs each seat now, a move offered exactly
+    where the engine offers one), the tokens on the structure's cards at their places, and
+    every city's coins, shields and tokens, the track's pawn and blocker: what the page
+    shows, returned."""
+    found: dict[str, Any] = page.evaluate(ROW)
+    game = table.game.clone()
+    view = game.view(seat)
+    moves = [a for a in game.legal_actions(seat) if isinstance(a, Move)]
+    offered = {s["space"] for s in view["row"] if s["item"] is not None and any(
+        m.verb == "activate" and m.words[0] == s["item"] for m in moves)}
+    offered |= {int(m.words[3]) for m in moves if m.verb == "place"}
+    assert [s["space"] for s in found["spaces"]] == [s["space"] for s in view["row"]]
+    for shown, space in zip(found["spaces"], view["row"]):
+        face = "up" if space["face_up"] else "down" if space["filled"] else "empty"
+        assert (shown["face"], shown["item"]) == (face, space["item"]), (shown, space)
+        assert dict(shown["costs"]) == dict(enumerate(space["costs"])), (shown, space)
+        assert shown["playable"] == (space["space"] in offered), (shown, offered)
+    assert found["tokens"] == {f"{t['row']}:{t['card']}": t["token"]
+                               for t in view["structure_tokens"]}
+    for city in view["cities"]:
+        shown = found["cities"][str(city["seat"])]
+        assert (shown["coins"], shown["shields"]) == (city["coins"], city["shields"]), city
+        assert sorted(shown["tokens"]) == sorted(city["owned_tokens"]), city
+    assert found["track"] == {"pawn": view["conflict"], "blocker": view.get("blocker")}
+    return found
+
+
+def visible_effect(game: Any, seat: int, move: Any) -> bool:
+    """Whether playing ``move`` (an activation) shows more than its price paid: a choice it
+    asks of the seat, or shields, coins, points or symbols it gives (on a clone)."""
+    clone = game.clone()
+    coins = clone.cities[seat].coins
+    before = (clone.view(seat)["cities"][seat]["shields"], clone.score_sheet().totals[seat],
+              present.symbols(clone, seat))
+    clone.play({seat: move})
+    after = (clone.view(seat)["cities"][seat]["shields"], clone.score_sheet().totals[seat],
+             present.symbols(clone, seat))
+    asked = seat in clone.to_move() and clone.decision().kind != "turn"
+    return asked or before != after or clone.cities[seat].coins != coins - int(move.words[2])
+
+
+def resolve_on_page(page: Any) -> str:
+    """Answer a choice as a person would: on the table where the page offers it there (a
+    space of the row or of the track, a military token, a card of the structure; its
+    tray's first action), else the first choice or card; what was clicked."""
+    for where in ("#row .row-space.playable", "#track .cell.pickable", ".track-token.pickable",
+                  "#structure .pickable"):
+        if page.query_selector(where):
+            check_tapped_actions(page, f"{where} >> nth=0")
+            page.locator("#card-actions button.action").first.click(timeout=TIMEOUT_MS)
+            return where
+    play_first(page)
+    return "a choice"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_human_activates_an_item_of_a_priced_row(browser: Any, server: Server,
+                                                    size: str) -> None:
+    """Duel with a priced row beside the card structure (the Pantheon), two humans in two
+    pages from the lobby: seat 0 sells every card of age 1 (coins for age 2) and places each
+    item it draws by clicking an empty space of the row, seat 1 plays its first action.  At
+    every decision of seat 0 the row (faces, items, each seat's cost, the spaces offering a
+    move), the tokens lying on the structure's cards and every city are the view's.  On its
+    first turn that may activate, seat 0 clicks the cheapest space whose item does more than
+    cost coins, plays the activation from the tray, answers what it asks on the table, and
+    the page shows the coins paid, the space empty, the item in its city and its effect."""
+    suffix = "" if size == "desktop" else "-phone"
+    lobby = new_page(browser, size)
+    table_id, links = create_in_lobby(lobby, server, "pantheon", ["human", "human"])
+    pages = {seat: new_page(browser, size) for seat in (0, 1)}
+    errors: list[str] = []
+    for seat, page in pages.items():
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        check_served_policy(page.goto(links[seat]))
+    page = pages[0]
+    rows_checked = placed = 0
+    while True:
+        table, number, waiting = open_decision(server, table_id)
+        assert not table.game.over, "the game ended before seat 0 could activate"
+        if 1 in waiting:
+            wait_decision(pages[1], number)
+            pages[1].wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+            play_first(pages[1])
+            wait_until(lambda: server.table(table_id).decision_number > number)
+            continue
+        wait_decision(page, number)
+        page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+        game = table.game.clone()
+        kind = game.decision().kind
+        check_layout(page, game.view(0).get("structure"))
+        check_row(page, table, 0)
+        rows_checked += 1
+        moves = [a for a in game.legal_actions(0) if isinstance(a, Move) and a.verb == "activate"
+                 and "with" not in a.words]
+        if kind == "turn" and moves:
+            break
+        if kind == "place":
+            shot(page, f"pantheon-place{suffix}")
+            resolve_on_page(page)
+            placed += 1
+        elif kind == "turn":   # a card of the structure, sold
+            check_tapped_actions(page, "#structure .card.playable >> nth=0")
+            page.locator("#card-actions button.action[data-kind='sell']").first.click(timeout=TIMEOUT_MS)
+        else:
+            play_first(page)
+        wait_until(lambda: server.table(table_id).decision_number > number)
+    # seat 0's first turn that may activate: the row says so, and which spaces it may pay for
+    assert page.query_selector("#row .row-space .mark[data-mark='activate']")
+    assert "Instead of taking a card" in page.inner_text("#board")
+    shown = [e for e in moves if visible_effect(game, 0, e)] or moves
+    move = min(shown, key=lambda m: int(m.words[2]))
+    item, cost = move.words[0], int(move.words[2])
+    space = next(s["space"] for s in game.view(0)["row"] if s["item"] == item)
+    before = check_row(page, table, 0)
+    effect = page.inner_text(f"#row .row-space[data-space='{space}'] .item-effect")
+    assert effect == present.catalogue(table.source.data)["tokens"][item]["effect"]
+    shot(page, f"pantheon-turn{suffix}")
+    # a click on the space lists its activations in the tray; the one without tokens played
+    check_tapped_actions(page, f"#row .row-space[data-space='{space}']")
+    tray = page.inner_text("#card-actions")
+    assert f"activate {item} on space {space} for {cost} coin" in tray and effect in tray
+    shot_open(page, f"pantheon-activate{suffix}")
+    index = page.evaluate("(wanted) => state.actions.actions.find((e) => "
+                          "JSON.stringify(e.json) === JSON.stringify(wanted)).index",
+                          move.to_json())
+    page.click(f"#card-actions [data-action-index='{index}']")
+    wait_decision(page, number + 1)
+    table = server.table(table_id)
+    after = page.evaluate(ROW)
+    # the coins paid (and what the item gave), in the city and in the recap
+    coins = table.game.cities[0].coins
+    assert after["cities"]["0"]["coins"] == coins
+    assert f"seat 0 (you) activate {item} pay {cost}" in page.inner_text("#recap-moves")
+    if coins != before["cities"]["0"]["coins"]:
+        assert f"seat 0 (you) {before['cities']['0']['coins']} → {coins}" in page.inner_text("#recap-coins")
+    # the space emptied, the item in seat 0's city (on both pages)
+    assert next(s for s in after["spaces"] if s["space"] == space)["face"] == "empty"
+    assert item in after["cities"]["0"]["tokens"]
+    pages[1].wait_for_function(f"() => document.body.dataset.decision === '{number + 1}'",
+                               timeout=TIMEOUT_MS)
+    assert item in page_tokens(pages[1], 0)
+    # its effect: a choice it asks (answered on the table), or what it gave at once
+    answered = []
+    while True:
+        table, now, waiting = open_decision(server, table_id)
+        if 0 not in waiting or table.game.decision().kind == "turn":
+            break
+        wait_decision(page, now)
+        wording = table.game.decision().wording
+        assert f"Your move: {wording}" in page.inner_text("#decide h2")
+        shot(page, f"pantheon-{table.game.decision().kind}{suffix}")
+        answered.append(resolve_on_page(page))
+        wait_until(lambda: server.table(table_id).decision_number > now)
+    table, now, waiting = open_decision(server, table_id)
+    holder = pages[0] if 0 in waiting else pages[1]
+    wait_decision(holder, now)
+    final = check_row(holder, table, 1 if holder is pages[1] else 0)
+    mine = final["cities"]["0"]
+    was = before["cities"]["0"]
+    assert answered or (mine["shields"], mine["science"], final["points"][0], mine["coins"]) != \
+        (was["shields"], was["science"], before["points"][0], was["coins"] - cost), (before, final)
+    shot(holder, f"pantheon-activated{suffix}")
+    for one in (*pages.values(), lobby):
+        assert not csp_violations(one), csp_violations(one)
+        check_layout(one)
+    assert rows_checked >= 5
+    assert not errors, errors
+
+
+def page_tokens(page: Any, seat: int) -> list[str]:
+    found: list[str] = page.evaluate(
+        f"() => [...document.querySelectorAll('[data-city=\"{seat}\"] .owned-tokens [data-token]')]"
+        ".map((t) => t.dataset.token)")
+    return found
+
+
+def shot_open(page: Any, name: str) -> None:
+    """A screenshot with the tray open (``shot`` closes it first)."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=False)
+
+
 def check_dice_page(page: Any, table: Table, seat: int) -> None:
     """The forum and every sheet as the view has them: each die with its price, each
     city's crossed spaces, coins and points (read from the page in one round trip)."""
@@ -898,8 +1107,9 @@ def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Serve
         described = state["actions"]
         where = f"{game} {state['pending']['kind']}"
         shot(page, f"decision-{game}-{state['pending']['kind']}-{size}")
+        laid = state["view"].get("structure")   # (all taken, at an age's end: not drawn)
         try:
-            check_layout(page, state["view"].get("structure"))
+            check_layout(page, laid if laid and any(any(row) for row in laid) else None)
         except AssertionError as exc:
             raise AssertionError(f"{where} ({size}): {exc}") from None
         assert not csp_violations(page), (where, csp_violations(page))

@@ -196,3 +196,41 @@ def test_a_leader_draft_pick_is_told_to_its_seat_only() -> None:
         for seat in range(3):
             assert seen[seat] == (f"kept {kept[seat].card.name}" if viewer == seat
                                   else "kept a card")
+
+
+def test_a_priced_rows_placement_is_named_to_its_placer_only_and_an_activation_says_its_coins() -> None:
+    """Pantheon: an item drawn and placed face down is named only to the seat that placed
+    it (the others read that a space was filled); an activation's recap has the coins it
+    cost, and the conflict pawn's move when it moved one."""
+    from wonders.engine.flow_actions import Move
+
+    placements = activations = 0
+    for seed in range(1, 30):
+        table = table_of("pantheon", 2, seed)
+        rng = random.Random(seed)
+        while not table.game.over and (not placements or not activations):
+            decision = table.game.decision()
+            seat = decision.seats[0]
+            legal = list(table.game.legal_actions(seat))
+            rows = [a for a in legal if isinstance(a, Move) and a.verb in ("place", "activate")
+                    and "free" not in a.words]
+            action = rng.choice(rows or legal)
+            coins = table.game.cities[seat].coins
+            recap = play(table, lambda s, _legal: action)
+            if isinstance(action, Move) and action.verb == "place":
+                item = action.words[0]
+                assert item in moves(table, seat)[seat]
+                for other in (None, 1 - seat):
+                    assert item not in json.dumps(table.state_for(other)["recap"])
+                    assert item not in json.dumps(table.state_for(other)["events"][-3:])
+                assert item in table.state_for(seat)["view"]["row"][int(action.words[3]) - 1]["item"]
+                placements += 1
+            elif isinstance(action, Move) and action.verb == "activate":
+                paid = int(action.words[2])
+                if paid:
+                    assert {"seat": seat, "from": coins,
+                            "to": table.game.cities[seat].coins} in recap["coins"]
+                    activations += 1
+        if placements and activations:
+            return
+    raise AssertionError(f"no placement and paid activation found ({placements}, {activations})")

@@ -407,3 +407,115 @@ def test_a_page_gone_right_after_its_move_still_lets_the_others_know(tmp_path: P
             while 0 not in receive(watcher, ("state",))["pending"]["chosen"]:
                 pass
         assert sorted(table.pending) == [0]
+
+
+# --- a move failing for a reason no rule gives (a bug) ------------------------------------
+
+def failing_recap(monkeypatch: pytest.MonkeyPatch, when: Any) -> list[int]:
+    """Make the table's work after a decision is played (its recap) raise, as a bug would,
+    for the decisions ``when(number)`` picks; the numbers it failed, in order."""
+    real = serve_tables.recap.make
+    failed: list[int] = []
+
+    def make(game: Any, was: Any, actions: Any, public: Any, decision: int,
+             *args: Any, **kwargs: Any) -> Any:
+        if when(decision, failed):
+            failed.append(decision)
+            raise RuntimeError(f"injected: the recap of decision {decision} failed")
+        return real(game, was, actions, public, decision, *args, **kwargs)
+
+    monkeypatch.setattr(serve_tables.recap, "make", make)
+    return failed
+
+
+def until(check: Any, seconds: float = 20.0) -> None:
+    deadline = time.time() + seconds
+    while not check():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+BOTS_ONLY = {**BODY, "seats": ["random", "random", "random"]}
+
+
+def test_a_bot_move_that_fails_is_undone_logged_and_its_first_legal_action_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bots' table plays on to the end when one bot move fails for a reason no rule
+    gives (the recap of its decision raising once): the move is undone (the decision's
+    other choices kept), logged with its traceback, and the bot plays its first legal
+    action instead.  Before, the bot's task ended and the table waited for ever."""
+    caplog.set_level(logging.WARNING, logger="wonders.serve")
+    failed = failing_recap(monkeypatch, lambda number, failed: number == 3 and not failed)
+    tables = Tables(tmp_path, sources())
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
+    with client:
+        created = client.post("/api/tables", json=BOTS_ONLY).json()
+        table = tables.get(created["table"]["id"])
+        until(lambda: table.game.over, 60)
+        log = client.get(f"/api/tables/{table.id}/log")
+    assert failed == [3] and table.failure is None
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("failed while it was played (RuntimeError: injected" in m for m in messages)
+    assert any("it plays its first legal action" in m for m in messages)
+    assert any(r.exc_info for r in caplog.records)   # the traceback, for the operator
+    # the game the table stored replays exactly: nothing of the undone move stayed
+    from wonders.scenarios.log import replay
+    (tmp_path / "game.jsonl").write_bytes(log.content)
+    outcome = replay(tmp_path / "game.jsonl")
+    assert outcome.identical and not outcome.unfinished and outcome.game is not None
+    assert outcome.game.history == table.game.history
+
+
+def test_a_decision_no_bot_move_can_play_stops_the_table_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """When the first legal action fails too, the decision is marked failed: the table as
+    it was, no bot started for it again (no loop of failures), an ERROR in the log and the
+    reason in every page's state; a human's move failing so is refused with the reason."""
+    caplog.set_level(logging.WARNING, logger="wonders.serve")
+    failed = failing_recap(monkeypatch, lambda number, failed: number == 2)
+    tables = Tables(tmp_path, sources())
+    client = with_csrf(TestClient(create_app(tables), base_url="https://testserver"))
+    with client:
+        created = client.post("/api/tables", json=BOTS_ONLY).json()
+        table = tables.get(created["table"]["id"])
+        until(lambda: table.failure is not None)
+        time.sleep(0.3)   # (nothing more happens: no bot tries again)
+        assert table.decision_number == 2 and len(failed) == 2 and not table.bots_busy
+        history = table.game.history
+        with client.websocket_connect(f"/ws/{table.id}") as ws:
+            ws.send_json({"type": "join"})
+            message = ws.receive_json()
+            while message["type"] != "state":
+                message = ws.receive_json()
+        reason = message["table"]["failed"]
+        assert reason.startswith("seat ") and "bot could not move" in reason
+        assert "the server failed to play this move (RuntimeError: injected" in reason
+        assert table.game.history == history and table.decision_number == 2
+        assert any(r.levelno == logging.ERROR and "decision 2 stopped" in r.getMessage()
+                   for r in caplog.records)
+        # a human's move that fails so: refused with the reason, nothing played
+        people = client.post("/api/tables", json=BODY).json()
+        human = tables.get(people["table"]["id"])
+        monkeypatch.setattr(serve_tables.recap, "make", lambda *a, **k: 1 / 0)
+        tokens = [s["link"].split("#token=")[1] for s in people["seats"]]
+        sockets = [client.websocket_connect(f"/ws/{human.id}") for _ in tokens]
+        answers = []
+        for ws, token in zip(sockets, tokens):
+            with ws:
+                ws.send_json({"type": "join", "token": token})
+                state = ws.receive_json()
+                while state["type"] != "state":
+                    state = ws.receive_json()
+                ws.send_json({"type": "act", "decision": 0,
+                              "action": state["actions"]["actions"][0]["json"]})
+                answer = ws.receive_json()
+                while answer["type"] == "state":
+                    answer = ws.receive_json()
+                answers.append(answer)
+        assert [a["type"] for a in answers] == ["accepted", "accepted", "refused"]
+        assert answers[2]["reason"] == ("the server failed to play this move "
+                                        "(ZeroDivisionError: division by zero); it was not "
+                                        "played")
+        assert human.decision_number == 0 and sorted(human.pending) == [0, 1]

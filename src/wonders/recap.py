@@ -451,8 +451,16 @@ def _make_moves(game: GameState, was: Before, actions: Mapping[int, AnyAction],
     if game.over:
         sheet = game.score_sheet()
         table.append("game over: " + ", ".join(f"seat {s}" for s in sheet.winners) + " won")
+    # a structure game's moves (a priced row's, a card moved between cities): its cities'
+    # coins, as a turn's are (a decks game's seats hold none)
+    coins = ([{"seat": s, "from": was.coins[s], "to": c.coins}
+              for s, c in enumerate(game.cities) if c.coins != was.coins[s]]
+             if "cities" in new and len(was.coins) == len(game.cities) else [])
+    if new.get("conflict") != old.get("conflict") and isinstance(new.get("conflict"), int):
+        table.insert(0, f"the conflict pawn moves from {old.get('conflict')} to "
+                        f"{new['conflict']}")
     return {"decision": decision, "kind": was.kind, "age": was.age, "turn": old.get("turn"),
-            "moves": moves, "coins": [], "battles": battles, "table": table}
+            "moves": moves, "coins": coins, "battles": battles, "table": table}
 
 
 def for_seat(recap: dict[str, Any], seat: int | None) -> dict[str, Any]:

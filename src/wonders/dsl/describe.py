@@ -274,22 +274,24 @@ def condition(item: fx.Condition | None) -> str:
             f"{_places(term.places)}")
 
 
-def clause(item: fx.Clause) -> str:
+def clause(item: fx.Clause, now: str = "when built") -> str:
+    """A clause in words; ``now``: what its ``now:`` timing is called (a card's clauses act
+    when it is built, a token's when it is taken: "at once")."""
     text = (_copy_now(item.effect) if isinstance(item.effect, fx.CopyCard)
             and item.timing is fx.Timing.NOW else effect(item.effect))
     text += condition(item.condition)
     if item.timing is fx.Timing.ON:
         return f"{_trigger(item.trigger)}: {text}"
     if item.timing is fx.Timing.NOW:
-        return f"when built: {text}"
+        return f"{now}: {text}"
     if item.timing is fx.Timing.END and not (isinstance(item.effect, fx.Points)
                                             and item.effect.amount.is_fixed):
         return f"at game end: {text}"
     return text
 
 
-def effects(value: fx.Effects) -> str:
-    return "; ".join(clause(c) for c in value.clauses) or "no effect"
+def effects(value: fx.Effects, now: str = "when built") -> str:
+    return "; ".join(clause(c, now) for c in value.clauses) or "no effect"
 
 
 def cost(value: fx.Cost) -> str:

@@ -75,6 +75,7 @@ from wonders.serve.replays import ReplayError, Replays
 from wonders.serve.tables import (
     ABANDON_SECONDS,
     HUMAN,
+    MoveFailed,
     Table,
     TableError,
     Tables,
@@ -138,7 +139,16 @@ class Server:
         """``commit`` with the table's lock held."""
         point = table.checkpoint()
         number = table.decision_number
-        action = table.submit(seat, decision, wanted)
+        try:
+            action = table.submit(seat, decision, wanted)
+        except TableError:
+            raise
+        except Exception as exc:   # a bug in the game's play, the recap …: not a refusal
+            table.rollback(point)
+            LOGGER.exception("table %s: seat %d's move failed while it was played (%s); "
+                             "the table is as it was", table.id, seat, _failure(exc))
+            raise MoveFailed(f"the server failed to play this move ({_failure(exc)}); it "
+                             "was not played") from exc
         if table.saved is not None:
             try:
                 await asyncio.wrap_future(table.saved)
@@ -258,6 +268,9 @@ class Server:
         played = False
         try:
             played = await self._choose_and_play(table, seat, number, clone, bot)
+        except Exception as exc:   # whatever it was, the table must not wait for ever
+            LOGGER.exception("table %s: the bot move of seat %d failed", table.id, seat)
+            self._failed(table, number, f"seat {seat}'s bot could not move ({_failure(exc)})")
         finally:
             table.bots_busy.discard(seat)
         if played:
@@ -297,11 +310,34 @@ class Server:
                 wanted = table.game.legal_actions(seat)[0].to_json()
             try:
                 await self._commit_held(table, seat, number, wanted)
+            except MoveFailed:   # (logged, and undone: the first legal action instead)
+                first = table.game.legal_actions(seat)[0].to_json()
+                LOGGER.warning("table %s: seat %d's bot move %s failed; it plays its first "
+                               "legal action, %s", table.id, seat, _brief(wanted), _brief(first))
+                try:
+                    await self._commit_held(table, seat, number, first)
+                except MoveFailed as again:
+                    self._failed(table, number, f"seat {seat}'s bot could not move: {again}")
+                    return False
+                except TableError as refused:
+                    LOGGER.warning("table %s: seat %d's bot move refused: %s", table.id, seat,
+                                   refused)
+                    return False
             except TableError as exc:
                 LOGGER.warning("table %s: seat %d's bot move refused: %s", table.id, seat,
                                exc)
                 return False
         return True
+
+    def _failed(self, table: Table, number: int, reason: str) -> None:
+        """Decision ``number`` of ``table`` cannot be played by its bots: no bot is started
+        for it again (``Tables.bot_jobs``), the operator is told in the log and every page
+        in its next state (the table's ``failed``), rather than the table waiting silently."""
+        if table.decision_number != number or table.game.over:
+            return   # (played meanwhile: nothing is stuck)
+        table.failed = (number, reason)
+        LOGGER.error("table %s: decision %d stopped: %s", table.id, number, reason)
+        table.notify()
 
     # --- HTTP -----------------------------------------------------------------------
 
@@ -802,6 +838,18 @@ def _cookie(request: Request) -> str | None:
     """The cookie a request's CSRF token is bound to: its session's, else its visitor's."""
     found = request.cookies.get(SESSION_COOKIE) or request.cookies.get(VISITOR_COOKIE)
     return str(found) if found else None
+
+
+def _brief(value: Any) -> str:
+    """A move's JSON, cut to a log line's length."""
+    return json.dumps(value, default=repr)[:80]
+
+
+def _failure(exc: BaseException) -> str:
+    """An unexpected exception in a few words for a log line and a player: its kind and
+    its message (never a traceback: the log has that)."""
+    text = str(exc).splitlines()[0][:160] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _error(reason: str, status: int) -> JSONResponse:

@@ -51,6 +51,7 @@ from wonders.engine.actions import (
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.flow_actions import Move
+from wonders.engine.mechanisms import priced_row
 from wonders.engine.scoring import amount
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
@@ -89,7 +90,9 @@ def catalogue(data: GameData) -> dict[str, Any]:
                         "effect": describe.effects(stage.effects),
                         **effect_symbols(stage.effects)} for stage in board.stages],
         } for side, board in wonder.sides.items()}
-    tokens = {token.name: {"kind": token.kind, "effect": describe.effects(token.effects)}
+    # (a token's "now:" clauses act when it is taken, or activated: at once)
+    tokens = {token.name: {"kind": token.kind, "effect": describe.effects(token.effects,
+                                                                          now="at once")}
               for token in data.tokens}
     rules = data.rules
     model = rules.model.military
@@ -328,9 +331,10 @@ def action_text(game: GameState, action: AnyAction) -> str:
     return (_dice_text(dice, action) if dice is not None else None) or str(action)
 
 
-def describe_action(game: GameState, seat: int, index: int,
-                    action: AnyAction) -> dict[str, Any]:
-    """One legal action for the page: what to send back, words, costs and its indicator."""
+def describe_action(game: GameState, seat: int, index: int, action: AnyAction,
+                    view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One legal action for the page: what to send back, words, costs and its indicator
+    (``view``: the seat's, for a move that names a place on the table)."""
     record = action.to_json()
     payment = record.get("payment")
     paid = sum(int(v) for v in payment.values()) if isinstance(payment, dict) else 0
@@ -346,6 +350,8 @@ def describe_action(game: GameState, seat: int, index: int,
                              "text": text, "paid": paid, "trade": trade}
     if isinstance(payment, dict):
         entry["payment"] = payment
+    if isinstance(action, Move):   # (an extra offer of a turn: an activation)
+        board_move(game, seat, game.view(seat) if view is None else view, action, entry)
     method = record.get("method")
     if isinstance(action, (Build, BuildStage, BuildWonder)):
         if method == CHAIN:
@@ -556,7 +562,8 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
     moves = [a for a in actions if isinstance(a, Move)]
     if moves and len(moves) == len(actions):   # a flow game's moves
         return moves_for(game, seat, moves)
-    described = [describe_action(game, seat, i, a) for i, a in enumerate(actions)]
+    view: dict[str, Any] | None = game.view(seat) if moves else None
+    described = [describe_action(game, seat, i, a, view) for i, a in enumerate(actions)]
     cards: dict[str, dict[str, Any]] = {}
     stage_builds: list[dict[str, Any]] = []
     wonder_builds: dict[str, list[dict[str, Any]]] = {}
@@ -573,7 +580,6 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
             slot["actions"].append(entry["index"])
         else:
             other.append(entry)
-    view: dict[str, Any] | None = None
     rich: dict[str, Any] | None = None
     for _name, slot in cards.items():
         kinds = {described[i]["kind"] for i in slot["actions"]}
@@ -750,7 +756,101 @@ def describe_move(game: GameState, seat: int, view: dict[str, Any], index: int,
             entry["text"] += f", discarding {_cards(spend)}"
     elif move.verb == "decline":
         entry["text"] = "take no more card"
+    else:
+        board_move(game, seat, view, move, entry)
     return entry
+
+
+def _space_of(view: dict[str, Any], item: str) -> dict[str, Any] | None:
+    """The space of a priced row (the view's ``row``) on which ``item`` lies face up."""
+    for space in view.get("row") or []:
+        if isinstance(space, dict) and space.get("item") == item:
+            return space
+    return None
+
+
+def _number(word: str) -> int | None:
+    try:
+        return int(word)
+    except ValueError:
+        return None
+
+
+def board_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
+               entry: dict[str, Any]) -> None:
+    """Words for a move that acts on the table beside a card structure, and where on the
+    table it acts, so a page can offer it there: a priced row's activation (``item``, its
+    ``space``, the coins ``paid``, the tokens it ``spend``s) or placement (``item``,
+    ``space``), a stack looked through (``stack``); a card or wonder moved between cities
+    (``card``, ``wonder``, the ``target`` seat), a structure place (``place``: row and card,
+    1-based), a conflict track's space (``track``) or military token (``military``: the
+    zone's start and the side's seat).  Another move keeps its notation."""
+    words = list(move.words)
+    verb = move.verb
+    n = len(words)
+    if verb == priced_row.ACTIVATE_VERB and n >= 2:
+        item = words[0]
+        entry["item"] = item
+        space = _space_of(view, item)
+        if space is not None:
+            entry["space"] = space["space"]
+        where = f" on space {space['space']}" if space is not None else ""
+        if words[1] == "free":
+            entry["text"] = f"activate {item} free"
+            return
+        paid = _number(words[2]) if n >= 3 and words[1] == "pay" else None
+        spend = words[4:] if n > 4 and words[3] == "with" else []
+        entry["spend"] = spend
+        if paid is not None:
+            entry["paid"] = paid
+            entry["text"] = (f"activate {item}{where} for {_plural(paid, 'coin')}"
+                             + (f", spending {', '.join(spend)}" if spend else ""))
+    elif verb == priced_row.PLACE_VERB and n == 4 and words[1:3] == ["on", "space"]:
+        entry["item"] = words[0]
+        entry["space"] = _number(words[3])
+        entry["text"] = f"place {words[0]} face down on space {words[3]}"
+    elif verb == priced_row.STACK_VERB and n == 1:
+        entry["stack"] = words[0]
+        size = (view.get("stacks") or {}).get(words[0])
+        entry["text"] = (f"look through the {words[0]} stack"
+                         + (f" ({_plural(int(size), 'item')})" if isinstance(size, int) else "")
+                         + " and activate one of them free")
+    elif n == 4 and words[1:3] == ["of", "player"] and verb in ("take", "unbuild"):
+        target = _number(words[3])
+        entry["target"] = target
+        wonder = any(w.name == words[0] for w in game.data.wonders)
+        entry["wonder" if wonder else "card"] = words[0]
+        if verb == "take":
+            entry["text"] = f"take {words[0]} from seat {target}'s city"
+        else:
+            entry["text"] = (f"unbuild {words[0]} of seat {target} (its card goes to the "
+                             "discard pile)")
+    elif verb == "wonder" and n == 4 and words[1] == "with" and words[3] == "free":
+        entry["wonder"], entry["card"] = words[0], words[2]
+        entry["text"] = f"build {words[0]} free with {words[2]} from the discard pile"
+    elif n == 4 and words[0] == "row" and words[2] == "card":
+        row, card = _number(words[1]), _number(words[3])
+        entry["place"] = [row, card]
+        rows = view.get("structure") or []
+        found = (rows[row - 1][card - 1] if row is not None and card is not None
+                 and 0 < row <= len(rows) and 0 < card <= len(rows[row - 1]) else None)
+        name = found.get("card") if isinstance(found, dict) else None
+        entry["text"] = (f"{verb} {name or 'the face-down card'} (row {row}, card {card} of "
+                         "the structure)")
+    elif n == 2 and words[0] == "space" and "conflict" in view:
+        at = _number(words[1])
+        entry["track"] = at
+        toward = ("the middle" if not at else
+                  f"{_plural(abs(at), 'space')} towards seat {1 if at > 0 else 0}'s capital")
+        entry["text"] = f"{verb} space {words[1]} of the conflict track ({toward})"
+    elif n == 6 and words[:2] == ["military", "token"] and words[3:5] == ["of", "player"]:
+        start, side = _number(words[2]), _number(words[5])
+        entry["military"] = [start, side]
+        zones = game.data.rules.model.military.track.zones
+        lose = next((z.lose for z in zones if z.start == start), 0)
+        what = f"the military token at {start} on seat {side}'s side"
+        entry["text"] = (f"{verb} {what}: seat {side} loses {_plural(lose, 'coin')}"
+                         if verb == "use" else f"{verb} {what}, without its effect")
 
 
 def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, Any]:
@@ -764,7 +864,7 @@ def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, 
 
 
 __all__ = ["CANNOT_MARK", "CHAIN_MARK", "FREE_MARK", "OWN_MARK", "TRADE_MARK", "action_text",
-           "actions_for", "bonus_label", "building_name", "catalogue", "components",
+           "actions_for", "board_move", "bonus_label", "building_name", "catalogue", "components",
            "describe_action", "describe_move", "die_label", "effect_symbols", "indicator",
            "moves_for", "production", "public_view", "rich_payments", "sell_gain", "sheets",
            "symbol_drawings", "symbols", "victories", "why_not", "why_not_stage",

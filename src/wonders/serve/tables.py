@@ -84,6 +84,12 @@ class TableError(RuleError):
     message says why, and nothing changed."""
 
 
+class MoveFailed(TableError):
+    """A move the server failed to play or store for a reason no rule gives (a bug: an
+    exception that is not a refusal, raised by the game's play or by the table's own
+    work after it): the table was put back as it was, and the move was not played."""
+
+
 @dataclass
 class Seat:
     """One seat: a human (with the secret token of its join link and, once a signed-in
@@ -201,6 +207,9 @@ class Table:
     absent_since: dict[int, float] = field(default_factory=dict)
     # what else a write of the final decision does (the ratings: Tables sets it)
     on_final: Callable[[Table], list[Op]] | None = field(default=None, repr=False)
+    # (the decision's number, why) when its bot moves failed even as the first legal
+    # action: no bot is started for that decision again, and every page is told
+    failed: tuple[int, str] | None = None
     # what state_for works out once per decision (see _shown)
     _shown_key: tuple[int, int] | None = field(default=None, repr=False)
     _shown_parts: dict[Any, dict[str, Any]] = field(default_factory=dict, repr=False)
@@ -231,6 +240,14 @@ class Table:
                 found = seat
         return found
 
+    @property
+    def failure(self) -> str | None:
+        """Why the open decision's bot moves failed (``failed``), or None: a decision
+        played since (by a player) lets the bots go on."""
+        if self.failed is None or self.failed[0] != self.decision_number:
+            return None
+        return self.failed[1]
+
     def waiting_for(self) -> list[int]:
         """Seats that still have to choose for the open decision."""
         return [s for s in self.game.to_move() if s not in self.pending]
@@ -242,7 +259,8 @@ class Table:
                 "names": [s.name for s in self.seats], "mode": self.mode,
                 "speed": self.speed, "away": sorted(self.away),
                 "sides": self.sides, "hints": self.hints, "over": self.game.over,
-                "decision": self.decision_number}   # never the seed: it deals every hand
+                "decision": self.decision_number,   # never the seed: it deals every hand
+                "failed": self.failure}
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """What a page at ``seat`` (None: a spectator) is sent after every change."""
@@ -913,7 +931,7 @@ class Tables:
         """The bot moves the open decision needs and are not under way: (seat, decision,
         a clone to choose on, the bot)."""
         jobs: list[tuple[int, int, GameState, Bot]] = []
-        if table.game.over:
+        if table.game.over or table.failure is not None:
             return jobs
         for seat in table.waiting_for():
             kind = table.seats[seat].kind

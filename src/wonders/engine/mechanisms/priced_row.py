@@ -125,20 +125,43 @@ class Row(Part):
         record["stacks"] = self.dealt
 
     def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
-        """The row by space (an item face down shows only to the seat that placed it),
-        each seat's price there, the stacks' sizes and the tokens on structure cards."""
+        """The row by space (an item face down shows only to the seat that placed it;
+        who placed it, for all), each seat's printed price there and what it costs each
+        seat now (less its lasting discounts), the stacks' sizes, the items drawn (to the
+        seat placing one only), the tokens on structure cards (by slot and by place: row
+        and card, 1-based from the top left, as a move names a structure place), and the
+        row's rules: the items' kind, the first round they may be activated, the doubled."""
+        rules = self.rules
+        towns = cities.cities_of(game)
+        lasting = [_discounts(towns[s])[0] if s < len(towns) else 0
+                   for s in range(len(rules.prices))]
         rows = []
         for i, item in enumerate(self.spaces):
             seen = item is not None and (self.face_up[i] or self.placed_by[i] == seat)
+            printed = [space_price(rules, s, i, item) for s in range(len(rules.prices))]
             rows.append({"space": i + 1,
                          "item": item.name if item is not None and seen else None,
                          "filled": item is not None, "face_up": self.face_up[i],
-                         "prices": [space_price(self.rules, s, i, item)
-                                    for s in range(len(self.rules.prices))]})
+                         "placed_by": self.placed_by[i] if self.placed_by[i] >= 0 else None,
+                         "prices": printed,
+                         "costs": [max(0, p - lasting[s]) for s, p in enumerate(printed)]})
         found["row"] = rows
+        found["row_rules"] = {"kind": rules.kind, "from_round": rules.from_round,
+                              "double": sorted(rules.double)}
         found["stacks"] = {name: len(items) for name, items in self.stacks.items()}
-        found["structure_tokens"] = [{"slot": slot, "token": token.name}
-                                     for slot, token in sorted(self.on_slots.items())]
+        asked = game.asking
+        if self.drawn and asked is not None and asked.kind == PLACE and asked.seat == seat:
+            found["drawn"] = [t.name for t in self.drawn]
+        laid = structure.state(game).structure
+        tokens = []
+        for slot, token in sorted(self.on_slots.items()):
+            entry: dict[str, Any] = {"slot": slot, "token": token.name}
+            if laid is not None and slot < laid.layout.size:
+                row = laid.layout.slot_rows[slot]
+                entry["row"] = row
+                entry["card"] = slot - sum(len(r) for r in laid.layout.rows[:row - 1]) + 1
+            tokens.append(entry)
+        found["structure_tokens"] = tokens
 
     def determinize(self, game: FlowGame, source: FlowGame, seat: int,
                     rng: random.Random) -> None:

@@ -163,6 +163,12 @@ function render() {
     `${age}, turn ${view.turn}${pass}${view.last_turn ? ` (the last turn is ${view.last_turn})` : ""} · ${pending.wording} · waiting for ${waiting.map(seatName).join(", ") || "—"}` +
     (pending.chosen.length ? ` · chosen: ${pending.chosen.map(seatName).join(", ")}` : "");
   document.getElementById("status").textContent = status;
+  // a decision the server's bots could not play (a bug): said, rather than a silent wait
+  document.body.dataset.failed = state.table.failed ? "yes" : "no";
+  if (state.table.failed) {
+    document.getElementById("refused").textContent =
+      `the table has stopped: ${state.table.failed}. The server's operator has it in the log.`;
+  }
   document.body.classList.toggle("game-over", Boolean(state.over));   // the score sheet first
   drawPlayers();
   // a decks game (decks.js) draws its decision, its table and its recap itself
@@ -323,10 +329,23 @@ function drawDecision() {
       }
       box.append(row);
     }
+    if (view.drawn && view.drawn.length) {   // items drawn to place one (a priced row's)
+      box.append(el("h3", {}, "You drew"), el("div", {class: "progress-row", id: "drawn"},
+        ...view.drawn.map((name) => itemCard(name))),
+        el("p", {class: "small"}, "Click an empty space of the row to lay one of them there face down; the other goes back on its stack."));
+    }
     if (others.length) {
       const list = el("div", {class: "choices", id: "choices"});
       for (const entry of others) list.append(actionButton(entry));
       box.append(el("h3", {}, "Choose"), list);
+      // a move that acts on a place of the table is offered there too (outlined)
+      const there = others.filter((e) => e.space !== undefined || e.place !== undefined || e.track !== undefined || e.military !== undefined);
+      if (there.length) {
+        const row = `the ${view.row_rules && view.row_rules.kind ? label(view.row_rules.kind) + " " : ""}row's spaces`;
+        const where = [...new Set(there.map((e) => e.space !== undefined ? row :
+                                                 e.place !== undefined ? "the card structure" : "the conflict track"))];
+        box.append(el("p", {class: "small board-hint", id: "board-hint"}, `Or click it on the table below: ${where.join(", ")} (outlined).`));
+      }
     }
     // cards offered outside a hand (a structure, the discard pile, a city to destroy from)
     const onTable = new Set((view.structure || []).flat().filter((p) => p && p.card).map((p) => p.card));
@@ -352,14 +371,18 @@ function drawDecision() {
 function actionButton(entry) {
   let label = entry.text;
   if (entry.kind === "sell" && entry.gain !== undefined) label += ` for ${entry.gain} coin${entry.gain === 1 ? "" : "s"}`;
-  if (entry.paid && !/\bpay(ing)?\b/.test(label)) label += ` — pay ${entry.paid} coins`;
+  if (entry.paid && !/\bpay(ing)?\b|\bfor \d+ coins?\b/.test(label)) label += ` — pay ${entry.paid} coins`;
   if (!entry.paid && entry.payment && entry.mark === "own") label += " — nothing to pay";
   const gives = spaceWords(entry.json || {});
   if (gives) label += ` — gives ${gives}`;
-  const token = entry.json && typeof entry.json.token === "string" && catalogue.tokens ? catalogue.tokens[entry.json.token] : null;
-  if (token && token.effect) label += ` — ${token.effect}`;   // what taking a token gives
+  const named = entry.json && typeof entry.json.token === "string" ? entry.json.token : entry.item;
+  const token = typeof named === "string" && catalogue.tokens ? catalogue.tokens[named] : null;
+  // what taking a token (activating an item) gives; a placement's items are drawn above it
+  const placing = entry.space !== undefined && entry.kind !== "activate";
+  if (token && token.effect && !placing) label += ` — ${token.effect}`;
   if (entry.mark === "trade") label += ` — ${entry.trade} coins for trade`;
-  return el("button", {class: `action action-${entry.kind}`, "data-action-index": String(entry.index),
+  const where = typeof entry.space === "number" ? {"data-space": String(entry.space)} : {};
+  return el("button", {...where, class: `action action-${entry.kind}`, "data-action-index": String(entry.index),
                        "data-kind": entry.kind, "data-trade": String(entry.trade), "data-paid": String(entry.paid || 0),
                        "data-payment": entry.payment ? JSON.stringify(entry.payment) : "",
                        onclick: () => act(entry)}, label);
@@ -404,6 +427,7 @@ function drawBoard() {
   const box = document.getElementById("board");
   const view = state.view;
   box.replaceChildren();
+  if (Array.isArray(view.row)) box.append(drawRow(view));
   // (a structure whose cards are all taken, at an age's end, is not drawn)
   if (view.structure && view.structure.some((row) => row.some(Boolean))) box.append(drawStructure(view.structure));
   if (Array.isArray(view.forum)) box.append(drawForum(view));
@@ -431,12 +455,104 @@ function drawBoard() {
   // whatever else a loop's view holds, shown as it is (a new game gets a usable table)
   const known = new Set(["seat", "age", "turn", "phase", "to_move", "hand", "sides", "hand_sizes", "discard_pile",
     "discard_cards", "cities", "tokens", "structure", "conflict", "military_tokens", "wonder_pool", "trade",
-    "forum", "last_turn"]);
+    "forum", "last_turn", "row", "row_rules", "stacks", "drawn", "structure_tokens", "blocker"]);
   for (const [key, value] of Object.entries(view)) {
     if (known.has(key) || value === null || (Array.isArray(value) && !value.length)) continue;
     box.append(el("details", {class: "other-view", open: true}, el("summary", {}, key.replace(/_/g, " ")),
                   el("pre", {}, JSON.stringify(value, null, 1))));
   }
+}
+
+// The moves of the seat's described actions that act on a place of the table, by a key
+// (a row's space, a structure place, a track space …): what a click there offers.
+function boardActions(keyOf) {
+  const found = {};
+  if (!state.actions) return found;
+  for (const entry of state.actions.actions) {
+    const key = keyOf(entry);
+    if (key !== null && key !== undefined) (found[key] = found[key] || []).push(entry);
+  }
+  return found;
+}
+
+function capital(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : text; }
+
+// An item of a priced row (a token of the catalogue) as a small card: its name and effect.
+function itemCard(name, extra) {
+  const info = catalogue.tokens[name] || {};
+  return el("div", {class: "token-card item-card", "data-item": name},
+    el("div", {class: "token-name"}, name), extra || null,
+    info.effect ? el("div", {class: "small"}, info.effect) : null);
+}
+
+// A priced row: each space with its item (face up, face down, or empty), what it costs
+// each seat (printed, and now: less lasting discounts), and, for the seat deciding, the
+// activations and placements it may make there (a click lists them in the tray).
+function drawRow(view) {
+  const rules = view.row_rules || {};
+  const kind = rules.kind ? label(rules.kind) : "item";
+  const me = state.seat === null || state.seat === undefined ? null : state.seat;
+  const mine = view.cities.find((c) => c.seat === me);
+  const bySpace = boardActions((e) => typeof e.space === "number" && (e.kind === "activate" || e.kind === "place") ? String(e.space) : null);
+  const turn = state.actions && state.pending.kind === "turn";
+  const early = rules.from_round && view.age < rules.from_round;
+  const row = el("div", {class: "row-board", id: "row"});
+  for (const space of view.row) {
+    const entries = bySpace[String(space.space)] || [];
+    const known = typeof space.item === "string";
+    const face = space.face_up ? "up" : (space.filled ? "down" : "empty");
+    const node = el("div", {class: `row-space ${face === "up" ? "face-up" : face === "down" ? "face-down" : "empty"}${entries.length ? " playable" : ""}`,
+                            "data-space": String(space.space), "data-face": face, "data-item": known ? space.item : ""},
+      el("div", {class: "space-number"}, `space ${space.space}`));
+    if (known) {
+      node.append(el("div", {class: "card-name"}, space.item));
+      if (!space.face_up) node.append(el("div", {class: "small"}, "face down — you placed it"));
+      const info = catalogue.tokens[space.item];
+      if (info && info.effect) node.append(el("div", {class: "small item-effect"}, info.effect));
+      if ((rules.double || []).includes(space.item)) node.append(el("div", {class: "small"}, "costs twice the space's price"));
+    } else if (space.filled) {
+      node.append(el("div", {class: "back-mark"}, "?"),
+                  el("div", {class: "small"}, space.placed_by !== null && space.placed_by !== undefined ?
+                    `face down, placed by ${seatName(space.placed_by)}` : "face down"));
+    } else {
+      node.append(el("div", {class: "small empty-word"}, "empty"));
+    }
+    // what it costs each seat: "you" first
+    const prices = el("div", {class: "space-prices"});
+    const order = me === null ? space.prices.map((_, s) => s) : [me, ...space.prices.map((_, s) => s).filter((s) => s !== me)];
+    for (const seat of order) {
+      const cost = space.costs ? space.costs[seat] : space.prices[seat];
+      prices.append(el("div", {class: `space-price${seat === me ? " mine" : ""}`, "data-seat": String(seat), "data-cost": String(cost)},
+        seat === me ? "you: " : `seat ${seat}: `, symbol("coins", cost, "price"),
+        cost !== space.prices[seat] ? el("span", {class: "small"}, ` (printed ${space.prices[seat]})`) : null));
+    }
+    node.append(prices);
+    const marks = el("div", {class: "marks"});
+    const activations = entries.filter((e) => e.kind === "activate");
+    if (activations.length) {
+      const least = Math.min(...activations.map((e) => e.paid || 0));
+      marks.append(el("span", {class: "mark mark-own", "data-mark": "activate", title: `you may activate it (${least} coins at least)`}, `✓ activate for ${least}`));
+    } else if (entries.length) {
+      marks.append(el("span", {class: "mark mark-own", "data-mark": "place", title: "you may place a drawn item here"}, "✓ place here"));
+    } else if (turn && known && space.face_up && mine && !early) {
+      const cost = space.costs ? space.costs[me] : space.prices[me];
+      marks.append(el("span", {class: "mark mark-cannot", "data-mark": "cannot", title: "you cannot activate it now"}, "✗"),
+                   el("span", {class: "why-not"}, `needs ${cost} coins; you have ${mine.coins}`));
+    }
+    if (marks.children.length) node.append(marks);
+    if (entries.length) {
+      node.addEventListener("click", () => showActions(`space ${space.space}${known ? `: ${space.item}` : ""}`, entries));
+    }
+    row.append(node);
+  }
+  const box = el("div", {class: "row-part"}, el("h3", {}, `The ${kind} row`), row);
+  const notes = [];
+  if (early) notes.push(`${capital(kind)} spaces may be activated instead of taking a card from age ${rules.from_round} on.`);
+  else if (turn) notes.push(`Instead of taking a card, you may activate a face-up ${kind}: click its space.`);
+  const stacks = Object.entries(view.stacks || {});
+  if (stacks.length) notes.push(`Stacks (face down): ${stacks.map(([name, size]) => `${label(name)} ${size}`).join(" · ")}`);
+  for (const note of notes) box.append(el("p", {class: "small row-note"}, note));
+  return box;
 }
 
 function tokenText(name) {
@@ -470,13 +586,21 @@ function drawStructure(rows) {
   // CSSOM properties, not a style attribute: the page's Content-Security-Policy allows these
   grid.style.setProperty("--halves", String(high - low + 2));
   const described = state.actions;
+  // the tokens lying on cards (a priced row's), and the places a move names (a card to
+  // discard), by "row:card" (1-based, as a move names a place)
+  const tokens = {};
+  for (const token of state.view.structure_tokens || []) {
+    if (token.row !== undefined) tokens[`${token.row}:${token.card}`] = token.token;
+  }
+  const picks = boardActions((e) => Array.isArray(e.place) ? e.place.join(":") : null);
   rows.forEach((row, r) => {
     const line = el("div", {class: "structure-row", "data-row": String(r)});
-    for (const place of row) {
-      if (!place) continue;   // a card taken already
+    row.forEach((place, c) => {
+      if (!place) return;   // a card taken already
+      const where = `${r + 1}:${c + 1}`;
       let node;
       if (place.card === null) {
-        node = el("div", {class: "card face-down", "data-face": "down"}, "?");
+        node = el("div", {class: "card face-down", "data-face": "down"}, el("span", {class: "back-mark"}, "?"));
       } else {
         const slot = described ? described.cards[place.card] : null;
         const extra = slot ? el("div", {class: "marks"}, indicator(slot.indicator, "build")) : null;
@@ -488,9 +612,23 @@ function drawStructure(rows) {
         }
       }
       node.dataset.column = String(place.column);
+      node.dataset.place = where;
       node.style.gridColumn = `${place.column - low + 1} / span 2`;
+      if (tokens[where]) {
+        node.append(el("span", {class: "slot-token", "data-token": tokens[where],
+                                title: `${tokens[where]}: taken by whoever turns this card face up — ${tokenText(tokens[where])}`},
+                       tokens[where]));
+      }
+      const entries = picks[where] || [];
+      if (entries.length) {
+        node.classList.add("playable", "pickable");
+        node.addEventListener("click", (event) => {
+          event.stopPropagation();
+          showActions(`${place.card || "the face-down card"} (row ${r + 1}, card ${c + 1})`, entries);
+        });
+      }
       line.append(node);
-    }
+    });
     grid.append(line);
   });
   return el("div", {}, el("h3", {}, "The card structure"), grid);
@@ -501,18 +639,49 @@ function drawTrack(view) {
   const end = military.supremacy || 9;
   const zones = military.zones || [];
   const track = el("div", {class: "track", id: "track", "data-conflict": String(view.conflict)});
+  if (view.blocker !== undefined && view.blocker !== null) track.dataset.blocker = String(view.blocker);
+  const spaces = boardActions((e) => typeof e.track === "number" ? String(e.track) : null);
+  const picks = boardActions((e) => Array.isArray(e.military) ? e.military.join(":") : null);
+  // the military tokens still on the track: [zone, seat] (the seat that loses the coins),
+  // each at its zone's first space on that seat's half
+  const onTrack = {};
+  for (const [index, side] of view.military_tokens || []) {
+    const zone = zones[index];
+    if (zone) onTrack[(side === 0 ? -1 : 1) * zone.from] = {zone, side};
+  }
   for (let at = -end; at <= end; at++) {
     const distance = Math.abs(at);
     const reached = zones.filter((z) => distance >= z.from);
     const zone = reached[reached.length - 1];
-    const cell = el("span", {class: `cell${at === view.conflict ? " pawn" : ""}${zone ? ` zone zone-${reached.length}` : ""}`,
-                             title: zone ? `${zone.points} points${zone.lose ? `, loses ${zone.lose} coins` : ""}` : ""},
-                    at === view.conflict ? "◆" : (distance === end ? "★" : String(distance)));
+    const blocked = view.blocker === at;
+    const entries = spaces[String(at)] || [];
+    const cell = el("span", {class: `cell${at === view.conflict ? " pawn" : ""}${zone ? ` zone zone-${reached.length}` : ""}` +
+                                    `${blocked ? " blocker" : ""}${entries.length ? " pickable" : ""}`,
+                             "data-at": String(at),
+                             title: (zone ? `${zone.points} points${zone.lose ? `, loses ${zone.lose} coins` : ""}` : "") +
+                                    (blocked ? " — blocked: the pawn stops before this space, once" : "")},
+                    el("span", {class: "cell-mark"}, at === view.conflict ? "◆" : (blocked ? "▮" : (distance === end ? "★" : String(distance)))));
+    const token = onTrack[at];
+    if (token) {
+      const key = `${token.zone.from}:${token.side}`;
+      const chosen = picks[key] || [];
+      const chip = el("span", {class: `track-token${chosen.length ? " pickable" : ""}`, "data-zone": String(token.zone.from),
+                               "data-side": String(token.side),
+                               title: `a military token: ${seatName(token.side)} loses ${token.zone.lose} coins when the pawn reaches it`},
+                      `−${token.zone.lose}`);
+      if (chosen.length) {
+        chip.addEventListener("click", (event) => { event.stopPropagation(); showActions(`the military token on ${seatName(token.side)}'s side`, chosen); });
+      }
+      cell.append(chip);
+    }
+    if (entries.length) cell.addEventListener("click", () => showActions(`space ${at} of the conflict track`, entries));
     track.append(cell);
   }
   const left = el("span", {class: "track-end"}, seatName(0));
   const right = el("span", {class: "track-end"}, seatName(1));
-  return el("div", {}, el("h3", {}, "Conflict track"), el("div", {class: "track-line"}, left, track, right));
+  const legend = view.blocker !== undefined && view.blocker !== null ?
+    el("p", {class: "small", id: "blocker"}, `▮ blocks space ${view.blocker}: the pawn stops before it, once`) : null;
+  return el("div", {}, el("h3", {}, "Conflict track"), el("div", {class: "track-line"}, left, track, right), legend);
 }
 
 // Where the seats sit round the table as this page sees it: its own city at the bottom,
@@ -634,7 +803,16 @@ function cityPanel(city) {
         ` = ${sum > 0 ? "+" : ""}${sum} points`));
     }
     if (city.owned_tokens && city.owned_tokens.length) {
-      node.append(el("div", {}, "Progress: ", ...city.owned_tokens.map((t) => el("span", {class: "token", title: tokenText(t)}, t))));
+      // by kind (the catalogue's): progress tokens, and a priced row's items and tokens
+      const byKind = {};
+      for (const name of city.owned_tokens) {
+        const kind = (catalogue.tokens[name] || {}).kind || "token";
+        (byKind[kind] = byKind[kind] || []).push(name);
+      }
+      for (const [kind, names] of Object.entries(byKind)) {
+        node.append(el("div", {class: "owned-tokens", "data-kind": kind}, `${capital(label(kind))}: `,
+          ...names.map((t) => el("span", {class: `token token-${kind}`, "data-token": t, title: tokenText(t)}, t))));
+      }
     }
     return node;
 }
