@@ -132,6 +132,15 @@ class Science:
 
 
 @dataclass(frozen=True)
+class ScienceOf:
+    """``science of COLOURS card in PLACES``: a copied symbol, chosen at once."""
+
+    colours: tuple[Name, ...]
+    places: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class Trade:
     resources: tuple[Name, ...]
     places: tuple[Name, ...]  # empty: from every seller
@@ -325,7 +334,7 @@ class TrackPiece:
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
                Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give, Influence,
                Conspire, TriggerHeld, ActivationDiscount, Activate, TakeCard, MoveWonder,
-               DiscardStructure, TrackPiece, "Either"]
+               DiscardStructure, TrackPiece, ScienceOf, "Either"]
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.MoveWonder: (fx.Timing.NOW,),
     ast.DiscardStructure: (fx.Timing.NOW,),
     ast.TrackPiece: (fx.Timing.NOW,),
+    ast.ScienceOf: (fx.Timing.NOW,),
 }
 
 #: The verbs of ``influence`` and what each needs: a count, a place (``in …``).
@@ -67,7 +68,7 @@ _EFFECT_WORD = {
     ast.Conspire: "conspire", ast.TriggerHeld: "trigger", ast.Either: "or",
     ast.ActivationDiscount: "discount",
     ast.Activate: "activate", ast.TakeCard: "take", ast.MoveWonder: "wonder",
-    ast.DiscardStructure: "discard", ast.TrackPiece: "track",
+    ast.DiscardStructure: "discard", ast.TrackPiece: "track", ast.ScienceOf: "science of",
 }
 
 
@@ -390,6 +391,9 @@ class _Checker:
             return fx.Activate(node.kind.text, node.source.text)
         if isinstance(node, ast.TakeCard):
             return fx.TakeCard(self.colours(node.colours), self.places(node.places, "take"))
+        if isinstance(node, ast.ScienceOf):
+            return fx.CopyScience(self.colours(node.colours),
+                                  self.places(node.places, "science of"))
         if isinstance(node, ast.MoveWonder):
             places = self.places(node.places, node.verb) if node.places else ()
             return fx.MoveWonder(node.verb, places)

@@ -215,6 +215,10 @@ def _moved(item: fx.Effect) -> str:
     if isinstance(item, fx.Activate):
         return (f"activate a {item.kind} free: one of the stacks' tops" if item.source == "tops"
                 else f"look through one {item.kind} stack and activate one of it free")
+    if isinstance(item, fx.CopyScience):
+        colours = " or ".join(sorted(item.colours))
+        return (f"the science symbol of one {colours} card of {_cities(item.places, 'or')} "
+                "becomes yours too")
     if isinstance(item, fx.TakeCard):
         colours = " or ".join(sorted(item.colours))
         return f"take one {colours} card of {_cities(item.places, 'or')} into your city"

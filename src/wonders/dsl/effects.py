@@ -312,6 +312,16 @@ class TrackPiece:
 
 
 @dataclass(frozen=True, slots=True)
+class CopyScience:
+    """``science of COLOURS card in PLACES``: the owner chooses a built card of those
+    colours in those cities; its science symbol becomes the owner's for the game (pairs
+    and supremacy count it), the card's city keeping its own."""
+
+    colours: frozenset[str]
+    places: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DrawReserve:
     """The owner draws ``count`` cards from the unused cards of the rule set's reserve (those
     never dealt) into its reserve hand (as many as are left)."""
@@ -367,7 +377,8 @@ class Either:
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
                BuildReserve, GiveCoins, Influence, Conspire, TriggerHeld, Either,
-               ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure, TrackPiece]
+               ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure, TrackPiece,
+               CopyScience]
 
 #: The effects a mechanism of the flow carries out (the runtime hands them to the table).
 BY_MECHANISM: Final = (Influence, Conspire, TriggerHeld, Either)

@@ -234,6 +234,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Science((), True, _span(meta))
 
     @_meta
+    def science_of(self, meta: Any, children: list[Any]) -> ast.ScienceOf:
+        return ast.ScienceOf(children[0], children[2], _span(meta))
+
+    @_meta
     def trade(self, meta: Any, children: list[Any]) -> ast.Trade:
         places: tuple[ast.Name, ...] = ()
         rest = children[1:]

@@ -30,7 +30,7 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.Conspire: "conspire", fx.TriggerHeld: "trigger", fx.Either: "or",
     fx.ActivationDiscount: "discount",
     fx.Activate: "activate", fx.TakeCard: "take card", fx.MoveWonder: "wonder",
-    fx.DiscardStructure: "discard", fx.TrackPiece: "track",
+    fx.DiscardStructure: "discard", fx.TrackPiece: "track", fx.CopyScience: "science of",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -207,6 +207,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         # (activate, and a discount on activation: with a priced row in the flow only)
         effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING),
                                ("or", NOW), ("activate", NOW), ("take card", NOW),
+                               ("science of", NOW),
                                ("wonder", NOW), ("discard", NOW), ("track", NOW)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",

@@ -57,6 +57,7 @@ class DraftedCity(City):
             self._marked: set[str] = set(source._marked)
             self._tally: list[int] = list(source._tally)
             self._symbols: dict[str, int] = dict(source._symbols)
+            self.copied_symbols: list[str] = list(source.copied_symbols)
             self._units: int = source._units
             # (the shared empty set stays shared: see _NO_ABILITIES)
             self._abilities: set[str] = (set(source._abilities) if source._abilities
@@ -76,6 +77,9 @@ class DraftedCity(City):
         self._marked = set()  # every name of the three: see ``marked``
         self._tally = []  # built cards per colour, by colour number (_colour_number)
         self._symbols = {}  # science symbols held
+        # symbols of other cities' cards made the city's own (``science of …``): no source
+        # of the city's shows them
+        self.copied_symbols = []
         self._units = 0  # resources produced each turn, a choice counting as its amount
         self._abilities = _NO_ABILITIES  # names of the ongoing abilities of every source
         # Nothing built yet: nothing produced (additions then update this incrementally)
@@ -263,8 +267,22 @@ class DraftedCity(City):
             self._count(token, arrival)
             production = _plus(production, arrival, False)
             self._note_token(token)
+        for symbol in self.copied_symbols:
+            self._symbols[symbol] = self._symbols.get(symbol, 0) + 1
         if production is not None:
             self._cache["production"] = production
+
+    def add_symbol(self, symbol: str) -> None:
+        """A science symbol of another city's card becomes the city's own too."""
+        self.copied_symbols.append(symbol)
+        self._symbols[symbol] = self._symbols.get(symbol, 0) + 1
+        self._cache.pop("science", None)
+
+    def science_symbols(self) -> tuple[dict[str, int], list[tuple[str, ...]]]:
+        fixed, choices = super().science_symbols()
+        for symbol in self.copied_symbols:
+            fixed[symbol] = fixed.get(symbol, 0) + 1
+        return fixed, choices
 
     def sources(self) -> Iterator[tuple[str, object, fx.Effects]]:
         for card in self.built:
@@ -341,6 +359,8 @@ class DraftedCity(City):
         data["wonders"] = [w.name for w in self.wonders]
         data["built_wonders"] = [w.name for w in self.built_wonders]
         data["owned_tokens"] = [t.name for t in self.owned_tokens]
+        if self.copied_symbols:
+            data["copied_symbols"] = list(self.copied_symbols)
         return data
 
 

@@ -73,6 +73,7 @@ ACTIVATE: Final = "activate"
 # cards and wonders moved between cities and piles (mechanisms/city_moves.py asks them)
 TAKE_CARD: Final = "take_card"
 DISCARD_CARD: Final = "discard_card"
+COPY_SCIENCE: Final = "copy_science"   # "science of COLOURS card in PLACES"
 WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder"}
 TRACK_MOVES: Final = {"block": "block", "discard": "discard_token", "use": "use_token"}
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
@@ -385,6 +386,8 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
         table.ask(WONDER_MOVES[effect.verb], seat, effect)
     elif isinstance(effect, fx.DiscardStructure):
         table.ask(DISCARD_CARD, seat, effect)
+    elif isinstance(effect, fx.CopyScience):
+        table.ask(COPY_SCIENCE, seat, effect)
     elif isinstance(effect, fx.TrackPiece):
         table.ask(TRACK_MOVES[effect.verb], seat, effect)
 

@@ -825,6 +825,11 @@ def board_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
         else:
             entry["text"] = (f"unbuild {words[0]} of seat {target} (its card goes to the "
                              "discard pile)")
+    elif n == 6 and words[1] == "of" and words[3:5] == ["of", "player"] and verb == "copy":
+        target = _number(words[5])
+        entry["target"], entry["card"] = target, words[2]
+        entry["text"] = (f"make the {words[0]} symbol of seat {target}'s {words[2]} yours "
+                         "too")
     elif verb == "wonder" and n == 4 and words[1] == "with" and words[3] == "free":
         entry["wonder"], entry["card"] = words[0], words[2]
         entry["text"] = f"build {words[0]} free with {words[2]} from the discard pile"

@@ -11,6 +11,9 @@ runtime's own are; none to choose: it lapses), carried out here:
   replay) stays, what it gives for the game (production, points, abilities) goes;
 * ``build wonder with discarded card``: a card of the discard pile builds one of the
   owner's unbuilt wonders, free (its effects act as when built);
+* ``science of COLOURS card in PLACES``: the science symbol of a built card of those
+  colours becomes the owner's too (the card stays where it is), at once: pairs and
+  supremacy count it;
 * ``discard any structure card``: a card of the structure not yet taken (covered or face
   down too) goes to the discard pile; the cards it uncovers turn face up (and a priced
   row's token on it goes to the owner, as a card turned face up does).
@@ -31,6 +34,7 @@ from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Ask
 from wonders.engine.mechanisms import bank, cities, priced_row, structure, track
 from wonders.engine.runtime import (
+    COPY_SCIENCE,
     DISCARD_CARD,
     TAKE_CARD,
     TRACK_MOVES,
@@ -53,6 +57,7 @@ USE_TOKEN: Final = TRACK_MOVES["use"]
 #: the decisions, in words
 WORDING: Final[dict[str, str]] = {
     TAKE_CARD: "choosing a card of another city to take",
+    COPY_SCIENCE: "choosing a card of another city whose science symbol becomes yours",
     TAKE_WONDER: "choosing an unbuilt wonder to take",
     UNBUILD: "choosing a built wonder to unbuild",
     BUILD_WONDER: "choosing a discarded card and a wonder to build with it",
@@ -62,7 +67,8 @@ WORDING: Final[dict[str, str]] = {
     USE_TOKEN: "choosing a military token to apply",
 }
 #: the runtime's kind of each effect (what ``runtime.now`` asks for)
-KINDS: Final[dict[type, str]] = {fx.TakeCard: TAKE_CARD, fx.DiscardStructure: DISCARD_CARD}
+KINDS: Final[dict[type, str]] = {fx.TakeCard: TAKE_CARD, fx.DiscardStructure: DISCARD_CARD,
+                                 fx.CopyScience: COPY_SCIENCE}
 
 
 def kind_of(effect: fx.Effect) -> str:
@@ -90,6 +96,12 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
             for card in dict.fromkeys(towns[target].built):
                 if card.colour in effect.colours:
                     found.append(Move("take", (card.name, "of", "player", str(target))))
+    elif isinstance(effect, fx.CopyScience):
+        for target in _targets(seat, effect.places, len(towns)):
+            for card in dict.fromkeys(towns[target].built):
+                if card.colour in effect.colours and science_symbol(card):
+                    found.append(Move("copy", (science_symbol(card), "of", card.name, "of",
+                                               "player", str(target))))
     elif isinstance(effect, fx.MoveWonder) and effect.verb in ("take", "unbuild"):
         for target in _targets(seat, effect.places, len(towns)):
             city = towns[target]
@@ -122,6 +134,16 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
     return found
 
 
+def science_symbol(card: Any) -> str:
+    """The science symbol a card shows ('' for none; of a choice, none either: a copy
+    takes one symbol)."""
+    for clause in card.effects.clauses:
+        effect = clause.effect
+        if isinstance(effect, fx.Science) and len(effect.symbols) == 1:
+            return effect.symbols[0]
+    return ""
+
+
 def ask(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> None:
     """Queue the follow-up after what is being done (its options settled now)."""
     found = options(game, kind, seat, effect)
@@ -145,7 +167,11 @@ def resolve(game: FlowGame, asked: Ask, move: Any) -> None:
     owner: DraftedCity = towns[seat]
     words = move.words
     offer = structure.state(game)
-    if asked.kind == TAKE_CARD:
+    if asked.kind == COPY_SCIENCE:
+        symbol = words[0]
+        owner.add_symbol(symbol)
+        game.table.science_arrived(seat, symbol)
+    elif asked.kind == TAKE_CARD:
         source = towns[int(words[3])]
         card = source.built[_named(source.built, words[0])]
         source.remove_card(card)
@@ -213,6 +239,10 @@ def every_move(data: Any, players: int) -> list[Move]:
     wonders = [w.name for w in data.wonders]
     if fx.TakeCard in kinds:
         found += [Move("take", (c, "of", "player", s)) for c in cards for s in seats]
+    if fx.CopyScience in kinds:
+        shown = {c.name: science_symbol(c) for c in data.cards if science_symbol(c)}
+        found += [Move("copy", (symbol, "of", name, "of", "player", s))
+                  for name, symbol in shown.items() for s in seats]
     if fx.MoveWonder in kinds:
         found += [Move(verb, (w, "of", "player", s)) for verb in ("take", "unbuild")
                   for w in wonders for s in seats]
