@@ -153,9 +153,10 @@ def assert_decision_shape(game: GameState) -> None:
 
 
 def assert_coins_conserved(game: GameState) -> None:
-    coins = [city.coins for city in game.cities]
+    """Every coin is in a treasury, laid aside on a city's source, or in the bank."""
+    coins = [city.coins + getattr(city, "aside", 0) for city in game.cities]
     assert sum(coins) == game.start_coins + game.bank_gave - game.bank_paid, coins
-    assert min(coins) >= 0, coins
+    assert min(coins) >= 0 and min(getattr(c, "aside", 0) for c in game.cities) >= 0, coins
 
 
 def assert_illegal_plays_change_nothing(game: GameState, seen: list[Action],

@@ -63,6 +63,7 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
             "influence bonus 2", ("conspire", NOW): "conspire",
         ("trigger", NOW): "trigger victory token", ("or", NOW): "now: coins 2 or shields 1",
         ("science of", NOW): "science of green card in left",
+        ("coins aside", NOW): "now: coins 7 aside",
     },
     "duel": {
         ("produce", ONGOING): "produce wood", ("science", ONGOING): "science wheel",
@@ -86,6 +87,7 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
             "influence bonus 2", ("conspire", NOW): "conspire",
         ("trigger", NOW): "trigger progress token", ("or", NOW): "now: coins 2 or shields 1",
         ("science of", NOW): "science of green card in opponent",
+        ("coins aside", NOW): "now: coins 7 aside",
     },
 }
 # The forms a priced row and the moves between cities add (Pantheon): each is played in
@@ -94,7 +96,8 @@ PANTHEON_FORMS = ("discount 2 coins on activation", "discount 3 coins on activat
                   "activate divinity token from deck", "take brown | grey card from opponent",
                   "unbuild wonder in self, opponent", "build wonder with discarded card",
                   "discard military token; use military token",
-                  "science of green card in opponent")
+                  "science of green card in opponent",
+                  "now: coins 7 aside; end: points 1 per aside coin")
 # The forms a board of chambers and held tokens add (Agora): played in the shipped
 # expansion's data and its scenarios (tests/scenarios/agora-rules.yaml).
 AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",

@@ -49,6 +49,13 @@ class CountCoins:
 
 
 @dataclass(frozen=True)
+class CountAsideCoins:
+    """``aside coin(s)``: the coins laid aside on the city's sources."""
+
+    span: Span
+
+
+@dataclass(frozen=True)
 class CountSets:
     """``set of blue, red, green cards``: how many times the city has one of each."""
 
@@ -63,7 +70,7 @@ class CountScienceSets:
     span: Span
 
 
-Countable = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets,
+Countable = Union[CountCards, CountStages, CountTokens, CountCoins, CountAsideCoins, CountSets,
                   CountScienceSets]
 
 
@@ -114,6 +121,14 @@ class Points:
 
 @dataclass(frozen=True)
 class Coins:
+    amount: Amount
+    span: Span
+
+
+@dataclass(frozen=True)
+class CoinsAside:
+    """``coins N aside``: coins laid on the source, out of the treasury."""
+
     amount: Amount
     span: Span
 
@@ -334,7 +349,7 @@ class TrackPiece:
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
                Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give, Influence,
                Conspire, TriggerHeld, ActivationDiscount, Activate, TakeCard, MoveWonder,
-               DiscardStructure, TrackPiece, ScienceOf, "Either"]
+               DiscardStructure, TrackPiece, ScienceOf, CoinsAside, "Either"]
 
 
 @dataclass(frozen=True)

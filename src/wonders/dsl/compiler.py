@@ -48,6 +48,7 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.DiscardStructure: (fx.Timing.NOW,),
     ast.TrackPiece: (fx.Timing.NOW,),
     ast.ScienceOf: (fx.Timing.NOW,),
+    ast.CoinsAside: (fx.Timing.NOW,),
 }
 
 #: The verbs of ``influence`` and what each needs: a count, a place (``in …``).
@@ -69,6 +70,7 @@ _EFFECT_WORD = {
     ast.ActivationDiscount: "discount",
     ast.Activate: "activate", ast.TakeCard: "take", ast.MoveWonder: "wonder",
     ast.DiscardStructure: "discard", ast.TrackPiece: "track", ast.ScienceOf: "science of",
+    ast.CoinsAside: "coins aside",
 }
 
 
@@ -206,6 +208,8 @@ class _Checker:
             return fx.CountSets(tuple(sorted(self.colours(node.colours))))
         if isinstance(node, ast.CountScienceSets):
             return fx.CountScienceSets(tuple(self.vocabulary.science))
+        if isinstance(node, ast.CountAsideCoins):
+            return fx.CountAsideCoins()
         return fx.CountCoins()
 
     # --- effects ---------------------------------------------------------------
@@ -391,6 +395,11 @@ class _Checker:
             return fx.Activate(node.kind.text, node.source.text)
         if isinstance(node, ast.TakeCard):
             return fx.TakeCard(self.colours(node.colours), self.places(node.places, "take"))
+        if isinstance(node, ast.CoinsAside):
+            value = self.amount(node.amount)
+            if value.is_fixed and value.fixed == 0:
+                self.problem("T403", "coins 0 aside has no effect", node.span)
+            return fx.CoinsAside(value)
         if isinstance(node, ast.ScienceOf):
             return fx.CopyScience(self.colours(node.colours),
                                   self.places(node.places, "science of"))

@@ -68,6 +68,8 @@ def _counted(counted: fx.Counted, divisor: int) -> str:
         unit = f"complete set of science symbols ({', '.join(counted.symbols)})"
     elif isinstance(counted, fx.CountSets):
         unit = f"set of one {', '.join(counted.colours)} card each"
+    elif isinstance(counted, fx.CountAsideCoins):
+        unit = "coin laid aside"
     else:
         unit = "coin"
     if divisor == 1:
@@ -215,6 +217,9 @@ def _moved(item: fx.Effect) -> str:
     if isinstance(item, fx.Activate):
         return (f"activate a {item.kind} free: one of the stacks' tops" if item.source == "tops"
                 else f"look through one {item.kind} stack and activate one of it free")
+    if isinstance(item, fx.CoinsAside):
+        return (f"{amount(item.amount, 'coin')} from the bank laid on it: spendable after "
+                "your treasury, safe from losses, not in your treasury")
     if isinstance(item, fx.CopyScience):
         colours = " or ".join(sorted(item.colours))
         return (f"the science symbol of one {colours} card of {_cities(item.places, 'or')} "

@@ -56,6 +56,11 @@ class CountCoins:
 
 
 @dataclass(frozen=True, slots=True)
+class CountAsideCoins:
+    """The coins laid aside on a city's sources (``coins N aside``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CountSets:
     """How many complete sets of one card of each of ``colours`` a city has (the fewest
     of any of them): ``points 3 per set of blue, red, green cards``."""
@@ -72,7 +77,7 @@ class CountScienceSets:
     symbols: tuple[str, ...]
 
 
-Counted = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets,
+Counted = Union[CountCards, CountStages, CountTokens, CountCoins, CountAsideCoins, CountSets,
                 CountScienceSets]
 
 
@@ -312,6 +317,14 @@ class TrackPiece:
 
 
 @dataclass(frozen=True, slots=True)
+class CoinsAside:
+    """``coins N aside``: the owner lays N coins from the bank on the source, out of its
+    treasury: spent after the treasury's, untouched by losses, not treasury points."""
+
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
 class CopyScience:
     """``science of COLOURS card in PLACES``: the owner chooses a built card of those
     colours in those cities; its science symbol becomes the owner's for the game (pairs
@@ -378,10 +391,10 @@ Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, Co
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
                BuildReserve, GiveCoins, Influence, Conspire, TriggerHeld, Either,
                ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure, TrackPiece,
-               CopyScience]
+               CopyScience, CoinsAside]
 
 #: The effects a mechanism of the flow carries out (the runtime hands them to the table).
-BY_MECHANISM: Final = (Influence, Conspire, TriggerHeld, Either)
+BY_MECHANISM: Final = (Influence, Conspire, TriggerHeld, Either, CoinsAside)
 
 
 @dataclass(frozen=True, slots=True)

@@ -222,6 +222,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Coins(children[0], _span(meta))
 
     @_meta
+    def coins_aside(self, meta: Any, children: list[Any]) -> ast.CoinsAside:
+        return ast.CoinsAside(children[0], _span(meta))
+
+    @_meta
     def shields(self, meta: Any, children: list[Any]) -> ast.Shields:
         return ast.Shields(children[0], _span(meta))
 
@@ -477,6 +481,10 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def count_coins(self, meta: Any, children: list[Any]) -> ast.CountCoins:
         return ast.CountCoins(_span(meta))
+
+    @_meta
+    def count_aside_coins(self, meta: Any, children: list[Any]) -> ast.CountAsideCoins:
+        return ast.CountAsideCoins(_span(meta))
 
     @_meta
     def cost_free(self, meta: Any, children: list[Any]) -> ast.Cost:

@@ -31,6 +31,7 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.ActivationDiscount: "discount",
     fx.Activate: "activate", fx.TakeCard: "take card", fx.MoveWonder: "wonder",
     fx.DiscardStructure: "discard", fx.TrackPiece: "track", fx.CopyScience: "science of",
+    fx.CoinsAside: "coins aside",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -207,7 +208,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         # (activate, and a discount on activation: with a priced row in the flow only)
         effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING),
                                ("or", NOW), ("activate", NOW), ("take card", NOW),
-                               ("science of", NOW),
+                               ("science of", NOW), ("coins aside", NOW),
                                ("wonder", NOW), ("discard", NOW), ("track", NOW)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",

@@ -58,6 +58,7 @@ class DraftedCity(City):
             self._tally: list[int] = list(source._tally)
             self._symbols: dict[str, int] = dict(source._symbols)
             self.copied_symbols: list[str] = list(source.copied_symbols)
+            self.aside: int = source.aside
             self._units: int = source._units
             # (the shared empty set stays shared: see _NO_ABILITIES)
             self._abilities: set[str] = (set(source._abilities) if source._abilities
@@ -80,6 +81,7 @@ class DraftedCity(City):
         # symbols of other cities' cards made the city's own (``science of …``): no source
         # of the city's shows them
         self.copied_symbols = []
+        self.aside = 0   # coins laid on its sources (``coins N aside``): not the treasury
         self._units = 0  # resources produced each turn, a choice counting as its amount
         self._abilities = _NO_ABILITIES  # names of the ongoing abilities of every source
         # Nothing built yet: nothing produced (additions then update this incrementally)
@@ -278,6 +280,20 @@ class DraftedCity(City):
         self._symbols[symbol] = self._symbols.get(symbol, 0) + 1
         self._cache.pop("science", None)
 
+    def spendable(self) -> int:
+        """The coins it can pay with: the treasury and those laid aside."""
+        return self.coins + self.aside
+
+    def spend(self, total: int) -> None:
+        """Pay ``total``: from the treasury first, then from the coins laid aside (an
+        aside coin is safe from losses and may score: the treasury's go first)."""
+        treasury = self.coins
+        if total <= treasury:
+            self.coins = treasury - total
+            return
+        self.coins = 0
+        self.aside -= total - treasury
+
     def science_symbols(self) -> tuple[dict[str, int], list[tuple[str, ...]]]:
         fixed, choices = super().science_symbols()
         for symbol in self.copied_symbols:
@@ -315,6 +331,8 @@ class DraftedCity(City):
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for t in self.owned_tokens if t.kind == counted.kind)
                     + sum(1 for kind, _ in self.tokens if kind == counted.kind))
+        if isinstance(counted, fx.CountAsideCoins):
+            return self.aside
         return super().count(counted)
 
     def cards_of(self, colours: frozenset[str] | None) -> int:
@@ -361,6 +379,8 @@ class DraftedCity(City):
         data["owned_tokens"] = [t.name for t in self.owned_tokens]
         if self.copied_symbols:
             data["copied_symbols"] = list(self.copied_symbols)
+        if self.aside:
+            data["aside"] = self.aside
         return data
 
 

@@ -190,11 +190,12 @@ _TASKS: Final[Mapping[str, Callable[[FlowGame, int, int], None]]] = {
 EFFECTS: Final[Mapping[type, Callable[[FlowGame, int, Any], None]]] = {
     fx.Influence: chambers.carry_out, fx.Conspire: held.carry_out,
     fx.TriggerHeld: held.trigger_effect, fx.Either: either.carry_out,
+    fx.CoinsAside: cities.lay_aside,
 }
 #: The mechanism whose part each of those effects needs.
 EFFECT_OWNERS: Final[Mapping[type, str]] = {
     fx.Influence: chambers.NAME, fx.Conspire: held.NAME, fx.TriggerHeld: held.NAME,
-    fx.Either: either.NAME,
+    fx.Either: either.NAME, fx.CoinsAside: cities.NAME,
 }
 
 

@@ -68,6 +68,8 @@ def counted(item: fx.Counted) -> list[Glyph]:
         return [Glyph(TOKEN, item.kind)]
     if isinstance(item, fx.CountCoins):
         return [Glyph(COIN)]
+    if isinstance(item, fx.CountAsideCoins):
+        return [Glyph(COIN), Glyph(TEXT, "aside")]
     if isinstance(item, fx.CountSets):
         return [Glyph(CARD, c) for c in item.colours]
     return [Glyph(SCIENCE, s) for s in item.symbols]
@@ -175,6 +177,11 @@ def effect(item: fx.Effect) -> list[Glyph]:
         if item.price:
             out += [Glyph(TEXT, "for"), Glyph(COIN, value=str(item.price))]
         return out
+    if isinstance(item, fx.CoinsAside):
+        return [*amount(item.amount, lambda n: Glyph(COIN, value=n)), Glyph(TEXT, "aside")]
+    if isinstance(item, fx.CopyScience):
+        return [Glyph(TEXT, "copy"), Glyph(SCIENCE, "?"),
+                *_or([[Glyph(CARD, c)] for c in sorted(item.colours)]), *places(item.places)]
     if isinstance(item, fx.DrawReserve):
         return [Glyph(TEXT, "draw"), Glyph(CARD, value=f"+{item.count}")]
     if isinstance(item, fx.BuildReserve):

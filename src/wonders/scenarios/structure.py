@@ -66,7 +66,7 @@ class StructureRunner(DraftRunner):
              "choose_wonder", "move")
     ACTION = frozenset(VERBS) | {"with"}
     STATE = frozenset({"player", "coins", "built", "not_built", "built_wonders", "wonders",
-                       "owned_tokens"})
+                       "owned_tokens", "aside"})
     PAYMENTS = frozenset({"player", "build", "wonder", "cheapest", "free", "impossible"})
     PHASES = ("turn", "wonder_draft", "token", "destroy", "discard_build", "starter", "over",
               "influence", "keep", "return", "trigger", "choose",
@@ -274,9 +274,17 @@ class StructureRunner(DraftRunner):
         if chambers.NAME in game.parts:
             board = chambers.state(game)
             given = spec.get("chambers") or []
+            if len(given) > board.size:
+                raise _ScenarioDataError(f"the board has {board.size} chambers, not "
+                                         f"{len(given)}", path + ("chambers",))
             for c in range(board.size):
                 entry = given[c] if c < len(given) else {}
-                board.cubes[c] = [int(n) for n in entry.get("cubes", [0] * len(players))]
+                cubes = entry.get("cubes", [0] * len(players))
+                if len(cubes) != len(players):
+                    raise _ScenarioDataError(f"'cubes' lists each seat's cubes ({len(players)}"
+                                             f" seats), not {len(cubes)}",
+                                             path + ("chambers", c, "cubes"))
+                board.cubes[c] = [int(n) for n in cubes]
                 if "decree" in entry:
                     board.tokens[c] = [self.token_named(entry["decree"], path + (
                         "chambers", c, "decree"))]
@@ -477,6 +485,9 @@ class StructureRunner(DraftRunner):
             if key in spec and sorted(spec[key]) != sorted(held):
                 self.fail(outcome, path + (key,), f"player {seat} has {key.replace('_', ' ')} "
                           f"{held or 'none'}, expected {spec[key]}")
+        if "aside" in spec and city.aside != spec["aside"]:
+            self.fail(outcome, path + ("aside",), f"player {seat} has {city.aside} coins "
+                      f"laid aside, expected {spec['aside']}")
 
     def _expect_pools(self, game: Any, spec: dict[str, list[str]], path: PathKey,
                       outcome: Outcome) -> None:

@@ -386,7 +386,7 @@ class BankTrade(Part):
         """Pay ``total``; the part above the card's coin cost is trade, which a rival with
         the trade-income ability receives instead of the bank."""
         cities = cities_of(game)
-        cities[seat].coins -= total
+        cities[seat].spend(total)
         if total <= fixed:  # no trade (or a chain build): all of it to the bank
             game.bank_paid += total
             return

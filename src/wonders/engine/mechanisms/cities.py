@@ -26,7 +26,7 @@ from wonders.engine.mechanisms import bank, pairs, pools, structure, track
 from wonders.engine.runtime import Pending
 from wonders.engine.runtime import options as pending_options
 from wonders.engine.runtime import resolve as runtime_resolve
-from wonders.engine.scoring import ScoreSheet, score
+from wonders.engine.scoring import ScoreSheet, amount, score
 from wonders.engine.structure_rules import StructureRules, structure_rules
 
 if TYPE_CHECKING:
@@ -214,6 +214,14 @@ def make(data: GameData, players: int, arguments: Mapping[str, Mapping[str, Any]
              for s in range(players)]
     bank.seed_cities(setup, found)
     return Cities(setup, data.rules.vocabulary.science, found)
+
+
+def lay_aside(game: FlowGame, seat: int, effect: fx.CoinsAside) -> None:
+    """``coins N aside``: N coins from the bank laid on the source, out of the treasury."""
+    city = cities_of(game)[seat]
+    coins = amount(effect.amount, seat, game.table.city_list())
+    city.aside += coins
+    game.bank_gave += coins
 
 
 def state(game: FlowGame) -> Cities:

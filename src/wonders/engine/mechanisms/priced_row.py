@@ -294,7 +294,7 @@ def activation_moves(game: FlowGame, seat: int) -> list[Move]:
                 if n and (price == 0 or sum(values) - min(values) >= price):
                     continue   # (a token that lowers nothing is not offered)
                 cost = max(0, price - sum(values))
-                if cost <= city.coins:
+                if cost <= city.spendable():
                     words: tuple[str, ...] = (item.name, "pay", str(cost))
                     if n:
                         words += ("with", *(t.name for t, _ in chosen))
@@ -341,7 +341,7 @@ def activate_paid(game: FlowGame, seat: int, move: Move) -> None:
         raise RuleError(f"{name} is not on the row")
     city = cities.cities_of(game)[seat]
     cost = int(move.words[2])
-    city.coins -= cost
+    city.spend(cost)
     game.bank_paid += cost
     spent = set(move.words[4:])
     if spent:

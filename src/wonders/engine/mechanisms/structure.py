@@ -172,7 +172,7 @@ def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
     setup = part.setup
     cities = bank.cities_of(game)
     city = cities[seat]
-    coins = city.coins
+    coins = city.coins + city.aside   # (what it can pay with)
     # built, or free by chain: looked at closely (a set lookup on the name)
     marked = city.marked
     trade: bank.BankTrade = parts[bank.SLOT]  # type: ignore[assignment]
@@ -352,7 +352,7 @@ def check(game: FlowGame, seat: int, action: Any) -> None:
                                  "wonder of this city")
     if not same:
         raise IllegalActionError(seat, action, "it cannot be paid for with "
-                                 f"{city.coins} coins and this production")
+                                 f"{city.spendable()} coins and this production")
     raise IllegalActionError(seat, action, "not a valid way to do it; the options are: "
                              + "; ".join(str(a) for a in same))
 
