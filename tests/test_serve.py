@@ -1100,3 +1100,59 @@ def test_a_priced_rows_moves_say_where_they_act_and_what_they_cost() -> None:
         if {"activate", "place", "place of the structure", "track", "military"} <= seen:
             return
     raise AssertionError(f"not every kind of move was seen: {sorted(seen)}")
+
+
+def test_senate_and_held_token_moves_say_where_they_act_and_what_they_do() -> None:
+    """Agora: each influence follow-up names its chamber (and the second one of a move),
+    keeping, returning, triggering and preparing a held token name the token (and the card
+    tucked under it, listed in that card's tray beside build and sell), a choice of two
+    effects says the effect it picks (the view's words) — every one from the move's words."""
+    import random
+
+    from wonders.engine.flow_actions import Move
+    from wonders.engine.registry import new_game
+
+    data = SOURCES.get("agora") or load_source("agora")
+    seen: set[str] = set()
+    for seed in range(1, 12):
+        game = new_game(data.data, 2, seed)
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.decision().seats[0]
+            legal = list(game.legal_actions(seat))
+            if any(isinstance(a, Move) for a in legal):
+                view = game.view(seat)
+                described = present.actions_for(game, seat)
+                for entry in described["actions"]:
+                    words = entry["json"].get("words")
+                    if words is None:
+                        continue
+                    kind = entry["kind"]
+                    if kind in ("place", "remove"):
+                        assert entry["chamber"] == int(words[0])
+                        assert f"chamber {words[0]} (" in entry["text"]
+                        seen.add(kind)
+                    elif kind in ("move", "decree"):
+                        assert (entry["chamber"], entry["to"]) == (int(words[0]), int(words[1]))
+                        seen.add(kind)
+                    elif kind in ("keep", "trigger"):
+                        effect = present.catalogue(data.data)["tokens"][words[0]]["effect"]
+                        assert entry["held"] == words[0] and effect in entry["text"]
+                        seen.add(kind)
+                    elif kind == "prepare":
+                        assert (entry["held"], entry["card"]) == tuple(words)
+                        assert entry["index"] in described["cards"][words[1]]["actions"]
+                        assert entry["index"] not in described["other"]
+                        seen.add(kind)
+                    elif kind == "return":
+                        assert view["held"]["drawn"][0] in entry["text"]
+                        seen.add(kind)
+                    elif kind == "choose":
+                        assert entry["choice"] == int(words[0])
+                        assert entry["text"] == f"choose: {view['either']['choices'][int(words[0]) - 1]}"
+                        seen.add(kind)
+            moves = [a for a in legal if isinstance(a, Move)]
+            game.play({seat: rng.choice(moves if moves and rng.random() < 0.7 else legal)})
+        if {"place", "move", "remove", "keep", "return", "trigger", "prepare", "choose"} <= seen:
+            return
+    raise AssertionError(f"not every kind of move was seen: {sorted(seen)}")

@@ -68,7 +68,8 @@ TIMEOUT_MS = 20_000
 
 def sources() -> list[Any]:
     if not SOURCES:
-        SOURCES.extend(load_source(name) for name in ("base", "duel", "dice", "pantheon"))
+        SOURCES.extend(load_source(name) for name in ("base", "duel", "dice", "pantheon",
+                                                      "agora"))
     return SOURCES
 
 
@@ -946,6 +947,182 @@ def test_a_human_activates_an_item_of_a_priced_row(browser: Any, server: Server,
     assert not errors, errors
 
 
+SENATE = """() => ({
+  chambers: [...document.querySelectorAll('#senate .chamber')].map((c) => ({
+    number: +c.dataset.chamber, control: +c.dataset.control, face: c.dataset.face,
+    cubes: Object.fromEntries([...c.querySelectorAll('.cubes')].map((q) => [q.dataset.seat, +q.dataset.cubes])),
+    tokens: [...c.querySelectorAll('.chamber-token[data-token]')].map((t) => t.dataset.token).filter(Boolean),
+    effects: [...c.querySelectorAll('.chamber-token .token-effect')].map((t) => t.textContent),
+    playable: c.classList.contains('playable')})),
+  left: Object.fromEntries([...document.querySelectorAll('#cubes-left [data-seat]')].map((s) => [s.dataset.seat, +s.dataset.left])),
+  held: Object.fromEntries([...document.querySelectorAll('[data-held-seat]')].map((h) => [h.dataset.heldSeat, {
+    count: +h.dataset.count,
+    names: [...h.querySelectorAll('.held-token[data-held]')].map((t) => [t.dataset.held, t.dataset.state])}])),
+})"""
+
+
+def check_senate(page: Any, table: Table, seat: int) -> dict[str, Any]:
+    """The Senate as the engine's view has it: each chamber's cubes by seat, controller,
+    face, tokens with what they do, a chamber offering a move exactly where the engine
+    offers one; the cubes left; each seat's held tokens (its own by name and state, the
+    other's as a count): what the page shows, returned."""
+    found: dict[str, Any] = page.evaluate(SENATE)
+    game = table.game.clone()
+    view = game.view(seat)
+    board = view["chambers"]
+    tokens = present.catalogue(table.source.data)["tokens"]
+    offered = {e.get("chamber") for e in present.actions_for(game, seat)["actions"]} - {None}
+    assert [c["number"] for c in found["chambers"]] == list(range(1, len(board["chambers"]) + 1)) \
+        or sorted(c["number"] for c in found["chambers"]) == list(range(1, len(board["chambers"]) + 1))
+    for shown in found["chambers"]:
+        chamber = board["chambers"][shown["number"] - 1]
+        assert shown["cubes"] == {str(s): n for s, n in enumerate(chamber["cubes"])}, (shown, chamber)
+        assert shown["control"] == chamber["control"], (shown, chamber)
+        assert shown["face"] == ("up" if chamber["face_up"] else "down"), (shown, chamber)
+        assert shown["tokens"] == (chamber["decrees"] or []), (shown, chamber)
+        assert shown["effects"] == [tokens[n]["effect"] for n in chamber["decrees"] or []]
+        assert shown["playable"] == (shown["number"] in offered), (shown, offered)
+    assert found["left"] == {str(s): n for s, n in enumerate(board["supply"])}
+    for s, held in enumerate(view["held"]["seats"]):
+        if not held:
+            assert str(s) not in found["held"]
+            continue
+        shown = found["held"][str(s)]
+        assert shown["count"] == len(held)
+        assert shown["names"] == [[t["name"], "triggered" if t["triggered"] else "prepared"
+                                   if t["prepared"] else "waiting"] for t in held if t["name"]]
+        if s != seat:
+            assert all(t["name"] is None or t["triggered"] for t in held)
+    return found
+
+
+def _senator(card: Any) -> bool:
+    """A card whose effect acts on the Senate (an influence action, or a choice of two)."""
+    from wonders.dsl import effects as fx
+
+    return any(isinstance(c.effect, (fx.Influence, fx.Either)) for c in card.effects.clauses)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_human_places_a_cube_in_the_senate_by_clicking_a_chamber(browser: Any, server: Server,
+                                                                   size: str) -> None:
+    """Duel with the Agora from the lobby, two humans in two pages: seat 0 recruits every
+    senator it can (and sells the other cards), answers a choice of two effects by placing a
+    cube first and conspiring after, places each cube by clicking a chamber (a face-down
+    one first: its decree turns face up) and keeps a drawn conspiracy by clicking it.  At
+    every decision of seat 0 the Senate (each chamber's cubes, controller, face, decrees and
+    what they do, the chambers offering a move), the cubes left and both seats' held tokens
+    are the engine's view; after a click the chamber shows the new cube, its controller and
+    its decree face up, and the kept conspiracy is in seat 0's panel on its page by name and
+    only counted on seat 1's."""
+    suffix = "" if size == "desktop" else "-phone"
+    lobby = new_page(browser, size)
+    table_id, links = create_in_lobby(lobby, server, "agora", ["human", "human"])
+    pages = {seat: new_page(browser, size) for seat in (0, 1)}
+    errors: list[str] = []
+    for seat, page in pages.items():
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        check_served_policy(page.goto(links[seat]))
+    page = pages[0]
+    checked = placed = kept = 0
+    shown = False
+    while not (placed >= 2 and kept):
+        table, number, waiting = open_decision(server, table_id)
+        assert not table.game.over, f"the game ended first ({placed} placed, {kept} kept)"
+        if 1 in waiting:
+            wait_decision(pages[1], number)
+            pages[1].wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+            skip = pages[1].locator("#choices button[data-kind='skip']")
+            if table.game.decision().kind == "trigger" and skip.count():
+                skip.first.click(timeout=TIMEOUT_MS)
+            else:
+                play_first(pages[1])
+            wait_until(lambda: server.table(table_id).decision_number > number)
+            continue
+        wait_decision(page, number)
+        page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+        game = table.game.clone()
+        kind = game.decision().kind
+        laid = game.view(0).get("structure")   # (all taken, at an age's end: not drawn)
+        check_layout(page, laid if laid and any(any(row) for row in laid) else None)
+        before = check_senate(page, table, 0)
+        checked += 1
+        legal = list(game.legal_actions(0))
+        if kind == "influence":
+            places = [m for m in legal if isinstance(m, Move) and m.verb == "place"]
+            if not places:
+                play_first(page)
+            else:
+                board = game.view(0)["chambers"]["chambers"]
+                hidden = [m for m in places if not board[int(m.words[0]) - 1]["face_up"]]
+                move = (hidden or places)[0]
+                number_ = int(move.words[0])
+                if not shown:
+                    shot(page, f"agora-influence{suffix}")
+                check_tapped_actions(page, f"#senate .chamber[data-chamber='{number_}']")
+                assert f"place a cube in chamber {number_}" in page.inner_text("#card-actions")
+                page.locator("#card-actions button.action[data-kind='place']").first.click(timeout=TIMEOUT_MS)
+                wait_decision(page, number + 1)
+                now = server.table(table_id).game.view(0)["chambers"]
+                after = page.evaluate(SENATE)["chambers"]
+                cell = next(c for c in after if c["number"] == number_)
+                was = next(c for c in before["chambers"] if c["number"] == number_)
+                chamber = now["chambers"][number_ - 1]
+                assert cell["cubes"]["0"] == was["cubes"]["0"] + 1 == chamber["cubes"][0]
+                assert cell["control"] == chamber["control"] and cell["face"] == "up"
+                assert cell["tokens"] == chamber["decrees"] and cell["tokens"]
+                if hidden:
+                    assert was["face"] == "down" and not was["tokens"]
+                assert page.evaluate(SENATE)["left"]["0"] == now["supply"][0]
+                placed += 1
+                if not shown:
+                    shot(page, f"agora-senate{suffix}")
+                    shown = True
+                continue
+        elif kind == "choose":
+            assert "choose: " in page.inner_text("#choices")
+            page.click(f"#choices button[data-kind='choose'] >> nth={1 if placed else 0}")
+        elif kind == "keep":
+            name = next(m.words[0] for m in legal)
+            check_tapped_actions(page, f"#held-drawn .held-token[data-held='{name}']")
+            shot_open(page, f"agora-keep{suffix}")
+            page.locator("#card-actions button.action[data-kind='keep']").first.click(timeout=TIMEOUT_MS)
+            wait_decision(page, number + 1)
+            wait_until(lambda: server.table(table_id).decision_number > number)
+            mine = page.evaluate(SENATE)["held"]["0"]["names"]
+            assert [name, "waiting"] in mine, mine
+            kept += 1
+            table, now_number, _ = open_decision(server, table_id)
+            wait_decision(pages[1], now_number)
+            theirs = pages[1].evaluate(SENATE)["held"]["0"]
+            assert theirs["names"] == [] and theirs["count"] == len(table.game.view(0)["held"]["seats"][0])
+            assert name not in pages[1].inner_text("body")
+            continue
+        elif kind == "trigger":
+            page.click("#choices button[data-kind='skip']")
+        elif kind == "turn":
+            senators = [a for a in legal if getattr(a, "card", None) is not None
+                        and _senator(a.card) and a.to_json().get("action") == "build"]
+            if senators:
+                name = senators[0].card.name
+                check_tapped_actions(page, f".card.playable[data-card=\"{name}\"] >> nth=0")
+                index = page.evaluate("(wanted) => state.actions.actions.find((e) => "
+                                      "JSON.stringify(e.json) === JSON.stringify(wanted)).index",
+                                      senators[0].to_json())
+                page.click(f"#card-actions [data-action-index='{index}']")
+            else:
+                check_tapped_actions(page, "#structure .card.playable >> nth=0")
+                page.locator("#card-actions button.action[data-kind='sell']").first.click(timeout=TIMEOUT_MS)
+        else:
+            play_first(page)
+        wait_until(lambda: server.table(table_id).decision_number > number)
+    for one in (*pages.values(), lobby):
+        assert not csp_violations(one), csp_violations(one)
+        check_layout(one)
+    assert checked >= 5
+    assert not errors, errors
+
+
 def page_tokens(page: Any, seat: int) -> list[str]:
     found: list[str] = page.evaluate(
         f"() => [...document.querySelectorAll('[data-city=\"{seat}\"] .owned-tokens [data-token]')]"
@@ -1080,7 +1257,9 @@ def test_every_legal_action_is_reachable_on_the_page(browser: Any, server: Serve
     assert {("base", "side"), ("base", "turn"), ("base", "discard_build"),
             ("duel", "wonder_draft"), ("duel", "turn"), ("duel", "token"),
             ("duel", "starter"), ("leaders", "reserve_draft"), ("leaders", "reserve_turn"),
-            ("leaders", "reserve_build"), ("leaders", "copy"), ("cities", "debt")} <= kinds, kinds
+            ("leaders", "reserve_build"), ("leaders", "copy"), ("cities", "debt"),
+            ("agora", "influence"), ("agora", "keep"), ("agora", "return"), ("agora", "trigger"),
+            ("agora", "choose")} <= kinds, kinds
     page = new_page(browser, size)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

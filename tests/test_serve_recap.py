@@ -234,3 +234,30 @@ def test_a_priced_rows_placement_is_named_to_its_placer_only_and_an_activation_s
         if placements and activations:
             return
     raise AssertionError(f"no placement and paid activation found ({placements}, {activations})")
+
+
+def test_a_held_token_kept_or_prepared_is_named_to_its_holder_only() -> None:
+    """Agora: a conspiracy kept after conspiring, or prepared with a card on a turn (beside
+    the cards' builds and sales), is named only to its holder; the others and spectators
+    read that a choice was made (the recap named the prepared one to everyone)."""
+    from wonders.engine.flow_actions import Move
+
+    found: set[str] = set()
+    for seed in range(1, 30):
+        table = table_of("agora", 2, seed)
+        rng = random.Random(seed)
+        while not table.game.over and found != {"keep", "prepare"}:
+            seat = table.game.decision().seats[0]
+            legal = list(table.game.legal_actions(seat))
+            held = [a for a in legal if isinstance(a, Move) and a.verb in ("keep", "prepare")]
+            action = rng.choice(held or legal)
+            play(table, lambda s, _legal: action)
+            if isinstance(action, Move) and action.verb in ("keep", "prepare"):
+                name = action.words[0]
+                assert name in moves(table, seat)[seat]
+                for other in (None, 1 - seat):
+                    assert name not in json.dumps(table.state_for(other)["recap"]), action
+                found.add(action.verb)
+        if found == {"keep", "prepare"}:
+            return
+    raise AssertionError(f"not both seen: {found}")

@@ -62,10 +62,11 @@ def before(game: GameState, public: dict[str, Any]) -> Before:
 
 
 def _offers_moves(game: GameState) -> bool:
-    """Whether the open decision's actions are a flow game's moves (verb and words)."""
+    """Whether the open decision offers a flow game's moves (verb and words), alone or
+    beside a turn's cards (a held token prepared with a card: its name only its seat saw)."""
     seats = game.to_move()
     actions = game.legal_actions(seats[0]) if seats else ()
-    return bool(actions) and isinstance(actions[0], Move)
+    return any(isinstance(a, Move) for a in actions)
 
 
 def _strings(value: Any, into: set[str]) -> set[str]:

@@ -51,7 +51,7 @@ from wonders.engine.actions import (
 from wonders.engine.contract import AnyAction, GameState
 from wonders.engine.dice_actions import BuildWonderStage, CrossSpace, TakeBonus
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import priced_row
+from wonders.engine.mechanisms import chambers, either, held, priced_row
 from wonders.engine.scoring import amount
 
 # indicator kinds, cheapest first (what a card shows is the best of its builds)
@@ -580,6 +580,11 @@ def actions_for(game: GameState, seat: int) -> dict[str, Any]:
             slot["actions"].append(entry["index"])
         else:
             other.append(entry)
+    for entry in list(other):   # a move naming a card offered (a held token prepared with
+        name = entry.get("card")   # it): in that card's tray, beside build, sell, wonder
+        if isinstance(name, str) and name in cards and entry.get("held") is not None:
+            cards[name]["actions"].append(entry["index"])
+            other.remove(entry)
     rich: dict[str, Any] | None = None
     for _name, slot in cards.items():
         kinds = {described[i]["kind"] for i in slot["actions"]}
@@ -724,7 +729,7 @@ def describe_move(game: GameState, seat: int, view: dict[str, Any], index: int,
                 entry["text"] = f"take {top} from {name} ({size}{seen})"
             else:
                 entry["text"] = f"take the face-down top card of {name} ({size})"
-    elif move.verb == "keep" and words:
+    elif move.verb == "keep" and words and "held" not in view:
         entry["card"] = words[0]
         entry["text"] = f"keep {words[0]} (the other cards go back, shuffled)"
     elif move.verb == "build" and len(words) >= 2 and words[0].isdigit() and words[1] == "pay":
@@ -788,6 +793,8 @@ def board_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
     words = list(move.words)
     verb = move.verb
     n = len(words)
+    if _senate_move(game, seat, view, move, entry):
+        return
     if verb == priced_row.ACTIVATE_VERB and n >= 2:
         item = words[0]
         entry["item"] = item
@@ -856,6 +863,112 @@ def board_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
         what = f"the military token at {start} on seat {side}'s side"
         entry["text"] = (f"{verb} {what}: seat {side} loses {_plural(lose, 'coin')}"
                          if verb == "use" else f"{verb} {what}, without its effect")
+
+
+def _token_words(game: GameState, name: str) -> str:
+    """What a token of the data does, in the catalogue's words ("" for none so named)."""
+    for token in game.data.tokens:
+        if token.name == name:
+            return describe.effects(token.effects, now="at once")
+    return ""
+
+
+def _chamber_words(board: dict[str, Any], number: int | None) -> str:
+    """A chamber named for people: "chamber 3 (middle)"."""
+    sections = board.get("sections") or {}
+    section = next((name for name, chambers in sections.items()
+                    if isinstance(chambers, list) and number in chambers), None)
+    return f"chamber {number}" + (f" ({str(section).replace('_', ' ')})" if section else "")
+
+
+def _senate_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
+                 entry: dict[str, Any]) -> bool:
+    """Words for a move on a board of chambers (the view's ``chambers``), on held tokens
+    (``held``) or between two effects (``either``), and where it acts: a cube placed in,
+    removed from or moved between chambers, a chamber's token moved under another's
+    (``chamber``, and ``to`` for the second chamber); a drawn token kept, the other put back
+    on the stack, a prepared one triggered, one prepared with a taken card (``held``: the
+    token, ``card``); one of two effects chosen (``choice``: 1 or 2).  False: none of these."""
+    words = list(move.words)
+    verb = move.verb
+    n = len(words)
+    board = view.get(chambers.NAME)
+    held_view = view.get(held.NAME)
+    either_view = view.get(either.NAME)
+    decision = game.decision().kind
+    if isinstance(board, dict) and verb in ("place", "remove") and n == 1 \
+            and words[0].isdigit():
+        number = int(words[0])
+        entry["chamber"] = number
+        rooms = board.get("chambers") or []
+        room = rooms[number - 1] if 0 < number <= len(rooms) else {}
+        kind = str(board.get("kind") or "token").replace("_", " ")
+        where = _chamber_words(board, number)
+        if verb == "place":
+            supply = board.get("supply") or []
+            left = supply[seat] if 0 <= seat < len(supply) else None
+            turns = f"; its face-down {kind} turns face up" if room.get("face_up") is False else ""
+            entry["text"] = (f"place a cube in {where}{turns}"
+                             + (f" ({_plural(int(left) - 1, 'cube')} left after)"
+                                if isinstance(left, int) else ""))
+        else:
+            entry["text"] = f"remove a cube of your opponent's from {where}"
+        return True
+    if isinstance(board, dict) and verb in ("move", "decree") and n == 2 and all(
+            w.isdigit() for w in words):
+        a, b = int(words[0]), int(words[1])
+        entry["chamber"], entry["to"] = a, b
+        if verb == "move":
+            entry["text"] = (f"move a cube of yours from {_chamber_words(board, a)} to "
+                             f"{_chamber_words(board, b)}")
+        else:
+            kind = str(board.get("kind") or "token").replace("_", " ")
+            rooms = board.get("chambers") or []
+            on = (rooms[a - 1].get("decrees") if 0 < a <= len(rooms) else None) or []
+            name = f"{kind} {on[0]}" if on and kind.lower() not in str(on[0]).lower() else (
+                str(on[0]) if on else f"face-down {kind}")
+            entry["text"] = (f"move {_chamber_words(board, a)}'s {name} under "
+                             f"{_chamber_words(board, b)}'s")
+        return True
+    if isinstance(held_view, dict):
+        kind = str(held_view.get("kind") or "token").replace("_", " ")
+        if verb == held.KEEP and n == 1:
+            entry["held"] = words[0]
+            what = _token_words(game, words[0])
+            entry["text"] = f"keep {words[0]}" + (f" ({what})" if what else "")
+            return True
+        if verb == held.RETURN and n == 1 and words[0] in ("top", "bottom"):
+            drawn = held_view.get("drawn")
+            other = (f"{drawn[0]}" if isinstance(drawn, list) and len(drawn) == 1
+                     else f"the other {kind}")
+            entry["text"] = (f"put {other} on the {words[0]} of the {kind} stack"
+                             + (" (drawn next)" if words[0] == "top" else ""))
+            return True
+        if verb == held.TRIGGER and n == 1:
+            entry["held"] = words[0]
+            what = _token_words(game, words[0])
+            entry["text"] = f"trigger {words[0]}" + (f": {what}" if what else "")
+            return True
+        if verb == held.PREPARE and n == 2:
+            entry["held"], entry["card"] = words[0], words[1]
+            entry["text"] = (f"prepare {words[0]} with {words[1]} (the card is tucked under "
+                             f"the {kind}, at no cost)")
+            return True
+        if verb == "skip" and decision == held.TRIGGER:
+            entry["text"] = f"trigger no {kind} this turn"
+            return True
+    if isinstance(either_view, dict) and verb == either.CHOOSE and n == 1 \
+            and words[0] in ("1", "2"):
+        choices = either_view.get("choices") or []
+        number = int(words[0])
+        entry["choice"] = number
+        if number <= len(choices):
+            entry["text"] = f"choose: {choices[number - 1]}"
+        return True
+    if isinstance(board, dict) and verb == "skip" and decision == chambers.INFLUENCE:
+        entry["text"] = "skip (leave the cubes as they are)"
+        return True
+    return False
 
 
 def moves_for(game: GameState, seat: int, actions: Sequence[Move]) -> dict[str, Any]:

@@ -114,13 +114,19 @@ class Chambers(Part):
     # --- what the game shows ------------------------------------------------------------
 
     def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        """Per chamber the pieces by seat, its controller (-1: nobody), its tokens (top
+        first; None while face down) and whether face up; each seat's pieces left; the
+        sections by name (1-based chambers); the tokens' ``kind``; the ``points`` each
+        chamber scores its controller at the end, on score line ``line``."""
         found[NAME] = {
             "chambers": [{"cubes": list(self.cubes[c]), "control": self.control[c],
                           "decrees": [t.name for t in self.tokens[c]] if self.face_up[c]
                           else None, "face_up": self.face_up[c]} for c in range(self.size)],
             "supply": list(self.supply),
             "sections": {name: [c + 1 for c in chambers]
-                         for name, chambers in self.sections.items()}}
+                         for name, chambers in self.sections.items()},
+            "kind": str(self.arguments.get("kind", "decree")),
+            "points": list(self.points), "line": self.line}
 
     def score(self, game: FlowGame, s: int, line: dict[str, int]) -> None:
         points = 0

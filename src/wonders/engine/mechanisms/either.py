@@ -2,13 +2,15 @@
 
 The effect runtime hands ``fx.Either`` to the flow (``carry_out``): the choice waits on the
 agenda after what was raised before it (``choose 1`` / ``choose 2``, the first or the second
-effect as written), and the chosen effect then acts as a now-effect of the owner's.
+effect as written), and the chosen effect then acts as a now-effect of the owner's.  While
+it is asked the view's ``either`` says whose it is and both effects in words.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Mapping
 
+from wonders.dsl import describe
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Game as GameData
 from wonders.engine.flow_actions import Move
@@ -37,6 +39,14 @@ class Choices(Part):
         other.pending = list(self.pending)
         other.asked = self.asked
         return other
+
+    def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        """While a choice is asked: whose it is and the two effects in words (``choose 1``
+        the first, ``choose 2`` the second); public, as the clause that raised it is."""
+        asking = game.asking
+        if self.asked is not None and asking is not None and asking.kind == CHOOSE:
+            found[NAME] = {"seat": asking.seat, "choices": [
+                describe.effect(self.asked.first), describe.effect(self.asked.second)]}
 
 
 def carry_out(game: FlowGame, seat: int, effect: Any) -> None:

@@ -69,8 +69,11 @@ class HeldTokens(Part):
         self.held = [list(h) for h in held]
 
     def view(self, game: FlowGame, seat: int, found: dict[str, Any]) -> None:
+        """The tokens' ``kind``, the stack's size, each seat's held tokens (a name to its
+        owner only, or to all once triggered; prepared, triggered), and the tokens drawn
+        (their names to the seat choosing among them, else their number)."""
         found[NAME] = {
-            "stack": len(self.stack),
+            "kind": self.kind, "stack": len(self.stack),
             "seats": [[{"name": token.name if s == seat or state == USED else None,
                         "prepared": state >= PREPARED, "triggered": state == USED}
                        for token, state in self.held[s]] for s in range(len(self.held))],

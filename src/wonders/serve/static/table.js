@@ -334,16 +334,39 @@ function drawDecision() {
         ...view.drawn.map((name) => itemCard(name))),
         el("p", {class: "small"}, "Click an empty space of the row to lay one of them there face down; the other goes back on its stack."));
     }
+    const drawnHeld = view.held && Array.isArray(view.held.drawn) ? view.held.drawn : [];
+    if (drawnHeld.length) {   // held tokens drawn, one to keep (the other back on the stack)
+      const kind = label(view.held.kind || "token");
+      const keeps = boardActions((e) => e.kind === "keep" && typeof e.held === "string" ? e.held : null);
+      box.append(el("h3", {}, `You drew (${plural(kind)})`), el("div", {class: "progress-row", id: "held-drawn"},
+        ...drawnHeld.map((name) => {
+          const node = itemCard(name);
+          node.classList.add("held-token");
+          node.dataset.held = name;
+          const entries = keeps[name] || [];
+          if (entries.length) {
+            node.classList.add("playable");
+            node.append(el("div", {class: "marks"}, el("span", {class: "mark mark-own", "data-mark": "keep"}, "✓ keep")));
+            node.addEventListener("click", () => showActions(`${name}: what you can do`, entries));
+          }
+          return node;
+        })));
+    }
     if (others.length) {
       const list = el("div", {class: "choices", id: "choices"});
       for (const entry of others) list.append(actionButton(entry));
       box.append(el("h3", {}, "Choose"), list);
       // a move that acts on a place of the table is offered there too (outlined)
-      const there = others.filter((e) => e.space !== undefined || e.place !== undefined || e.track !== undefined || e.military !== undefined);
+      const there = others.filter((e) => e.space !== undefined || e.place !== undefined || e.track !== undefined ||
+                                         e.military !== undefined || e.chamber !== undefined || e.held !== undefined);
       if (there.length) {
         const row = `the ${view.row_rules && view.row_rules.kind ? label(view.row_rules.kind) + " " : ""}row's spaces`;
+        const heldKind = view.held && view.held.kind ? plural(label(view.held.kind)) : "held tokens";
         const where = [...new Set(there.map((e) => e.space !== undefined ? row :
-                                                 e.place !== undefined ? "the card structure" : "the conflict track"))];
+                                                 e.place !== undefined ? "the card structure" :
+                                                 e.chamber !== undefined ? "the Senate's chambers" :
+                                                 e.held !== undefined ? (e.kind === "keep" ? `the ${heldKind} you drew, above` : `your ${heldKind}, in your city`) :
+                                                 "the conflict track"))];
         box.append(el("p", {class: "small board-hint", id: "board-hint"}, `Or click it on the table below: ${where.join(", ")} (outlined).`));
       }
     }
@@ -428,6 +451,8 @@ function drawBoard() {
   const view = state.view;
   box.replaceChildren();
   if (Array.isArray(view.row)) box.append(drawRow(view));
+  if (view.chambers && Array.isArray(view.chambers.chambers)) box.append(drawSenate(view));
+  if (view.held && Array.isArray(view.held.seats)) box.append(drawHeldStack(view));
   // (a structure whose cards are all taken, at an age's end, is not drawn)
   if (view.structure && view.structure.some((row) => row.some(Boolean))) box.append(drawStructure(view.structure));
   if (Array.isArray(view.forum)) box.append(drawForum(view));
@@ -455,7 +480,8 @@ function drawBoard() {
   // whatever else a loop's view holds, shown as it is (a new game gets a usable table)
   const known = new Set(["seat", "age", "turn", "phase", "to_move", "hand", "sides", "hand_sizes", "discard_pile",
     "discard_cards", "cities", "tokens", "structure", "conflict", "military_tokens", "wonder_pool", "trade",
-    "forum", "last_turn", "row", "row_rules", "stacks", "drawn", "structure_tokens", "blocker"]);
+    "forum", "last_turn", "row", "row_rules", "stacks", "drawn", "structure_tokens", "blocker",
+    "chambers", "held", "either", "track_tokens"]);
   for (const [key, value] of Object.entries(view)) {
     if (known.has(key) || value === null || (Array.isArray(value) && !value.length)) continue;
     box.append(el("details", {class: "other-view", open: true}, el("summary", {}, key.replace(/_/g, " ")),
@@ -552,6 +578,138 @@ function drawRow(view) {
   const stacks = Object.entries(view.stacks || {});
   if (stacks.length) notes.push(`Stacks (face down): ${stacks.map(([name, size]) => `${label(name)} ${size}`).join(" · ")}`);
   for (const note of notes) box.append(el("p", {class: "small row-note"}, note));
+  return box;
+}
+
+// An English plural for a kind's name ("conspiracy" → "conspiracies").
+function plural(word) {
+  if (/[^aeiou]y$/.test(word)) return word.slice(0, -1) + "ies";
+  return /(s|x|ch|sh)$/.test(word) ? word + "es" : word + "s";
+}
+
+// A board of chambers (the view's "chambers"): each section's chambers side by side, each
+// with every seat's cubes, who controls it, its tokens (a decree: what it does, or face
+// down), the points it scores at the end, and, for the seat deciding, the influence moves
+// it may make there (a click lists them in the tray); the cubes each seat has left.
+function drawSenate(view) {
+  const board = view.chambers;
+  const kind = label(board.kind || "token");
+  const me = state.seat === null || state.seat === undefined ? null : state.seat;
+  const seats = board.supply.map((_, s) => s);
+  const order = me === null ? seats : [me, ...seats.filter((s) => s !== me)];
+  const byChamber = boardActions((e) => typeof e.chamber === "number" ? String(e.chamber) : null);
+  const into = boardActions((e) => typeof e.to === "number" && e.kind === "move" ? String(e.to) : null);
+  const chamberNode = (number) => {
+    const chamber = board.chambers[number - 1];
+    const entries = byChamber[String(number)] || [];
+    const control = chamber.control;
+    const node = el("div", {class: `chamber${entries.length ? " playable" : ""}${control === me && me !== null ? " mine" : ""}` +
+                                   `${control >= 0 ? ` control-${control === me ? "mine" : "other"}` : ""}`,
+                            "data-chamber": String(number), "data-control": String(control),
+                            "data-face": chamber.face_up ? "up" : "down"},
+      el("div", {class: "space-number"}, `chamber ${number}`,
+         board.points && board.points[number - 1] ? el("span", {class: "chamber-points", title: "points to its controller at the end"},
+           ` · ${board.points[number - 1]} VP`) : null));
+    const cubes = el("div", {class: "chamber-cubes"});
+    for (const seat of order) {
+      const count = chamber.cubes[seat];
+      cubes.append(el("div", {class: `cubes seat-${seat === me ? "mine" : "other"}`, "data-seat": String(seat), "data-cubes": String(count),
+                              title: `${seatName(seat)}: ${count} cube${count === 1 ? "" : "s"}`},
+        el("span", {class: "cubes-who"}, seat === me ? "you" : `seat ${seat}`),
+        el("span", {class: "cube-marks"}, "■".repeat(Math.min(count, 6)) + (count > 6 ? "…" : "")),
+        el("b", {}, String(count))));
+    }
+    node.append(cubes);
+    node.append(el("div", {class: "chamber-control", "data-control": String(control)},
+      control < 0 ? (chamber.cubes.some((n) => n > 0) ? "controlled by nobody (a tie)" : "controlled by nobody") :
+      `controlled by ${control === me ? "you" : seatName(control)}`));
+    if (!chamber.face_up) {
+      node.append(el("div", {class: "chamber-token token-face-down", "data-token": ""}, `${capital(kind)} face down`,
+        el("div", {class: "small"}, "turns face up at the first cube placed here")));
+    } else {
+      for (const name of chamber.decrees || []) {
+        node.append(el("div", {class: "chamber-token", "data-token": name}, el("b", {}, name),
+          el("div", {class: "small token-effect"}, tokenText(name))));
+      }
+      if (!(chamber.decrees || []).length) node.append(el("div", {class: "small empty-word"}, `no ${kind}`));
+    }
+    const marks = el("div", {class: "marks"});
+    const verbs = [...new Set(entries.map((e) => e.kind))];
+    if (verbs.length) {
+      const words = {place: "place a cube", remove: "remove a cube", move: "move a cube from here", decree: `move its ${kind}`};
+      marks.append(el("span", {class: "mark mark-own", "data-mark": verbs.join(" ")}, `✓ ${verbs.map((v) => words[v] || v).join(" · ")}`));
+    } else if ((into[String(number)] || []).length) {
+      marks.append(el("span", {class: "small", "data-mark": "into"}, "a cube may move here"));
+    }
+    if (marks.children.length) node.append(marks);
+    if (entries.length) node.addEventListener("click", () => showActions(`chamber ${number}`, entries));
+    return node;
+  };
+  const senate = el("div", {class: "senate", id: "senate"});
+  const placed = new Set();
+  for (const [name, numbers] of Object.entries(board.sections || {})) {
+    const section = el("div", {class: "senate-section", "data-section": name},
+      el("div", {class: "section-name"}, capital(label(name))));
+    const row = el("div", {class: "section-chambers"});
+    for (const number of numbers) { row.append(chamberNode(number)); placed.add(number); }
+    section.append(row);
+    senate.append(section);
+  }
+  const rest = board.chambers.map((_, i) => i + 1).filter((n) => !placed.has(n));
+  if (rest.length) senate.append(el("div", {class: "senate-section"}, el("div", {class: "section-chambers"}, ...rest.map(chamberNode))));
+  const box = el("div", {class: "senate-part"}, el("h3", {}, "The Senate"), senate);
+  box.append(el("p", {class: "small", id: "cubes-left"}, "Cubes left: ",
+    ...order.map((seat, i) => el("span", {"data-seat": String(seat), "data-left": String(board.supply[seat])},
+      `${i ? " · " : ""}${seat === me ? "you" : seatName(seat)} ${board.supply[seat]}`))));
+  box.append(el("p", {class: "small row-note"},
+    `The seat with more cubes in a chamber controls it (a tie: nobody) and its ${kind} works for it; controlling every chamber wins at once.`));
+  return box;
+}
+
+// The stack of held tokens (the view's "held") and tokens drawn by another seat.
+function drawHeldStack(view) {
+  const held = view.held;
+  const kind = label(held.kind || "token");
+  const drawn = typeof held.drawn === "number" && held.drawn ? ` · ${held.drawn} drawn, being chosen from` : "";
+  return el("p", {class: "small", id: "held-stack", "data-stack": String(held.stack)},
+            `${capital(plural(kind))}: ${held.stack} in the face-down stack${drawn}`);
+}
+
+// A seat's held tokens in its city panel: the player's own by name (what each does,
+// prepared or not, triggered), clickable where a move acts on one (trigger, prepare with
+// a card); another seat's as a count, those it triggered by name.
+function heldOf(view, seat) {
+  const held = view.held;
+  if (!held || !Array.isArray(held.seats) || !held.seats[seat] || !held.seats[seat].length) return null;
+  const kind = label(held.kind || "token");
+  const tokens = held.seats[seat];
+  const moves = boardActions((e) => typeof e.held === "string" && e.kind !== "keep" ? e.held : null);
+  const box = el("div", {class: "held-tokens", "data-held-seat": String(seat), "data-count": String(tokens.length)});
+  const hidden = tokens.filter((t) => t.name === null);
+  const prepared = hidden.filter((t) => t.prepared).length;
+  box.append(el("div", {class: "small"}, `${capital(plural(kind))}: ${tokens.length}` +
+    (hidden.length ? ` (${hidden.length} face down${prepared ? `, ${prepared} prepared` : ""})` : "")));
+  const row = el("div", {class: "progress-row"});
+  for (const token of tokens) {
+    if (token.name === null) continue;
+    const status = token.triggered ? "triggered" : token.prepared ? "prepared" : "waiting";
+    const words = token.triggered ? "triggered (used)" : token.prepared ? "prepared: may be triggered as a turn starts" :
+      "not prepared: tuck a card you take under it";
+    const node = itemCard(token.name, el("div", {class: `small held-state held-${status}`}, words));
+    node.classList.add("held-token");
+    node.dataset.held = token.name;
+    node.dataset.state = status;
+    const entries = seat === state.seat ? (moves[token.name] || []) : [];
+    if (entries.length) {
+      const verbs = [...new Set(entries.map((e) => e.kind))];
+      node.classList.add("playable");
+      node.append(el("div", {class: "marks"}, el("span", {class: "mark mark-own", "data-mark": verbs.join(" ")},
+        `✓ ${verbs.join(" · ")}${verbs.includes("prepare") ? ` (${entries.length} card${entries.length === 1 ? "" : "s"})` : ""}`)));
+      node.addEventListener("click", () => showActions(`${token.name}: what you can do`, entries));
+    }
+    row.append(node);
+  }
+  if (row.children.length) box.append(row);
   return box;
 }
 
@@ -677,11 +835,23 @@ function drawTrack(view) {
     if (entries.length) cell.addEventListener("click", () => showActions(`space ${at} of the conflict track`, entries));
     track.append(cell);
   }
+  // tokens with effects on the track (taken by the seat whose shields push the pawn in)
+  const laid = [];
+  for (const [index, side, name] of view.track_tokens || []) {
+    const zone = zones[index];
+    if (!zone) continue;
+    const at = (side === 0 ? -1 : 1) * zone.from;
+    const cell = track.querySelector(`.cell[data-at="${at}"]`);
+    if (cell) cell.append(el("span", {class: "track-token effect-token", "data-token": name, title: `${name}: ${tokenText(name)}`}, "◈"));
+    laid.push(el("li", {"data-token": name}, el("b", {}, `${name}`), ` (space ${zone.from} on ${seatName(side)}'s side): ${tokenText(name)}`));
+  }
   const left = el("span", {class: "track-end"}, seatName(0));
   const right = el("span", {class: "track-end"}, seatName(1));
   const legend = view.blocker !== undefined && view.blocker !== null ?
     el("p", {class: "small", id: "blocker"}, `▮ blocks space ${view.blocker}: the pawn stops before it, once`) : null;
-  return el("div", {}, el("h3", {}, "Conflict track"), el("div", {class: "track-line"}, left, track, right), legend);
+  const tokens = laid.length ? el("details", {class: "small track-tokens", id: "track-tokens"},
+    el("summary", {}, `◈ Tokens on the track (${laid.length}): taken by whoever moves the pawn onto them`), el("ul", {}, ...laid)) : null;
+  return el("div", {}, el("h3", {}, "Conflict track"), el("div", {class: "track-line"}, left, track, right), legend, tokens);
 }
 
 // Where the seats sit round the table as this page sees it: its own city at the bottom,
@@ -802,6 +972,8 @@ function cityPanel(city) {
                                                   title: t.join(" ")}, `${Number(t[1]) > 0 ? "+" : ""}${t[1]}`)),
         ` = ${sum > 0 ? "+" : ""}${sum} points`));
     }
+    const held = heldOf(view, seat);
+    if (held) node.append(held);
     if (city.owned_tokens && city.owned_tokens.length) {
       // by kind (the catalogue's): progress tokens, and a priced row's items and tokens
       const byKind = {};
