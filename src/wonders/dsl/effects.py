@@ -33,6 +33,14 @@ class Trigger:
 
     event: str
     colours: frozenset[str] | None = None
+    # "on blue card in self, opponent:": the builds of the cities at these places, seen
+    # from the owner, set it off (a card or a wonder); the default: the owner's own
+    places: tuple[str, ...] = ("self",)
+
+    @property
+    def watches(self) -> bool:
+        """Whether another city's arrivals set it off (``… in opponent``)."""
+        return self.places != ("self",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +80,18 @@ class CountScienceSets:
     symbols: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CountKept:
+    """A count a mechanism of the flow keeps rather than a city: the number of the current
+    period (``per age``: 1, 2, 3; ``name`` the period) or the pieces a city has on a board
+    of chambers (``per influence``).  Read by the effect runtime when a clause acts in
+    play (the table knows the game); a count at the final scoring cannot name it."""
+
+    name: str
+
+
 Counted = Union[CountCards, CountStages, CountTokens, CountCoins, CountSets,
-                CountScienceSets]
+                CountScienceSets, CountKept]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +102,7 @@ class PerTerm:
     divisor: int
     counted: Counted
     places: tuple[str, ...]
+    up: bool = False  # "… rounded up": a part of ``divisor`` counts as a whole one
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +162,9 @@ class TradePrice:
     resources: frozenset[str]
     places: tuple[str, ...]
     price: int
+    # "… at 1 coin less": ``price`` off the price whoever sells asks, never below 1
+    # (rather than a price of its own)
+    less: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +275,9 @@ class Discount:
     # owner, are lowered instead of the owner's (``discount 1 coin on white cards in left,
     # right``); empty: the owner's own costs
     cities: tuple[str, ...] = ()
+    # "discount 1 resource or every coin on …": each build chooses either the ``count``
+    # resources off or no coin of its cost (whichever is cheaper)
+    or_coins: bool = False
 
 
 @dataclass(frozen=True, slots=True)

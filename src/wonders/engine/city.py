@@ -354,6 +354,8 @@ class City:
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for kind, _ in self.tokens if kind == counted.kind)
                     + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
+        if isinstance(counted, fx.CountKept):   # (the game's, not a city's: runtime.value)
+            return 0
         return self.coins
 
     def cards_of(self, colours: frozenset[str] | None) -> int:
