@@ -101,7 +101,10 @@ AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",
                "on wonder in self, opponent: coins 1 per age", "on sell: coins 2",
                "buy raw at 1 coin less", "discount 1 resource or every coin on yellow card",
                "opponent gives 1 coin per 2 coins in them rounded up",
-               "opponent loses 1 coin per influence in them")
+               "opponent loses 1 coin per influence in them",
+               # the conspiracies' moves of wonders and structure cards
+               "destroy wonder in opponent", "discard accessible structure card",
+               "discard up to 1 accessible structure card")
 OFFERS = {"base": "draft", "duel": "structure"}
 
 

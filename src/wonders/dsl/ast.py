@@ -319,9 +319,11 @@ class MoveWonder:
 
 @dataclass(frozen=True)
 class DiscardStructure:
-    """``discard any structure card``."""
+    """``discard any structure card``; ``discard [up to N] accessible structure card``."""
 
     span: Span
+    accessible: bool = False  # only a card that can be taken now
+    upto: int = 0  # "up to N": N cards, each may be skipped (0: one, not skipped)
 
 
 @dataclass(frozen=True)

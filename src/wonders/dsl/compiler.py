@@ -422,7 +422,9 @@ class _Checker:
             places = self.places(node.places, node.verb) if node.places else ()
             return fx.MoveWonder(node.verb, places)
         if isinstance(node, ast.DiscardStructure):
-            return fx.DiscardStructure()
+            if node.upto < 0:   # "up to 0"
+                self.problem("T403", "discarding up to 0 cards has no effect", node.span)
+            return fx.DiscardStructure(node.accessible, max(node.upto, 0))
         if isinstance(node, ast.TrackPiece):
             if node.kind is not None:   # (the conflict track's tokens: 'military')
                 self.known(node.kind, MILITARY_TOKENS, "N305", "token kind")

@@ -313,7 +313,8 @@ class TakeCard:
 class MoveWonder:
     """A wonder moved: ``verb`` "take" (an unbuilt wonder of a city at ``places`` becomes
     the owner's), "unbuild" (a built wonder of a city at ``places`` is unbuilt again, its
-    card to the discard pile; what it gave once stays), "build" (a card of the discard
+    card to the discard pile; what it gave once stays), "remove" (``destroy wonder in
+    PLACES``: the same, but the wonder leaves the game), "build" (a card of the discard
     pile builds one of the owner's wonders, free)."""
 
     verb: str
@@ -322,8 +323,13 @@ class MoveWonder:
 
 @dataclass(frozen=True, slots=True)
 class DiscardStructure:
-    """The owner puts a card of the structure not taken yet (any: covered, face down) on
-    the discard pile; what it uncovers turns face up."""
+    """The owner puts a card of the structure not taken yet (any: covered, face down; with
+    ``accessible`` only one that could be taken now) on the discard pile; what it uncovers
+    turns face up.  ``upto`` N: N such choices, each may be skipped (0: one, not
+    skipped)."""
+
+    accessible: bool = False
+    upto: int = 0
 
 
 @dataclass(frozen=True, slots=True)

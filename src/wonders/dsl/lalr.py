@@ -408,6 +408,16 @@ class _ToAst(Transformer[Token, Any]):
         return ast.DiscardStructure(_span(meta))
 
     @_meta
+    def discard_accessible(self, meta: Any, children: list[Any]) -> ast.DiscardStructure:
+        count = next((int(c) for c in children if isinstance(c, Token) and c.type == "INT"), 0)
+        written = any(isinstance(c, Token) and c.type == "INT" for c in children)
+        return ast.DiscardStructure(_span(meta), True, count if count or not written else -1)
+
+    @_meta
+    def destroy_wonder(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("remove", children[-1], _span(meta))
+
+    @_meta
     def track_block(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
         return ast.TrackPiece("block", None, _span(meta))
 

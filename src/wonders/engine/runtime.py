@@ -73,7 +73,10 @@ ACTIVATE: Final = "activate"
 # cards and wonders moved between cities and piles (mechanisms/city_moves.py asks them)
 TAKE_CARD: Final = "take_card"
 DISCARD_CARD: Final = "discard_card"
-WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder"}
+# "discard [up to N] accessible structure card": its options worked out when it is asked
+DISCARD_ACCESSIBLE: Final = "discard_accessible"
+WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder",
+                       "remove": "remove_wonder"}
 TRACK_MOVES: Final = {"block": "block", "discard": "discard_token", "use": "use_token"}
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
@@ -442,7 +445,11 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
     elif isinstance(effect, fx.MoveWonder):
         table.ask(WONDER_MOVES[effect.verb], seat, effect)
     elif isinstance(effect, fx.DiscardStructure):
-        table.ask(DISCARD_CARD, seat, effect)
+        if not effect.accessible:
+            table.ask(DISCARD_CARD, seat, effect)
+        else:   # one choice each ("up to N": each may be skipped)
+            for _ in range(max(effect.upto, 1)):
+                table.ask(DISCARD_ACCESSIBLE, seat, effect)
     elif isinstance(effect, fx.TrackPiece):
         table.ask(TRACK_MOVES[effect.verb], seat, effect)
 
