@@ -216,7 +216,10 @@ class _Checker:
             return fx.CountScienceSets(tuple(self.vocabulary.science))
         if isinstance(node, ast.CountKept):
             name = node.name.text
-            if name not in self.vocabulary.periods and name not in KEPT_COUNTS:
+            if name in ("stage", "stages"):   # (a wonder's stages, not a count kept)
+                self.problem("E202", f"unexpected '{name}' after 'per' (wonder stages are "
+                             "counted as 'per wonder stage')", node.name.span, "wonder stage")
+            elif name not in self.vocabulary.periods and name not in KEPT_COUNTS:
                 known = tuple(self.vocabulary.periods) + KEPT_COUNTS
                 self.problem("N312", f"unknown count '{name}': 'per NAME' counts a period's "
                              f"number (the rule set's periods) or {', '.join(KEPT_COUNTS)} "
@@ -488,8 +491,10 @@ class _Checker:
         if timing is not fx.Timing.ON:
             trigger = None
         effect = self.effect(node.effect)
-        if timing in (fx.Timing.END, fx.Timing.ONGOING) and kept_counts(effect):
-            self.problem("T412", f"'per {kept_counts(effect)[0]}' is a count the flow keeps "
+        kept = [n for n in kept_counts(effect)
+                if n in self.vocabulary.periods or n in KEPT_COUNTS]
+        if timing in (fx.Timing.END, fx.Timing.ONGOING) and kept:
+            self.problem("T412", f"'per {kept[0]}' is a count the flow keeps "
                          "while the game is played: it is read when a clause acts "
                          "('now:' or 'on …:'), never for the game or at the final scoring",
                          node.span)
