@@ -409,8 +409,8 @@ def test_effects_of_one_game_shows_its_loop_and_itself(tmp_path: Path) -> None:
     rows = result.stdout.splitlines()
     assert "| effect | timing | `structure` loop | duel (`structure`) |" in rows
     assert "| `replay` | `now:` | runs | runs |" in rows
-    assert "| `ability` | ongoing | runs: `build_from_discard`, `trade_income`; others M902 " \
-           "| runs: `build_from_discard`, `trade_income` |" in rows
+    assert "| `ability` | ongoing | runs: `build_from_discard`, `opponent_chains`, " \
+           "`trade_income`; others M902 | runs: `build_from_discard`, `trade_income` |" in rows
     assert "free_build" not in result.stdout  # neither the loop nor Duel has it
     # a rule set given by path: its own name and vocabulary
     variant = tmp_path / "variant"

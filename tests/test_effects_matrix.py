@@ -101,7 +101,16 @@ PANTHEON_FORMS = ("discount 2 coins on activation", "discount 3 coins on activat
 # The forms a board of chambers and held tokens add (Agora): played in the shipped
 # expansion's data and its scenarios (tests/scenarios/agora-rules.yaml).
 AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",
-               "influence remove 1 in opponent", "influence move 1", "influence move decree")
+               "influence remove 1 in opponent", "influence move 1", "influence move decree",
+               # the decrees' and conspiracies' counts, triggers, prices and discounts
+               "on blue card in self, opponent: coins 1 per age",
+               "on wonder in self, opponent: coins 1 per age", "on sell: coins 2",
+               "buy raw at 1 coin less", "discount 1 resource or every coin on yellow card",
+               "opponent gives 1 coin per 2 coins in them rounded up",
+               "opponent loses 1 coin per influence in them",
+               # the conspiracies' moves of wonders and structure cards
+               "destroy wonder in opponent", "discard accessible structure card",
+               "discard up to 1 accessible structure card")
 OFFERS = {"base": "draft", "duel": "structure"}
 
 

@@ -45,7 +45,7 @@ def through(game: FlowGame, seat: int, seed: int) -> tuple[MovesDriver, str]:
     return driver, console.file.getvalue()  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("folder, seed, seat", [("agora", 1, 0), ("agora", 2, 1),
+@pytest.mark.parametrize("folder, seed, seat", [("agora", 1, 0), ("agora", 3, 1),
                                                 ("pantheon-agora", 3, 0),
                                                 ("pantheon-agora", 4, 1)])
 def test_an_expansion_game_through_the_terminal_is_the_game_the_bots_play(

@@ -201,6 +201,10 @@ class Trial(Table):
         """Never asked: the evaluator values a reserve build without its options."""
         return []
 
+    def kept(self, seat: int, name: str) -> int:
+        """A count the game keeps (``per age``): not known to a trial; valued as none."""
+        return 0
+
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return triggers_of(self.cities[seat])
 

@@ -70,8 +70,17 @@ class CountScienceSets:
     span: Span
 
 
+@dataclass(frozen=True)
+class CountKept:
+    """``per age``, ``per influence``: a count a mechanism of the flow keeps (a period's
+    number, the pieces on a board of chambers), named by ``name``."""
+
+    name: Name
+    span: Span
+
+
 Countable = Union[CountCards, CountStages, CountTokens, CountCoins, CountAsideCoins, CountSets,
-                  CountScienceSets]
+                  CountScienceSets, CountKept]
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,7 @@ class Per:
     counted: Countable
     places: tuple[Name, ...]  # empty: the default place (self)
     span: Span
+    up: bool = False  # "… rounded up": a part of a divisor counts as a whole
 
 
 Term = Union[Fixed, Per]
@@ -161,6 +171,7 @@ class Trade:
     places: tuple[Name, ...]  # empty: from every seller
     price: int
     span: Span
+    less: bool = False  # "… at 1 coin less": the price lowered by ``price`` (never below 1)
 
 
 @dataclass(frozen=True)
@@ -246,6 +257,7 @@ class Discount:
     places: tuple[Name, ...] = ()  # target "trade": "… on trade from PLACES"
     price: int = 0  # "… for N coins": coins each use costs (0: free)
     cities: tuple[Name, ...] = ()  # "… in PLACES": whose costs it lowers (empty: the owner's)
+    or_coins: bool = False  # "discount 1 resource or every coin on …": or the cost's coins
 
 
 @dataclass(frozen=True)
@@ -331,9 +343,11 @@ class MoveWonder:
 
 @dataclass(frozen=True)
 class DiscardStructure:
-    """``discard any structure card``."""
+    """``discard any structure card``; ``discard [up to N] accessible structure card``."""
 
     span: Span
+    accessible: bool = False  # only a card that can be taken now
+    upto: int = 0  # "up to N": N cards, each may be skipped (0: one, not skipped)
 
 
 @dataclass(frozen=True)
@@ -369,6 +383,7 @@ class Trigger:
     event: str
     colours: tuple[Name, ...]
     span: Span
+    places: tuple[Name, ...] = ()  # "… in self, opponent": whose builds (empty: the owner's)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ CODES: dict[str, str] = {
     "N309": "unknown token pool",
     "N310": "unknown place to activate from ('activate KIND token from tops' or '… from deck')",
     "N311": "unknown influence action (influence place, remove, move, act, bonus)",
+    "N312": "unknown count in 'per NAME' (a period, or a count a mechanism keeps: influence)",
     # T: meaning of effects
     "T401": "a timing ('now:', 'end:') the effect does not have",
     "T402": "a quantity above 1 with a choice of resources",
@@ -58,6 +59,10 @@ CODES: dict[str, str] = {
             "owner to itself ('self gives')",
     "T410": "an influence action written without what it needs (a count, a chamber, a "
             "section) or with what it does not read",
+    "T411": "'rounded up' on a count that is not divided ('per N …')",
+    "T412": "a count the flow keeps ('per age', 'per influence') where nothing is counted "
+            "in play (an ongoing or end-of-game clause, a condition)",
+    "T413": "'discount N resources or every coin' on something else than cards",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",

@@ -100,6 +100,10 @@ MOST = "most"
 # ("others loses 1 coin per victory token in them"): a word of the language, not of a
 # rule set, and meaningless anywhere else.
 THEM = "them"
+# The counts a mechanism of the flow keeps, beside the rule set's periods ("per age"): the
+# pieces a city has on a board of chambers ("per influence", flow step lay_chambers).
+KEPT_COUNTS: tuple[str, ...] = ("influence",)
+
 # The end of a trigger event set off by a token's arrival ("on victory token:" is
 # "victory_token"); mechanisms.TOKEN_EVENT says the same to the loops' catalogue.
 TOKEN_EVENT = "_token"
@@ -190,10 +194,15 @@ class _Checker:
                 if len(term.places) > 1:
                     self.problem("T405", f"'{THEM}' (each losing city) cannot be listed with "
                                  "other places", term.places[0].span)
-                each.append(fx.PerTerm(term.value, max(term.divisor, 1), counted, ("self",)))
+                each.append(fx.PerTerm(term.value, max(term.divisor, 1), counted, ("self",),
+                                       term.up))
                 continue
             places = self.places(term.places) if term.places else ("self",)
-            terms.append(fx.PerTerm(term.value, max(term.divisor, 1), counted, places))
+            if term.up and term.divisor <= 1:
+                self.problem("T411", "'rounded up' rounds a count divided ('1 per 2 coins "
+                             "rounded up'): without 'per N' nothing is divided", term.span)
+            terms.append(fx.PerTerm(term.value, max(term.divisor, 1), counted, places,
+                                    term.up))
         return fx.Amount(fixed, tuple(terms)), (fx.Amount(0, tuple(each)) if each else None)
 
     def counted(self, node: ast.Countable) -> fx.Counted:
@@ -210,6 +219,18 @@ class _Checker:
             return fx.CountScienceSets(tuple(self.vocabulary.science))
         if isinstance(node, ast.CountAsideCoins):
             return fx.CountAsideCoins()
+        if isinstance(node, ast.CountKept):
+            name = node.name.text
+            if name in ("stage", "stages"):   # (a wonder's stages, not a count kept)
+                self.problem("E202", f"unexpected '{name}' after 'per' (wonder stages are "
+                             "counted as 'per wonder stage')", node.name.span, "wonder stage")
+            elif name not in self.vocabulary.periods and name not in KEPT_COUNTS:
+                known = tuple(self.vocabulary.periods) + KEPT_COUNTS
+                self.problem("N312", f"unknown count '{name}': 'per NAME' counts a period's "
+                             f"number (the rule set's periods) or {', '.join(KEPT_COUNTS)} "
+                             f"(pieces on a board of chambers); known: {', '.join(known)}",
+                             node.name.span, closest(name, known))
+            return fx.CountKept(name)
         return fx.CountCoins()
 
     # --- effects ---------------------------------------------------------------
@@ -269,7 +290,7 @@ class _Checker:
             if isinstance(node, ast.Points):
                 if node.negative:  # "points -2 per …": every part of the amount taken away
                     value = fx.Amount(-value.fixed, tuple(
-                        fx.PerTerm(-t.value, t.divisor, t.counted, t.places)
+                        fx.PerTerm(-t.value, t.divisor, t.counted, t.places, t.up)
                         for t in value.terms))
                 return fx.Points(value)
             return fx.Coins(value)
@@ -290,8 +311,10 @@ class _Checker:
                 if self.known(s, self.vocabulary.science, "N303", "science symbol")))
         if isinstance(node, ast.Trade):
             self.unique(node.resources, "resource")
+            if node.less and node.price == 0:
+                self.problem("T403", "a price 0 coins less changes nothing", node.span)
             return fx.TradePrice(frozenset(self.resources(node.resources, categories=True)),
-                                 self.places(node.places, "buy"), node.price)
+                                 self.places(node.places, "buy"), node.price, node.less)
         if isinstance(node, ast.Replay):
             return fx.Replay()
         if isinstance(node, ast.Lose):
@@ -366,6 +389,14 @@ class _Checker:
                                  node.span)
                 return fx.Discount(node.count, "trade", None, "coins",
                                    places=self.places(node.places, "discount"))
+            if node.or_coins:   # "discount 1 resource or every coin on …"
+                if node.target != "card":
+                    self.problem("T413", "'… or every coin' chooses between resources and the "
+                                 "coins of a cost: write it on cards ('… on yellow card')",
+                                 node.span)
+                return fx.Discount(node.count, node.target if node.target != "trade" else
+                                   "card", self.colours(node.colours) if node.colours else
+                                   None, "resources", or_coins=True)
             if node.every:
                 if node.target == "wonder":
                     return fx.Discount(0, "wonder", None, "resources", True)
@@ -407,7 +438,9 @@ class _Checker:
             places = self.places(node.places, node.verb) if node.places else ()
             return fx.MoveWonder(node.verb, places)
         if isinstance(node, ast.DiscardStructure):
-            return fx.DiscardStructure()
+            if node.upto < 0:   # "up to 0"
+                self.problem("T403", "discarding up to 0 cards has no effect", node.span)
+            return fx.DiscardStructure(node.accessible, max(node.upto, 0))
         if isinstance(node, ast.TrackPiece):
             if node.kind is not None:   # (the conflict track's tokens: 'military')
                 self.known(node.kind, MILITARY_TOKENS, "N305", "token kind")
@@ -436,8 +469,11 @@ class _Checker:
         return fx.CopyCard(self.colours(node.colours), self.places(node.places, "copy"))
 
     def trigger(self, node: ast.Trigger) -> fx.Trigger:
+        places = self.places(node.places, "on") if node.places else ("self",)
         if node.event == "card" and node.colours:
-            return fx.Trigger("card", self.colours(node.colours))
+            return fx.Trigger("card", self.colours(node.colours), places)
+        if node.event in ("card", "wonder"):
+            return fx.Trigger(node.event, None, places)
         if node.event in ("end", "start"):  # "on age end:": the event is the period's name
             period = node.colours[0]
             self.known(period, self.vocabulary.periods, "N308", "period")
@@ -468,6 +504,13 @@ class _Checker:
         if timing is not fx.Timing.ON:
             trigger = None
         effect = self.effect(node.effect)
+        kept = [n for n in kept_counts(effect)
+                if n in self.vocabulary.periods or n in KEPT_COUNTS]
+        if timing in (fx.Timing.END, fx.Timing.ONGOING) and kept:
+            self.problem("T412", f"'per {kept[0]}' is a count the flow keeps "
+                         "while the game is played: it is read when a clause acts "
+                         "('now:' or 'on …:'), never for the game or at the final scoring",
+                         node.span)
         if isinstance(effect, fx.Influence):   # "influence bonus N" lasts; the rest act once
             lasting = effect.verb == "bonus"
             if lasting and node.timing is None:
@@ -499,7 +542,24 @@ class _Checker:
                          node.span)
         places = self.places(node.places) if node.places else ("self",)
         counted = fx.Amount(0, (fx.PerTerm(1, 1, self.counted(node.counted), places),))
+        if isinstance(node.counted, ast.CountKept):
+            self.problem("T412", "a condition counts what a city holds; 'if at least N "
+                         f"{node.counted.name.text}' names a count the flow keeps: write "
+                         "the count in the amount ('coins 1 per …')", node.span)
         return fx.Condition("at_least", node.count, counted)
+
+
+def kept_counts(effect: fx.Effect) -> list[str]:
+    """The names of the counts the flow keeps (``per age``, ``per influence``) an effect's
+    amounts read (none: [])."""
+    found: list[str] = []
+    for name in ("amount", "each"):
+        value = getattr(effect, name, None)
+        if isinstance(value, fx.Amount):
+            found += [t.counted.name for t in value.terms if isinstance(t.counted, fx.CountKept)]
+    if isinstance(effect, fx.Either):
+        found += kept_counts(effect.first) + kept_counts(effect.second)
+    return found
 
 
 @dataclass

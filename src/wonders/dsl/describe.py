@@ -70,6 +70,9 @@ def _counted(counted: fx.Counted, divisor: int) -> str:
         unit = f"set of one {', '.join(counted.colours)} card each"
     elif isinstance(counted, fx.CountAsideCoins):
         unit = "coin laid aside"
+    elif isinstance(counted, fx.CountKept):   # the current age's number, cubes placed
+        unit = ("cube on the board of chambers" if counted.name == "influence"
+                else f"{counted.name} (its number now)")
     else:
         unit = "coin"
     if divisor == 1:
@@ -250,11 +253,15 @@ def _copy_now(item: fx.CopyCard) -> str:
 
 
 def _trigger(trigger: fx.Trigger | None) -> str:
+    who = "you build" if trigger is None or not trigger.watches else (
+        f"a player ({', '.join(trigger.places)}) builds")
     if trigger is None or trigger.event == "card":
         colours = " or ".join(sorted(trigger.colours)) if trigger and trigger.colours else ""
-        return f"each time you build a {colours} card".replace("  ", " ")
+        return f"each time {who} a {colours} card".replace("  ", " ")
     if trigger.event == "wonder":
-        return "each time you build a wonder stage"
+        return f"each time {who} a wonder stage"
+    if trigger.event == "sell":
+        return "each time you sell a card"
     if trigger.event == "chain":
         return "each time you build a card free by chain"
     if trigger.event.endswith("_end"):

@@ -33,6 +33,14 @@ class Trigger:
 
     event: str
     colours: frozenset[str] | None = None
+    # "on blue card in self, opponent:": the builds of the cities at these places, seen
+    # from the owner, set it off (a card or a wonder); the default: the owner's own
+    places: tuple[str, ...] = ("self",)
+
+    @property
+    def watches(self) -> bool:
+        """Whether another city's arrivals set it off (``… in opponent``)."""
+        return self.places != ("self",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +85,18 @@ class CountScienceSets:
     symbols: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CountKept:
+    """A count a mechanism of the flow keeps rather than a city: the number of the current
+    period (``per age``: 1, 2, 3; ``name`` the period) or the pieces a city has on a board
+    of chambers (``per influence``).  Read by the effect runtime when a clause acts in
+    play (the table knows the game); a count at the final scoring cannot name it."""
+
+    name: str
+
+
 Counted = Union[CountCards, CountStages, CountTokens, CountCoins, CountAsideCoins, CountSets,
-                CountScienceSets]
+                CountScienceSets, CountKept]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +107,7 @@ class PerTerm:
     divisor: int
     counted: Counted
     places: tuple[str, ...]
+    up: bool = False  # "… rounded up": a part of ``divisor`` counts as a whole one
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +167,9 @@ class TradePrice:
     resources: frozenset[str]
     places: tuple[str, ...]
     price: int
+    # "… at 1 coin less": ``price`` off the price whoever sells asks, never below 1
+    # (rather than a price of its own)
+    less: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +280,9 @@ class Discount:
     # owner, are lowered instead of the owner's (``discount 1 coin on white cards in left,
     # right``); empty: the owner's own costs
     cities: tuple[str, ...] = ()
+    # "discount 1 resource or every coin on …": each build chooses either the ``count``
+    # resources off or no coin of its cost (whichever is cheaper)
+    or_coins: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +318,8 @@ class TakeCard:
 class MoveWonder:
     """A wonder moved: ``verb`` "take" (an unbuilt wonder of a city at ``places`` becomes
     the owner's), "unbuild" (a built wonder of a city at ``places`` is unbuilt again, its
-    card to the discard pile; what it gave once stays), "build" (a card of the discard
+    card to the discard pile; what it gave once stays), "remove" (``destroy wonder in
+    PLACES``: the same, but the wonder leaves the game), "build" (a card of the discard
     pile builds one of the owner's wonders, free)."""
 
     verb: str
@@ -302,8 +328,13 @@ class MoveWonder:
 
 @dataclass(frozen=True, slots=True)
 class DiscardStructure:
-    """The owner puts a card of the structure not taken yet (any: covered, face down) on
-    the discard pile; what it uncovers turns face up."""
+    """The owner puts a card of the structure not taken yet (any: covered, face down; with
+    ``accessible`` only one that could be taken now) on the discard pile; what it uncovers
+    turns face up.  ``upto`` N: N such choices, each may be skipped (0: one, not
+    skipped)."""
+
+    accessible: bool = False
+    upto: int = 0
 
 
 @dataclass(frozen=True, slots=True)

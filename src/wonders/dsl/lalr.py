@@ -85,8 +85,24 @@ def _coins_per(children: list[Any]) -> ast.Amount:
         return amount
     value = amount.terms[0]
     number = value.value if len(amount.terms) == 1 and isinstance(value, ast.Fixed) else 0
-    return ast.Amount((ast.Per(number, per.divisor, per.counted, per.places, per.span),),
-                      amount.span)
+    return ast.Amount((ast.Per(number, per.divisor, per.counted, per.places, per.span,
+                               per.up),), amount.span)
+
+
+def _trigger_places(children: list[Any]) -> tuple[ast.Name, ...]:
+    """The places of an ``on … in PLACES:`` trigger (the last child, a tuple; none: ())."""
+    last = children[-1] if len(children) > 1 else None
+    return last if isinstance(last, tuple) else ()
+
+
+def _up(children: list[Any]) -> tuple[list[Any], bool]:
+    """The children without a trailing ``rounded up`` marker, and whether there was one."""
+    if children and children[-1] is _ROUNDED_UP:
+        return children[:-1], True
+    return children, False
+
+
+_ROUNDED_UP: Any = object()   # what the ``rounded`` rule leaves among its parent's children
 
 
 def _meta(fn: F) -> F:
@@ -143,15 +159,19 @@ class _ToAst(Transformer[Token, Any]):
 
     @_meta
     def trigger_cards(self, meta: Any, children: list[Any]) -> ast.Trigger:
-        return ast.Trigger("card", children[0], _span(meta))
+        return ast.Trigger("card", children[0], _span(meta), _trigger_places(children))
 
     @_meta
     def trigger_any_card(self, meta: Any, children: list[Any]) -> ast.Trigger:
-        return ast.Trigger("card", (), _span(meta))
+        return ast.Trigger("card", (), _span(meta), _trigger_places(children))
 
     @_meta
     def trigger_wonder(self, meta: Any, children: list[Any]) -> ast.Trigger:
-        return ast.Trigger("wonder", (), _span(meta))
+        return ast.Trigger("wonder", (), _span(meta), _trigger_places(children))
+
+    @_meta
+    def trigger_sell(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        return ast.Trigger("sell", (), _span(meta))
 
     @_meta
     def trigger_chain(self, meta: Any, children: list[Any]) -> ast.Trigger:
@@ -247,7 +267,8 @@ class _ToAst(Transformer[Token, Any]):
         rest = children[1:]
         if isinstance(rest[0], tuple):
             places, rest = rest[0], rest[1:]
-        return ast.Trade(children[0], places, int(rest[0]), _span(meta))
+        less = any(isinstance(c, Token) and c.type == "LESS" for c in rest)
+        return ast.Trade(children[0], places, int(rest[0]), _span(meta), less)
 
     @_meta
     def ability(self, meta: Any, children: list[Any]) -> ast.Ability:
@@ -296,10 +317,11 @@ class _ToAst(Transformer[Token, Any]):
 
     @_meta
     def coins_per(self, meta: Any, children: list[Any]) -> ast.Per:
+        children, up = _up(children)
         divisor = int(children[0]) if isinstance(children[0], Token) else 1
         rest = children[1:] if isinstance(children[0], Token) else children
         places = rest[1] if len(rest) > 1 else ()
-        return ast.Per(0, divisor, rest[0], places, _span(meta))
+        return ast.Per(0, divisor, rest[0], places, _span(meta), up)
 
     @_meta
     def either(self, meta: Any, children: list[Any]) -> ast.Either:
@@ -394,6 +416,16 @@ class _ToAst(Transformer[Token, Any]):
         return ast.DiscardStructure(_span(meta))
 
     @_meta
+    def discard_accessible(self, meta: Any, children: list[Any]) -> ast.DiscardStructure:
+        count = next((int(c) for c in children if isinstance(c, Token) and c.type == "INT"), 0)
+        written = any(isinstance(c, Token) and c.type == "INT" for c in children)
+        return ast.DiscardStructure(_span(meta), True, count if count or not written else -1)
+
+    @_meta
+    def destroy_wonder(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
+        return ast.MoveWonder("remove", children[-1], _span(meta))
+
+    @_meta
     def track_block(self, meta: Any, children: list[Any]) -> ast.TrackPiece:
         return ast.TrackPiece("block", None, _span(meta))
 
@@ -420,6 +452,19 @@ class _ToAst(Transformer[Token, Any]):
             return ast.Discount(0, target, (), _span(meta), "resources", True, colours)
         return ast.Discount(0, target, colours, _span(meta), "resources", True)
 
+    @_meta
+    def discount_or_coins(self, meta: Any, children: list[Any]) -> ast.Discount:
+        # "discount 1 resource or every coin on …": children INT RESOURCES EVERY COINS target
+        target, colours = children[-1]
+        return ast.Discount(int(children[0]), target, colours, _span(meta), or_coins=True)
+
+    def rounded(self, children: list[Any]) -> Any:
+        return _ROUNDED_UP
+
+    @_meta
+    def count_kept(self, meta: Any, children: list[Token]) -> ast.CountKept:
+        return ast.CountKept(_name(children[0]), _span(meta))
+
     def discount_trade(self, children: list[Any]) -> tuple[str, tuple[ast.Name, ...]]:
         return "trade", children[1]
 
@@ -445,6 +490,7 @@ class _ToAst(Transformer[Token, Any]):
 
     @_meta
     def per(self, meta: Any, children: list[Any]) -> ast.Per:
+        children, up = _up(children)
         value = int(children[0])
         rest = children[1:]
         divisor = 1
@@ -452,7 +498,7 @@ class _ToAst(Transformer[Token, Any]):
             divisor = int(rest[0])
             rest = rest[1:]
         places: tuple[ast.Name, ...] = rest[1] if len(rest) > 1 else ()
-        return ast.Per(value, divisor, rest[0], places, _span(meta))
+        return ast.Per(value, divisor, rest[0], places, _span(meta), up)
 
     @_meta
     def count_cards(self, meta: Any, children: list[Any]) -> ast.CountCards:

@@ -45,6 +45,8 @@ BUY_EVENT: Final = "buy"
 # The trigger event of taking coins from the bank (``on bank coins:``), at most once per
 # city and turn (an age's end, after its last turn, counts as a turn of its own).
 BANK_EVENT: Final = "bank_coins"
+# The trigger event of a card sold (``on sell:``).
+SELL_EVENT: Final = "sell"
 
 # Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
 NEXT_AGE: Final = ("weaker_military",)
@@ -145,6 +147,20 @@ class Capabilities:
     # whether ``buy … at N`` lowers a fixed price of the rule set's (``trade.price``, the
     # same for every unit): then a price above it never acts (a city pays the cheaper)
     fixed_trade_price: bool = False
+    # whether an ``on …:`` clause may watch other cities' arrivals (``on blue card in self,
+    # opponent:``: each build of a city the places name sets it off, for its owner)
+    watched_triggers: bool = False
+    # the effect words it runs when a city sells a card (``on sell: coins 2``; empty: a
+    # sale is never announced)
+    sell_events: frozenset[str] = frozenset()
+    # the counts the game keeps that an amount may read as a clause acts (``per age``: a
+    # period's number; ``per influence``: pieces on a board of chambers, added by the flow)
+    kept_counts: frozenset[str] = frozenset()
+    # whether ``buy … at N coins less`` lowers the price whoever sells asks (never below 1)
+    trade_less: bool = False
+    # whether ``discount N resources or every coin on …`` lets a build pay none of its
+    # cost's coins instead of the resources off
+    or_coin_discounts: bool = False
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -214,7 +230,7 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
             "draw": "the structure game loop has no reserve to draw from",
             "build": "the structure game loop has no reserve hand to build from",
         },
-        abilities=frozenset({"build_from_discard", "trade_income"}),
+        abilities=frozenset({"build_from_discard", "trade_income", "opponent_chains"}),
         buy_places=frozenset(),
         buy_anyone=True,
         slots={"turns": ("sequential",), "trade": ("bank",), "military": ("track",),
@@ -223,6 +239,11 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         boards=False,
         conditions=frozenset({"at_least"}),
         set_counts=True,
+        watched_triggers=True,
+        sell_events=frozenset({"coins", "shields", "replay", "loses", "gains", "gives"}),
+        kept_counts=frozenset({"age"}),
+        trade_less=True,
+        or_coin_discounts=True,
         frequencies={"build_from_discard": _ONCE},  # (it acts when its source is built)
     ),
     # A dice forum (the flow interpreter; mechanisms forum and sheets): spaces of a sheet
@@ -279,6 +300,7 @@ class FlowAdds:
     abilities: frozenset[str] = frozenset()
     why: str = ""   # which step to add, for the effects' refusal
     deals: bool = False   # its step deals the tokens of the kind its ``kind`` names
+    kept_counts: frozenset[str] = frozenset()   # the counts it keeps (``per influence``)
 
 
 #: By the flow step that selects each mechanism: what it runs.
@@ -286,7 +308,8 @@ FLOW_ADDS: Final[Mapping[str, FlowAdds]] = {
     # a board of chambers controlled by the majority of pieces (mechanisms/chambers.py)
     "lay_chambers": FlowAdds(frozenset({("influence", NOW), ("influence", ONGOING)}),
                              why="influence needs a board of chambers (flow step "
-                                 "lay_chambers)", deals=True),
+                                 "lay_chambers)", deals=True,
+                             kept_counts=frozenset({"influence"})),
     # held tokens, prepared with a card and triggered once (mechanisms/held.py)
     "stack_held": FlowAdds(frozenset({("conspire", NOW), ("trigger", NOW)}),
                            frozenset({"keep_drawn"}),
@@ -340,10 +363,13 @@ def with_flow(caps: Capabilities, data: Mapping[str, object]) -> Capabilities:
     if not adds:
         return caps
     effects, abilities = set(caps.effects), set(caps.abilities)
+    kept = set(caps.kept_counts)
     for add in adds:
         effects |= add.effects
         abilities |= add.abilities
-    return replace(caps, effects=frozenset(effects), abilities=frozenset(abilities))
+        kept |= add.kept_counts
+    return replace(caps, effects=frozenset(effects), abilities=frozenset(abilities),
+                   kept_counts=frozenset(kept))
 
 
 def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
@@ -377,6 +403,47 @@ def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
     if (isinstance(effect, fx.Discount) and effect.unit == "resources" and effect.price
             and not caps.paid_discounts):
         return f"a discount 'for N coins' is not offered by the {caps.offer} game loop"
+    return None
+
+
+def _kept_counts(effect: fx.Effect) -> list[str]:
+    """The counts the game keeps (``per age``, ``per influence``) an effect's amounts read."""
+    found: list[str] = []
+    for name in ("amount", "each"):
+        value = getattr(effect, name, None)
+        if isinstance(value, fx.Amount):
+            found += [t.counted.name for t in value.terms if isinstance(t.counted, fx.CountKept)]
+    return found
+
+
+def _agora_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
+    """Why the loop does not run a watching or sale trigger, a count the game keeps, a
+    price lowered by a number of coins, or a discount that may waive a cost's coins (None:
+    it runs them, or the clause has none)."""
+    effect, trigger = clause.effect, clause.trigger
+    word = EFFECT_WORDS[type(effect)]
+    if trigger is not None and trigger.watches and not caps.watched_triggers:
+        return (f"'on … in {', '.join(trigger.places)}:' (other cities' builds) is not "
+                f"announced by the {caps.offer} game loop")
+    if trigger is not None and trigger.event == SELL_EVENT:
+        if not caps.sell_events:
+            return f"'on sell:' is not announced by the {caps.offer} game loop"
+        if word not in caps.sell_events:
+            return (f"'{word}' cannot act when a card is sold in the {caps.offer} game loop "
+                    f"(it runs {', '.join(sorted(caps.sell_events))} then)")
+    for name in _kept_counts(effect):
+        if name not in caps.kept_counts:
+            return (f"'per {name}' is not kept by this game"
+                    + (" (it needs a board of chambers: flow step lay_chambers)"
+                       if name == "influence" else f" ({caps.offer} game loop)"))
+    if isinstance(effect, fx.TradePrice) and effect.less and (effect.places
+                                                              or not caps.trade_less):
+        return (f"'buy … at N coins less' lowers the bank's price, which the {caps.offer} "
+                "game loop does not sell at" if not caps.trade_less else
+                "'buy … at N coins less' lowers the price whoever sells asks: write it "
+                "without 'from PLACES'")
+    if isinstance(effect, fx.Discount) and effect.or_coins and not caps.or_coin_discounts:
+        return (f"'discount … or every coin' is not offered by the {caps.offer} game loop")
     return None
 
 
@@ -440,7 +507,7 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
         return (f"the condition '{written}' is not checked by the {caps.offer} game loop"
                 f"{reason}")
     trigger = clause.trigger
-    why = _leader_constructs(caps, clause)
+    why = _leader_constructs(caps, clause) or _agora_constructs(caps, clause)
     if why is not None:
         return why
     if trigger is not None and trigger.event.endswith(TOKEN_EVENT):

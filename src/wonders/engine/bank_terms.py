@@ -41,12 +41,17 @@ class TradeTerms:
     """Prices, own production and discounts of one city; the cards and wonders priced so far."""
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
-                 "fixed", "offer", "groups", "copies", "rates", "tucks", "offers", "offers_from")
+                 "fixed", "offer", "groups", "copies", "rates", "tucks", "offers", "offers_from",
+                 "waived")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int,
-                 priced: dict[str, int] | None = None) -> None:
-        """``priced`` is :func:`price_rates` of ``prices`` when the caller keeps it."""
+                 priced: dict[str, int] | None = None,
+                 waived: dict[str, int] | None = None) -> None:
+        """``priced`` is :func:`price_rates` of ``prices`` when the caller keeps it;
+        ``waived``: by colour, the resources of a discount given up when a build pays none
+        of its cost's coins instead (``discount 1 resource or every coin on …``)."""
+        self.waived: dict[str, int] = waived if waived is not None else {}
         self.own = own
         self.own_id = own_id
         self.prices = prices
@@ -220,12 +225,13 @@ def _own(own: Production, own_id: int
 
 def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,
           discounts: dict[str, int], wonder_discount: int, discounts_id: int,
-          priced: dict[str, int] | None) -> TradeTerms:
+          priced: dict[str, int] | None, waived: dict[str, int] | None = None) -> TradeTerms:
     """The shared terms for this combination (``discounts_id`` interns the discounts;
     ``priced`` is :func:`price_rates` of ``prices``)."""
     key = (own_id, prices_id, discounts_id)
     found = _TERMS.get(key)
     if found is None:
         found = memo.remember(_TERMS, key, TradeTerms(own, own_id, prices, prices_id,
-                                                      discounts, wonder_discount, priced))
+                                                      discounts, wonder_discount, priced,
+                                                      waived))
     return found

@@ -354,7 +354,8 @@ class City:
         if isinstance(counted, fx.CountTokens):
             return (sum(1 for kind, _ in self.tokens if kind == counted.kind)
                     + sum(1 for t in self.owned_tokens if t.kind == counted.kind))
-        if isinstance(counted, fx.CountAsideCoins):   # (a drafted city's: none here)
+        if isinstance(counted, (fx.CountAsideCoins, fx.CountKept)):   # (a drafted city's
+            # aside coins: none here; a kept count is the game's: runtime.value)
             return 0
         return self.coins
 

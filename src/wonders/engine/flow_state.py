@@ -207,6 +207,11 @@ def _cannot(what: str) -> RuleError:
     return RuleError(f"no mechanism of this flow can {what}: an effect needs one that does")
 
 
+#: the counts ``per NAME`` reads from a part of the flow (``Part.count``) rather than the
+#: round's number (the compiler's ``KEPT_COUNTS``)
+KEPT_BY_PARTS: Final = ("influence",)
+
+
 class EffectTable(runtime.Table):
     """What the effect runtime acts on in a flow game (:class:`runtime.Table`): the seats'
     cities and the verbs, each carried out by the part that keeps the cities.  A view of
@@ -216,6 +221,7 @@ class EffectTable(runtime.Table):
         self.game = game
         self.keeper = keeper
         self.arrival_ongoing, self.arrival_lasting = keeper.arrival()
+        self.watching = runtime.has_watchers(game.data)
         self.pools = keeper.token_pools(game)   # (the lists themselves: effects change them)
         self.discard = keeper.discard_pile(game)
 
@@ -264,6 +270,12 @@ class EffectTable(runtime.Table):
 
     def carry_out(self, seat: int, effect: fx.Effect) -> None:
         self.game.carry_out(seat, effect)
+
+    def kept(self, seat: int, name: str) -> int:
+        """``per influence`` (and any count a part keeps): the part's; a period (``per
+        age``): the number of the current round."""
+        found = self.game.count(seat, name) if name in KEPT_BY_PARTS else -1
+        return found if found >= 0 else self.game.age
 
 
 class Ask:

@@ -888,6 +888,10 @@ class Game(Table):
         """Queue a choice of ``seat``: asked after the turn, its options worked out then."""
         self.pending.append(Pending(kind, seat, [], effect))
 
+    def kept(self, seat: int, name: str) -> int:
+        """``per age``: the current age (the only count this loop keeps)."""
+        return self.age
+
     def triggers(self, seat: int) -> list[tuple[object, fx.Clause]]:
         return triggers_of(self.cities[seat])
 

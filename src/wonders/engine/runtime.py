@@ -74,12 +74,16 @@ ACTIVATE: Final = "activate"
 TAKE_CARD: Final = "take_card"
 DISCARD_CARD: Final = "discard_card"
 COPY_SCIENCE: Final = "copy_science"   # "science of COLOURS card in PLACES"
-WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder"}
+# "discard [up to N] accessible structure card": its options worked out when it is asked
+DISCARD_ACCESSIBLE: Final = "discard_accessible"
+WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder",
+                       "remove": "remove_wonder"}
 TRACK_MOVES: Final = {"block": "block", "discard": "discard_token", "use": "use_token"}
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
 WONDER_EVENT: Final = "wonder"
 CHAIN_EVENT: Final = "chain"
+SELL_EVENT: Final = "sell"  # "on sell:", a card sold (discarded for coins)
 AGE_END_EVENT: Final = "age_end"  # "on age end:", announced by a loop after an age's battles
 # "on age start:", announced by a loop once an age's hands are dealt, before its first turn
 AGE_START_EVENT: Final = "age_start"
@@ -142,6 +146,9 @@ class Table(SharedGenerator):
 
     arrival_ongoing: bool
     arrival_lasting: bool = False
+    # whether other cities' clauses watch this table's arrivals (``on card in opponent:``,
+    # :func:`has_watchers`): then an arrival runs :func:`watched` too
+    watching: bool = False
     pools: dict[str, list[Token]]
     discard: list[Card]
 
@@ -202,6 +209,12 @@ class Table(SharedGenerator):
     def carry_out(self, seat: int, effect: fx.Effect) -> None:
         """A now-effect that a mechanism of the flow carries out (:data:`fx.BY_MECHANISM`:
         influence on a board of chambers, held tokens, a choice of two effects)."""
+        raise NotImplementedError
+
+    def kept(self, seat: int, name: str) -> int:
+        """A count the game keeps rather than a city (``per age``: the current period's
+        number; ``per influence``: ``seat``'s pieces on a board of chambers), for a clause
+        acting now (only the counts the loop declares, ``Capabilities.kept_counts``)."""
         raise NotImplementedError
 
     def draw_reserve(self, seat: int, count: int) -> None:
@@ -313,10 +326,13 @@ def arrive(table: Table, seat: int, source: object, effects: fx.Effects, event: 
         return
     if event is not None:
         trigger(table, seat, event, colour, source)
+        if table.watching and not table.over:
+            watched(table, seat, event, colour)
 
 
 def trigger(table: Table, seat: int, event: str, colour: str | None, source: object) -> None:
-    """Run the owner's ``on …:`` clauses that ``event`` sets off (never the source's own)."""
+    """Run the owner's ``on …:`` clauses that ``event`` sets off (never the source's own;
+    a clause watching other cities only, ``on card in opponent:``, not)."""
     for what, clause in table.triggers(seat):
         if what is source:
             continue
@@ -324,6 +340,8 @@ def trigger(table: Table, seat: int, event: str, colour: str | None, source: obj
         if wanted is None or wanted.event != event:
             continue
         if wanted.colours is not None and colour not in wanted.colours:
+            continue
+        if wanted.watches and _SELF_PLACE[0] not in wanted.places:
             continue
         if clause.condition is not None and not holds(clause.condition, seat,
                                                       table.city_list()):
@@ -333,14 +351,57 @@ def trigger(table: Table, seat: int, event: str, colour: str | None, source: obj
             return
 
 
+def watched(table: Table, seat: int, event: str, colour: str | None) -> None:
+    """Run the ``on …:`` clauses of the *other* cities that watch ``seat``'s arrivals
+    (``on blue card in self, opponent:``: the place names ``seat`` from the clause's
+    owner), for their owners, in seat order (a loop calls this only when the data has
+    such a clause: :func:`has_watchers`)."""
+    cities = table.city_list()
+    players = len(cities)
+    for owner in range(players):
+        if owner == seat:
+            continue
+        for _, clause in table.triggers(owner):
+            wanted = clause.trigger
+            if wanted is None or wanted.event != event or not wanted.watches:
+                continue
+            if wanted.colours is not None and colour not in wanted.colours:
+                continue
+            if not any(seat in seats_at(owner, place, players) for place in wanted.places):
+                continue
+            if clause.condition is not None and not holds(clause.condition, owner, cities):
+                continue
+            now(table, owner, clause.effect)
+            if table.over:
+                return
+
+
+def value(table: Table, counted: fx.Amount, seat: int) -> int:
+    """An amount for ``seat`` as a clause acts in play: the cities' counts (scoring's
+    :func:`amount`) and the counts the game keeps (``per age``, ``per influence``: the
+    table's :meth:`Table.kept`)."""
+    cities = table.city_list()
+    total = amount(counted, seat, cities)
+    for term in counted.terms:
+        what = term.counted
+        if isinstance(what, fx.CountKept):
+            found = 0
+            for place in term.places:
+                for other in seats_at(seat, place, len(cities)):
+                    found += table.kept(other, what.name)
+            total += term.value * (-(-found // term.divisor) if term.up
+                                   else found // term.divisor)
+    return total
+
+
 def now(table: Table, seat: int, effect: fx.Effect) -> None:
     """One now-effect of ``seat``'s (a ``now:`` clause, a trigger's, a rule's)."""
     if isinstance(effect, fx.Coins):
-        table.gain(seat, amount(effect.amount, seat, table.city_list()))
+        table.gain(seat, value(table, effect.amount, seat))
     elif isinstance(effect, fx.Shields):
         each = effect.each  # "shields 1 per …": counted when the clause acts
         table.shields(seat, effect.count if each is None else
-                      effect.count + amount(each, seat, table.city_list()))
+                      effect.count + value(table, each, seat))
     elif isinstance(effect, fx.Replay):
         table.replay(seat)
     elif isinstance(effect, fx.LoseCoins):
@@ -352,7 +413,7 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
                                                      effect.debt))
     elif isinstance(effect, fx.GainCoins):
         cities = table.city_list()
-        gained = amount(effect.amount, seat, cities)
+        gained = value(table, effect.amount, seat)
         for place in effect.places:
             for target in seats_at(seat, place, len(cities)):
                 table.gain(target, gained)
@@ -385,24 +446,28 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
     elif isinstance(effect, fx.MoveWonder):
         table.ask(WONDER_MOVES[effect.verb], seat, effect)
     elif isinstance(effect, fx.DiscardStructure):
-        table.ask(DISCARD_CARD, seat, effect)
+        if not effect.accessible:
+            table.ask(DISCARD_CARD, seat, effect)
+        else:   # one choice each ("up to N": each may be skipped)
+            for _ in range(max(effect.upto, 1)):
+                table.ask(DISCARD_ACCESSIBLE, seat, effect)
     elif isinstance(effect, fx.CopyScience):
         table.ask(COPY_SCIENCE, seat, effect)
     elif isinstance(effect, fx.TrackPiece):
         table.ask(TRACK_MOVES[effect.verb], seat, effect)
 
 
-def _owed(table: Table, seat: int, places: Sequence[str], value: fx.Amount,
+def _owed(table: Table, seat: int, places: Sequence[str], owed: fx.Amount,
           each: fx.Amount | None) -> list[tuple[int, int]]:
     """(seat, coins) owed by each city at ``places`` for a ``loses`` or ``gives`` of
     ``seat``'s: the amount counted for the owner, plus ``each`` (``… in them``) counted in
     that city itself."""
     cities = table.city_list()
-    base = amount(value, seat, cities)
+    base = value(table, owed, seat)
     found: list[tuple[int, int]] = []
     for place in places:
         for target in seats_at(seat, place, len(cities)):
-            found.append((target, base if each is None else base + amount(each, target, cities)))
+            found.append((target, base if each is None else base + value(table, each, target)))
     return found
 
 
@@ -526,6 +591,7 @@ def triggers_of(city: City) -> list[tuple[object, fx.Clause]]:
 
 
 _HAS_TRIGGERS: Final = "runtime_has_triggers"  # this module's entry in GameData.derived
+_HAS_WATCHERS: Final = "runtime_has_watchers"
 
 
 def every_effects(data: GameData) -> list[fx.Effects]:
@@ -551,7 +617,20 @@ def has_triggers(data: GameData) -> bool:
     return found
 
 
+def has_watchers(data: GameData) -> bool:
+    """Whether any source of the data has an ``on …:`` clause that other cities' arrivals
+    set off (``on blue card in self, opponent:``; computed once per loaded data)."""
+    cached = data.derived.get(_HAS_WATCHERS)
+    if isinstance(cached, bool):
+        return cached
+    found = any(c.trigger is not None and c.trigger.watches
+                for e in every_effects(data) for c in e.clauses)
+    data.derived[_HAS_WATCHERS] = found
+    return found
+
+
 __all__ = ["AGE_END_EVENT", "AGE_START_EVENT", "CARD_EVENT", "CHAIN_EVENT", "COPY", "DEBT",
-           "DESTROY", "DISCARD_BUILD", "Pending", "RESERVE_BUILD", "TOKEN", "Table",
-           "WONDER_EVENT", "act", "arrive", "has_triggers", "now", "options", "plan", "resolve",
-           "run", "trigger", "triggers_of", "mypyc_attr"]
+           "DESTROY", "DISCARD_BUILD", "Pending", "RESERVE_BUILD", "SELL_EVENT", "TOKEN",
+           "Table", "WONDER_EVENT", "act", "arrive", "has_triggers", "has_watchers",
+           "mypyc_attr", "now", "options", "plan", "resolve", "run", "trigger", "triggers_of",
+           "value", "watched"]

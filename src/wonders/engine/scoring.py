@@ -44,7 +44,8 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
                 found = city.cards_of(what.colours)
             else:
                 found = city.count(what)
-            total += term.value * (found // term.divisor)
+            total += term.value * (-(-found // term.divisor) if term.up
+                                   else found // term.divisor)
             continue
         if MOST in places:  # the city with the most of the counted thing (a plain loop:
             # compiled, max() of a generator is a generic call)
@@ -61,7 +62,8 @@ def amount(value: fx.Amount, seat: int, cities: Sequence[City]) -> int:
                     if other not in seen:
                         seen.append(other)
                         counted += cities[other].count(term.counted)
-        total += term.value * (counted // term.divisor)
+        total += term.value * (-(-counted // term.divisor) if term.up
+                               else counted // term.divisor)
     return total
 
 

@@ -72,6 +72,8 @@ def counted(item: fx.Counted) -> list[Glyph]:
         return [Glyph(COIN), Glyph(TEXT, "aside")]
     if isinstance(item, fx.CountSets):
         return [Glyph(CARD, c) for c in item.colours]
+    if isinstance(item, fx.CountKept):   # (a count the game keeps: written as a word)
+        return [Glyph(TEXT, item.name)]
     return [Glyph(SCIENCE, s) for s in item.symbols]
 
 

@@ -410,11 +410,10 @@ class StructureRunner(DraftRunner):
         if "build" in spec:
             card = self.card(spec["build"], path + ("build",))
             what = card.name
-            if card.name in city.made_free or card in city.unlocked:
+            if structure.chained(game, seat, card):
                 cheapest, how = 0, CHAIN
             else:
-                cheapest = trade.cost_of(game, seat, card.cost,
-                                         context.discounts.get(card.colour, 0))
+                cheapest = trade.card_cost(game, seat, card)
                 how = "cost" if card.cost.is_free else None
         elif "wonder" in spec:
             wonder = self.wonder(spec["wonder"], path + ("wonder",))

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 NAME: Final = "bank"
 SLOT: Final = part_index(NAME)   # (the part's index in a game's slots)
 TRADE_INCOME_ABILITY: Final = "trade_income"
+# the chains of the rival's built cards make cards free for the owner too
+OPPONENT_CHAINS_ABILITY: Final = "opponent_chains"
 
 CANNOT: Final = -1    # the card cannot be built now (already there, or too dear)
 CHAINED: Final = -2   # free by chain
@@ -164,8 +166,11 @@ def first_offer(setup: StructureRules, terms: TradeTerms, card: Card) -> Priced:
     """Price ``card`` on ``terms`` the first time they are asked about it, and keep its
     record in them (at its number, which it gets here if it has none yet)."""
     discounts = terms.discounts  # (most terms have none: a length test, not a lookup)
-    found = card_record(setup, card, terms.cost(
-        card.cost, discounts.get(card.colour, 0) if discounts else 0))
+    discount = discounts.get(card.colour, 0) if discounts else 0
+    paid = terms.cost(card.cost, discount)
+    if terms.waived and card.cost.coins and card.colour in terms.waived:
+        paid = min(paid, waived_cost(terms, card, discount))
+    found = card_record(setup, card, paid)
     number = card_number(card)
     offers = terms.offers
     index = number - terms.offers_from
@@ -174,6 +179,26 @@ def first_offer(setup: StructureRules, terms: TradeTerms, card: Card) -> Priced:
     else:
         terms.offers_from = place(offers, terms.offers_from, number, found)
     return found
+
+
+def waived_cost(terms: TradeTerms, card: Card, discount: int) -> int:
+    """What ``card`` costs on ``terms`` paying none of its cost's coins, the resources of
+    the discount that allows it given up (``discount 1 resource or every coin on …``)."""
+    given_up = terms.waived.get(card.colour, 0)
+    return terms.cost(fx.Cost(0, card.cost.resources), max(0, discount - given_up))
+
+
+def coin_part(terms: TradeTerms, card: Card, paid: int) -> int:
+    """The coins of ``card``'s cost in a build paying ``paid`` (the rest is trade): none when
+    the build was paid with its cost's coins waived, as the cheaper way."""
+    coins = card.cost.coins
+    if not coins or card.colour not in terms.waived:
+        return coins
+    discounts = terms.discounts
+    discount = discounts.get(card.colour, 0) if discounts else 0
+    if terms.cost(card.cost, discount) > paid:
+        return 0
+    return coins
 
 
 def tuck_of(wonder: Wonder, paid: int) -> Tuck:
@@ -207,14 +232,20 @@ class OwnTerms:
     class rather than a tuple: compiled, a tuple read from the cache is checked item by item
     and unpacked."""
 
-    __slots__ = ("fixed", "discounts", "wonder_discount", "ident")
+    __slots__ = ("fixed", "discounts", "wonder_discount", "ident", "less", "waived")
 
     def __init__(self, fixed: dict[str, int], discounts: dict[str, int], wonder_discount: int,
-                 ident: int) -> None:
+                 ident: int, less: dict[str, int] | None = None,
+                 waived: dict[str, int] | None = None) -> None:
         self.fixed = fixed
         self.discounts = discounts
         self.wonder_discount = wonder_discount
         self.ident = ident
+        # "buy … at N coins less": coins off each resource's bank price (never below 1)
+        self.less: dict[str, int] = less if less is not None else {}
+        # "discount N resources or every coin on COLOURS cards": by colour, the resources
+        # given up when a build pays none of its cost's coins instead
+        self.waived: dict[str, int] = waived if waived is not None else {}
 
 
 # the data set's bank price and resources (bank_key) -> a city's own terms when it has no
@@ -271,19 +302,29 @@ def own_terms(game: FlowGame, bank_key: int, city: DraftedCity) -> OwnTerms:
         return cast(OwnTerms, cached)
     fixed: dict[str, int] = {}
     discounts: dict[str, int] = {}
+    less: dict[str, int] = {}
+    waived: dict[str, int] = {}
     wonder_discount = 0
     for _, _, effect in city.clause_list(fx.Timing.ONGOING):
         if isinstance(effect, fx.TradePrice) and not effect.places:
             for resource in effect.resources:
-                fixed[resource] = min(fixed.get(resource, effect.price), effect.price)
+                if effect.less:
+                    less[resource] = less.get(resource, 0) + effect.price
+                else:
+                    fixed[resource] = min(fixed.get(resource, effect.price), effect.price)
         elif isinstance(effect, fx.Discount):
             if effect.target == WONDER_EVENT:
                 wonder_discount += effect.count
             else:
                 for colour in effect.colours or game.data.rules.vocabulary.colours:
                     discounts[colour] = discounts.get(colour, 0) + effect.count
+                    if effect.or_coins:
+                        waived[colour] = min(waived.get(colour, effect.count), effect.count)
     found = OwnTerms(fixed, discounts, wonder_discount,
-                     intern((items_of(fixed), items_of(discounts), wonder_discount, bank_key)))
+                     intern((items_of(fixed), items_of(discounts), wonder_discount, bank_key)
+                            if not less and not waived else
+                            (items_of(fixed), items_of(discounts), wonder_discount, bank_key,
+                             items_of(less), items_of(waived))), less, waived)
     city._cache[BANK_TERMS] = found
     return found
 
@@ -343,6 +384,9 @@ class BankTrade(Part):
             base = self.setup.bank.price
             resources = self.setup.base.resources
             prices = {r: base + units.get(r, 0) for r in resources}
+            for resource, off in mine.less.items():   # ("at N coins less": never below 1)
+                if resource in prices:
+                    prices[resource] = max(1, prices[resource] - off)
             for resource, price in mine.fixed.items():
                 if price < prices[resource]:
                     prices[resource] = price
@@ -351,11 +395,22 @@ class BankTrade(Part):
                      price_rates(prices))
             memo.remember(PRICES, key, found)
         return terms(own, own.ident, found[0], found[1], mine.discounts,
-                     mine.wonder_discount, terms_id, found[2])
+                     mine.wonder_discount, terms_id, found[2], mine.waived)
 
     def cost_of(self, game: FlowGame, seat: int, cost: fx.Cost, discount: int) -> int:
         """Coins ``seat`` pays for ``cost`` now: its coins plus the cheapest trade."""
         return self.context(game, seat).cost(cost, discount)
+
+    def card_cost(self, game: FlowGame, seat: int, card: Card) -> int:
+        """Coins ``seat`` pays for ``card`` now, as a turn prices it (its colour's discounts,
+        and a cost's coins waived where that is cheaper: :func:`first_offer`)."""
+        terms = self.context(game, seat)
+        discounts = terms.discounts
+        discount = discounts.get(card.colour, 0) if discounts else 0
+        paid = terms.cost(card.cost, discount)
+        if terms.waived and card.cost.coins and card.colour in terms.waived:
+            paid = min(paid, waived_cost(terms, card, discount))
+        return paid
 
     def prices(self, game: FlowGame, seat: int) -> dict[str, int]:
         """What one unit of each resource costs ``seat`` at the bank now."""
@@ -409,9 +464,10 @@ def state(game: FlowGame) -> BankTrade:
     return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
-__all__ = ["BankTrade", "CANNOT", "CHAINED", "KeptTerms", "NAME", "NO_TUCKS", "OwnTerms",
-           "Priced", "TRADE_INCOME_ABILITY", "Tuck", "card_record", "cities_of", "first_offer",
-           "make", "own_terms", "seed_cities", "state", "tuck_card", "tuck_of"]
+__all__ = ["BankTrade", "CANNOT", "CHAINED", "KeptTerms", "NAME", "NO_TUCKS",
+           "OPPONENT_CHAINS_ABILITY", "OwnTerms", "Priced", "TRADE_INCOME_ABILITY", "Tuck",
+           "card_record", "cities_of", "coin_part", "first_offer", "make", "own_terms",
+           "seed_cities", "state", "tuck_card", "tuck_of", "waived_cost"]
 
 
 def seed_cities(setup: StructureRules, cities: Sequence[DraftedCity]) -> None:

@@ -35,6 +35,7 @@ from wonders.engine.flow_state import Ask
 from wonders.engine.mechanisms import bank, cities, priced_row, structure, track
 from wonders.engine.runtime import (
     COPY_SCIENCE,
+    DISCARD_ACCESSIBLE,
     DISCARD_CARD,
     TAKE_CARD,
     TRACK_MOVES,
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
 # the kinds the runtime asks (named once, in runtime.py)
 TAKE_WONDER: Final = WONDER_MOVES["take"]
 UNBUILD: Final = WONDER_MOVES["unbuild"]
+REMOVE_WONDER: Final = WONDER_MOVES["remove"]
+SKIP: Final = Move("skip")
 BUILD_WONDER: Final = WONDER_MOVES["build"]
 BLOCK: Final = TRACK_MOVES["block"]
 DISCARD_TOKEN: Final = TRACK_MOVES["discard"]
@@ -60,6 +63,8 @@ WORDING: Final[dict[str, str]] = {
     COPY_SCIENCE: "choosing a card of another city whose science symbol becomes yours",
     TAKE_WONDER: "choosing an unbuilt wonder to take",
     UNBUILD: "choosing a built wonder to unbuild",
+    REMOVE_WONDER: "choosing a built wonder to put out of the game",
+    DISCARD_ACCESSIBLE: "choosing an accessible card of the structure to discard",
     BUILD_WONDER: "choosing a discarded card and a wonder to build with it",
     DISCARD_CARD: "choosing a card of the structure to discard",
     BLOCK: "choosing a space of the conflict track to block",
@@ -75,6 +80,8 @@ def kind_of(effect: fx.Effect) -> str:
     """The follow-up kind an effect of this module asks ('' for another effect)."""
     if isinstance(effect, fx.MoveWonder):
         return WONDER_MOVES[effect.verb]
+    if isinstance(effect, fx.DiscardStructure) and effect.accessible:
+        return DISCARD_ACCESSIBLE
     return KINDS.get(type(effect), "")
 
 
@@ -102,7 +109,7 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
                 if card.colour in effect.colours and science_symbol(card):
                     found.append(Move("copy", (science_symbol(card), "of", card.name, "of",
                                                "player", str(target))))
-    elif isinstance(effect, fx.MoveWonder) and effect.verb in ("take", "unbuild"):
+    elif isinstance(effect, fx.MoveWonder) and effect.verb in ("take", "unbuild", "remove"):
         for target in _targets(seat, effect.places, len(towns)):
             city = towns[target]
             wonders = city.wonders if effect.verb == "take" else city.built_wonders
@@ -116,11 +123,14 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
         laid = structure.state(game).structure
         if laid is not None:
             layout = laid.layout
+            open_slots = set(laid.accessible) if effect.accessible else None
             for slot in range(layout.size):
-                if not laid.taken[slot]:
+                if not laid.taken[slot] and (open_slots is None or slot in open_slots):
                     row = layout.slot_rows[slot]
                     place = slot - sum(len(r) for r in layout.rows[:row - 1]) + 1
                     found.append(Move("discard", ("row", str(row), "card", str(place))))
+            if found and effect.upto:   # ("up to N": each may be skipped)
+                found.append(SKIP)
     elif isinstance(effect, fx.TrackPiece):
         pawn = track.state(game)
         if effect.verb == "block":   # (any space but the pawn's: a capital too)
@@ -181,13 +191,14 @@ def resolve(game: FlowGame, asked: Ask, move: Any) -> None:
         owner.wonders.append(source.wonders.pop(_named(source.wonders, words[0])))
         source.changed()   # (the wonders each can tuck a card under: found again)
         owner.changed()
-    elif asked.kind == UNBUILD:
+    elif asked.kind in (UNBUILD, REMOVE_WONDER):
         source = towns[int(words[3])]
         index = _named(source.built_wonders, words[0])
         wonder = source.built_wonders.pop(index)
         offer.discard.append(source.stage_cards.pop(index))
         source.stages -= 1
-        source.wonders.append(wonder)
+        if asked.kind == UNBUILD:   # (removed: out of the game)
+            source.wonders.append(wonder)
         source.changed()
     elif asked.kind == BUILD_WONDER:
         card = offer.discard.pop(_named(offer.discard, words[2]))
@@ -197,8 +208,9 @@ def resolve(game: FlowGame, asked: Ask, move: Any) -> None:
         if limit and structure.wonders_built(game) >= limit:
             for other in towns:
                 other.wonders.clear()  # the rest leave the game
-    elif asked.kind == DISCARD_CARD:
-        _discard(game, seat, words)
+    elif asked.kind in (DISCARD_CARD, DISCARD_ACCESSIBLE):
+        if move.verb != "skip":
+            _discard(game, seat, words)
     elif asked.kind == BLOCK:
         track.state(game).blocker = int(words[1])
     elif asked.kind in (DISCARD_TOKEN, USE_TOKEN):
@@ -209,7 +221,7 @@ def resolve(game: FlowGame, asked: Ask, move: Any) -> None:
             pawn.use_token(game, index, side)
         else:
             pawn.tokens.discard((index, side))
-    if asked.kind in (TAKE_WONDER, UNBUILD, BUILD_WONDER):
+    if asked.kind in (TAKE_WONDER, UNBUILD, REMOVE_WONDER, BUILD_WONDER):
         kept = bank.state(game).kept   # (the wonders each can tuck under: priced again)
         for s in range(len(kept)):
             kept[s] = bank.KeptTerms()
@@ -243,10 +255,14 @@ def every_move(data: Any, players: int) -> list[Move]:
         shown = {c.name: science_symbol(c) for c in data.cards if science_symbol(c)}
         found += [Move("copy", (symbol, "of", name, "of", "player", s))
                   for name, symbol in shown.items() for s in seats]
+    verbs = {c.effect.verb for e in every_effects(data) for c in e.clauses
+             if isinstance(c.effect, fx.MoveWonder)}
     if fx.MoveWonder in kinds:
         found += [Move(verb, (w, "of", "player", s)) for verb in ("take", "unbuild")
                   for w in wonders for s in seats]
         found += [Move("wonder", (w, "with", c, "free")) for w in wonders for c in cards]
+    if "remove" in verbs:
+        found += [Move("remove", (w, "of", "player", s)) for w in wonders for s in seats]
     if fx.DiscardStructure in kinds:
         layouts = data.rules.model.offer.layouts
         longest = max((len(row) for layout in layouts.values() for row in layout.rows),
@@ -254,6 +270,9 @@ def every_move(data: Any, players: int) -> list[Move]:
         rows = max((len(layout.rows) for layout in layouts.values()), default=0)
         found += [Move("discard", ("row", str(r), "card", str(c)))
                   for r in range(1, rows + 1) for c in range(1, longest + 1)]
+        if any(isinstance(c.effect, fx.DiscardStructure) and c.effect.upto
+               for e in every_effects(data) for c in e.clauses):
+            found.append(SKIP)
     if fx.TrackPiece in kinds:
         model = data.rules.model.military.track
         reach = model.supremacy
@@ -265,7 +284,7 @@ def every_move(data: Any, players: int) -> list[Move]:
 
 for _kind in WORDING:   # (the runtime's follow-ups of these kinds come here)
     cities.ROUTED[_kind] = ask
-for _kind in (DISCARD_TOKEN, USE_TOKEN):   # (one discarded, then another used)
+for _kind in (DISCARD_TOKEN, USE_TOKEN, DISCARD_ACCESSIBLE):   # (one done, then another)
     cities.LATE[_kind] = options
 
 __all__ = ["BUILD_WONDER", "DISCARD_CARD", "KINDS", "TAKE_CARD", "TAKE_WONDER", "UNBUILD",

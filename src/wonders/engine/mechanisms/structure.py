@@ -29,7 +29,15 @@ from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms import bank
 from wonders.engine.mechanisms.bank import CANNOT, CHAINED, NO_TUCKS, Priced, Tuck
 from wonders.engine.randomness import below, sample, shuffle
-from wonders.engine.runtime import CARD_EVENT, CHAIN_EVENT, WONDER_EVENT, act, trigger
+from wonders.engine.runtime import (
+    CARD_EVENT,
+    CHAIN_EVENT,
+    SELL_EVENT,
+    WONDER_EVENT,
+    act,
+    trigger,
+    watched,
+)
 from wonders.engine.structure import Structure
 from wonders.engine.structure_rules import StructureRules, structure_rules
 
@@ -191,14 +199,17 @@ def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
     assert structure is not None
     cards = structure.cards
     counted = part.counted
+    # "ability opponent_chains": the rival's chains make cards free here too
+    rival: DraftedCity | None = (cities[1 - seat] if city.has_ability(
+        bank.OPPONENT_CHAINS_ABILITY) else None)
     for slot in structure.accessible:
         card = cards[slot]
         number = card.number
         if counted is not None and card.colour in counted.colours:
             priced = bank.card_record(setup, card, counted.price_of(city, card)
                                       if card.name not in city.names else CANNOT)
-        elif card.name in marked:
-            priced = _marked_offers(setup, city, card, terms)
+        elif card.name in marked or (rival is not None and _chained_by(rival, card)):
+            priced = _marked_offers(setup, city, card, terms, rival)
         else:
             index = number - terms.offers_from  # (read again: first_offer may move it)
             found = offers[index] if 0 <= index < len(offers) else None
@@ -218,14 +229,31 @@ def turn_moves(game: FlowGame, seat: int) -> tuple[Any, ...]:
     return tuple(actions)   # (an Ask holds a tuple)
 
 
+def chained(game: FlowGame, seat: int, card: Card) -> bool:
+    """Whether ``card`` is free by chain for ``seat`` now (its own chains, and the rival's
+    with ``ability opponent_chains``)."""
+    cities = bank.cities_of(game)
+    city = cities[seat]
+    if _chained_by(city, card):
+        return True
+    return (city.has_ability(bank.OPPONENT_CHAINS_ABILITY) and len(cities) == 2
+            and _chained_by(cities[1 - seat], card))
+
+
+def _chained_by(city: DraftedCity, card: Card) -> bool:
+    """Whether ``city``'s built cards (or tokens) make ``card`` free by chain."""
+    return card.name in city.made_free or card in city.unlocked
+
+
 def _marked_offers(setup: StructureRules, city: DraftedCity, card: Card,
-                   terms: TradeTerms) -> Priced:
+                   terms: TradeTerms, rival: DraftedCity | None = None) -> Priced:
     """The offers of a card whose name the city has marked (about 3 % of those offered):
-    built already, free by chain, or neither (another card's chain name)."""
+    built already, free by chain (the ``rival``'s chains too, when given), or neither
+    (another card's chain name)."""
     name = card.name
     if name in city.names:
         return bank.card_record(setup, card, CANNOT)
-    if name in city.made_free or card in city.unlocked:
+    if _chained_by(city, card) or (rival is not None and _chained_by(rival, card)):
         return bank.card_record(setup, card, CHAINED)
     offers = terms.offers
     index = card.number - terms.offers_from
@@ -284,9 +312,14 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
         chained = built.method == CHAIN
         counted = part.counted
         # a chain build pays nothing, so nothing of it is trade (nor a price by count)
+        fixed = card.cost.coins   # (the cost's coins: what is not trade)
+        if fixed and not chained:
+            terms = trade.context(game, seat)
+            if terms.waived:   # ("… or every coin": a build that paid none of them)
+                fixed = bank.coin_part(terms, card, built.payment.total)
         trade.pay(game, seat, built.payment.total, 0 if chained else built.payment.total
                   if counted is not None and card.colour in counted.colours
-                  else card.cost.coins)
+                  else fixed)
         city.add_card(card)
         arrived(game, seat, card, card.effects, CARD_EVENT, card.colour)
         if chained and city.triggers:
@@ -297,6 +330,8 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
         sell = part.setup.base.sell
         if sell is not None:
             act(game.table, seat, sell, True)
+        if city.triggers and not game.finished:   # "on sell: coins 2"
+            trigger(game.table, seat, SELL_EVENT, None, card)
         return
     wonder = tucked.wonder
     trade.pay(game, seat, tucked.payment.total, stage_cost(wonder).coins)
@@ -333,6 +368,8 @@ def arrived(game: FlowGame, seat: int, source: object, effects: Any, event: str,
         return
     if bank.cities_of(game)[seat].triggers:
         trigger(table, seat, event, colour, source)
+    if table.watching and not game.finished:   # "on card in opponent:" of other cities
+        watched(table, seat, event, colour)
 
 
 def check(game: FlowGame, seat: int, action: Any) -> None:
@@ -367,5 +404,5 @@ def state(game: FlowGame) -> StructureOffer:
     return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
-__all__ = ["NAME", "StructureOffer", "TURN", "WORDING", "check", "lay", "make", "offer_empty",
-           "resolve", "state", "turn_moves", "wonders_built"]
+__all__ = ["NAME", "StructureOffer", "TURN", "WORDING", "chained", "check", "lay", "make",
+           "offer_empty", "resolve", "state", "turn_moves", "wonders_built"]
