@@ -61,3 +61,15 @@ def test_an_expansion_game_through_the_terminal_is_the_game_the_bots_play(
     assert "Decree" in out and "face down" in out
     assert any(": a1–a" in p or "(or write it)" in p for p in driver.prompts)
     assert "Final score sheet" in out and "Traceback" not in out
+
+
+def test_coins_laid_aside_are_shown_beside_the_treasury() -> None:
+    """Astarte's coins (``coins 7 aside``) are the player's but not the treasury's: the
+    cities table shows both."""
+    data = load_game([ROOT / "expansions" / "pantheon"])
+    game = FlowGame(data, 2, 0)
+    game.cities[0].aside = 7
+    console = recording_console()
+    StructureHumanGame(game, 0, {1: make_bot("random", 1)}, console, lambda _: "").show_cities()
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "(+7 laid aside" in out

@@ -742,7 +742,9 @@ class StructureHumanGame(TerminalSession[FlowGame]):
         for seat in order:
             table.add_column(f"{self.who(seat)} (seat {seat})")
         cities = [game.cities[s] for s in order]
-        table.add_row("coins", *[str(c.coins) for c in cities])
+        table.add_row("coins", *[str(c.coins) + (f" (+{c.aside} laid aside: spent after these, "
+                                                  "safe from losses)" if c.aside else "")
+                                 for c in cities])
         table.add_row("production", *[production_text(c.production(params)[0]) for c in cities])
         table.add_row("bank price per unit", *[self._prices(s) for s in order])
         table.add_row("wonders built", *[self._wonders(c.built_wonders, built=True)

@@ -910,6 +910,11 @@ function citySymbols(city) {
   const found = (state.symbols || [])[city.seat] || {};
   const row = el("span", {class: "city-symbols", "data-symbols": String(city.seat)},
     symbol("coins", city.coins, "coins"), symbol("shields", city.shields, "shields"));
+  if (city.aside) {   // coins laid on a source, out of the treasury ("coins N aside")
+    row.append(el("span", {class: "aside-coins", "data-aside": String(city.aside),
+                           title: "coins laid aside: spent after the treasury's, safe from losses"},
+                  `+${city.aside} aside`));
+  }
   const produces = found.produces;
   if (produces) {
     const items = [...Object.entries(produces.fixed).map(([r, n]) => symbol(r, n, "produces")),
