@@ -24,13 +24,14 @@ are documented in ``docs/errors.md``:
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Final, Iterator, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
 from wonders.dsl.flow_model import PRICED_ROW, check_flow, has_extra_offer
 from wonders.dsl.mechanisms import (
     EFFECT_WORDS,
+    FLOW_ADDS,
     PERIOD_END,
     PERIOD_START,
     TOKEN_EVENT,
@@ -94,6 +95,11 @@ def effect_paths(doc: Document, kind: str) -> Iterator[PathKey]:
                 for j, _ in enumerate(_list(_map(side_data).get("stages"))):
                     yield ("wonders", i, "sides", side, "stages", j, "effect")
 
+
+#: the flow steps that put tokens into play, as M903 names them: by kind, or by name
+TOKEN_STEPS: Final = ", ".join(
+    [f"{name}: kind" for name, add in sorted(FLOW_ADDS.items()) if add.deals]
+    + ["lay_structure_tokens: kind", "stack_decks: decks", "fill_row: token"])
 
 class _Checker:
     def __init__(self, game: Game, rules: Document, caps: Capabilities, compiled: Compiled,
@@ -316,8 +322,8 @@ class _Checker:
             if token.kind not in self.dealt_kinds and token.name not in self.placed:
                 self.report.add(Diagnostic(
                     "M903", f"token '{token.name}' never comes into play: setup.tokens does not "
-                    f"deal {token.kind} tokens into a pool, nor a flow step (lay_chambers, "
-                    "stack_held, lay_track_tokens: kind)", token.location, text=token.name))
+                    f"deal {token.kind} tokens into a pool, nor a flow step ({TOKEN_STEPS})",
+                    token.location, text=token.name))
 
     # --- the rules file ----------------------------------------------------------
 
