@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -1046,60 +1046,70 @@ def test_the_search_bot_is_called_mcts_everywhere_and_search_still_works(
     assert [s.kind for s in again.get(table_id).seats] == ["human", "mcts", "mcts"]
 
 
-def test_a_priced_rows_moves_say_where_they_act_and_what_they_cost() -> None:
-    """Pantheon: each activation is described with its item, its space (the view's), the
-    coins it costs and the tokens it spends; each placement with its space; a follow-up
-    with the place of the table it acts on (a structure card, a track space, a military
-    token) or the card or wonder it moves — every one from the move's own words."""
+def _decisions_with_moves(label: str, wanted: set[str],
+                          seen: set[str]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Random games of a flow game (seeds 1 to 11, a move of the flow's chosen 7 times in
+    10 where one is offered): at each decision offering one, the deciding seat's view and
+    its described actions.  Ends after a game once ``seen`` holds ``wanted``; fails if no
+    game gets there."""
     import random
 
     from wonders.engine.flow_actions import Move
     from wonders.engine.registry import new_game
 
-    data = SOURCES.get("pantheon") or load_source("pantheon")
-    seen: set[str] = set()
+    data = SOURCES.get(label) or load_source(label)
     for seed in range(1, 12):
         game = new_game(data.data, 2, seed)
         rng = random.Random(seed)
         while not game.over:
             seat = game.decision().seats[0]
             legal = list(game.legal_actions(seat))
-            if any(isinstance(a, Move) for a in legal):
-                view = game.view(seat)
-                for entry in present.actions_for(game, seat)["actions"]:
-                    words = entry["json"].get("words")
-                    if words is None:
-                        continue
-                    kind = entry["kind"]
-                    if kind == "activate" and words[1] == "pay":
-                        space = next(s for s in view["row"] if s["item"] == words[0])
-                        assert (entry["item"], entry["space"], entry["paid"]) == \
-                            (words[0], space["space"], int(words[2]))
-                        assert entry["spend"] == words[4:]
-                        assert entry["text"].startswith(f"activate {words[0]} on space "
-                                                        f"{space['space']} for {words[2]} coin")
-                        seen.add("activate")
-                    elif kind == "place":
-                        assert (entry["item"], entry["space"]) == (words[0], int(words[3]))
-                        seen.add("place")
-                    elif words[0] == "row":
-                        assert entry["place"] == [int(words[1]), int(words[3])]
-                        seen.add("place of the structure")
-                    elif kind == "block":
-                        assert entry["track"] == int(words[1])
-                        seen.add("track")
-                    elif words[:2] == ["military", "token"]:
-                        assert entry["military"] == [int(words[2]), int(words[5])]
-                        seen.add("military")
-                    elif kind in ("take", "unbuild"):
-                        assert entry["target"] == int(words[3])
-                        assert words[0] in (entry.get("card"), entry.get("wonder"))
-                        seen.add(kind)
-            rows = [a for a in legal if isinstance(a, Move)]
-            game.play({seat: rng.choice(rows if rows and rng.random() < 0.7 else legal)})
-        if {"activate", "place", "place of the structure", "track", "military"} <= seen:
+            moves = [a for a in legal if isinstance(a, Move)]
+            if moves:
+                yield game.view(seat), present.actions_for(game, seat)
+            game.play({seat: rng.choice(moves if moves and rng.random() < 0.7 else legal)})
+        if wanted <= seen:
             return
     raise AssertionError(f"not every kind of move was seen: {sorted(seen)}")
+
+
+def test_a_priced_rows_moves_say_where_they_act_and_what_they_cost() -> None:
+    """Pantheon: each activation is described with its item, its space (the view's), the
+    coins it costs and the tokens it spends; each placement with its space; a follow-up
+    with the place of the table it acts on (a structure card, a track space, a military
+    token) or the card or wonder it moves — every one from the move's own words."""
+    seen: set[str] = set()
+    wanted = {"activate", "place", "place of the structure", "track", "military"}
+    for view, described in _decisions_with_moves("pantheon", wanted, seen):
+        for entry in described["actions"]:
+            words = entry["json"].get("words")
+            if words is None:
+                continue
+            kind = entry["kind"]
+            if kind == "activate" and words[1] == "pay":
+                space = next(s for s in view["row"] if s["item"] == words[0])
+                assert (entry["item"], entry["space"], entry["paid"]) == \
+                    (words[0], space["space"], int(words[2]))
+                assert entry["spend"] == words[4:]
+                assert entry["text"].startswith(f"activate {words[0]} on space "
+                                                f"{space['space']} for {words[2]} coin")
+                seen.add("activate")
+            elif kind == "place":
+                assert (entry["item"], entry["space"]) == (words[0], int(words[3]))
+                seen.add("place")
+            elif words[0] == "row":
+                assert entry["place"] == [int(words[1]), int(words[3])]
+                seen.add("place of the structure")
+            elif kind == "block":
+                assert entry["track"] == int(words[1])
+                seen.add("track")
+            elif words[:2] == ["military", "token"]:
+                assert entry["military"] == [int(words[2]), int(words[5])]
+                seen.add("military")
+            elif kind in ("take", "unbuild"):
+                assert entry["target"] == int(words[3])
+                assert words[0] in (entry.get("card"), entry.get("wonder"))
+                seen.add(kind)
 
 
 def test_senate_and_held_token_moves_say_where_they_act_and_what_they_do() -> None:
@@ -1107,52 +1117,35 @@ def test_senate_and_held_token_moves_say_where_they_act_and_what_they_do() -> No
     keeping, returning, triggering and preparing a held token name the token (and the card
     tucked under it, listed in that card's tray beside build and sell), a choice of two
     effects says the effect it picks (the view's words) — every one from the move's words."""
-    import random
-
-    from wonders.engine.flow_actions import Move
-    from wonders.engine.registry import new_game
-
     data = SOURCES.get("agora") or load_source("agora")
     seen: set[str] = set()
-    for seed in range(1, 12):
-        game = new_game(data.data, 2, seed)
-        rng = random.Random(seed)
-        while not game.over:
-            seat = game.decision().seats[0]
-            legal = list(game.legal_actions(seat))
-            if any(isinstance(a, Move) for a in legal):
-                view = game.view(seat)
-                described = present.actions_for(game, seat)
-                for entry in described["actions"]:
-                    words = entry["json"].get("words")
-                    if words is None:
-                        continue
-                    kind = entry["kind"]
-                    if kind in ("place", "remove"):
-                        assert entry["chamber"] == int(words[0])
-                        assert f"chamber {words[0]} (" in entry["text"]
-                        seen.add(kind)
-                    elif kind in ("move", "decree"):
-                        assert (entry["chamber"], entry["to"]) == (int(words[0]), int(words[1]))
-                        seen.add(kind)
-                    elif kind in ("keep", "trigger"):
-                        effect = present.catalogue(data.data)["tokens"][words[0]]["effect"]
-                        assert entry["held"] == words[0] and effect in entry["text"]
-                        seen.add(kind)
-                    elif kind == "prepare":
-                        assert (entry["held"], entry["card"]) == tuple(words)
-                        assert entry["index"] in described["cards"][words[1]]["actions"]
-                        assert entry["index"] not in described["other"]
-                        seen.add(kind)
-                    elif kind == "return":
-                        assert view["held"]["drawn"][0] in entry["text"]
-                        seen.add(kind)
-                    elif kind == "choose":
-                        assert entry["choice"] == int(words[0])
-                        assert entry["text"] == f"choose: {view['either']['choices'][int(words[0]) - 1]}"
-                        seen.add(kind)
-            moves = [a for a in legal if isinstance(a, Move)]
-            game.play({seat: rng.choice(moves if moves and rng.random() < 0.7 else legal)})
-        if {"place", "move", "remove", "keep", "return", "trigger", "prepare", "choose"} <= seen:
-            return
-    raise AssertionError(f"not every kind of move was seen: {sorted(seen)}")
+    wanted = {"place", "move", "remove", "keep", "return", "trigger", "prepare", "choose"}
+    for view, described in _decisions_with_moves("agora", wanted, seen):
+        for entry in described["actions"]:
+            words = entry["json"].get("words")
+            if words is None:
+                continue
+            kind = entry["kind"]
+            if kind in ("place", "remove"):
+                assert entry["chamber"] == int(words[0])
+                assert f"chamber {words[0]} (" in entry["text"]
+                seen.add(kind)
+            elif kind in ("move", "decree"):
+                assert (entry["chamber"], entry["to"]) == (int(words[0]), int(words[1]))
+                seen.add(kind)
+            elif kind in ("keep", "trigger"):
+                effect = present.catalogue(data.data)["tokens"][words[0]]["effect"]
+                assert entry["held"] == words[0] and effect in entry["text"]
+                seen.add(kind)
+            elif kind == "prepare":
+                assert (entry["held"], entry["card"]) == tuple(words)
+                assert entry["index"] in described["cards"][words[1]]["actions"]
+                assert entry["index"] not in described["other"]
+                seen.add(kind)
+            elif kind == "return":
+                assert view["held"]["drawn"][0] in entry["text"]
+                seen.add(kind)
+            elif kind == "choose":
+                assert entry["choice"] == int(words[0])
+                assert entry["text"] == f"choose: {view['either']['choices'][int(words[0]) - 1]}"
+                seen.add(kind)

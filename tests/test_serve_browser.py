@@ -275,6 +275,19 @@ def wait_decision(page: Any, number: int) -> None:
         raise AssertionError(f"the page never showed decision {number}: {shown}") from None
 
 
+def other_seat_plays(page: Any, server: Server, table_id: str, number: int) -> None:
+    """The other human plays decision ``number`` on its page: no trigger (when it may skip
+    one), else the first thing offered; returns once the server has it."""
+    wait_decision(page, number)
+    page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
+    skip = page.locator("#choices button[data-kind='skip']")
+    if server.table(table_id).game.decision().kind == "trigger" and skip.count():
+        skip.first.click(timeout=TIMEOUT_MS)
+    else:
+        play_first(page)
+    wait_until(lambda: server.table(table_id).decision_number > number)
+
+
 def open_decision(server: Server, table_id: str) -> tuple[Table, int, list[int]]:
     """The table, its open decision's number and the seats it waits for, read together.
 
@@ -858,10 +871,7 @@ def test_a_human_activates_an_item_of_a_priced_row(browser: Any, server: Server,
         table, number, waiting = open_decision(server, table_id)
         assert not table.game.over, "the game ended before seat 0 could activate"
         if 1 in waiting:
-            wait_decision(pages[1], number)
-            pages[1].wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
-            play_first(pages[1])
-            wait_until(lambda: server.table(table_id).decision_number > number)
+            other_seat_plays(pages[1], server, table_id, number)
             continue
         wait_decision(page, number)
         page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
@@ -1042,14 +1052,7 @@ def test_a_human_places_a_cube_in_the_senate_by_clicking_a_chamber(browser: Any,
             continue
         assert not table.game.over, f"the game ended first ({placed} placed, {kept} kept)"
         if 1 in waiting:
-            wait_decision(pages[1], number)
-            pages[1].wait_for_selector("#decide h2", timeout=TIMEOUT_MS)
-            skip = pages[1].locator("#choices button[data-kind='skip']")
-            if table.game.decision().kind == "trigger" and skip.count():
-                skip.first.click(timeout=TIMEOUT_MS)
-            else:
-                play_first(pages[1])
-            wait_until(lambda: server.table(table_id).decision_number > number)
+            other_seat_plays(pages[1], server, table_id, number)
             continue
         wait_decision(page, number)
         page.wait_for_selector("#decide h2", timeout=TIMEOUT_MS)

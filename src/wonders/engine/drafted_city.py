@@ -276,9 +276,8 @@ class DraftedCity(City):
 
     def add_symbol(self, symbol: str) -> None:
         """A science symbol of another city's card becomes the city's own too."""
-        self.copied_symbols.append(symbol)
+        self.copied_symbols.append(symbol)   # (science_symbols adds them to its cache's)
         self._symbols[symbol] = self._symbols.get(symbol, 0) + 1
-        self._cache.pop("science", None)
 
     def spendable(self) -> int:
         """The coins it can pay with: the treasury and those laid aside."""

@@ -106,9 +106,10 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
     elif isinstance(effect, fx.CopyScience):
         for target in _targets(seat, effect.places, len(towns)):
             for card in dict.fromkeys(towns[target].built):
-                if card.colour in effect.colours and science_symbol(card):
-                    found.append(Move("copy", (science_symbol(card), "of", card.name, "of",
-                                               "player", str(target))))
+                symbol = science_symbol(card) if card.colour in effect.colours else ""
+                if symbol:
+                    found.append(Move("copy", (symbol, "of", card.name, "of", "player",
+                                               str(target))))
     elif isinstance(effect, fx.MoveWonder) and effect.verb in ("take", "unbuild", "remove"):
         for target in _targets(seat, effect.places, len(towns)):
             city = towns[target]
@@ -252,9 +253,9 @@ def every_move(data: Any, players: int) -> list[Move]:
     if fx.TakeCard in kinds:
         found += [Move("take", (c, "of", "player", s)) for c in cards for s in seats]
     if fx.CopyScience in kinds:
-        shown = {c.name: science_symbol(c) for c in data.cards if science_symbol(c)}
+        shown = {c.name: science_symbol(c) for c in data.cards}
         found += [Move("copy", (symbol, "of", name, "of", "player", s))
-                  for name, symbol in shown.items() for s in seats]
+                  for name, symbol in shown.items() if symbol for s in seats]
     verbs = {c.effect.verb for e in every_effects(data) for c in e.clauses
              if isinstance(c.effect, fx.MoveWonder)}
     if fx.MoveWonder in kinds:
