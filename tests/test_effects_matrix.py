@@ -64,6 +64,7 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("trigger", NOW): "trigger victory token", ("or", NOW): "now: coins 2 or shields 1",
         ("science of", NOW): "science of green card in left",
         ("coins aside", NOW): "now: coins 7 aside",
+        ("build chain", ONGOING): "build chain cards for 1 coin",
     },
     "duel": {
         ("produce", ONGOING): "produce wood", ("science", ONGOING): "science wheel",
@@ -88,6 +89,7 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("trigger", NOW): "trigger progress token", ("or", NOW): "now: coins 2 or shields 1",
         ("science of", NOW): "science of green card in opponent",
         ("coins aside", NOW): "now: coins 7 aside",
+        ("build chain", ONGOING): "build chain cards for 1 coin",
     },
 }
 # The forms a priced row and the moves between cities add (Pantheon): each is played in
@@ -97,7 +99,8 @@ PANTHEON_FORMS = ("discount 2 coins on activation", "discount 3 coins on activat
                   "unbuild wonder in self, opponent", "build wonder with discarded card",
                   "discard military token; use military token",
                   "science of green card in opponent",
-                  "now: coins 7 aside; end: points 1 per aside coin")
+                  "now: coins 7 aside; end: points 1 per aside coin",
+                  "on advance: opponent loses 1 coin per space", "build chain cards for 1 coin")
 # The forms a board of chambers and held tokens add (Agora): played in the shipped
 # expansion's data and its scenarios (tests/scenarios/agora-rules.yaml).
 AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",

@@ -269,6 +269,14 @@ class DrawReserve:
 
 
 @dataclass(frozen=True)
+class ChainPrice:
+    """``build chain cards for N coins``: a card showing a chain symbol, for N coins."""
+
+    coins: int
+    span: Span
+
+
+@dataclass(frozen=True)
 class BuildReserve:
     """``build N reserve cards``: from the owner's reserve hand, at once, paying."""
 
@@ -363,7 +371,7 @@ class TrackPiece:
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
                Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give, Influence,
                Conspire, TriggerHeld, ActivationDiscount, Activate, TakeCard, MoveWonder,
-               DiscardStructure, TrackPiece, ScienceOf, CoinsAside, "Either"]
+               DiscardStructure, TrackPiece, ScienceOf, CoinsAside, ChainPrice, "Either"]
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.TrackPiece: (fx.Timing.NOW,),
     ast.ScienceOf: (fx.Timing.NOW,),
     ast.CoinsAside: (fx.Timing.NOW,),
+    ast.ChainPrice: (fx.Timing.ONGOING,),
 }
 
 #: The verbs of ``influence`` and what each needs: a count, a place (``in …``).
@@ -70,7 +71,7 @@ _EFFECT_WORD = {
     ast.ActivationDiscount: "discount",
     ast.Activate: "activate", ast.TakeCard: "take", ast.MoveWonder: "wonder",
     ast.DiscardStructure: "discard", ast.TrackPiece: "track", ast.ScienceOf: "science of",
-    ast.CoinsAside: "coins aside",
+    ast.CoinsAside: "coins aside", ast.ChainPrice: "build chain",
 }
 
 
@@ -101,8 +102,12 @@ MOST = "most"
 # rule set, and meaningless anywhere else.
 THEM = "them"
 # The counts a mechanism of the flow keeps, beside the rule set's periods ("per age"): the
-# pieces a city has on a board of chambers ("per influence", flow step lay_chambers).
-KEPT_COUNTS: tuple[str, ...] = ("influence",)
+# pieces a city has on a board of chambers ("per influence", flow step lay_chambers), the
+# spaces the conflict pawn just moved ("per space", in an "on advance:" clause only).
+KEPT_COUNTS: tuple[str, ...] = ("influence", "space")
+# The count of an advance's spaces, and the trigger that sets it ("on advance:").
+SPACE = "space"
+ADVANCE = "advance"
 
 # The end of a trigger event set off by a token's arrival ("on victory token:" is
 # "victory_token"); mechanisms.TOKEN_EVENT says the same to the loops' catalogue.
@@ -227,8 +232,9 @@ class _Checker:
             elif name not in self.vocabulary.periods and name not in KEPT_COUNTS:
                 known = tuple(self.vocabulary.periods) + KEPT_COUNTS
                 self.problem("N312", f"unknown count '{name}': 'per NAME' counts a period's "
-                             f"number (the rule set's periods) or {', '.join(KEPT_COUNTS)} "
-                             f"(pieces on a board of chambers); known: {', '.join(known)}",
+                             "number (the rule set's periods), influence (pieces on a board "
+                             "of chambers) or space (the spaces of an 'on advance:'); known: "
+                             f"{', '.join(known)}",
                              node.name.span, closest(name, known))
             return fx.CountKept(name)
         return fx.CountCoins()
@@ -426,6 +432,8 @@ class _Checker:
             return fx.Activate(node.kind.text, node.source.text)
         if isinstance(node, ast.TakeCard):
             return fx.TakeCard(self.colours(node.colours), self.places(node.places, "take"))
+        if isinstance(node, ast.ChainPrice):
+            return fx.ChainPrice(node.coins)
         if isinstance(node, ast.CoinsAside):
             value = self.amount(node.amount)
             if value.is_fixed and value.fixed == 0:
@@ -511,6 +519,14 @@ class _Checker:
                          "while the game is played: it is read when a clause acts "
                          "('now:' or 'on …:'), never for the game or at the final scoring",
                          node.span)
+        in_play = timing in (fx.Timing.NOW, fx.Timing.ON)   # (else T412 above)
+        if in_play and SPACE in kept and (trigger is None or trigger.event != ADVANCE):
+            self.problem("T414", f"'per {SPACE}' counts the spaces the conflict pawn has just "
+                         f"moved: it is read in an 'on {ADVANCE}:' clause only ('on {ADVANCE}: "
+                         f"opponent loses 1 coin per {SPACE}')", node.span)
+        elif in_play and SPACE in kept and not _counted_in_self(effect, SPACE):
+            self.problem("T414", f"'per {SPACE}' counts the owner's own advance: write it "
+                         f"without 'in PLACES' (the spaces of the owner's push)", node.span)
         if isinstance(effect, fx.Influence):   # "influence bonus N" lasts; the rest act once
             lasting = effect.verb == "bonus"
             if lasting and node.timing is None:
@@ -547,6 +563,22 @@ class _Checker:
                          f"{node.counted.name.text}' names a count the flow keeps: write "
                          "the count in the amount ('coins 1 per …')", node.span)
         return fx.Condition("at_least", node.count, counted)
+
+
+def _counted_in_self(effect: fx.Effect, name: str) -> bool:
+    """Whether every term of ``effect``'s amounts that reads the kept count ``name`` counts
+    it in the owner's city (``per space``, not ``per space in opponent``)."""
+    for field_name in ("amount", "each"):
+        value = getattr(effect, field_name, None)
+        if isinstance(value, fx.Amount):
+            for t in value.terms:
+                if (isinstance(t.counted, fx.CountKept) and t.counted.name == name
+                        and t.places != ("self",)):
+                    return False
+    if isinstance(effect, fx.Either):
+        return (_counted_in_self(effect.first, name)
+                and _counted_in_self(effect.second, name))
+    return True
 
 
 def kept_counts(effect: fx.Effect) -> list[str]:

@@ -29,7 +29,8 @@ class Trigger:
     (``"age_end"`` for ``on age end:``), the owner receives a token of a kind
     (``"victory_token"`` for ``on victory token:``), or starts (``"age_start"`` for
     ``on age start:``), or the owner buys resources from a
-    neighbour (``"buy"``, once per neighbour bought from in a build)."""
+    neighbour (``"buy"``, once per neighbour bought from in a build), or the owner's shields
+    push the conflict pawn at least one space (``"advance"``)."""
 
     event: str
     colours: frozenset[str] | None = None
@@ -89,7 +90,8 @@ class CountScienceSets:
 class CountKept:
     """A count a mechanism of the flow keeps rather than a city: the number of the current
     period (``per age``: 1, 2, 3; ``name`` the period) or the pieces a city has on a board
-    of chambers (``per influence``).  Read by the effect runtime when a clause acts in
+    of chambers (``per influence``) or the spaces the pawn just moved (``per space``, in an
+    ``on advance:`` clause).  Read by the effect runtime when a clause acts in
     play (the table knows the game); a count at the final scoring cannot name it."""
 
     name: str
@@ -374,6 +376,15 @@ class DrawReserve:
 
 
 @dataclass(frozen=True, slots=True)
+class ChainPrice:
+    """``build chain cards for N coins``: the owner may build any card that shows a chain
+    symbol (a card or token of the data makes it free by chain) for ``coins`` coins paid to
+    the bank instead of its cost, without owning what makes it free."""
+
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
 class BuildReserve:
     """The owner may at once build ``count`` cards of its reserve hand, one at a time, each
     paying its cost (a follow-up choice; it may decline)."""
@@ -422,7 +433,7 @@ Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, Co
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
                BuildReserve, GiveCoins, Influence, Conspire, TriggerHeld, Either,
                ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure, TrackPiece,
-               CopyScience, CoinsAside]
+               CopyScience, CoinsAside, ChainPrice]
 
 #: The effects a mechanism of the flow carries out (the runtime hands them to the table).
 BY_MECHANISM: Final = (Influence, Conspire, TriggerHeld, Either, CoinsAside)

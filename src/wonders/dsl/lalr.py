@@ -174,6 +174,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Trigger("sell", (), _span(meta))
 
     @_meta
+    def trigger_advance(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        return ast.Trigger("advance", (), _span(meta))
+
+    @_meta
     def trigger_chain(self, meta: Any, children: list[Any]) -> ast.Trigger:
         return ast.Trigger("chain", (), _span(meta))
 
@@ -440,6 +444,10 @@ class _ToAst(Transformer[Token, Any]):
     @_meta
     def reserve_draw(self, meta: Any, children: list[Any]) -> ast.DrawReserve:
         return ast.DrawReserve(int(children[0]), _span(meta))
+
+    @_meta
+    def chain_price(self, meta: Any, children: list[Any]) -> ast.ChainPrice:
+        return ast.ChainPrice(int(children[-2]), _span(meta))
 
     @_meta
     def reserve_build(self, meta: Any, children: list[Any]) -> ast.BuildReserve:

@@ -31,7 +31,7 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.ActivationDiscount: "discount",
     fx.Activate: "activate", fx.TakeCard: "take card", fx.MoveWonder: "wonder",
     fx.DiscardStructure: "discard", fx.TrackPiece: "track", fx.CopyScience: "science of",
-    fx.CoinsAside: "coins aside",
+    fx.CoinsAside: "coins aside", fx.ChainPrice: "build chain",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -47,6 +47,10 @@ BUY_EVENT: Final = "buy"
 BANK_EVENT: Final = "bank_coins"
 # The trigger event of a card sold (``on sell:``).
 SELL_EVENT: Final = "sell"
+# The trigger event of the owner's shields pushing the conflict pawn (``on advance:``); the
+# count of the spaces it moved (``per space``), read in that clause only (compiler T414).
+ADVANCE_EVENT: Final = "advance"
+SPACE_COUNT: Final = "space"
 
 # Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
 NEXT_AGE: Final = ("weaker_military",)
@@ -161,6 +165,9 @@ class Capabilities:
     # whether ``discount N resources or every coin on …`` lets a build pay none of its
     # cost's coins instead of the resources off
     or_coin_discounts: bool = False
+    # the effect words it runs when the owner's shields push the conflict pawn at least one
+    # space (``on advance: opponent loses 1 coin per space``; empty: never announced)
+    advance_events: frozenset[str] = frozenset()
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -225,7 +232,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING),
                                ("or", NOW), ("activate", NOW), ("take card", NOW),
                                ("science of", NOW), ("coins aside", NOW),
-                               ("wonder", NOW), ("discard", NOW), ("track", NOW)},
+                               ("wonder", NOW), ("discard", NOW), ("track", NOW),
+                               ("build chain", ONGOING)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",
             "build": "the structure game loop has no reserve hand to build from",
@@ -241,7 +249,10 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         set_counts=True,
         watched_triggers=True,
         sell_events=frozenset({"coins", "shields", "replay", "loses", "gains", "gives"}),
-        kept_counts=frozenset({"age"}),
+        # (the spaces of an advance: the conflict track, its only military mechanism)
+        kept_counts=frozenset({"age", SPACE_COUNT}),
+        # (no shields: a push that pushes again; no replay: a pawn moves within a turn)
+        advance_events=frozenset({"coins", "loses", "gains", "gives"}),
         trade_less=True,
         or_coin_discounts=True,
         frequencies={"build_from_discard": _ONCE},  # (it acts when its source is built)
@@ -431,6 +442,13 @@ def _agora_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
         if word not in caps.sell_events:
             return (f"'{word}' cannot act when a card is sold in the {caps.offer} game loop "
                     f"(it runs {', '.join(sorted(caps.sell_events))} then)")
+    if trigger is not None and trigger.event == ADVANCE_EVENT:
+        if not caps.advance_events:
+            return (f"'on {ADVANCE_EVENT}:' is not announced by the {caps.offer} game loop (it "
+                    "has no conflict pawn that shields push)")
+        if word not in caps.advance_events:
+            return (f"'{word}' cannot act when the conflict pawn advances in the {caps.offer} "
+                    f"game loop (it runs {', '.join(sorted(caps.advance_events))} then)")
     for name in _kept_counts(effect):
         if name not in caps.kept_counts:
             return (f"'per {name}' is not kept by this game"

@@ -42,16 +42,21 @@ class TradeTerms:
 
     __slots__ = ("own", "own_id", "prices", "prices_id", "discounts", "wonder_discount",
                  "fixed", "offer", "groups", "copies", "rates", "tucks", "offers", "offers_from",
-                 "waived")
+                 "waived", "chain_price", "chain_shown")
 
     def __init__(self, own: Production, own_id: int, prices: dict[str, int], prices_id: int,
                  discounts: dict[str, int], wonder_discount: int,
                  priced: dict[str, int] | None = None,
-                 waived: dict[str, int] | None = None) -> None:
+                 waived: dict[str, int] | None = None, chain_price: int = -1,
+                 chain_shown: frozenset[Any] = frozenset()) -> None:
         """``priced`` is :func:`price_rates` of ``prices`` when the caller keeps it;
         ``waived``: by colour, the resources of a discount given up when a build pays none
-        of its cost's coins instead (``discount 1 resource or every coin on …``)."""
+        of its cost's coins instead (``discount 1 resource or every coin on …``);
+        ``chain_price``: what a card of ``chain_shown`` (showing a chain symbol) costs at
+        most (``build chain cards for N coins``; -1: no such price)."""
         self.waived: dict[str, int] = waived if waived is not None else {}
+        self.chain_price = chain_price
+        self.chain_shown = chain_shown
         self.own = own
         self.own_id = own_id
         self.prices = prices
@@ -225,7 +230,8 @@ def _own(own: Production, own_id: int
 
 def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,
           discounts: dict[str, int], wonder_discount: int, discounts_id: int,
-          priced: dict[str, int] | None, waived: dict[str, int] | None = None) -> TradeTerms:
+          priced: dict[str, int] | None, waived: dict[str, int] | None = None,
+          chain_price: int = -1, chain_shown: frozenset[Any] = frozenset()) -> TradeTerms:
     """The shared terms for this combination (``discounts_id`` interns the discounts;
     ``priced`` is :func:`price_rates` of ``prices``)."""
     key = (own_id, prices_id, discounts_id)
@@ -233,5 +239,5 @@ def terms(own: Production, own_id: int, prices: dict[str, int], prices_id: int,
     if found is None:
         found = memo.remember(_TERMS, key, TradeTerms(own, own_id, prices, prices_id,
                                                       discounts, wonder_discount, priced,
-                                                      waived))
+                                                      waived, chain_price, chain_shown))
     return found

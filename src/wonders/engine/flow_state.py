@@ -209,7 +209,7 @@ def _cannot(what: str) -> RuleError:
 
 #: the counts ``per NAME`` reads from a part of the flow (``Part.count``) rather than the
 #: round's number (the compiler's ``KEPT_COUNTS``)
-KEPT_BY_PARTS: Final = ("influence",)
+KEPT_BY_PARTS: Final = ("influence", "space")
 
 
 class EffectTable(runtime.Table):

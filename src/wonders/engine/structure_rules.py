@@ -22,6 +22,7 @@ from wonders.dsl.model import Game as GameData
 from wonders.engine import memo
 from wonders.engine.bank import BankRules
 from wonders.engine.errors import RuleError
+from wonders.engine.interning import intern
 from wonders.engine.rules import Parameters, parameters
 from wonders.engine.structure import Layout
 from wonders.engine.track import TrackRules
@@ -61,6 +62,12 @@ class StructureRules:
     wonders: tuple[Wonder, ...]                              # by name
     track_tokens: frozenset[tuple[int, int]]                 # (zone, side) with a coin token
     unlocks: dict[str, tuple[Card, ...]]  # a card's name -> the cards it makes free by chain
+    # the cards showing a chain symbol (a card or token of the data makes them free by
+    # chain), which ``build chain cards for N coins`` prices (empty when no source of the
+    # data has that effect), and an interned id of them (the shared trading terms of a city
+    # with that effect are kept per id)
+    chain_shown: frozenset[Card]
+    chain_key: int
     # The loop's shared records of each card this data set numbered, by price
     # (mechanisms.bank.card_record), at the card's number minus ``first_number``: a list
     # index where a memo table keyed by the card costs a lookup, and gone with the data.
@@ -173,6 +180,7 @@ def structure_rules(data: GameData) -> StructureRules:
         numbered += numbers
     first_number = min(numbered) if numbered else 0
     track = TrackRules.from_model(model.military.track)
+    shown = _chain_shown(data.cards) if _prices_chains(data) else frozenset()
     found = StructureRules(
         base=parameters(rules),
         layouts=layouts,
@@ -202,11 +210,31 @@ def structure_rules(data: GameData) -> StructureRules:
         track_tokens=frozenset((i, side) for i, zone in enumerate(track.zones) if zone.lose
                                for side in (0, 1)),
         unlocks=_unlocks(data.cards),
+        chain_shown=shown,
+        chain_key=intern(("chain_shown", tuple(sorted(c.key for c in shown)))),
         first_number=first_number,
         records=[None] * (max(numbered) + 1 - first_number if numbered else 0),
     )
     data.derived[_DERIVED_KEY] = found
     return found
+
+
+def _prices_chains(data: GameData) -> bool:
+    """Whether any source of the data has ``build chain cards for N coins`` (without one,
+    no build asks whether its card shows a chain: Duel's hot path stays as it was)."""
+    effects = [c.effects for c in data.cards] + [t.effects for t in data.tokens]
+    for wonder in data.wonders:
+        for side in wonder.sides.values():
+            effects += [side.start] + [stage.effects for stage in side.stages]
+    return any(isinstance(clause.effect, fx.ChainPrice)
+               for found in effects for clause in found.clauses)
+
+
+def _chain_shown(cards: tuple[Card, ...]) -> frozenset[Card]:
+    """The cards that show a chain symbol under their cost: a ``free_if_built`` of their own
+    (a card's or a token's name), or named by another card's ``makes_free``."""
+    named = {name for card in cards for name in card.makes_free}
+    return frozenset(card for card in cards if card.free_if_built or card.name in named)
 
 
 def _unlocks(cards: tuple[Card, ...]) -> dict[str, tuple[Card, ...]]:

@@ -170,6 +170,8 @@ def first_offer(setup: StructureRules, terms: TradeTerms, card: Card) -> Priced:
     paid = terms.cost(card.cost, discount)
     if terms.waived and card.cost.coins and card.colour in terms.waived:
         paid = min(paid, waived_cost(terms, card, discount))
+    if terms.chain_price >= 0 and paid > terms.chain_price and card in terms.chain_shown:
+        paid = terms.chain_price   # ("build chain cards for N coins": the cheaper)
     found = card_record(setup, card, paid)
     number = card_number(card)
     offers = terms.offers
@@ -199,6 +201,12 @@ def coin_part(terms: TradeTerms, card: Card, paid: int) -> int:
     if terms.cost(card.cost, discount) > paid:
         return 0
     return coins
+
+
+def chain_priced(terms: TradeTerms, card: Card, paid: int) -> bool:
+    """Whether a build of ``card`` paying ``paid`` on ``terms`` is one at the price of
+    ``build chain cards for N coins`` (those coins go to the bank: none of it is trade)."""
+    return terms.chain_price == paid and card in terms.chain_shown
 
 
 def tuck_of(wonder: Wonder, paid: int) -> Tuck:
@@ -232,11 +240,13 @@ class OwnTerms:
     class rather than a tuple: compiled, a tuple read from the cache is checked item by item
     and unpacked."""
 
-    __slots__ = ("fixed", "discounts", "wonder_discount", "ident", "less", "waived")
+    __slots__ = ("fixed", "discounts", "wonder_discount", "ident", "less", "waived",
+                 "chain_price", "chain_shown")
 
     def __init__(self, fixed: dict[str, int], discounts: dict[str, int], wonder_discount: int,
                  ident: int, less: dict[str, int] | None = None,
-                 waived: dict[str, int] | None = None) -> None:
+                 waived: dict[str, int] | None = None, chain_price: int = -1,
+                 chain_shown: frozenset[Card] = frozenset()) -> None:
         self.fixed = fixed
         self.discounts = discounts
         self.wonder_discount = wonder_discount
@@ -246,6 +256,9 @@ class OwnTerms:
         # "discount N resources or every coin on COLOURS cards": by colour, the resources
         # given up when a build pays none of its cost's coins instead
         self.waived: dict[str, int] = waived if waived is not None else {}
+        # "build chain cards for N coins": N (-1: none), and the cards showing a chain
+        self.chain_price = chain_price
+        self.chain_shown = chain_shown
 
 
 # the data set's bank price and resources (bank_key) -> a city's own terms when it has no
@@ -305,8 +318,12 @@ def own_terms(game: FlowGame, bank_key: int, city: DraftedCity) -> OwnTerms:
     less: dict[str, int] = {}
     waived: dict[str, int] = {}
     wonder_discount = 0
+    chain_price = -1
     for _, _, effect in city.clause_list(fx.Timing.ONGOING):
-        if isinstance(effect, fx.TradePrice) and not effect.places:
+        if isinstance(effect, fx.ChainPrice):   # (the lowest, when several)
+            if chain_price < 0 or effect.coins < chain_price:
+                chain_price = effect.coins
+        elif isinstance(effect, fx.TradePrice) and not effect.places:
             for resource in effect.resources:
                 if effect.less:
                     less[resource] = less.get(resource, 0) + effect.price
@@ -320,11 +337,17 @@ def own_terms(game: FlowGame, bank_key: int, city: DraftedCity) -> OwnTerms:
                     discounts[colour] = discounts.get(colour, 0) + effect.count
                     if effect.or_coins:
                         waived[colour] = min(waived.get(colour, effect.count), effect.count)
-    found = OwnTerms(fixed, discounts, wonder_discount,
-                     intern((items_of(fixed), items_of(discounts), wonder_discount, bank_key)
-                            if not less and not waived else
-                            (items_of(fixed), items_of(discounts), wonder_discount, bank_key,
-                             items_of(less), items_of(waived))), less, waived)
+    key: tuple[object, ...] = ((items_of(fixed), items_of(discounts), wonder_discount, bank_key)
+                               if not less and not waived else
+                               (items_of(fixed), items_of(discounts), wonder_discount, bank_key,
+                                items_of(less), items_of(waived)))
+    shown: frozenset[Card] = frozenset()
+    if chain_price >= 0:   # (the cards showing a chain are the data set's: in the key)
+        setup = structure_rules(game.data)
+        shown = setup.chain_shown
+        key += (chain_price, setup.chain_key)
+    found = OwnTerms(fixed, discounts, wonder_discount, intern(key), less, waived,
+                     chain_price, shown)
     city._cache[BANK_TERMS] = found
     return found
 
@@ -395,7 +418,8 @@ class BankTrade(Part):
                      price_rates(prices))
             memo.remember(PRICES, key, found)
         return terms(own, own.ident, found[0], found[1], mine.discounts,
-                     mine.wonder_discount, terms_id, found[2], mine.waived)
+                     mine.wonder_discount, terms_id, found[2], mine.waived, mine.chain_price,
+                     mine.chain_shown)
 
     def cost_of(self, game: FlowGame, seat: int, cost: fx.Cost, discount: int) -> int:
         """Coins ``seat`` pays for ``cost`` now: its coins plus the cheapest trade."""
@@ -410,6 +434,8 @@ class BankTrade(Part):
         paid = terms.cost(card.cost, discount)
         if terms.waived and card.cost.coins and card.colour in terms.waived:
             paid = min(paid, waived_cost(terms, card, discount))
+        if terms.chain_price >= 0 and paid > terms.chain_price and card in terms.chain_shown:
+            paid = terms.chain_price
         return paid
 
     def prices(self, game: FlowGame, seat: int) -> dict[str, int]:
@@ -466,7 +492,7 @@ def state(game: FlowGame) -> BankTrade:
 
 __all__ = ["BankTrade", "CANNOT", "CHAINED", "KeptTerms", "NAME", "NO_TUCKS",
            "OPPONENT_CHAINS_ABILITY", "OwnTerms", "Priced", "TRADE_INCOME_ABILITY", "Tuck",
-           "card_record", "cities_of", "coin_part", "first_offer", "make", "own_terms",
+           "card_record", "chain_priced", "cities_of", "coin_part", "first_offer", "make", "own_terms",
            "seed_cities", "state", "tuck_card", "tuck_of", "waived_cost"]
 
 

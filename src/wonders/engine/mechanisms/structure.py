@@ -317,6 +317,10 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
             terms = trade.context(game, seat)
             if terms.waived:   # ("… or every coin": a build that paid none of them)
                 fixed = bank.coin_part(terms, card, built.payment.total)
+        if part.setup.chain_shown and not chained and card in part.setup.chain_shown:
+            terms = trade.context(game, seat)   # ("build chain cards for N coins")
+            if bank.chain_priced(terms, card, built.payment.total):
+                fixed = built.payment.total
         trade.pay(game, seat, built.payment.total, 0 if chained else built.payment.total
                   if counted is not None and card.colour in counted.colours
                   else fixed)

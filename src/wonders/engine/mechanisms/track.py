@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Mapping, cast
 
+from wonders.dsl.mechanisms import ADVANCE_EVENT, SPACE_COUNT
 from wonders.dsl.model import Game as GameData
 from wonders.dsl.model import Token
 from wonders.engine.actions import ChooseStarter
@@ -19,7 +20,7 @@ from wonders.engine.actions import choose_starter as choose_starter_action
 from wonders.engine.errors import RuleError
 from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms.bank import cities_of
-from wonders.engine.runtime import act
+from wonders.engine.runtime import act, trigger
 from wonders.engine.structure_rules import structure_rules
 from wonders.engine.track import TrackRules, entered, push
 
@@ -45,6 +46,10 @@ class Track(Part):
         #: tokens with effects on the track (``lay_track_tokens``): (zone, side) -> token
         self.effect_tokens: dict[tuple[int, int], Token] = {}
         self.blocker: int | None = None   # a space the pawn stops before, once
+        # while an advance is announced (``on advance:``): the seat pushing and the spaces
+        # moved, which ``per space`` reads (none between turns, so copies never hold one)
+        self.advancing = -1
+        self.spaces = 0
 
     def copy(self) -> Track:
         other = Track(self.rules, frozenset(), self.at_once)   # (compiled: via __init__)
@@ -82,8 +87,26 @@ class Track(Part):
                     token = self.effect_tokens.pop((index, side), None) if inside else None
                     if token is not None:
                         act(game.table, seat, token.effects, True)
+        moved = after - before if after > before else before - after
+        if moved and cities_of(game)[seat].triggers and not game.finished:
+            self.advanced(game, seat, moved)
         if self.at_once and abs(self.position) >= rules.supremacy:
             game.win(0 if self.position > 0 else 1, VICTORY)
+
+    def advanced(self, game: FlowGame, seat: int, spaces: int) -> None:
+        """Announce ``seat``'s push of ``spaces`` spaces to its ``on advance:`` clauses (the
+        zones' tokens already taken: what they cost the rival is gone first)."""
+        outer = (self.advancing, self.spaces)   # (a clause's effect may push again)
+        self.advancing, self.spaces = seat, spaces
+        trigger(game.table, seat, ADVANCE_EVENT, None, None)
+        self.advancing, self.spaces = outer
+
+    def count(self, game: FlowGame, s: int, what: str) -> int:
+        """``per space``: the spaces of the advance being announced, for the seat pushing
+        (0 for the other; -1: not a count of this part's)."""
+        if what != SPACE_COUNT:
+            return -1
+        return self.spaces if s == self.advancing else 0
 
     def use_token(self, game: FlowGame, index: int, side: int) -> None:
         """The coin token of zone ``index`` on ``side``'s half: that seat loses the zone's
