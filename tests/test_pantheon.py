@@ -110,3 +110,62 @@ def test_plays_with_bots() -> None:
                                   "--bots", f"{bot},{bot}"])
         assert out.exit_code == 0, out.output
         assert "winner" in out.output
+
+
+# --- Poliorcetics and Engineering: 'on advance:' and 'build chain cards for N coins' ---
+
+def _probe(tmp_path: Path, game: str, effect: str) -> list[str]:
+    """The located errors of one extra token (Duel) or card (base) with ``effect``."""
+    if game == "duel":
+        text = ("kind: tokens\nset: scratch\ngame: duel\ntokens:\n"
+                f"  - {{name: Probe, kind: progress, effect: \"{effect}\"}}\n")
+    else:
+        text = ("kind: cards\nset: scratch\ngame: base\ncards:\n  - {name: Probe, age: 1, "
+                f"colour: red, players: [8], cost: free, effect: \"{effect}\"}}\n")
+    (tmp_path / "extra.yaml").write_text(text)
+    return [d.render() for d in load([tmp_path / "extra.yaml"], game).report.sorted()
+            if d.severity.value == "error"]
+
+
+def test_advance_and_chain_price_refused_where_nothing_runs_them(tmp_path: Path) -> None:
+    """The hand-draft loop has no pawn and no bank prices; in Duel an advance runs the
+    coin effects only (a push that pushed again would be a loop of its own)."""
+    for game, effect, said in (
+            ("base", "on advance: coins 1 per space", "'on advance:' is not announced by "
+                                                      "the draft game loop"),
+            ("base", "build chain cards for 1 coin", "'build chain' with timing ongoing is "
+                                                     "not run by the draft game loop"),
+            ("duel", "on advance: shields 1", "'shields' cannot act when the conflict pawn "
+                                              "advances in the structure game loop"),
+            ("duel", "on advance: replay", "(it runs coins, gains, gives, loses then)")):
+        shown = _probe(tmp_path, game, effect)
+        assert len(shown) == 1 and "extra.yaml:" in shown[0] and "M901" in shown[0] \
+            and said in shown[0], (effect, shown)
+    for effect in ("on advance: opponent loses 1 coin per space", "on advance: coins 1 per "
+                   "space", "build chain cards for 1 coin", "build chain cards for 0 coins"):
+        assert _probe(tmp_path, "duel", effect) == [], effect
+
+
+def test_no_chain_price_in_the_data_leaves_duel_pricing_as_it_was() -> None:
+    """Without the effect in the data no build asks whether its card shows a chain."""
+    from wonders.engine.structure_rules import structure_rules
+
+    duel = resolve("duel").load().game
+    pantheon = resolve("pantheon").load().game
+    assert duel is not None and pantheon is not None
+    assert structure_rules(duel).chain_shown == frozenset()
+    shown = {c.name for c in structure_rules(pantheon).chain_shown}
+    assert {"Horse Breeders", "Barracks", "Greek Grand Temple", "Temple"} <= shown
+    assert not {"Walls", "Rostrum", "Stable"} & shown   # (Rostrum, Stable: chains given only)
+
+
+def test_per_space_is_the_seat_pushing_only() -> None:
+    """The track's count of an advance: the pushing seat's spaces, 0 for the other, and
+    nothing (the count of another part) for any other name or between advances."""
+    from wonders.engine.mechanisms import track
+
+    game = _game(1)
+    pawn = track.state(game)
+    assert pawn.count(game, 0, "space") == 0 and pawn.count(game, 0, "influence") == -1
+    pawn.advancing, pawn.spaces = 1, 3
+    assert pawn.count(game, 1, "space") == 3 and pawn.count(game, 0, "space") == 0

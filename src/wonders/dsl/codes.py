@@ -63,6 +63,8 @@ CODES: dict[str, str] = {
     "T412": "a count the flow keeps ('per age', 'per influence') where nothing is counted "
             "in play (an ongoing or end-of-game clause, a condition)",
     "T413": "'discount N resources or every coin' on something else than cards",
+    "T414": "'per space' (the spaces of the conflict pawn's advance) outside an 'on advance:' "
+            "clause, or counted in other cities",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",

@@ -72,6 +72,7 @@ def _counted(counted: fx.Counted, divisor: int) -> str:
         unit = "coin laid aside"
     elif isinstance(counted, fx.CountKept):   # the current age's number, cubes placed
         unit = ("cube on the board of chambers" if counted.name == "influence"
+                else "space the pawn moved" if counted.name == "space"
                 else f"{counted.name} (its number now)")
     else:
         unit = "coin"
@@ -85,8 +86,11 @@ def amount(value: fx.Amount, unit: str) -> str:
     if value.fixed or not value.terms:
         parts.append(f"{value.fixed} {_plural(unit, value.fixed)}")
     for term in value.terms:
+        counted = term.counted   # (a count the game keeps, but cubes, is no city's)
+        where = ("" if isinstance(counted, fx.CountKept) and counted.name != "influence"
+                 else f" {_places(term.places)}")
         parts.append(f"{term.value} {_plural(unit, term.value)} per "
-                     f"{_counted(term.counted, term.divisor)} {_places(term.places)}")
+                     f"{_counted(counted, term.divisor)}{where}")
     return " plus ".join(parts)
 
 
@@ -220,6 +224,9 @@ def _moved(item: fx.Effect) -> str:
     if isinstance(item, fx.Activate):
         return (f"activate a {item.kind} free: one of the stacks' tops" if item.source == "tops"
                 else f"look through one {item.kind} stack and activate one of it free")
+    if isinstance(item, fx.ChainPrice):
+        return (f"any card showing a chain symbol may be built for {item.coins} "
+                f"{_plural('coin', item.coins)}, without its chain card or token")
     if isinstance(item, fx.CoinsAside):
         return (f"{amount(item.amount, 'coin')} from the bank laid on it: spendable after "
                 "your treasury, safe from losses, not in your treasury")
@@ -272,6 +279,8 @@ def _trigger(trigger: fx.Trigger | None) -> str:
         return f"each time you receive a {trigger.event[:-6]} token"
     if trigger.event == "buy":
         return "for each neighbour you buy resources from in a build"
+    if trigger.event == "advance":
+        return "each time your shields move the conflict pawn towards your opponent"
     if trigger.event == "bank_coins":
         return "the first time in a turn you take coins from the bank"
     return f"each time of {trigger.event}"

@@ -179,6 +179,8 @@ def effect(item: fx.Effect) -> list[Glyph]:
         if item.price:
             out += [Glyph(TEXT, "for"), Glyph(COIN, value=str(item.price))]
         return out
+    if isinstance(item, fx.ChainPrice):   # (a card showing a chain, for N coins)
+        return [Glyph(CARD), Glyph(CHAIN), Glyph(TEXT, "for"), Glyph(COIN, value=str(item.coins))]
     if isinstance(item, fx.CoinsAside):
         return [*amount(item.amount, lambda n: Glyph(COIN, value=n)), Glyph(TEXT, "aside")]
     if isinstance(item, fx.CopyScience):
