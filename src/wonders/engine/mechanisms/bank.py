@@ -492,8 +492,8 @@ def state(game: FlowGame) -> BankTrade:
 
 __all__ = ["BankTrade", "CANNOT", "CHAINED", "KeptTerms", "NAME", "NO_TUCKS",
            "OPPONENT_CHAINS_ABILITY", "OwnTerms", "Priced", "TRADE_INCOME_ABILITY", "Tuck",
-           "card_record", "chain_priced", "cities_of", "coin_part", "first_offer", "make", "own_terms",
-           "seed_cities", "state", "tuck_card", "tuck_of", "waived_cost"]
+           "card_record", "chain_priced", "cities_of", "coin_part", "first_offer", "make",
+           "own_terms", "seed_cities", "state", "tuck_card", "tuck_of", "waived_cost"]
 
 
 def seed_cities(setup: StructureRules, cities: Sequence[DraftedCity]) -> None:
