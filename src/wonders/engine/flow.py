@@ -40,6 +40,7 @@ from wonders.engine.flow_state import (
     Seat,
     SeatRecord,
     Task,
+    TurnRule,
     part_count,
     part_index,
 )
@@ -250,11 +251,13 @@ class Offer:
     fields are native reads when compiled, a named tuple's are not.)"""
 
     def __init__(self, kind: str, moves: Callable[[FlowGame, int], tuple[Any, ...]],
-                 head: Callable[[FlowGame, int], dict[str, Any]], victory: str) -> None:
+                 head: Callable[[FlowGame, int], dict[str, Any]], victory: str,
+                 rule: TurnRule | None = None) -> None:
         self.kind = kind
         self.moves = moves
         self.head = head
         self.victory = victory
+        self.rule = rule   # (the offer's own class for its turn, called natively)
 
 
 def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
@@ -265,7 +268,8 @@ def _asked_together(game: FlowGame, seat: int) -> tuple[Any, ...]:
 TURNS: Final[Mapping[str, Offer]] = {
     "decks": Offer(decks.TURN, decks.turn_moves, _head_with_seats, "points"),
     "dice": Offer(sheets.TURN, _asked_together, _head_with_phase, "civilian"),
-    "structure": Offer(structure.TURN, structure.turn_moves, _head_with_round, "civilian"),
+    "structure": Offer(structure.TURN, structure.turn_moves, _head_with_round, "civilian",
+                       structure.StructureTurn()),
 }
 
 
@@ -403,6 +407,11 @@ class _Program:
             self.wording.update(extra.wording)
             self.check = extra.check
         owners += [companions[s] for s in sections if s in companions]
+        #: the turn's moves and resolution, called natively (an extra offer's by its
+        #: functions)
+        self.turn_rule: TurnRule = self.offer.rule if (
+            self.offer.rule is not None and not flow.also) else TurnRule(
+            self.turn_moves, self.resolvers.get(self.turn_kind))
         if flow.offer in CITY_PARTS:
             owners.append(CITY_PARTS[flow.offer])
             if any(name in owners for name in (chambers.NAME, held.NAME)):
@@ -425,6 +434,19 @@ class _Program:
 
 
 _PROGRAM = "flow.program"   # the program's entry in GameData.derived
+
+#: The effect table last made, kept for its game (about one a turn was made before: made
+#: at each use).  Not kept on the game: the two would hold each other, and every game
+#: would then wait for the collector (a full pass more in 1,000 Duel games, measured).
+#: One entry keeps at most one game alive after it is dropped.
+_LAST_TABLE: Final[list[EffectTable | None]] = [None]
+
+
+def _forget_table(game: FlowGame) -> None:
+    """Drop ``game``'s kept table (it holds lists a position set by hand may replace)."""
+    found = _LAST_TABLE[0]
+    if found is not None and found.game is game:
+        _LAST_TABLE[0] = None
 
 
 def _program(data: GameData) -> _Program:
@@ -571,6 +593,7 @@ class FlowGame(SharedGenerator):
                 SETUP_STEPS[step.name](self, step.arguments)
         except ValueError as error:   # (what the table's size cannot be dealt)
             raise RuleError(str(error)) from None
+        _forget_table(self)   # (set-up steps may have replaced the lists it holds)
         self.keep_setup()
         self._advance()
 
@@ -606,13 +629,17 @@ class FlowGame(SharedGenerator):
     @property
     def table(self) -> EffectTable:
         """What effects act on (:class:`~wonders.engine.runtime.Table`): the part that keeps
-        the seats' cities carries out the runtime's verbs.  Made at each use, never kept:
-        kept, it and the game would hold each other, and every game would wait for the
-        collector to be freed (measured: a full pass more in 1,000 Duel games)."""
+        the seats' cities carries out the runtime's verbs.  The last one made is kept for
+        the game that asked for it (:data:`_LAST_TABLE`), until :meth:`invalidate`: it
+        holds the parts' pools and pile."""
+        found = _LAST_TABLE[0]
+        if found is not None and found.game is self:
+            return found
         keeper = self._keeper
         if keeper is None:
             raise RuleError("no mechanism of this flow keeps cities for effects to act on")
-        return EffectTable(self, keeper)
+        found = _LAST_TABLE[0] = EffectTable(self, keeper)
+        return found
 
     def keeper(self) -> Part | None:
         """The part that keeps the seats' cities (None: the seats are the interpreter's)."""
@@ -743,7 +770,11 @@ class FlowGame(SharedGenerator):
     # --- running the flow -------------------------------------------------------------------
 
     def _resolve(self, asked: Ask, move: Any) -> None:
-        self.program.resolvers[asked.kind](self, asked, move)
+        program = self.program
+        if asked.kind == program.turn_kind:
+            program.turn_rule.resolve(self, asked, move)
+        else:
+            program.resolvers[asked.kind](self, asked, move)
 
     def _advance(self) -> None:
         """Run the agenda until a decision is asked or the game ends."""
@@ -765,7 +796,7 @@ class FlowGame(SharedGenerator):
             if self.round_due:   # (rounds: the next round's start steps)
                 self._start_round()
                 continue
-            moves = self.program.turn_moves(self, self.current)
+            moves = self.program.turn_rule.moves(self, self.current)
             if not moves:
                 self.finished = True   # the seat to move has no card to take (no_card)
                 break
@@ -783,6 +814,8 @@ class FlowGame(SharedGenerator):
             self.again = False
             self.in_turn = True
             self.asking = Ask(self.program.turn_kind, self.current, moves)
+        if self.finished:   # (a finished game's table is not kept: the game is freed)
+            _forget_table(self)
 
     def _advance_together(self) -> None:
         """Every seat at once: the turn, then its follow-ups (all seats whose next is of the
@@ -803,6 +836,7 @@ class FlowGame(SharedGenerator):
             self.asking_all = AskAll(program.turn_kind, tuple(range(self.players)))
             return
         self.asking_all = None
+        _forget_table(self)
 
     def _next_follow_ups(self) -> AskAll | None:
         """The seats whose next follow-up is of the first kind (in the flow's order) that
@@ -910,6 +944,7 @@ class FlowGame(SharedGenerator):
     def discard(self, cards: list[Card]) -> None:
         numbers = {id(kind.card): k for k, kind in enumerate(self.kinds)}
         decks.state(self).discard = [numbers[id(card)] for card in cards]
+        _forget_table(self)
 
     @property
     def battles(self) -> list[list[int]]:
@@ -1148,6 +1183,7 @@ class FlowGame(SharedGenerator):
         """After a position set by hand: the options asked and what parts derive from
         their state are worked out again."""
         self._legal = {}
+        _forget_table(self)
         for part in self.parts.values():
             part.refresh(self)
         asked = self.asking

@@ -9,7 +9,7 @@ its objects' copies, never a hand-kept list of fields.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Final, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Sequence
 
 from wonders.dsl import effects as fx
 from wonders.dsl.model import Card
@@ -300,6 +300,27 @@ class Ask:
 _ONE_SEAT: Final[list[list[int]]] = []
 
 
+class TurnRule:
+    """An offer's turn asked of one seat at a time: the moves it offers and how a move is
+    carried out.  An offer's own class overrides both (compiled, the interpreter then calls
+    them natively: a stored function is called through Python's protocol, a few hundred
+    instructions a call); this one calls the functions it is given."""
+
+    def __init__(self, moves: Callable[[FlowGame, int], tuple[Any, ...]],
+                 resolve: Callable[[FlowGame, Ask, Any], None] | None) -> None:
+        self._moves = moves
+        self._resolve = resolve
+
+    def moves(self, game: FlowGame, seat: int) -> tuple[Any, ...]:
+        return self._moves(game, seat)
+
+    def resolve(self, game: FlowGame, asked: Ask, move: Any) -> None:
+        resolve = self._resolve
+        if resolve is None:
+            raise RuleError(f"no mechanism of this flow carries out a {asked.kind}")
+        resolve(game, asked, move)
+
+
 class Choice:
     """A decision several seats are asked at once (``decide: all``), as the mechanism that
     offers it answers for it: a seat's options (from what its follow-up is ``about``;
@@ -340,4 +361,4 @@ class AskAll:
 Task = tuple[str, int, int]
 
 __all__ = ["Ask", "AskAll", "Choice", "EffectTable", "Part", "Seat", "SeatRecord", "Task",
-           "part_count", "part_index"]
+           "TurnRule", "part_count", "part_index"]

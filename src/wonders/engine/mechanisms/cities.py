@@ -90,7 +90,10 @@ class Cities(Part):
 
     def coins(self, game: FlowGame) -> tuple[int, ...]:
         # (the cities typed: compiled, each read is native; every decision's record asks)
-        return tuple([city.coins for city in self.cities])
+        cities = self.cities
+        if len(cities) == 2:   # (two seats: the tuple made at once, no list between)
+            return (cities[0].coins, cities[1].coins)
+        return tuple([city.coins for city in cities])
 
     def gain(self, game: FlowGame, seat: int, coins: int) -> None:
         """The bank gives ``seat`` coins, at once (turns are sequential)."""

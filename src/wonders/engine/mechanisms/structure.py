@@ -25,7 +25,7 @@ from wonders.engine.bank_terms import TradeTerms
 from wonders.engine.drafted_city import DraftedCity, stage_cost
 from wonders.engine.errors import IllegalActionError, RuleError
 from wonders.engine.flow_actions import Move
-from wonders.engine.flow_state import Ask, Part, part_index
+from wonders.engine.flow_state import Ask, Part, TurnRule, part_index
 from wonders.engine.mechanisms import bank
 from wonders.engine.mechanisms.bank import CANNOT, CHAINED, NO_TUCKS, Priced, Tuck
 from wonders.engine.randomness import below, sample, shuffle
@@ -398,6 +398,19 @@ def check(game: FlowGame, seat: int, action: Any) -> None:
                              + "; ".join(str(a) for a in same))
 
 
+class StructureTurn(TurnRule):
+    """The structure's turn, called natively by the interpreter."""
+
+    def __init__(self) -> None:
+        super().__init__(turn_moves, resolve)
+
+    def moves(self, game: FlowGame, seat: int) -> tuple[Any, ...]:
+        return turn_moves(game, seat)
+
+    def resolve(self, game: FlowGame, asked: Ask, move: Any) -> None:
+        resolve(game, asked, move)
+
+
 def make(data: GameData, players: int,
          arguments: Mapping[str, Mapping[str, Any]]) -> StructureOffer:
     return StructureOffer(structure_rules(data))
@@ -408,5 +421,5 @@ def state(game: FlowGame) -> StructureOffer:
     return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
-__all__ = ["NAME", "StructureOffer", "TURN", "WORDING", "chained", "check", "lay", "make",
-           "offer_empty", "resolve", "state", "turn_moves", "wonders_built"]
+__all__ = ["NAME", "StructureOffer", "StructureTurn", "TURN", "WORDING", "chained", "check",
+           "lay", "make", "offer_empty", "resolve", "state", "turn_moves", "wonders_built"]
