@@ -494,7 +494,7 @@ class _Checker:
                 self.problem("N320", f"unknown moment 'on {word.text}:'; a moment named by "
                              f"one word is {known} (or 'on sell:', 'on buy:', 'on chain:')",
                              word.span, closest(word.text, (*NAMED_EVENTS, "sell", "buy",
-                                                            "chain")))
+                                                            "chain", "wonder", "card")))
             return fx.Trigger(word.text)
         return fx.Trigger(node.event)
 
