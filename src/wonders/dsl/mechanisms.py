@@ -621,5 +621,5 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
             "(this rule set offers cards by " + caps.offer + ")")
 
 
-__all__ = ["Capabilities", "DRAFT_EVENT", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END", "PERIOD_START",
-           "capabilities", "frequency_text", "refusal", "refusal_code"]
+__all__ = ["Capabilities", "DRAFT_EVENT", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END",
+           "PERIOD_START", "capabilities", "frequency_text", "refusal", "refusal_code"]
