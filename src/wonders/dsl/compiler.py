@@ -491,10 +491,18 @@ class _Checker:
             word = node.colours[0]
             if word.text not in NAMED_EVENTS:
                 known = ", ".join(f"'on {w}:' ({what})" for w, what in NAMED_EVENTS.items())
+                vocabulary = self.vocabulary
+                hint = (f"; for a build of a {word.text} card write 'on {word.text} card:'"
+                        if word.text in vocabulary.colours else
+                        f"; for a period write 'on {word.text} end:' or 'on {word.text} start:'"
+                        if word.text in vocabulary.periods else
+                        f"; for a token write 'on {word.text} token:'"
+                        if word.text in vocabulary.tokens else "")
                 self.problem("N320", f"unknown moment 'on {word.text}:'; a moment named by "
-                             f"one word is {known} (or 'on sell:', 'on buy:', 'on chain:')",
-                             word.span, closest(word.text, (*NAMED_EVENTS, "sell", "buy",
-                                                            "chain", "wonder", "card")))
+                             f"one word is {known} (or 'on sell:', 'on buy:', 'on chain:')"
+                             f"{hint}", word.span,
+                             closest(word.text, (*NAMED_EVENTS, "sell", "buy", "chain",
+                                                 "wonder", "card")))
             return fx.Trigger(word.text)
         return fx.Trigger(node.event)
 
