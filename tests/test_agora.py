@@ -45,7 +45,8 @@ def test_a_construct_no_mechanism_runs_is_refused(tmp_path: Path, effect: str, c
 def test_the_rule_set_is_valid_and_deals_the_senators_over_the_ages() -> None:
     data = load_game(game=str(AGORA))
     game = FlowGame(data, 2, 7)
-    while game.decision().kind == "wonder_draft":   # (the structure is laid after the draft)
+    # (the structure is laid after the draft and the picks' follow-ups: a token kept, a cube)
+    while game.decision().kind != "turn":
         seat = game.to_move()[0]
         game.play({seat: game.legal_actions(seat)[0]})
     seen = {card.name for card in game.offer_cards()}

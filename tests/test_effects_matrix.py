@@ -113,7 +113,9 @@ AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",
                "opponent loses 1 coin per influence in them",
                # the conspiracies' moves of wonders and structure cards
                "destroy wonder in opponent", "discard accessible structure card",
-               "discard up to 1 accessible structure card")
+               "discard up to 1 accessible structure card",
+               # the wonders' picks in the wonder draft (Curia Julia, Knossos)
+               "on draft: conspire", "on draft: influence place 1 in any")
 OFFERS = {"base": "draft", "duel": "structure"}
 
 
@@ -500,7 +502,8 @@ def test_every_construct_of_the_grammar_has_a_case() -> None:
     texts |= set(PANTHEON_FORMS)
     agora = load_game([ROOT / "expansions" / "agora"])
     shipped = " ".join(c.effects.text for c in agora.cards) + " ".join(
-        t.effects.text for t in agora.tokens)
+        t.effects.text for t in agora.tokens) + " ".join(
+        w.sides[next(iter(w.sides))].stages[0].effects.text for w in agora.wonders)
     for form in AGORA_FORMS:
         assert form in shipped, form
     texts |= set(AGORA_FORMS)

@@ -321,6 +321,9 @@ CASES: list[Case] = [
     cards_case("unknown-kept-count", "N312",
                card_file(card(effect="coins 1 per agge")), 10, 25,
                suggestion="age", text="agge", message=("unknown count 'agge'",)),
+    cards_case("unknown-moment", "N320",
+               card_file(card(effect='"on drafted: coins 2"')), 10, 17,
+               suggestion="draft", text="drafted", message=("unknown moment 'on drafted:'",)),
     # T: meaning
     cards_case("bad-timing", "T401", card_file(card(effect='"now: produce wood"')), 10, 14,
                text="now:", message=("'now:' does not apply to 'produce'",)),
@@ -365,6 +368,13 @@ CASES: list[Case] = [
                card_file(card(effect='"on advance: coins 1 per space in left"')), 10, 14,
                text="on advance: coins 1 per space in left",
                message=("'per space' counts the owner's own advance",)),
+    cards_case("draft-pick-without-a-once-form", "T421",
+               card_file(card(effect='"on draft: points 3"')), 10, 14, text="on draft:",
+               message=("'on draft:' acts once, as the wonder is picked: 'points' has no such",),
+               others=frozenset({"T422"})),
+    cards_case("draft-pick-on-a-card", "T422",
+               card_file(card(effect='"now: coins 1; on draft: coins 2"')), 10, 28,
+               text="on draft:", message=("only a wonder's effect has it",)),
     cards_case("self-gives", "T409", card_file(card(effect="self gives 1 coin")), 10, 13,
                text="self", message=("the owner cannot give coins to itself",)),
     # C: chains
@@ -610,6 +620,27 @@ MECHANISM_CASES += [
                     severity=Severity.WARNING,
                     message=("'on age start:' never acts on a card of age 3",)),
 ]
+AGORA = Path(__file__).resolve().parent.parent / "expansions" / "agora"
+# Agora with its wonder draft before the conspiracies' stack (M912: Curia Julia conspires
+# when picked, so the stack must be laid first)
+_AGORA_LATE_STACK = (AGORA / "rules.yaml").read_text(encoding="utf-8").replace(
+    "    - stack_held: {kind: conspiracy}         # A3\n    - draft_wonders\n",
+    "    - draft_wonders\n    - stack_held: {kind: conspiracy}         # A3\n")
+_AGORA_WONDERS = (AGORA / "wonders.yaml").read_text(encoding="utf-8")
+
+
+def _agora_late_stack(ws: Workspace, mp: pytest.MonkeyPatch) -> list[Diagnostic]:
+    assert "draft_wonders\n    - stack_held" in _AGORA_LATE_STACK
+    for path in sorted(AGORA.glob("*.yaml")):
+        ws.write(path.name, _AGORA_LATE_STACK if path.name == "rules.yaml"
+                 else path.read_text(encoding="utf-8"))
+    return ws.load(ws.root).report.sorted()
+
+
+MECHANISM_CASES.append(Case(
+    "draft-before-its-stack", "M912", _agora_late_stack,
+    *line_col(_AGORA_WONDERS, "on draft: conspire"), file="wonders.yaml",
+    text="on draft: conspire", message=("flow step 'stack_held' comes after 'draft_wonders'",)))
 CASES += MECHANISM_CASES
 
 # Further cases for codes with several distinct triggers.

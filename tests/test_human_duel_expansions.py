@@ -9,6 +9,7 @@ Senate and the held tokens are shown with what their tokens do."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from test_human_duel import Driver, bot_policy, directly, recording_console
@@ -17,6 +18,7 @@ from wonders.bots import make_bot
 from wonders.cli.structure_human import StructureHumanGame
 from wonders.dsl.loader import load_game
 from wonders.dsl.model import Game as GameData
+from wonders.engine.actions import ChooseWonder
 from wonders.engine.flow import FlowGame
 from wonders.engine.flow_actions import Move
 
@@ -73,3 +75,45 @@ def test_coins_laid_aside_are_shown_beside_the_treasury() -> None:
     StructureHumanGame(game, 0, {1: make_bot("random", 1)}, console, lambda _: "").show_cities()
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "(+7 laid aside" in out
+
+
+def agora_wonders_first(seed: int) -> Callable[[FlowGame, int], object]:
+    """Pick Curia Julia or Knossos whenever offered in the draft, else play greedy."""
+    greedy = make_bot("greedy", seed)
+
+    def choose(game: FlowGame, seat: int) -> object:
+        legal = game.legal_actions(seat)
+        picks = [a for a in legal if isinstance(a, ChooseWonder)
+                 and a.wonder.name in ("Curia Julia", "Knossos")]
+        return picks[0] if picks else greedy.choose(game, seat)
+    return choose
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_the_wonders_chosen_in_the_draft_ask_the_human_before_the_next_pick(
+        seed: int) -> None:
+    """Curia Julia and Knossos picked by the human: the conspiracy kept (and returned) and
+    the cube placed are asked at the terminal during the draft, and the game is the game the
+    same choices make directly."""
+    data: GameData = load_game([ROOT / "expansions" / "agora"])
+    game = FlowGame(data, 2, seed)
+    policy = agora_wonders_first(seed)
+    driver = MovesDriver(game, 0, policy)  # type: ignore[arg-type]
+    console = recording_console()
+    assert StructureHumanGame(game, 0, {1: make_bot("random", seed * 1000 + 1)}, console,
+                              driver).run()
+    direct = directly(data, seed, 0, agora_wonders_first(seed),  # type: ignore[arg-type]
+                      "random")
+    assert game.history == direct.history
+    draft = [r for r in game.history if r["age"] == 0]
+    mine = {r["actions"]["0"].get("wonder") for r in draft if r["phase"] == "wonder_draft"
+            and "0" in r["actions"]}
+    follow_ups = [r["phase"] for r in draft if "0" in r["actions"]]
+    assert mine & {"Curia Julia", "Knossos"}, mine
+    if "Curia Julia" in mine:
+        assert {"keep", "return"} <= set(follow_ups), follow_ups
+        assert any(p.startswith("Choose 1–") for p in driver.prompts)
+    if "Knossos" in mine:
+        assert "influence" in follow_ups, follow_ups
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Traceback" not in out

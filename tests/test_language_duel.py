@@ -199,9 +199,10 @@ def test_pools_come_from_the_vocabulary() -> None:
     ("now: replya", "E202", "replya", "replay"),
     ("destory brown card in opponent", "E202", "destory", "destroy"),
     ("opponent lose 2 coins", "E202", "lose", "loses"),
-    ("on wondr: replay", "E202", "wondr", "wonder"),
-    ("on chian: coins 4", "E202", "chian", "chain"),
-    ("on red: coins 1", "E202", ":", None),
+    # (a one-word trigger parses: a moment named by one word, N320 when unknown)
+    ("on wondr: replay", "N320", "wondr", "wonder"),
+    ("on chian: coins 4", "N320", "chian", "chain"),
+    ("on red: coins 1", "N320", "red", None),
     ("discount 2 on wonder", "E202", "on", None),
     ("take progress from board", "E202", "from", None),
     ("opponent loses 2", "E203", "", None),
@@ -212,6 +213,13 @@ def test_syntax_errors_point_at_the_word(text: str, code: str, at: str,
     assert (problem.code, problem.suggestion) == (code, suggestion)
     if at:
         assert text[problem.start:problem.start + len(at)] == at
+
+
+def test_a_colour_or_a_period_alone_as_a_trigger_says_how_to_write_it() -> None:
+    _, (colour,) = compile_effects("on red: coins 1", VOCAB)
+    assert colour.message.endswith("for a build of a red card write 'on red card:'")
+    _, (period,) = compile_effects("on age: coins 1", VOCAB)
+    assert period.message.endswith("write 'on age end:' or 'on age start:'")
 
 
 def test_lone_word_message_names_effect_words_and_places() -> None:

@@ -64,8 +64,9 @@ KINDS = {
 }
 SEEDS = (0, 1, 2)
 # more seeds where the first three reach no decision of a kind (agora: a Mausoleum's
-# discard build since all 16 decrees deal)
-MORE_SEEDS: dict[str, tuple[int, ...]] = {"agora": (5,)}
+# discard build since all 16 decrees deal; a destruction since the Senate and the
+# conspiracies are laid before the wonder draft)
+MORE_SEEDS: dict[str, tuple[int, ...]] = {"agora": (5, 6)}
 
 
 def check_every_action(game: GameState, seat: int) -> int:

@@ -35,7 +35,7 @@ def test_age_one_tokens_lie_on_the_flattened_cards_of_p7(data, seed: int) -> Non
     Agora's structure (top left 0), each of them face down."""
     game = new_game(data, 2, seed)
     bots = [make_bot("random", seed), make_bot("random", seed + 1)]
-    while game.decision().kind == "wonder_draft":
+    while game.decision().kind != "turn":   # (the draft, and its picks' follow-ups)
         decision = game.decision()
         game.play({s: bots[s].choose(game, s) for s in decision.seats})
     laid = structure.state(game).structure

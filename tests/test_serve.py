@@ -1126,7 +1126,7 @@ def test_senate_and_held_token_moves_say_where_they_act_and_what_they_do() -> No
             if words is None:
                 continue
             kind = entry["kind"]
-            if kind in ("place", "remove"):
+            if kind in ("place", "remove") and len(words) == 1:   # (Sabotage's: a wonder)
                 assert entry["chamber"] == int(words[0])
                 assert f"chamber {words[0]} (" in entry["text"]
                 seen.add(kind)
@@ -1149,3 +1149,36 @@ def test_senate_and_held_token_moves_say_where_they_act_and_what_they_do() -> No
                 assert entry["choice"] == int(words[0])
                 assert entry["text"] == f"choose: {view['either']['choices'][int(words[0]) - 1]}"
                 seen.add(kind)
+
+
+def test_a_wonder_chosen_in_the_draft_asks_its_senate_decision_on_the_draft_page() -> None:
+    """Agora: Curia Julia and Knossos picked in the wonder draft ask their follow-ups there
+    (a drawn conspiracy kept, a chamber for the cube), each described with its token or
+    chamber, while the view still holds the draft's pool and shows the Senate and the drawn
+    tokens (what the draft page draws)."""
+    from wonders.engine.actions import ChooseWonder
+    from wonders.engine.registry import new_game
+
+    data = SOURCES.get("agora") or load_source("agora")
+    seen: set[str] = set()
+    for seed in range(1, 30):
+        game = new_game(data.data, 2, seed)
+        while game.decision().kind != "turn":
+            kind = game.decision().kind
+            seat = game.decision().seats[0]
+            legal = list(game.legal_actions(seat))
+            if kind in ("keep", "influence"):
+                view = game.view(seat)
+                entries = present.actions_for(game, seat)["actions"]
+                assert "wonder_pool" in view and view["chambers"]["chambers"], view
+                if kind == "keep":
+                    assert sorted(e["held"] for e in entries) == sorted(view["held"]["drawn"])
+                else:
+                    assert sorted(e["chamber"] for e in entries) == [1, 2, 3, 4, 5, 6]
+                seen.add(kind)
+            picks = [a for a in legal if isinstance(a, ChooseWonder)
+                     and a.wonder.name in ("Curia Julia", "Knossos")]
+            game.play({seat: (picks or legal)[0]})
+        if seen == {"keep", "influence"}:
+            return
+    raise AssertionError(f"the draft's follow-ups seen: {sorted(seen)}")

@@ -1063,6 +1063,9 @@ def test_a_human_places_a_cube_in_the_senate_by_clicking_a_chamber(browser: Any,
         before = check_senate(page, table, 0)
         checked += 1
         legal = list(game.legal_actions(0))
+        if kind in ("influence", "keep", "return") and game.view(0)["wonder_pool"]:
+            # a wonder chosen in the draft asks its follow-up there: the pool is still shown
+            assert "Wonder draft" in page.inner_text("#board")
         if kind == "influence":
             places = [m for m in legal if isinstance(m, Move) and m.verb == "place"]
             if not places:
@@ -1115,6 +1118,12 @@ def test_a_human_places_a_cube_in_the_senate_by_clicking_a_chamber(browser: Any,
             continue
         elif kind == "trigger":
             page.click("#choices button[data-kind='skip']")
+        elif kind == "wonder_draft":   # Curia Julia and Knossos first: their draft follow-ups
+            agora = [a.wonder.name for a in legal if a.wonder.name in ("Curia Julia", "Knossos")]
+            if agora:
+                page.locator("#choices button", has_text=agora[0]).first.click(timeout=TIMEOUT_MS)
+            else:
+                play_first(page)
         elif kind == "turn":
             senators = [a for a in legal if getattr(a, "card", None) is not None
                         and _senator(a.card) and a.to_json().get("action") == "build"]

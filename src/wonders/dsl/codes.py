@@ -43,6 +43,7 @@ CODES: dict[str, str] = {
     "N310": "unknown place to activate from ('activate KIND token from tops' or '… from deck')",
     "N311": "unknown influence action (influence place, remove, move, act, bonus)",
     "N312": "unknown count in 'per NAME' (a period, or a count a mechanism keeps: influence)",
+    "N320": "unknown moment in 'on WORD:' (a moment named by one word: draft)",
     # T: meaning of effects
     "T401": "a timing ('now:', 'end:') the effect does not have",
     "T402": "a quantity above 1 with a choice of resources",
@@ -65,6 +66,9 @@ CODES: dict[str, str] = {
     "T413": "'discount N resources or every coin' on something else than cards",
     "T414": "'per space' (the spaces of the conflict pawn's advance) outside an 'on advance:' "
             "clause, or counted in other cities",
+    "T421": "'on draft:' on an effect that has no once-form ('now:'): points, production …",
+    "T422": "'on draft:' on what no wonder draft picks: a card, a token, a board's start, "
+            "a rule's effect",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",
@@ -128,6 +132,8 @@ CODES: dict[str, str] = {
     "M909": "a flow step, offer or end condition the flow interpreter does not run, a step "
             "where it cannot act or with a parameter it does not read, or a flow beside an "
             "offer whose own loop would ignore it",
+    "M912": "an 'on draft:' effect whose mechanism's set-up step comes after the wonder "
+            "draft (draft_wonders) in flow.setup",
 }
 
 # X: rule scenarios (``wonders check``, wonders/scenarios/draft.py).  Kept apart from CODES,

@@ -109,6 +109,11 @@ KEPT_COUNTS: tuple[str, ...] = ("influence", "space")
 SPACE = "space"
 ADVANCE = "advance"
 
+# The moments an "on WORD:" clause may name by one word, with what each is: "on draft:" acts
+# once, for the wonder's picker, as the wonder is picked in the wonder draft.
+NAMED_EVENTS: dict[str, str] = {"draft": "a wonder picked in the wonder draft"}
+DRAFT_EVENT = "draft"
+
 # The end of a trigger event set off by a token's arrival ("on victory token:" is
 # "victory_token"); mechanisms.TOKEN_EVENT says the same to the loops' catalogue.
 TOKEN_EVENT = "_token"
@@ -490,13 +495,44 @@ class _Checker:
             kind = node.colours[0]
             self.known(kind, self.vocabulary.tokens, "N305", "token kind")
             return fx.Trigger(f"{kind.text}{TOKEN_EVENT}")
+        if node.event == "named":  # "on draft:": one of the language's named moments
+            word = node.colours[0]
+            if word.text not in NAMED_EVENTS:
+                known = ", ".join(f"'on {w}:' ({what})" for w, what in NAMED_EVENTS.items())
+                vocabulary = self.vocabulary
+                hint = (f"; for a build of a {word.text} card write 'on {word.text} card:'"
+                        if word.text in vocabulary.colours else
+                        f"; for a period write 'on {word.text} end:' or 'on {word.text} start:'"
+                        if word.text in vocabulary.periods else
+                        f"; for a token write 'on {word.text} token:'"
+                        if word.text in vocabulary.tokens else "")
+                self.problem("N320", f"unknown moment 'on {word.text}:'; a moment named by "
+                             f"one word is {known} (or 'on sell:', 'on buy:', 'on chain:')"
+                             f"{hint}", word.span,
+                             closest(word.text, (*NAMED_EVENTS, "sell", "buy", "chain",
+                                                 "wonder", "card")))
+            return fx.Trigger(word.text)
         return fx.Trigger(node.event)
 
     def clause(self, node: ast.Clause) -> fx.Clause:
         allowed = _TIMINGS[type(node.effect)]
         timing = allowed[0]
         trigger = None
-        if node.timing is not None:
+        named = (node.trigger.colours[0].text if node.trigger is not None
+                 and node.trigger.event == "named" else None)
+        drafted = named == DRAFT_EVENT
+        if named is not None and named not in NAMED_EVENTS:
+            self.trigger(node.trigger)  # type: ignore[arg-type]  # (N320: no timing to check)
+        elif drafted and fx.Timing.NOW not in allowed:
+            # "on draft:" acts once, as "now:" does: only an effect with a now-form has it
+            assert node.timing_span is not None
+            self.problem("T421", f"'on draft:' acts once, as the wonder is picked: "
+                         f"'{_EFFECT_WORD[type(node.effect)]}' has no such form (it is "
+                         f"{' or '.join(_TIMING_WORD[t] for t in allowed)})", node.timing_span)
+        elif drafted:
+            timing = fx.Timing.ON
+            trigger = self.trigger(node.trigger)  # type: ignore[arg-type]
+        elif node.timing is not None:
             wanted = fx.Timing(node.timing)
             if wanted in allowed:
                 timing = wanted

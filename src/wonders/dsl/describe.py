@@ -269,6 +269,8 @@ def _trigger(trigger: fx.Trigger | None) -> str:
         return f"each time {who} a wonder stage"
     if trigger.event == "sell":
         return "each time you sell a card"
+    if trigger.event == "draft":   # ("on draft:": once, not each time)
+        return "when you choose it in the wonder draft"
     if trigger.event == "chain":
         return "each time you build a card free by chain"
     if trigger.event.endswith("_end"):

@@ -178,6 +178,11 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Trigger("advance", (), _span(meta))
 
     @_meta
+    def trigger_named(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        # "on draft:": the word is checked against the language's named moments
+        return ast.Trigger("named", (_name(children[0]),), _span(meta))
+
+    @_meta
     def trigger_chain(self, meta: Any, children: list[Any]) -> ast.Trigger:
         return ast.Trigger("chain", (), _span(meta))
 

@@ -29,13 +29,14 @@ import yaml
 
 from wonders.dsl import effects as fx
 from wonders.dsl.chains import Chains, check_chains, links_of
-from wonders.dsl.compiler import compile_cost, compile_effects, compile_formula
+from wonders.dsl.compiler import DRAFT_EVENT, compile_cost, compile_effects, compile_formula
 from wonders.dsl.components import build_components
 from wonders.dsl.decks import check_decks
 from wonders.dsl.errors import DataError, Diagnostic, Location, Report, Severity, closest
 from wonders.dsl.extends import MergedDocument, combine, merge
 from wonders.dsl.formula import Formula
 from wonders.dsl.model import Card, Game, RuleSet, Stage, Token, Wonder, WonderSide
+from wonders.dsl.parser import parse_effects
 from wonders.dsl.rules_model import DrawPool, RuleModel, decimal, read_rules
 from wonders.dsl.schema import detect_kind, validate
 from wonders.dsl.sheets import build_dice
@@ -362,7 +363,9 @@ class _Compiler:
                 p.code, p.message, doc.string_location(path, p.start), severity=p.severity,
                 text=text[p.start:p.end] or None, suggestion=p.suggestion))
 
-    def effects(self, doc: Document, path: PathKey) -> fx.Effects | None:
+    def effects(self, doc: Document, path: PathKey, wonder: bool = False) -> fx.Effects | None:
+        """The compiled effect string at ``path`` (None: absent or wrong); ``wonder``: a
+        wonder's own effect, the only one a wonder draft picks (``on draft:``, T422)."""
         text = doc.get(path)
         if not isinstance(text, str):
             return None
@@ -370,7 +373,24 @@ class _Compiler:
             self._effects[text] = compile_effects(text, self.vocabulary)
         value, problems = self._effects[text]
         self._place(doc, path, text, problems)
+        if not problems and not wonder:
+            self._not_drafted(doc, path, text, value)
         return None if problems else value
+
+    def _not_drafted(self, doc: Document, path: PathKey, text: str, value: fx.Effects) -> None:
+        """T422 for each ``on draft:`` clause of what is not a wonder (nothing picks it)."""
+        drafted = [i for i, c in enumerate(value.clauses)
+                   if c.trigger is not None and c.trigger.event == DRAFT_EVENT]
+        if not drafted:
+            return
+        clauses = parse_effects(text).clauses   # (compiled: it parses)
+        for i in drafted:
+            span = clauses[i].timing_span or clauses[i].span
+            self.report.add(Diagnostic(
+                "T422", "'on draft:' acts as a wonder is picked in the wonder draft: only a "
+                "wonder's effect has it (not a card's, a token's, a board's start or a "
+                "rule's)", doc.string_location(path, span.start),
+                text=text[span.start:span.end]))
 
     def cost(self, doc: Document, path: PathKey) -> fx.Cost | None:
         text = doc.get(path)
@@ -928,7 +948,7 @@ class _Load:
                         "single stage's 'cost' and 'effect'", doc.location(("wonders", i))))
                     continue
                 cost = self.compiler.cost(doc, ("wonders", i, "cost"))
-                effects = self.compiler.effects(doc, ("wonders", i, "effect"))
+                effects = self.compiler.effects(doc, ("wonders", i, "effect"), wonder=True)
                 stage = Stage(cost or fx.FREE, effects or fx.NO_EFFECTS)
                 name = item.get("name")
                 if isinstance(name, str):
@@ -949,7 +969,8 @@ class _Load:
                     if not isinstance(stage, dict):
                         continue
                     cost = self.compiler.cost(doc, path + ("stages", j, "cost"))
-                    effects = self.compiler.effects(doc, path + ("stages", j, "effect"))
+                    effects = self.compiler.effects(doc, path + ("stages", j, "effect"),
+                                                    wonder=True)
                     stages.append(Stage(cost or fx.FREE, effects or fx.NO_EFFECTS))
                 sides[side] = WonderSide(side, start or fx.NO_EFFECTS, tuple(stages))
             name = item.get("name")

@@ -51,6 +51,9 @@ SELL_EVENT: Final = "sell"
 # count of the spaces it moved (``per space``), read in that clause only (compiler T414).
 ADVANCE_EVENT: Final = "advance"
 SPACE_COUNT: Final = "space"
+# The trigger event of a wonder picked in the wonder draft (``on draft:``, flow step
+# draft_wonders): it acts once, for the picker, before the next pick.
+DRAFT_EVENT: Final = "draft"
 
 # Who chooses the first player of the next age (``turns.next_age``), for loops that ask.
 NEXT_AGE: Final = ("weaker_military",)
@@ -168,6 +171,9 @@ class Capabilities:
     # the effect words it runs when the owner's shields push the conflict pawn at least one
     # space (``on advance: opponent loses 1 coin per space``; empty: never announced)
     advance_events: frozenset[str] = frozenset()
+    # the effect words it runs as a wonder is picked in the wonder draft (``on draft:``,
+    # added by flow step draft_wonders; empty: no wonder draft announces a pick)
+    draft_events: frozenset[str] = frozenset()
 
     def runs(self, effect: fx.Effect, timing: fx.Timing) -> bool:
         return (EFFECT_WORDS[type(effect)], timing) in self.effects
@@ -312,6 +318,9 @@ class FlowAdds:
     why: str = ""   # which step to add, for the effects' refusal
     deals: bool = False   # its step deals the tokens of the kind its ``kind`` names
     kept_counts: frozenset[str] = frozenset()   # the counts it keeps (``per influence``)
+    # the effect words ``on draft:`` may run (a wonder draft's step): each acts once, for
+    # the picker, as the pick is made (a follow-up decision asked before the next pick)
+    draft_events: frozenset[str] = frozenset()
 
 
 #: By the flow step that selects each mechanism: what it runs.
@@ -330,6 +339,11 @@ FLOW_ADDS: Final[Mapping[str, FlowAdds]] = {
     "lay_track_tokens": FlowAdds(deals=True),
     # cards whose price counts cards of the city (mechanisms/counted_prices.py)
     "price_by_count": FlowAdds(abilities=frozenset({"free_counted"})),
+    # a wonder draft from pools (mechanisms/wonder_draft.py): "on draft:" acts at the pick
+    # (coins and shields at once; influence and conspire: follow-ups before the next pick;
+    # the last two only with their mechanism's step before draft_wonders, M912)
+    "draft_wonders": FlowAdds(draft_events=frozenset({
+        "coins", "shields", "loses", "gains", "gives", "influence", "conspire"})),
 }
 
 
@@ -374,13 +388,14 @@ def with_flow(caps: Capabilities, data: Mapping[str, object]) -> Capabilities:
     if not adds:
         return caps
     effects, abilities = set(caps.effects), set(caps.abilities)
-    kept = set(caps.kept_counts)
+    kept, drafted = set(caps.kept_counts), set(caps.draft_events)
     for add in adds:
         effects |= add.effects
         abilities |= add.abilities
         kept |= add.kept_counts
+        drafted |= add.draft_events
     return replace(caps, effects=frozenset(effects), abilities=frozenset(abilities),
-                   kept_counts=frozenset(kept))
+                   kept_counts=frozenset(kept), draft_events=frozenset(drafted))
 
 
 def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
@@ -465,6 +480,19 @@ def _agora_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
     return None
 
 
+def _draft_refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
+    """Why an ``on draft:`` clause does not play (None: it does): no wonder draft, an effect
+    the pick does not run, or one the loop does not run once (its ``now:`` form)."""
+    word = EFFECT_WORDS[type(clause.effect)]
+    if not caps.draft_events:
+        return (f"'on draft:' acts as a wonder is picked in a wonder draft, which the "
+                f"{caps.offer} game loop does not hold (flow step draft_wonders)")
+    if word not in caps.draft_events:
+        return (f"'{word}' cannot act as a wonder is picked in the wonder draft (it runs "
+                f"{', '.join(sorted(caps.draft_events))} then)")
+    return refusal(caps, fx.Clause(NOW, clause.effect, None, clause.condition))
+
+
 def _counts_sets(clause: fx.Clause) -> bool:
     """Whether the clause counts ``set of … cards`` (in its amount or its condition)."""
     amounts: list[object] = [getattr(clause.effect, "amount", None),
@@ -525,6 +553,8 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
         return (f"the condition '{written}' is not checked by the {caps.offer} game loop"
                 f"{reason}")
     trigger = clause.trigger
+    if trigger is not None and trigger.event == DRAFT_EVENT:
+        return _draft_refusal(caps, clause)
     why = _leader_constructs(caps, clause) or _agora_constructs(caps, clause)
     if why is not None:
         return why
@@ -609,5 +639,5 @@ def refusal(caps: Capabilities, clause: fx.Clause) -> str | None:
             "(this rule set offers cards by " + caps.offer + ")")
 
 
-__all__ = ["Capabilities", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END", "PERIOD_START",
-           "capabilities", "frequency_text", "refusal", "refusal_code"]
+__all__ = ["Capabilities", "DRAFT_EVENT", "EFFECT_WORDS", "LOOPS", "NEXT_AGE", "PERIOD_END",
+           "PERIOD_START", "capabilities", "frequency_text", "refusal", "refusal_code"]

@@ -30,6 +30,7 @@ from wonders.dsl import effects as fx
 from wonders.dsl.errors import Diagnostic, EffectSyntaxError, Report, Severity, closest
 from wonders.dsl.flow_model import PRICED_ROW, check_flow, has_extra_offer
 from wonders.dsl.mechanisms import (
+    DRAFT_EVENT,
     EFFECT_WORDS,
     FLOW_ADDS,
     PERIOD_END,
@@ -48,6 +49,7 @@ from wonders.dsl.values import as_list as _list
 from wonders.dsl.values import as_map as _map
 
 Compiled = Callable[[str], "fx.Effects | None"]
+DRAFT_STEP: Final = "draft_wonders"   # the flow's wonder draft, where "on draft:" acts
 
 
 def _mechanism(data: dict[str, Any], slot: str) -> tuple[str | None, PathKey]:
@@ -170,9 +172,32 @@ class _Checker:
                 effect.kind not in self.filled.get(effect.pool, set()):
             return ("M903", f"no {effect.kind} token is ever in pool '{effect.pool}': "
                     f"{self.pool_reason(effect.pool)}")
+        early = self.before_its_step(clause)
+        if early is not None:
+            return ("M912", early)
         never = self.never_acts(clause)  # (last: a warning never hides an error)
         if never is not None:
             return ("M908", never, Severity.WARNING)
+        return None
+
+    def before_its_step(self, clause: fx.Clause) -> str | None:
+        """Why an ``on draft:`` clause would act before its mechanism is set up (None: it
+        would not): the step that lays what it acts on comes after ``draft_wonders`` in
+        ``flow.setup``, so the draft's picks would find no board or stack."""
+        if clause.trigger is None or clause.trigger.event != DRAFT_EVENT:
+            return None
+        flow = _map(self.rules.data.get("flow"))
+        setup = [raw if isinstance(raw, str) else next(iter(raw), None)
+                 if isinstance(raw, dict) else None for raw in _list(flow.get("setup"))]
+        if DRAFT_STEP not in setup:
+            return None
+        before = setup[:setup.index(DRAFT_STEP)]
+        word = EFFECT_WORDS[type(clause.effect)]
+        for name, add in FLOW_ADDS.items():
+            if name in setup and name not in before and any(w == word for w, _ in add.effects):
+                return (f"'on draft: {word}' acts as a wonder is picked, but flow step "
+                        f"'{name}' comes after '{DRAFT_STEP}' in flow.setup: list it before "
+                        f"'{DRAFT_STEP}' (what the draft acts on is laid first)")
         return None
 
     def never_acts(self, clause: fx.Clause) -> str | None:

@@ -3,14 +3,19 @@
 ``setup: {wonders: {mechanism: draft, pools: P, size: S, order: [...]}}``: the set-up step
 ``draft_wonders`` shuffles the rule set's Wonders, keeps P × S of them in P pools of S, and
 asks the seats in ``order`` to pick from the current pool (decision ``wonder_draft``);
-the pick goes to the picker's city.  After the last pick the first seat of ``order``
-starts.  Fixed lists (a scenario's) skip the draft.
+the pick goes to the picker's city, and the Wonder's ``on draft:`` clauses act for the
+picker at once (their follow-up decisions, a cube placed or a token kept, are asked before
+the next pick).  After the last pick the first seat of ``order`` starts.  Fixed lists (a
+scenario's) skip the draft, and so its ``on draft:`` clauses; a Wonder that changes hands
+later (taken from a city) is not picked, so they never act again.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Mapping, Sequence, cast
 
+from wonders.dsl import effects as fx
+from wonders.dsl.mechanisms import DRAFT_EVENT
 from wonders.dsl.model import Game as GameData
 from wonders.dsl.model import Wonder
 from wonders.engine.actions import ChooseWonder, choose_wonder
@@ -18,6 +23,8 @@ from wonders.engine.errors import RuleError
 from wonders.engine.flow_state import Ask, Part, part_index
 from wonders.engine.mechanisms.bank import cities_of
 from wonders.engine.randomness import shuffle
+from wonders.engine.runtime import now
+from wonders.engine.scoring import holds
 from wonders.engine.structure_rules import WonderDraft as DraftRules
 from wonders.engine.structure_rules import structure_rules
 
@@ -110,6 +117,7 @@ def _fixed(game: FlowGame, names: Sequence[Sequence[str]]) -> None:
 
 def ask(game: FlowGame, seat: int, about: int) -> None:
     """The agenda's pick: ``seat`` chooses a Wonder of the current pool."""
+    game.current = seat   # (the picker again, after the previous pick's follow-ups)
     game.wait(PICK, seat, [choose_wonder(w) for w in state(game).pool()])
 
 
@@ -128,11 +136,40 @@ def resolve(game: FlowGame, asked: Ask, action: Any) -> None:
     cities_of(game)[asked.seat].wonders.append(wonder)
     part.picks += 1
     order = part.rules.order
+    waiting = game.agenda
+    game.agenda = []   # (what the pick's clauses raise is asked first, then the next pick)
+    _drafted(game, asked.seat, wonder)
+    if game.finished:
+        return
     if part.picks < len(order):
         game.current = order[part.picks]
-        game.schedule([(PICK, order[part.picks], 0)])
+        game.agenda.append((PICK, order[part.picks], 0))
     else:
         game.current = order[0]
+    game.agenda += waiting
+
+
+def draft_clauses(wonder: Wonder) -> list[fx.Clause]:
+    """The ``on draft:`` clauses of a Wonder's effects, in the order written."""
+    return [clause for side in wonder.sides.values()
+            for effects in (side.start, *(stage.effects for stage in side.stages))
+            for clause in effects.clauses
+            if clause.trigger is not None and clause.trigger.event == DRAFT_EVENT]
+
+
+def _drafted(game: FlowGame, seat: int, wonder: Wonder) -> None:
+    """The picked Wonder's ``on draft:`` clauses act for ``seat`` (a condition checked)."""
+    clauses = draft_clauses(wonder)
+    if not clauses:
+        return
+    table = game.table
+    for clause in clauses:
+        if clause.condition is not None and not holds(clause.condition, seat,
+                                                      table.city_list()):
+            continue
+        now(table, seat, clause.effect)
+        if game.finished:
+            return
 
 
 def make(data: GameData, players: int,
@@ -146,4 +183,5 @@ def state(game: FlowGame) -> WonderPools:
     return game.slots[SLOT]  # type: ignore[return-value]  # (no cast: a call)
 
 
-__all__ = ["NAME", "PICK", "WORDING", "WonderPools", "ask", "draft", "make", "resolve", "state"]
+__all__ = ["NAME", "PICK", "WORDING", "WonderPools", "ask", "draft", "draft_clauses", "make",
+           "resolve", "state"]
