@@ -43,6 +43,10 @@ CODES: dict[str, str] = {
     "N310": "unknown place to activate from ('activate KIND token from tops' or '… from deck')",
     "N311": "unknown influence action (influence place, remove, move, act, bonus)",
     "N312": "unknown count in 'per NAME' (a period, or a count a mechanism keeps: influence)",
+    "N316": "unknown place to remove a token from ('remove KIND token from …': a token pool "
+            "or a place)",
+    "N317": "unknown place to build a free card from ('build free card from last row' or "
+            "'… from removed')",
     # T: meaning of effects
     "T401": "a timing ('now:', 'end:') the effect does not have",
     "T402": "a quantity above 1 with a choice of resources",
@@ -63,6 +67,7 @@ CODES: dict[str, str] = {
     "T412": "a count the flow keeps ('per age', 'per influence') where nothing is counted "
             "in play (an ongoing or end-of-game clause, a condition)",
     "T413": "'discount N resources or every coin' on something else than cards",
+    "T417": "'swap … with self': a city swapping a card with itself",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",

@@ -31,7 +31,8 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.ActivationDiscount: "discount",
     fx.Activate: "activate", fx.TakeCard: "take card", fx.MoveWonder: "wonder",
     fx.DiscardStructure: "discard", fx.TrackPiece: "track", fx.CopyScience: "science of",
-    fx.CoinsAside: "coins aside",
+    fx.CoinsAside: "coins aside", fx.RemoveToken: "remove", fx.BuildFree: "build free",
+    fx.Swap: "swap",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -225,7 +226,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
         effects=_EVERYWHERE | {("replay", NOW), ("replay", ON), ("discount", ONGOING),
                                ("or", NOW), ("activate", NOW), ("take card", NOW),
                                ("science of", NOW), ("coins aside", NOW),
-                               ("wonder", NOW), ("discard", NOW), ("track", NOW)},
+                               ("wonder", NOW), ("discard", NOW), ("track", NOW),
+                               ("remove", NOW), ("build free", NOW), ("swap", NOW)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",
             "build": "the structure game loop has no reserve hand to build from",
