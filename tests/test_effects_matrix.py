@@ -64,6 +64,9 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("trigger", NOW): "trigger victory token", ("or", NOW): "now: coins 2 or shields 1",
         ("science of", NOW): "science of green card in left",
         ("coins aside", NOW): "now: coins 7 aside",
+        ("remove", NOW): "remove victory token from left",
+        ("build free", NOW): "build free card from removed",
+        ("swap", NOW): "swap blue card with left",
     },
     "duel": {
         ("produce", ONGOING): "produce wood", ("science", ONGOING): "science wheel",
@@ -88,6 +91,9 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("trigger", NOW): "trigger progress token", ("or", NOW): "now: coins 2 or shields 1",
         ("science of", NOW): "science of green card in opponent",
         ("coins aside", NOW): "now: coins 7 aside",
+        ("remove", NOW): "remove progress token from board, opponent",
+        ("build free", NOW): "build free card from last row",
+        ("swap", NOW): "swap blue | green card with opponent",
     },
 }
 # The forms a priced row and the moves between cities add (Pantheon): each is played in
@@ -110,7 +116,11 @@ AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",
                "opponent loses 1 coin per influence in them",
                # the conspiracies' moves of wonders and structure cards
                "destroy wonder in opponent", "discard accessible structure card",
-               "discard up to 1 accessible structure card")
+               "discard up to 1 accessible structure card",
+               # the last four conspiracies': a token out of play, free builds, a swap
+               "remove progress token from board, opponent, box",
+               "build free brown | grey | blue | green | yellow | red | purple card from last row",
+               "build free card from removed", "swap blue | green card with opponent")
 OFFERS = {"base": "draft", "duel": "structure"}
 
 

@@ -273,7 +273,7 @@ class _Checker:
         self.unique(node.sources, "place")
         pools: list[str] = []
         places: list[str] = []
-        known = self.vocabulary.pools + self.vocabulary.places
+        known = self.vocabulary.pools + tuple(p for p in self.vocabulary.places if p != MOST)
         for name in node.sources:
             if name.text in self.vocabulary.pools:
                 pools.append(name.text)
@@ -467,7 +467,7 @@ class _Checker:
             for name in node.places:
                 if name.text == "self":   # (a city swapping with itself changes nothing)
                     self.problem("T417", "'swap … with self' changes nothing: a card is "
-                                 "swapped with another city's (write 'with opponent')",
+                                 "swapped with another city's (write another place)",
                                  name.span)
             return fx.Swap(self.colours(node.colours), tuple(p for p in places if p != "self"))
         if isinstance(node, ast.CoinsAside):
