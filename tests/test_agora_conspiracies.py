@@ -114,3 +114,18 @@ def test_every_new_follow_up_has_action_ids(kind: str) -> None:
     moves = game.legal_actions(seat)
     assert moves and all(isinstance(m, Move) and m in ids for m in moves)
     assert game.decision().wording   # (what the terminal and the bots' logs show)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_online_table_words_each_new_follow_up(kind: str) -> None:
+    """The page's words for each option name what it moves (not the bare notation)."""
+    from wonders.serve import present
+    game = _played_until(kind)
+    seat = game.to_move()[0]
+    view = game.view(seat)
+    for move in game.legal_actions(seat):
+        entry: dict[str, object] = {"text": str(move)}
+        present.board_move(game, seat, view, move, entry)
+        assert entry["text"] != str(move), entry
+        if move.words[0] == "row":
+            assert entry["place"] == [int(move.words[1]), int(move.words[3])]

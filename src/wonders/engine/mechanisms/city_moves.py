@@ -331,7 +331,7 @@ def _remove_token(game: FlowGame, words: tuple[str, ...]) -> None:
 
 
 def _swap(game: FlowGame, seat: int, words: tuple[str, ...]) -> None:
-    """``swap THEIRS of player S for MINE``: each card joins the other city."""
+    """``swap THEIRS of player S for OWN``: each card joins the other city."""
     towns = cities.cities_of(game)
     target = int(words[3])
     owner, other = towns[seat], towns[target]
