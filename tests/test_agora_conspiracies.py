@@ -1,6 +1,7 @@
 """Agora's last four conspiracies beyond their scenarios (tests/scenarios/
 agora-conspiracies-more.yaml): Treason's removed cards are seen only by its owner while it
-chooses (views and determinized copies), and every new follow-up has its action ids."""
+chooses (views and determinized copies), and every new follow-up has its action ids, its
+words at the terminal and on the online table."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import random
 from pathlib import Path
 
 import pytest
+from test_human_duel_expansions import through
 
 from wonders.dsl.loader import load_game
 from wonders.engine.flow import FlowGame, every_move
 from wonders.engine.flow_actions import Move
-from wonders.engine.mechanisms import structure
+from wonders.engine.mechanisms import city_moves, structure
 
 AGORA = Path(__file__).resolve().parent.parent / "expansions" / "agora"
 KINDS = ("remove_token", "build_last_row", "build_removed", "swap")
@@ -98,7 +100,7 @@ def test_a_queued_removed_choice_holds_no_options() -> None:
     """What waits in the follow-up queue (which a copy for the other seat holds) names none
     of the removed cards: they are worked out when asked."""
     from wonders.dsl import effects as fx
-    from wonders.engine.mechanisms import cities, city_moves
+    from wonders.engine.mechanisms import cities
     game = _played_until("turn")
     owner = game.to_move()[0]
     city_moves.ask(game, city_moves.BUILD_REMOVED, owner, fx.BuildFree(None, "removed"))
@@ -129,3 +131,16 @@ def test_the_online_table_words_each_new_follow_up(kind: str) -> None:
         assert entry["text"] != str(move), entry
         if move.words[0] == "row":
             assert entry["place"] == [int(move.words[1]), int(move.words[3])]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_new_follow_up_is_asked_at_the_terminal(kind: str) -> None:
+    """The terminal asks the follow-up in its words and lists its options by notation; the
+    game then plays to its end through the terminal."""
+    game = _played_until(kind)
+    seat = game.to_move()[0]
+    options = [str(m) for m in game.legal_actions(seat)]
+    driver, out = through(game, seat, 1)
+    assert city_moves.WORDING[kind] in out
+    assert all(option in out for option in options)
+    assert game.over and "Final score sheet" in out and "Traceback" not in out
