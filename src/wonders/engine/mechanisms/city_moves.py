@@ -393,13 +393,13 @@ def every_move(data: Any, players: int) -> list[Move]:
         if any(isinstance(c.effect, fx.DiscardStructure) and c.effect.upto
                for e in every_effects(data) for c in e.clauses):
             found.append(SKIP)
-    found += _free_moves(data, players, kinds)
     if fx.TrackPiece in kinds:
         model = data.rules.model.military.track
         reach = model.supremacy
         found += [Move("block", ("space", str(n))) for n in range(-reach, reach + 1)]
         found += [Move(verb, ("military", "token", str(zone.start), "of", "player", s))
                   for verb in ("discard", "use") for zone in model.zones for s in seats]
+    found += _free_moves(data, players, kinds)   # (last: the earlier ids stay as they were)
     return found
 
 
