@@ -65,6 +65,9 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("science of", NOW): "science of green card in left",
         ("coins aside", NOW): "now: coins 7 aside",
         ("build chain", ONGOING): "build chain cards for 1 coin",
+        ("remove", NOW): "remove victory token from left",
+        ("build free", NOW): "build free card from removed",
+        ("swap", NOW): "swap blue card with left",
     },
     "duel": {
         ("produce", ONGOING): "produce wood", ("science", ONGOING): "science wheel",
@@ -90,6 +93,9 @@ EXAMPLES: dict[str, dict[tuple[str, fx.Timing], str]] = {
         ("science of", NOW): "science of green card in opponent",
         ("coins aside", NOW): "now: coins 7 aside",
         ("build chain", ONGOING): "build chain cards for 1 coin",
+        ("remove", NOW): "remove progress token from board, opponent",
+        ("build free", NOW): "build free card from last row",
+        ("swap", NOW): "swap blue | green card with opponent",
     },
 }
 # The forms a priced row and the moves between cities add (Pantheon): each is played in
@@ -115,7 +121,11 @@ AGORA_FORMS = ("influence act in left", "influence place 1 in any or conspire",
                "destroy wonder in opponent", "discard accessible structure card",
                "discard up to 1 accessible structure card",
                # the wonders' picks in the wonder draft (Curia Julia, Knossos)
-               "on draft: conspire", "on draft: influence place 1 in any")
+               "on draft: conspire", "on draft: influence place 1 in any",
+               # the last four conspiracies': a token out of play, free builds, a swap
+               "remove progress token from board, opponent, box",
+               "build free brown | grey | blue | green | yellow | red | purple card from last row",
+               "build free card from removed", "swap blue | green card with opponent")
 OFFERS = {"base": "draft", "duel": "structure"}
 
 

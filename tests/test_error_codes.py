@@ -324,6 +324,14 @@ CASES: list[Case] = [
     cards_case("unknown-moment", "N320",
                card_file(card(effect='"on drafted: coins 2"')), 10, 17,
                suggestion="draft", text="drafted", message=("unknown moment 'on drafted:'",)),
+    Case("unknown-remove-source", "N316", lambda ws, mp: ws.diagnose(
+        card_file(card(effect="remove progress token from bord")), rules=DUEL_RULES), 10, 40,
+        suggestion="board", text="bord",
+        message=("unknown place to remove a token from 'bord'",)),
+    Case("unknown-free-build-source", "N317", lambda ws, mp: ws.diagnose(
+        card_file(card(effect="build free card from last rwo")), rules=DUEL_RULES), 10, 34,
+        suggestion="last row", text="last rwo",
+        message=("unknown place to build a free card from 'last rwo'",)),
     # T: meaning
     cards_case("bad-timing", "T401", card_file(card(effect='"now: produce wood"')), 10, 14,
                text="now:", message=("'now:' does not apply to 'produce'",)),
@@ -375,6 +383,9 @@ CASES: list[Case] = [
     cards_case("draft-pick-on-a-card", "T422",
                card_file(card(effect='"now: coins 1; on draft: coins 2"')), 10, 28,
                text="on draft:", message=("only a wonder's effect has it",)),
+    Case("swap-with-self", "T417", lambda ws, mp: ws.diagnose(
+        card_file(card(effect="swap blue card with self")), rules=DUEL_RULES), 10, 33,
+        text="self", message=("'swap … with self' changes nothing",)),
     cards_case("self-gives", "T409", card_file(card(effect="self gives 1 coin")), 10, 13,
                text="self", message=("the owner cannot give coins to itself",)),
     # C: chains

@@ -368,10 +368,39 @@ class TrackPiece:
     span: Span
 
 
+@dataclass(frozen=True)
+class RemoveToken:
+    """``remove KIND token from SOURCES`` (token pools or places)."""
+
+    kind: Name
+    sources: tuple[Name, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class BuildFree:
+    """``build free [COLOURS] card from SOURCE`` (``last row``, ``removed``); ``source``
+    spans the words after ``from``."""
+
+    colours: tuple[Name, ...]
+    source: Name
+    span: Span
+
+
+@dataclass(frozen=True)
+class Swap:
+    """``swap COLOURS card with PLACES``."""
+
+    colours: tuple[Name, ...]
+    places: tuple[Name, ...]
+    span: Span
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, Trade, Ability, Copy, Replay, Lose,
                Destroy, Take, Discount, Gain, DrawReserve, BuildReserve, Give, Influence,
                Conspire, TriggerHeld, ActivationDiscount, Activate, TakeCard, MoveWonder,
-               DiscardStructure, TrackPiece, ScienceOf, CoinsAside, ChainPrice, "Either"]
+               DiscardStructure, TrackPiece, ScienceOf, CoinsAside, ChainPrice, RemoveToken,
+               BuildFree, Swap, "Either"]
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,10 @@ CODES: dict[str, str] = {
     "N311": "unknown influence action (influence place, remove, move, act, bonus)",
     "N312": "unknown count in 'per NAME' (a period, or a count a mechanism keeps: influence)",
     "N320": "unknown moment in 'on WORD:' (a moment named by one word: draft)",
+    "N316": "unknown place to remove a token from ('remove KIND token from …': a token pool "
+            "or a place)",
+    "N317": "unknown place to build a free card from ('build free card from last row' or "
+            "'… from removed')",
     # T: meaning of effects
     "T401": "a timing ('now:', 'end:') the effect does not have",
     "T402": "a quantity above 1 with a choice of resources",
@@ -69,6 +73,7 @@ CODES: dict[str, str] = {
     "T421": "'on draft:' on an effect that has no once-form ('now:'): points, production …",
     "T422": "'on draft:' on what no wonder draft picks: a card, a token, a board's start, "
             "a rule's effect",
+    "T417": "'swap … with self': a city swapping a card with itself",
     # C: chains (free builds)
     "C501": "a chain link to a card that is not loaded (a misspelt name)",
     "C502": "a chain link that does not lead to a later age",

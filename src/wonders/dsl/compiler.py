@@ -50,6 +50,9 @@ _TIMINGS: dict[type, tuple[fx.Timing, ...]] = {
     ast.ScienceOf: (fx.Timing.NOW,),
     ast.CoinsAside: (fx.Timing.NOW,),
     ast.ChainPrice: (fx.Timing.ONGOING,),
+    ast.RemoveToken: (fx.Timing.NOW,),
+    ast.BuildFree: (fx.Timing.NOW,),
+    ast.Swap: (fx.Timing.NOW,),
 }
 
 #: The verbs of ``influence`` and what each needs: a count, a place (``in …``).
@@ -72,6 +75,8 @@ _EFFECT_WORD = {
     ast.Activate: "activate", ast.TakeCard: "take", ast.MoveWonder: "wonder",
     ast.DiscardStructure: "discard", ast.TrackPiece: "track", ast.ScienceOf: "science of",
     ast.CoinsAside: "coins aside", ast.ChainPrice: "build chain",
+    ast.CoinsAside: "coins aside", ast.RemoveToken: "remove", ast.BuildFree: "build free",
+    ast.Swap: "swap",
 }
 
 
@@ -93,6 +98,9 @@ MILITARY_TOKENS: tuple[str, ...] = ("military",)
 
 # Where "activate KIND token from …" takes its item: the stacks' tops, or one whole stack.
 ACTIVATE_SOURCES: tuple[str, ...] = ("tops", "deck")
+#: Where ``build free … card from SOURCE`` builds from: the structure's bottom row, or
+#: the cards set-up removed unseen
+BUILD_FREE_SOURCES: tuple[str, ...] = ("last row", "removed")
 
 # The place that stands for "the city with the most of what is counted": it only
 # makes sense in a count ("per yellow card in most"), and alone there.
@@ -271,6 +279,25 @@ class _Checker:
         return fx.Influence(verb, count, where, what)
 
 
+    def remove_token(self, node: ast.RemoveToken) -> fx.RemoveToken:
+        """``remove KIND token from SOURCES``: each source a token pool or a place."""
+        self.known(node.kind, self.vocabulary.tokens, "N305", "token kind")
+        self.unique(node.sources, "place")
+        pools: list[str] = []
+        places: list[str] = []
+        known = self.vocabulary.pools + tuple(p for p in self.vocabulary.places if p != MOST)
+        for name in node.sources:
+            if name.text in self.vocabulary.pools:
+                pools.append(name.text)
+            elif name.text in self.vocabulary.places and name.text != MOST:
+                places.append(name.text)
+            else:
+                self.problem("N316", f"unknown place to remove a token from '{name.text}'; "
+                             "write a token pool or a place (the rule set declares: "
+                             f"{', '.join(known) or 'none'})", name.span,
+                             closest(name.text, known))
+        return fx.RemoveToken(node.kind.text, tuple(pools), tuple(places))
+
     def effect(self, node: ast.Effect) -> fx.Effect:
         if isinstance(node, ast.Produce):
             if node.any_of is not None:
@@ -439,6 +466,24 @@ class _Checker:
             return fx.TakeCard(self.colours(node.colours), self.places(node.places, "take"))
         if isinstance(node, ast.ChainPrice):
             return fx.ChainPrice(node.coins)
+        if isinstance(node, ast.RemoveToken):
+            return self.remove_token(node)
+        if isinstance(node, ast.BuildFree):
+            if node.source.text not in BUILD_FREE_SOURCES:
+                self.problem("N317", f"unknown place to build a free card from "
+                             f"'{node.source.text}'; write 'last row' (the structure's bottom "
+                             "row) or 'removed' (the cards removed unseen at set-up)",
+                             node.source.span, closest(node.source.text, BUILD_FREE_SOURCES))
+            return fx.BuildFree(self.colours(node.colours) if node.colours else None,
+                                node.source.text)
+        if isinstance(node, ast.Swap):
+            places = self.places(node.places, "swap")
+            for name in node.places:
+                if name.text == "self":   # (a city swapping with itself changes nothing)
+                    self.problem("T417", "'swap … with self' changes nothing: a card is "
+                                 "swapped with another city's (write another place)",
+                                 name.span)
+            return fx.Swap(self.colours(node.colours), tuple(p for p in places if p != "self"))
         if isinstance(node, ast.CoinsAside):
             value = self.amount(node.amount)
             if value.is_fixed and value.fixed == 0:

@@ -246,6 +246,21 @@ def _moved(item: fx.Effect) -> str:
         return "build one of your wonders free with a card of the discard pile"
     if isinstance(item, fx.DiscardStructure):
         return "discard any card of the structure (covered or face down too)"
+    if isinstance(item, fx.RemoveToken):
+        sources = [f"the {pool}" for pool in item.pools]
+        if item.places:
+            sources.append(_cities(item.places, "or"))
+        return (f"put a {item.kind} token of {' or '.join(sources)} out of the game: nobody "
+                "uses it any more")
+    if isinstance(item, fx.BuildFree):
+        what = (" or ".join(sorted(item.colours)) + " card") if item.colours else "card"
+        where = ("the structure's last row" if item.source == "last row" else
+                 "the cards removed at set-up (you alone see them)")
+        return f"build a {what} of {where} free"
+    if isinstance(item, fx.Swap):
+        colours = " or ".join(sorted(item.colours))
+        return (f"swap a {colours} card of {_cities(item.places, 'or')} for one of yours of "
+                "the same colour")
     if isinstance(item, fx.TrackPiece):
         return {"block": "put a blocker on the conflict track: the pawn stops before it, once",
                 "discard": "discard a military token without its effect",

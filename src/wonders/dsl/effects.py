@@ -429,11 +429,40 @@ class Either:
     second: "Effect"
 
 
+@dataclass(frozen=True, slots=True)
+class RemoveToken:
+    """The owner puts a token of ``kind`` out of the game: one of a pool in ``pools`` or
+    one a city at ``places`` owns (whose effects then stop for it: abilities, points)."""
+
+    kind: str
+    pools: tuple[str, ...]
+    places: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildFree:
+    """The owner builds, free, a card of ``colours`` (None: any) from ``source``: "last
+    row" (the structure's bottom row, cards not taken yet) or "removed" (the cards set-up
+    removed unseen, from every age so far)."""
+
+    colours: frozenset[str] | None
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """The owner gives a built card of one of ``colours`` to a city at ``places`` and takes
+    one of the same colour of that city's (neither's ``now:`` clauses act again)."""
+
+    colours: frozenset[str]
+    places: tuple[str, ...]
+
+
 Effect = Union[Produce, Points, Coins, Shields, Science, TradePrice, Ability, CopyCard,
                LoseCoins, Replay, Destroy, TakeToken, Discount, GainCoins, DrawReserve,
                BuildReserve, GiveCoins, Influence, Conspire, TriggerHeld, Either,
                ActivationDiscount, Activate, TakeCard, MoveWonder, DiscardStructure, TrackPiece,
-               CopyScience, CoinsAside, ChainPrice]
+               CopyScience, CoinsAside, ChainPrice, RemoveToken, BuildFree, Swap]
 
 #: The effects a mechanism of the flow carries out (the runtime hands them to the table).
 BY_MECHANISM: Final = (Influence, Conspire, TriggerHeld, Either, CoinsAside)

@@ -431,6 +431,22 @@ class _ToAst(Transformer[Token, Any]):
         return ast.DiscardStructure(_span(meta), True, count if count or not written else -1)
 
     @_meta
+    def remove_token(self, meta: Any, children: list[Any]) -> ast.RemoveToken:
+        return ast.RemoveToken(_name(children[0]), children[-1], _span(meta))
+
+    @_meta
+    def build_free(self, meta: Any, children: list[Any]) -> ast.BuildFree:
+        colours: tuple[ast.Name, ...] = next((c for c in children if isinstance(c, tuple)), ())
+        words = [c for c in children if isinstance(c, Token) and c.type == "NAME"]
+        span = ast.Span(_span(words[0]).start, _span(words[-1]).end)   # ("last row": one)
+        return ast.BuildFree(colours, ast.Name(" ".join(str(w) for w in words), span),
+                             _span(meta))
+
+    @_meta
+    def swap(self, meta: Any, children: list[Any]) -> ast.Swap:
+        return ast.Swap(children[0], children[-1], _span(meta))
+
+    @_meta
     def destroy_wonder(self, meta: Any, children: list[Any]) -> ast.MoveWonder:
         return ast.MoveWonder("remove", children[-1], _span(meta))
 

@@ -32,6 +32,8 @@ EFFECT_WORDS: Final[Mapping[type, str]] = {
     fx.Activate: "activate", fx.TakeCard: "take card", fx.MoveWonder: "wonder",
     fx.DiscardStructure: "discard", fx.TrackPiece: "track", fx.CopyScience: "science of",
     fx.CoinsAside: "coins aside", fx.ChainPrice: "build chain",
+    fx.CoinsAside: "coins aside", fx.RemoveToken: "remove", fx.BuildFree: "build free",
+    fx.Swap: "swap",
 }
 
 # The trigger event of the end of a period: "age_end" for ``on age end:``.
@@ -239,7 +241,8 @@ LOOPS: Final[Mapping[str, Capabilities]] = {
                                ("or", NOW), ("activate", NOW), ("take card", NOW),
                                ("science of", NOW), ("coins aside", NOW),
                                ("wonder", NOW), ("discard", NOW), ("track", NOW),
-                               ("build chain", ONGOING)},
+                               ("build chain", ONGOING),
+                               ("remove", NOW), ("build free", NOW), ("swap", NOW)},
         refused={
             "draw": "the structure game loop has no reserve to draw from",
             "build": "the structure game loop has no reserve hand to build from",

@@ -798,6 +798,13 @@ class FlowGame(SharedGenerator):
                 continue
             moves = self.program.turn_rule.moves(self, self.current)
             if not moves:
+                until = self.program.until
+                if self.turn_begun and until is not None and until(self):
+                    # the turn's start steps emptied the offer (a conspiracy discarded or
+                    # built its last card): the round ends there, as after a turn
+                    self.turn_begun = False
+                    self._end_round_turn()
+                    continue
                 self.finished = True   # the seat to move has no card to take (no_card)
                 break
             if not self.turn_begun:

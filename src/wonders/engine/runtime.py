@@ -78,6 +78,10 @@ COPY_SCIENCE: Final = "copy_science"   # "science of COLOURS card in PLACES"
 DISCARD_ACCESSIBLE: Final = "discard_accessible"
 WONDER_MOVES: Final = {"take": "take_wonder", "unbuild": "unbuild", "build": "build_wonder",
                        "remove": "remove_wonder"}
+# "remove KIND token from …", "build free card from last row | removed", "swap … with …"
+REMOVE_TOKEN: Final = "remove_token"
+BUILD_FREE: Final = {"last row": "build_last_row", "removed": "build_removed"}
+SWAP: Final = "swap"
 TRACK_MOVES: Final = {"block": "block", "discard": "discard_token", "use": "use_token"}
 # What arrives, for triggers (``on card:``, ``on wonder:``, ``on chain:``).
 CARD_EVENT: Final = "card"
@@ -455,6 +459,12 @@ def now(table: Table, seat: int, effect: fx.Effect) -> None:
         table.ask(COPY_SCIENCE, seat, effect)
     elif isinstance(effect, fx.TrackPiece):
         table.ask(TRACK_MOVES[effect.verb], seat, effect)
+    elif isinstance(effect, fx.RemoveToken):
+        table.ask(REMOVE_TOKEN, seat, effect)
+    elif isinstance(effect, fx.BuildFree):
+        table.ask(BUILD_FREE[effect.source], seat, effect)
+    elif isinstance(effect, fx.Swap):
+        table.ask(SWAP, seat, effect)
 
 
 def _owed(table: Table, seat: int, places: Sequence[str], owed: fx.Amount,

@@ -53,7 +53,8 @@ class StructureRunner(DraftRunner):
     """Builds structure-game positions and checks their expectations."""
 
     LOOP = "card-structure"
-    POSITION = frozenset({"age", "players", "discard", "offer", "conflict", "looted", "board",
+    POSITION = frozenset({"age", "players", "discard", "offer", "removed", "conflict", "looted",
+                          "board",
                           "box", "to_move", "wonder_pools", "picks", "chambers", "stack",
                           "row", "stacks", "hidden"})
     PLAYER = frozenset({"coins", "cards", "wonders", "built_wonders", "owned_tokens",
@@ -80,6 +81,7 @@ class StructureRunner(DraftRunner):
         seats = super().check_position(spec, path)
         setup = structure_rules(self.data)
         self.check_names(self.card, spec.get("offer"), path + ("offer",))
+        self.check_names(self.card, spec.get("removed"), path + ("removed",))
         for key in ("board", "box"):
             self.check_names(self.token_named, spec.get(key), path + (key,))
         if "to_move" in spec:
@@ -192,7 +194,8 @@ class StructureRunner(DraftRunner):
             rows.insert(0, [2 * i + 2 for i in range(len(under))])
         layout = Layout.from_data({"rows": rows, "face_down": [1] if under else []})
         laid = structure.state(game)
-        laid.place_offer(Structure(layout, under + offer), [])
+        laid.place_offer(Structure(layout, under + offer),
+                         self.cards(spec.get("removed"), path + ("removed",)))
         laid.discard[:] = self.cards(spec.get("discard"), path + ("discard",))  # (in place)
         board = [self.token_named(n, path + ("board", i))
                  for i, n in enumerate(spec.get("board") or [])]

@@ -849,6 +849,29 @@ def board_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
         name = found.get("card") if isinstance(found, dict) else None
         entry["text"] = (f"{verb} {name or 'the face-down card'} (row {row}, card {card} of "
                          "the structure)")
+    elif verb == "build" and n == 5 and words[0] == "row" and words[4] == "free":
+        row, card = _number(words[1]), _number(words[3])   # (a structure card built free)
+        entry["place"] = [row, card]
+        rows = view.get("structure") or []
+        found = (rows[row - 1][card - 1] if row is not None and card is not None
+                 and 0 < row <= len(rows) and 0 < card <= len(rows[row - 1]) else None)
+        name = found.get("card") if isinstance(found, dict) else None
+        entry["text"] = (f"build {name or 'the face-down card'} free (row {row}, card {card} "
+                         "of the structure)")
+    elif verb == "build" and n == 3 and words[1:] == ["from", "removed"]:
+        entry["card"] = words[0]
+        entry["text"] = f"build {words[0]} free, from the cards removed at set-up"
+    elif verb == "remove" and n == 3 and words[1] == "from":
+        entry["token"] = words[0]
+        entry["text"] = f"put {words[0]} of the {words[2]} out of the game"
+    elif verb == "remove" and n == 4 and words[1:3] == ["of", "player"]:
+        target = _number(words[3])
+        entry["token"], entry["target"] = words[0], target
+        entry["text"] = f"put seat {target}'s {words[0]} out of the game (its effects stop)"
+    elif verb == "swap" and n == 6 and words[1:3] == ["of", "player"] and words[4] == "for":
+        target = _number(words[3])
+        entry["card"], entry["target"], entry["give"] = words[0], target, words[5]
+        entry["text"] = f"take {words[0]} from seat {target}'s city and give them {words[5]}"
     elif n == 2 and words[0] == "space" and "conflict" in view:
         at = _number(words[1])
         entry["track"] = at

@@ -16,7 +16,16 @@ runtime's own are; none to choose: it lapses), carried out here:
   supremacy count it;
 * ``discard any structure card``: a card of the structure not yet taken (covered or face
   down too) goes to the discard pile; the cards it uncovers turn face up (and a priced
-  row's token on it goes to the owner, as a card turned face up does).
+  row's token on it goes to the owner, as a card turned face up does);
+* ``remove KIND token from POOLS, PLACES``: a token of a pool, or one a city owns, leaves
+  the game (its owner's abilities, production and points from it stop);
+* ``build free COLOURS card from last row``: a card of the structure's bottom row is
+  built free (as taken: what it uncovers turns face up);
+* ``build free COLOURS card from removed``: a card set-up removed unseen (every age's so
+  far) is built free; only the owner sees them, while choosing (options worked out when
+  asked, not kept in the queue the other seat's copy holds);
+* ``swap COLOURS card with PLACES``: a built card of the owner's and one of the same
+  colour of another city's change cities (a science symbol arriving counts for pairs).
 
 A structure game's moves name cards and wonders; a structure place is ``row R card C``
 (1-based from the top left), so a face-down card is chosen without being named.
@@ -32,11 +41,15 @@ from wonders.engine.drafted_city import DraftedCity
 from wonders.engine.errors import RuleError
 from wonders.engine.flow_actions import Move
 from wonders.engine.flow_state import Ask
-from wonders.engine.mechanisms import bank, cities, priced_row, structure, track
+from wonders.engine.mechanisms import bank, cities, pools, priced_row, structure, track
 from wonders.engine.runtime import (
+    BUILD_FREE,
+    CARD_EVENT,
     COPY_SCIENCE,
     DISCARD_ACCESSIBLE,
     DISCARD_CARD,
+    REMOVE_TOKEN,
+    SWAP,
     TAKE_CARD,
     TRACK_MOVES,
     WONDER_EVENT,
@@ -57,6 +70,8 @@ BUILD_WONDER: Final = WONDER_MOVES["build"]
 BLOCK: Final = TRACK_MOVES["block"]
 DISCARD_TOKEN: Final = TRACK_MOVES["discard"]
 USE_TOKEN: Final = TRACK_MOVES["use"]
+BUILD_LAST_ROW: Final = BUILD_FREE["last row"]
+BUILD_REMOVED: Final = BUILD_FREE["removed"]
 #: the decisions, in words
 WORDING: Final[dict[str, str]] = {
     TAKE_CARD: "choosing a card of another city to take",
@@ -70,10 +85,15 @@ WORDING: Final[dict[str, str]] = {
     BLOCK: "choosing a space of the conflict track to block",
     DISCARD_TOKEN: "choosing a military token to discard",
     USE_TOKEN: "choosing a military token to apply",
+    REMOVE_TOKEN: "choosing a token to put out of the game",
+    BUILD_LAST_ROW: "choosing a card of the structure's last row to build free",
+    BUILD_REMOVED: "choosing a card removed at set-up to build free (only you see them)",
+    SWAP: "choosing a card of another city's and one of yours of its colour to swap",
 }
 #: the runtime's kind of each effect (what ``runtime.now`` asks for)
 KINDS: Final[dict[type, str]] = {fx.TakeCard: TAKE_CARD, fx.DiscardStructure: DISCARD_CARD,
-                                 fx.CopyScience: COPY_SCIENCE}
+                                 fx.CopyScience: COPY_SCIENCE, fx.RemoveToken: REMOVE_TOKEN,
+                                 fx.Swap: SWAP}
 
 
 def kind_of(effect: fx.Effect) -> str:
@@ -82,6 +102,8 @@ def kind_of(effect: fx.Effect) -> str:
         return WONDER_MOVES[effect.verb]
     if isinstance(effect, fx.DiscardStructure) and effect.accessible:
         return DISCARD_ACCESSIBLE
+    if isinstance(effect, fx.BuildFree):
+        return BUILD_FREE[effect.source]
     return KINDS.get(type(effect), "")
 
 
@@ -132,6 +154,40 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
                     found.append(Move("discard", ("row", str(row), "card", str(place))))
             if found and effect.upto:   # ("up to N": each may be skipped)
                 found.append(SKIP)
+    elif isinstance(effect, fx.RemoveToken):
+        held = pools.state(game).pools
+        for pool in effect.pools:
+            found += [Move("remove", (t.name, "from", pool))
+                      for t in dict.fromkeys(held.get(pool, ())) if t.kind == effect.kind]
+        for target in _targets(seat, effect.places, len(towns)):
+            found += [Move("remove", (t.name, "of", "player", str(target)))
+                      for t in dict.fromkeys(towns[target].owned_tokens)
+                      if t.kind == effect.kind]
+    elif isinstance(effect, fx.BuildFree) and effect.source == "removed":
+        offer = structure.state(game)
+        offer.free_colours = effect.colours   # (a determinized copy asks the same again)
+        found += structure.removed_moves(game, seat, effect.colours)
+    elif isinstance(effect, fx.BuildFree):
+        laid = structure.state(game).structure
+        if laid is not None:
+            layout = laid.layout
+            last = len(layout.rows)
+            first = len(layout.slot_rows) - len(layout.rows[-1]) if layout.rows else 0
+            for slot in range(first, layout.size):
+                card = laid.cards[slot]
+                if (not laid.taken[slot] and layout.slot_rows[slot] == last
+                        and _fits(card, effect.colours, towns[seat])):
+                    found.append(Move("build", ("row", str(last), "card", str(slot - first + 1),
+                                                "free")))
+    elif isinstance(effect, fx.Swap):
+        own = towns[seat]
+        for target in _targets(seat, effect.places, len(towns)):
+            for theirs in dict.fromkeys(towns[target].built):
+                if theirs.colour not in effect.colours:
+                    continue
+                found += [Move("swap", (theirs.name, "of", "player", str(target), "for",
+                                        mine.name))
+                          for mine in dict.fromkeys(own.built) if mine.colour == theirs.colour]
     elif isinstance(effect, fx.TrackPiece):
         pawn = track.state(game)
         if effect.verb == "block":   # (any space but the pawn's: a capital too)
@@ -143,6 +199,11 @@ def options(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> list[Mov
                                          "of", "player", str(side)))
                       for i, side in sorted(pawn.tokens)]
     return found
+
+
+def _fits(card: Any, colours: frozenset[str] | None, city: DraftedCity) -> bool:
+    """Whether a free build may be ``card``: of the colours, and not one the city has."""
+    return (colours is None or card.colour in colours) and card.name not in city.names
 
 
 def science_symbol(card: Any) -> str:
@@ -159,6 +220,8 @@ def ask(game: FlowGame, kind: str, seat: int, effect: fx.Effect) -> None:
     """Queue the follow-up after what is being done (its options settled now)."""
     found = options(game, kind, seat, effect)
     if found:
+        if kind == BUILD_REMOVED:   # (hidden: worked out again when asked, never queued)
+            found = []
         cities.state(game).pending.append(Pending(kind, seat, cast("list[Action]", found),
                                                   effect))
         game.agenda.append((cities.FOLLOW_UP, seat, 0))
@@ -212,6 +275,28 @@ def resolve(game: FlowGame, asked: Ask, move: Any) -> None:
     elif asked.kind in (DISCARD_CARD, DISCARD_ACCESSIBLE):
         if move.verb != "skip":
             _discard(game, seat, words)
+    elif asked.kind == REMOVE_TOKEN:
+        _remove_token(game, words)
+    elif asked.kind == BUILD_LAST_ROW:
+        laid = offer.structure
+        assert laid is not None
+        slot = priced_row.structure_slot(laid.layout.rows, [int(words[1]), int(words[3])])
+        card = laid.cards[slot]
+        laid.remove(slot)
+        _build_free(game, seat, card)
+        if priced_row.NAME in game.parts and priced_row.state(game).on_slots:
+            game.agenda.append((priced_row.TOKENS_TASK, seat, 0))
+    elif asked.kind == BUILD_REMOVED:
+        for removed in (offer.removed_before, offer.removed):
+            index = next((i for i, c in enumerate(removed) if c.name == words[0]), -1)
+            if index >= 0:
+                _build_free(game, seat, removed.pop(index))
+                break
+        else:
+            raise RuleError(f"{words[0]} is not a card removed at set-up")
+        offer.free_colours = None
+    elif asked.kind == SWAP:
+        _swap(game, seat, words)
     elif asked.kind == BLOCK:
         track.state(game).blocker = int(words[1])
     elif asked.kind in (DISCARD_TOKEN, USE_TOKEN):
@@ -222,10 +307,44 @@ def resolve(game: FlowGame, asked: Ask, move: Any) -> None:
             pawn.use_token(game, index, side)
         else:
             pawn.tokens.discard((index, side))
-    if asked.kind in (TAKE_WONDER, UNBUILD, REMOVE_WONDER, BUILD_WONDER):
+    if asked.kind in (TAKE_WONDER, UNBUILD, REMOVE_WONDER, BUILD_WONDER, REMOVE_TOKEN, SWAP):
         kept = bank.state(game).kept   # (the wonders each can tuck under: priced again)
         for s in range(len(kept)):
             kept[s] = bank.KeptTerms()
+
+
+def _build_free(game: FlowGame, seat: int, card: Any) -> None:
+    """``card`` built free by ``seat``: its effects and the triggers act as for a build."""
+    cities.cities_of(game)[seat].add_card(card)
+    structure.arrived(game, seat, card, card.effects, CARD_EVENT, card.colour)
+
+
+def _remove_token(game: FlowGame, words: tuple[str, ...]) -> None:
+    """``remove NAME from POOL`` or ``remove NAME of player S``: out of the game."""
+    if words[1] == "from":
+        held = pools.state(game).pools[words[2]]
+        held.pop(_named(held, words[0]))
+        return
+    city = cities.cities_of(game)[int(words[3])]
+    city.owned_tokens.pop(_named(city.owned_tokens, words[0]))
+    city.changed()   # (its abilities, production, symbols and points counted again)
+
+
+def _swap(game: FlowGame, seat: int, words: tuple[str, ...]) -> None:
+    """``swap THEIRS of player S for OWN``: each card joins the other city."""
+    towns = cities.cities_of(game)
+    target = int(words[3])
+    owner, other = towns[seat], towns[target]
+    theirs = other.built[_named(other.built, words[0])]
+    mine = owner.built[_named(owner.built, words[5])]
+    other.remove_card(theirs)
+    owner.remove_card(mine)
+    owner.add_card(theirs)
+    other.add_card(mine)
+    for city, card in ((seat, theirs), (target, mine)):   # (a pair, supremacy: as built)
+        symbol = science_symbol(card)
+        if symbol and not game.finished:
+            game.table.science_arrived(city, symbol)
 
 
 def _discard(game: FlowGame, seat: int, words: tuple[str, ...]) -> None:
@@ -280,12 +399,52 @@ def every_move(data: Any, players: int) -> list[Move]:
         found += [Move("block", ("space", str(n))) for n in range(-reach, reach + 1)]
         found += [Move(verb, ("military", "token", str(zone.start), "of", "player", s))
                   for verb in ("discard", "use") for zone in model.zones for s in seats]
+    found += _free_moves(data, players, kinds)   # (last: the earlier ids stay as they were)
+    return found
+
+
+def _free_moves(data: Any, players: int, kinds: set[type]) -> list[Move]:
+    """Every move of ``remove … token``, ``build free …`` and ``swap …`` in ``data``."""
+    from wonders.engine.runtime import every_effects
+    effects = [c.effect for e in every_effects(data) for c in e.clauses]
+    seats = [str(s) for s in range(players)]
+    found: list[Move] = []
+    if fx.RemoveToken in kinds:
+        pools_named = sorted({p for e in effects if isinstance(e, fx.RemoveToken)
+                              for p in e.pools})
+        places = any(e.places for e in effects if isinstance(e, fx.RemoveToken))
+        wanted = {e.kind for e in effects if isinstance(e, fx.RemoveToken)}
+        tokens = list(dict.fromkeys(t.name for t in data.tokens if t.kind in wanted))
+        found += [Move("remove", (t, "from", p)) for t in tokens for p in pools_named]
+        if places:
+            found += [Move("remove", (t, "of", "player", s)) for t in tokens for s in seats]
+    sources = {e.source for e in effects if isinstance(e, fx.BuildFree)}
+    if "last row" in sources:
+        layouts = data.rules.model.offer.layouts
+        rows = max((len(layout.rows) for layout in layouts.values()), default=0)
+        longest = max((len(layout.rows[-1]) for layout in layouts.values() if layout.rows),
+                      default=0)
+        found += [Move("build", ("row", str(r), "card", str(c), "free"))
+                  for r in range(1, rows + 1) for c in range(1, longest + 1)]
+    cards = list(dict.fromkeys(c.name for c in data.cards))
+    if "removed" in sources:
+        found += [Move("build", (c, "from", "removed")) for c in cards]
+    if fx.Swap in kinds:
+        colours = {colour for e in effects if isinstance(e, fx.Swap) for colour in e.colours}
+        by_colour: dict[str, list[str]] = {}
+        for card in data.cards:
+            if card.colour in colours and card.name not in by_colour.get(card.colour, []):
+                by_colour.setdefault(card.colour, []).append(card.name)
+        found += [Move("swap", (theirs, "of", "player", s, "for", mine))
+                  for names in by_colour.values() for theirs in names for s in seats
+                  for mine in names]
     return found
 
 
 for _kind in WORDING:   # (the runtime's follow-ups of these kinds come here)
     cities.ROUTED[_kind] = ask
-for _kind in (DISCARD_TOKEN, USE_TOKEN, DISCARD_ACCESSIBLE):   # (one done, then another)
+for _kind in (DISCARD_TOKEN, USE_TOKEN, DISCARD_ACCESSIBLE, BUILD_REMOVED):   # (one done,
+    # then another; the removed cards: seen only by the one asked, when asked)
     cities.LATE[_kind] = options
 
 __all__ = ["BUILD_WONDER", "DISCARD_CARD", "KINDS", "TAKE_CARD", "TAKE_WONDER", "UNBUILD",

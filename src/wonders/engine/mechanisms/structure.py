@@ -30,6 +30,7 @@ from wonders.engine.mechanisms import bank
 from wonders.engine.mechanisms.bank import CANNOT, CHAINED, NO_TUCKS, Priced, Tuck
 from wonders.engine.randomness import below, sample, shuffle
 from wonders.engine.runtime import (
+    BUILD_FREE,
     CARD_EVENT,
     CHAIN_EVENT,
     SELL_EVENT,
@@ -67,6 +68,8 @@ class StructureOffer(Part):
         #: moves, its resolver); cards spread over the rounds are the ``spread`` part's
         self.counted: Any = None
         self.uses: tuple[tuple[str, Any, Any], ...] = ()
+        #: the colours a free build from the removed cards being asked allows (None: any)
+        self.free_colours: frozenset[str] | None = None
 
     def copy(self) -> StructureOffer:
         other = StructureOffer(self.setup)   # (compiled: no allocation without __init__)
@@ -76,13 +79,17 @@ class StructureOffer(Part):
         other.removed = list(self.removed)
         other.removed_before = list(self.removed_before)
         other.discard = list(self.discard)
+        other.free_colours = self.free_colours
         return other
 
     def place_offer(self, structure: Structure | None, removed: list[Card] | None = None) -> None:
-        """Lay the structure (and the cards removed) a position says (scenarios)."""
+        """Lay the structure (and the cards removed) a position says (scenarios): those of
+        an earlier age than the structure's go to ``removed_before``."""
         self.structure = structure
         if removed is not None:
-            self.removed = list(removed)
+            age = max((card.age for card in structure.cards), default=0) if structure else 0
+            self.removed = [card for card in removed if card.age >= age]
+            self.removed_before = [card for card in removed if card.age < age]
 
     def deck(self, game: FlowGame, age: int) -> list[Card]:
         """The round's cards in random order: some removed unseen, drawn cards shuffled in.
@@ -140,17 +147,37 @@ class StructureOffer(Part):
 
     def determinize(self, game: FlowGame, source: FlowGame, seat: int,
                     rng: random.Random) -> None:
-        """The face-down cards and the cards removed unseen, resampled."""
+        """The face-down cards and the cards removed unseen, resampled (the removed ones
+        kept while ``seat`` itself is choosing one to build: it sees them then; another
+        seat's copy of that choice is asked again from the cards dealt here).  Earlier
+        ages' removed cards are kept: every other card of those ages has been seen."""
         structure = self.structure
         if structure is None:
             return
+        asking = game.asking
+        choosing = isinstance(asking, Ask) and asking.kind == BUILD_FREE["removed"]
+        seen = choosing and asking is not None and asking.seat == seat
         hidden = structure.hidden_slots()
-        pool = [structure.cards[s] for s in hidden] + self.removed
+        pool = [structure.cards[s] for s in hidden] + ([] if seen else self.removed)
         pool.sort(key=lambda card: (card.age, card.name))
         rng.shuffle(pool)
         for slot, card in zip(hidden, pool):
             structure.cards[slot] = card
-        self.removed = pool[len(hidden):]
+        if not seen:
+            self.removed = pool[len(hidden):]
+        if choosing and not seen and asking is not None:
+            moves = removed_moves(game, asking.seat, self.free_colours)
+            game.asking = Ask(asking.kind, asking.seat, tuple(moves), asking.about)
+
+
+def removed_moves(game: FlowGame, seat: int, colours: frozenset[str] | None) -> list[Move]:
+    """``build free … card from removed``: each card removed unseen so far (every age's)
+    that ``seat`` may build, of ``colours`` (None: any), as a move."""
+    part = state(game)
+    names = bank.cities_of(game)[seat].names
+    return [Move("build", (card.name, "from", "removed"))
+            for card in dict.fromkeys(part.removed_before + part.removed)
+            if (colours is None or card.colour in colours) and card.name not in names]
 
 
 def lay(game: FlowGame, parameters: Mapping[str, Any]) -> None:
@@ -422,4 +449,5 @@ def state(game: FlowGame) -> StructureOffer:
 
 
 __all__ = ["NAME", "StructureOffer", "StructureTurn", "TURN", "WORDING", "chained", "check",
-           "lay", "make", "offer_empty", "resolve", "state", "turn_moves", "wonders_built"]
+           "lay", "make", "offer_empty", "removed_moves", "resolve", "state", "turn_moves",
+           "wonders_built"]
