@@ -781,6 +781,19 @@ def _number(word: str) -> int | None:
         return None
 
 
+def _structure_place(view: dict[str, Any], words: list[str],
+                     entry: dict[str, Any]) -> tuple[int | None, int | None, str]:
+    """The structure place a move names (``row R card C …``), marked on ``entry``, and
+    the card lying there as the seat sees it."""
+    row, card = _number(words[1]), _number(words[3])
+    entry["place"] = [row, card]
+    rows = view.get("structure") or []
+    found = (rows[row - 1][card - 1] if row is not None and card is not None
+             and 0 < row <= len(rows) and 0 < card <= len(rows[row - 1]) else None)
+    name = found.get("card") if isinstance(found, dict) else None
+    return row, card, str(name) if name else "the face-down card"
+
+
 def board_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
                entry: dict[str, Any]) -> None:
     """Words for a move that acts on the table beside a card structure, and where on the
@@ -841,23 +854,11 @@ def board_move(game: GameState, seat: int, view: dict[str, Any], move: Move,
         entry["wonder"], entry["card"] = words[0], words[2]
         entry["text"] = f"build {words[0]} free with {words[2]} from the discard pile"
     elif n == 4 and words[0] == "row" and words[2] == "card":
-        row, card = _number(words[1]), _number(words[3])
-        entry["place"] = [row, card]
-        rows = view.get("structure") or []
-        found = (rows[row - 1][card - 1] if row is not None and card is not None
-                 and 0 < row <= len(rows) and 0 < card <= len(rows[row - 1]) else None)
-        name = found.get("card") if isinstance(found, dict) else None
-        entry["text"] = (f"{verb} {name or 'the face-down card'} (row {row}, card {card} of "
-                         "the structure)")
+        row, card, name = _structure_place(view, words, entry)
+        entry["text"] = f"{verb} {name} (row {row}, card {card} of the structure)"
     elif verb == "build" and n == 5 and words[0] == "row" and words[4] == "free":
-        row, card = _number(words[1]), _number(words[3])   # (a structure card built free)
-        entry["place"] = [row, card]
-        rows = view.get("structure") or []
-        found = (rows[row - 1][card - 1] if row is not None and card is not None
-                 and 0 < row <= len(rows) and 0 < card <= len(rows[row - 1]) else None)
-        name = found.get("card") if isinstance(found, dict) else None
-        entry["text"] = (f"build {name or 'the face-down card'} free (row {row}, card {card} "
-                         "of the structure)")
+        row, card, name = _structure_place(view, words, entry)   # (a card built free)
+        entry["text"] = f"build {name} free (row {row}, card {card} of the structure)"
     elif verb == "build" and n == 3 and words[1:] == ["from", "removed"]:
         entry["card"] = words[0]
         entry["text"] = f"build {words[0]} free, from the cards removed at set-up"
