@@ -145,6 +145,13 @@ def cards_case(id: str, code: str, yaml: str, line: int, column: int, **kw: obje
     return Case(id, code, lambda ws, mp: ws.diagnose(yaml), line, column, **kw)  # type: ignore
 
 
+def duel_case(id: str, code: str, effect: str, line: int, column: int, **kw: object) -> Case:
+    """A case that loads the Duel-like mini rule set with one card of ``effect``."""
+    yaml = card_file(card(effect=effect))
+    return Case(id, code, lambda ws, mp: ws.diagnose(yaml, rules=DUEL_RULES), line, column,
+                **kw)  # type: ignore
+
+
 def rules_case(id: str, code: str, yaml: str, line: int, column: int, **kw: object) -> Case:
     """A case that loads only a rules file (written as rules.yaml)."""
     return Case(id, code, lambda ws, mp: ws.diagnose(yaml, "rules.yaml", rules=None), line,
@@ -309,12 +316,10 @@ CASES: list[Case] = [
     cards_case("unknown-period", "N308",
                card_file(card(effect="ability free_build once per agee")), 10, 41,
                suggestion="age", text="agee", message=("unknown period 'agee'",)),
-    Case("unknown-pool", "N309", lambda ws, mp: ws.diagnose(
-        card_file(card(effect="take progress token from bord")), rules=DUEL_RULES), 10, 38,
-        suggestion="board", text="bord", message=("unknown token pool 'bord'",)),
-    Case("unknown-activation-place", "N310", lambda ws, mp: ws.diagnose(
-        card_file(card(effect="activate progress token from top")), rules=DUEL_RULES), 10, 42,
-        suggestion="tops", text="top", message=("unknown place to activate from 'top'",)),
+    duel_case("unknown-pool", "N309", "take progress token from bord", 10, 38,
+              suggestion="board", text="bord", message=("unknown token pool 'bord'",)),
+    duel_case("unknown-activation-place", "N310", "activate progress token from top", 10, 42,
+              suggestion="tops", text="top", message=("unknown place to activate from 'top'",)),
     cards_case("unknown-influence-action", "N311",
                card_file(card(effect="influence plase 1 in any")), 10, 23,
                suggestion="place", text="plase", message=("unknown influence action 'plase'",)),
@@ -324,14 +329,12 @@ CASES: list[Case] = [
     cards_case("unknown-moment", "N320",
                card_file(card(effect='"on drafted: coins 2"')), 10, 17,
                suggestion="draft", text="drafted", message=("unknown moment 'on drafted:'",)),
-    Case("unknown-remove-source", "N316", lambda ws, mp: ws.diagnose(
-        card_file(card(effect="remove progress token from bord")), rules=DUEL_RULES), 10, 40,
-        suggestion="board", text="bord",
-        message=("unknown place to remove a token from 'bord'",)),
-    Case("unknown-free-build-source", "N317", lambda ws, mp: ws.diagnose(
-        card_file(card(effect="build free card from last rwo")), rules=DUEL_RULES), 10, 34,
-        suggestion="last row", text="last rwo",
-        message=("unknown place to build a free card from 'last rwo'",)),
+    duel_case("unknown-remove-source", "N316", "remove progress token from bord", 10, 40,
+              suggestion="board", text="bord",
+              message=("unknown place to remove a token from 'bord'",)),
+    duel_case("unknown-free-build-source", "N317", "build free card from last rwo", 10, 34,
+              suggestion="last row", text="last rwo",
+              message=("unknown place to build a free card from 'last rwo'",)),
     # T: meaning
     cards_case("bad-timing", "T401", card_file(card(effect='"now: produce wood"')), 10, 14,
                text="now:", message=("'now:' does not apply to 'produce'",)),
@@ -341,9 +344,8 @@ CASES: list[Case] = [
                text="shields 0", message=("0 shields",)),
     cards_case("listed-twice", "T404", card_file(card(effect="science wheel | wheel")), 10, 29,
                text="wheel", message=("'wheel' is listed twice",)),
-    Case("most-destroyed", "T405", lambda ws, mp: ws.diagnose(
-        card_file(card(effect="destroy brown card in most")), rules=DUEL_RULES), 10, 35,
-        text="most", message=("'destroy' acts on cities", "'most' is not one")),
+    duel_case("most-destroyed", "T405", "destroy brown card in most", 10, 35,
+              text="most", message=("'destroy' acts on cities", "'most' is not one")),
     cards_case("condition-on-ongoing", "T406", card_file(card(effect="produce wood if wonder "
                                                                 "complete")), 10, 26,
                text="if wonder complete", message=("an ongoing 'produce' has none",)),
@@ -383,9 +385,8 @@ CASES: list[Case] = [
     cards_case("draft-pick-on-a-card", "T422",
                card_file(card(effect='"now: coins 1; on draft: coins 2"')), 10, 28,
                text="on draft:", message=("only a wonder's effect has it",)),
-    Case("swap-with-self", "T417", lambda ws, mp: ws.diagnose(
-        card_file(card(effect="swap blue card with self")), rules=DUEL_RULES), 10, 33,
-        text="self", message=("'swap … with self' changes nothing",)),
+    duel_case("swap-with-self", "T417", "swap blue card with self", 10, 33,
+              text="self", message=("'swap … with self' changes nothing",)),
     cards_case("self-gives", "T409", card_file(card(effect="self gives 1 coin")), 10, 13,
                text="self", message=("the owner cannot give coins to itself",)),
     # C: chains

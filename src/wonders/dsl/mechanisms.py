@@ -401,6 +401,18 @@ def with_flow(caps: Capabilities, data: Mapping[str, object]) -> Capabilities:
                    kept_counts=frozenset(kept), draft_events=frozenset(drafted))
 
 
+def _event_refusal(caps: Capabilities, word: str, events: frozenset[str], moment: str,
+                   unannounced: str) -> str | None:
+    """Why effect ``word`` does not act at a trigger the loop announces running ``events``
+    (``unannounced``: what to say when it runs none; None: it acts)."""
+    if not events:
+        return unannounced
+    if word not in events:
+        return (f"'{word}' cannot act {moment} in the {caps.offer} game loop (it runs "
+                f"{', '.join(sorted(events))} then)")
+    return None
+
+
 def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
     """Why the loop does not run a set count, a token or buy trigger, or a paid discount
     in ``clause`` (None: it runs them, or the clause has none)."""
@@ -411,21 +423,21 @@ def _leader_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
     if trigger is not None and trigger.event.endswith(TOKEN_EVENT):
         kind = trigger.event[:-len(TOKEN_EVENT)]
         words = caps.token_events.get(kind)
-        if not words:
-            return (f"'on {kind} token:' is not announced by the {caps.offer} game loop "
-                    + ("(no token arrives there)" if not caps.token_events else
-                       f"(it announces {', '.join(sorted(caps.token_events))} tokens)"))
-        if word not in words:
-            return (f"'{word}' cannot act when a {kind} token arrives in the {caps.offer} game "
-                    f"loop (it runs {', '.join(sorted(words))} then)")
+        refused = _event_refusal(
+            caps, word, words or frozenset(), f"when a {kind} token arrives",
+            f"'on {kind} token:' is not announced by the {caps.offer} game loop "
+            + ("(no token arrives there)" if not caps.token_events else
+               f"(it announces {', '.join(sorted(caps.token_events))} tokens)"))
+        if refused is not None:
+            return refused
     if trigger is not None and trigger.event == BUY_EVENT and not caps.trade_events:
         return f"'on buy:' is not announced by the {caps.offer} game loop"
     if trigger is not None and trigger.event == BANK_EVENT:
-        if not caps.bank_events:
-            return f"'on bank coins:' is not announced by the {caps.offer} game loop"
-        if word not in caps.bank_events:
-            return (f"'{word}' cannot act when coins come from the bank in the {caps.offer} "
-                    f"game loop (it runs {', '.join(sorted(caps.bank_events))} then)")
+        refused = _event_refusal(caps, word, caps.bank_events, "when coins come from the bank",
+                                 f"'on bank coins:' is not announced by the {caps.offer} game "
+                                 "loop")
+        if refused is not None:
+            return refused
     if isinstance(effect, fx.Shields) and effect.each is not None and not caps.counted_shields:
         return (f"'shields … per …' (shields counted at each battle) is not run by the "
                 f"{caps.offer} game loop")
@@ -455,18 +467,18 @@ def _agora_constructs(caps: Capabilities, clause: fx.Clause) -> str | None:
         return (f"'on … in {', '.join(trigger.places)}:' (other cities' builds) is not "
                 f"announced by the {caps.offer} game loop")
     if trigger is not None and trigger.event == SELL_EVENT:
-        if not caps.sell_events:
-            return f"'on sell:' is not announced by the {caps.offer} game loop"
-        if word not in caps.sell_events:
-            return (f"'{word}' cannot act when a card is sold in the {caps.offer} game loop "
-                    f"(it runs {', '.join(sorted(caps.sell_events))} then)")
+        refused = _event_refusal(caps, word, caps.sell_events, "when a card is sold",
+                                 f"'on sell:' is not announced by the {caps.offer} game loop")
+        if refused is not None:
+            return refused
     if trigger is not None and trigger.event == ADVANCE_EVENT:
-        if not caps.advance_events:
-            return (f"'on {ADVANCE_EVENT}:' is not announced by the {caps.offer} game loop (it "
-                    "has no conflict pawn that shields push)")
-        if word not in caps.advance_events:
-            return (f"'{word}' cannot act when the conflict pawn advances in the {caps.offer} "
-                    f"game loop (it runs {', '.join(sorted(caps.advance_events))} then)")
+        refused = _event_refusal(caps, word, caps.advance_events,
+                                 "when the conflict pawn advances",
+                                 f"'on {ADVANCE_EVENT}:' is not announced by the "
+                                 f"{caps.offer} game loop (it has no conflict pawn that "
+                                 "shields push)")
+        if refused is not None:
+            return refused
     for name in _kept_counts(effect):
         if name not in caps.kept_counts:
             return (f"'per {name}' is not kept by this game"
